@@ -1,0 +1,71 @@
+import { defineConfig } from "eslint/config";
+import obsidianmd from "eslint-plugin-obsidianmd";
+import tseslint from "typescript-eslint";
+
+// Node-only parts of the project: the headless CLI, the companion bridge, the Node vault,
+// the desktop streaming transport, tests, benchmarks and scripts. They never load on mobile.
+const nodeOnly = [
+  "src/cli/**",
+  "src/bridge/**",
+  "src/vault/node-vault.ts",
+  "src/providers/transports/node-fetch.ts",
+  "test/**",
+  "bench/**",
+  "scripts/**",
+];
+
+export default defineConfig([
+  { ignores: ["node_modules/**", "dist/**", "main.js", "coverage/**", "examples/**", "*.config.mjs", "*.config.ts"] },
+  // The recommended set's first block has no `files`; scope it to code so JSON files parse as JSON.
+  ...obsidianmd.configs.recommended.map((c) => (c.files || c.language ? c : { ...c, files: ["**/*.{ts,js,mjs,cjs}"] })),
+  {
+    files: ["**/*.ts"],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ["eslint.config.mjs"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "gray-matter", message: "gray-matter evaluates ---js frontmatter; use the yaml package." }] },
+      ],
+    },
+  },
+  {
+    // The pure core imports neither Obsidian nor Node built-ins (DESIGN.md layers).
+    files: ["src/core/**/*.ts", "src/wiki/**/*.ts", "src/settings/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "obsidian", message: "Core code stays Obsidian-free; use the ports." }],
+          patterns: [{ group: ["node:*"], message: "Core code stays free of Node built-ins." }],
+        },
+      ],
+    },
+  },
+  {
+    // Node programs and the desktop-only streaming transport (loaded behind Platform.isDesktopApp):
+    // they must use Node modules, the global fetch of Node and the console by design.
+    files: nodeOnly,
+    rules: {
+      "obsidianmd/no-nodejs-modules": "off",
+      "no-restricted-globals": "off",
+      "obsidianmd/prefer-window-timers": "off",
+      "obsidianmd/no-global-this": "off",
+      "no-console": "off",
+      "obsidianmd/ui/sentence-case": "off",
+      "obsidianmd/hardcoded-config-path": "off",
+    },
+  },
+  {
+    // The manifest rule reads the TypeScript parser's JSON mode AST.
+    files: ["manifest.json"],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { obsidianmd },
+    rules: { "obsidianmd/validate-manifest": "error" },
+  },
+]);

@@ -1,0 +1,91 @@
+/**
+ * The failure taxonomy (DESIGN.md). One root that survives bundling: the plugin, the CLI and the
+ * bridge each bundle this file, so `instanceof` cannot be trusted across them; a `Symbol.for`
+ * brand can.
+ */
+const BRAND = Symbol.for("synapse.error");
+
+export const ERROR_KINDS = [
+  /** Network failure, cut stream, or a reply that is not the documented envelope. Transient. */
+  "transport",
+  /** The request outlived its timeout or the run's deadline. Transient. */
+  "timeout",
+  /** 429 / overloaded: the server asked us to come back later. Transient. */
+  "rate_limit",
+  /** A well-formed reply that fails the requested schema. */
+  "schema",
+  /** The provider itself reported a refusal (never guessed from prose). */
+  "refusal",
+  /** 400, 401/403, model not found, context too long: the request itself is wrong. */
+  "request",
+  /** Nothing usable came back. */
+  "unavailable",
+  /** The user (or the caller) cancelled the run. */
+  "cancelled",
+  /** The privacy perimeter refused the call before anything was sent. */
+  "perimeter",
+  /** The request asks for something the provider does not declare. */
+  "capability",
+  /** Settings or flags are missing or wrong. */
+  "config",
+  /** The vault could not be read or written, or the note is not ingestible. */
+  "vault",
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+const TRANSIENT: ReadonlySet<ErrorKind> = new Set(["transport", "timeout", "rate_limit"]);
+
+export interface SynapseErrorOptions {
+  cause?: unknown;
+  /** HTTP status when the failure came from a server. */
+  status?: number;
+  /** Milliseconds the server asked us to wait (retry-after). */
+  retryAfterMs?: number;
+  /** The provider request id, when the server sent one. */
+  requestId?: string;
+}
+
+export class SynapseError extends Error {
+  readonly [BRAND] = true;
+  readonly kind: ErrorKind;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  readonly requestId?: string;
+
+  constructor(kind: ErrorKind, message: string, options: SynapseErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "SynapseError";
+    this.kind = kind;
+    if (options.status !== undefined) this.status = options.status;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+    if (options.requestId !== undefined) this.requestId = options.requestId;
+  }
+
+  /** True for transport, timeout and rate-limit failures: the retry policy may try again. */
+  get isRetryable(): boolean {
+    return TRANSIENT.has(this.kind);
+  }
+
+  static isInstance(value: unknown): value is SynapseError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+}
+
+export function isTransient(error: unknown): boolean {
+  return SynapseError.isInstance(error) && error.isRetryable;
+}
+
+/** True when the error means the run was aborted (by us or by an AbortSignal). */
+export function isAbort(error: unknown): boolean {
+  if (SynapseError.isInstance(error)) return error.kind === "cancelled";
+  return error instanceof Error && (error.name === "AbortError" || error.name === "APIUserAbortError");
+}
+
+/** Wraps anything thrown into a SynapseError, keeping ours as they are. */
+export function toSynapseError(error: unknown, fallback: ErrorKind = "unavailable"): SynapseError {
+  if (SynapseError.isInstance(error)) return error;
+  if (isAbort(error)) return new SynapseError("cancelled", "The run was cancelled.", { cause: error });
+  const message = error instanceof Error ? error.message : String(error);
+  return new SynapseError(fallback, message, { cause: error });
+}

@@ -1,0 +1,52 @@
+/**
+ * Metadata-only run logging. By default an event records provider, model, operation, outcome,
+ * timings and token counts, never prompts or completions. Content capture is an explicit opt-in
+ * that truncates and redacts.
+ */
+import type { ErrorKind } from "./errors";
+
+export interface CallEvent {
+  readonly provider: string;
+  readonly model: string | null;
+  readonly operation: "analyze" | "generate" | "chat" | "agent" | "readiness" | "embed";
+  readonly outcome: "ok" | ErrorKind;
+  readonly durationMs: number;
+  readonly attempt: number;
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  /** Present only when the user opted in to content capture; truncated and redacted. */
+  readonly content?: { readonly prompt?: string; readonly reply?: string };
+}
+
+export interface RunLogger {
+  call(event: CallEvent): void;
+  /** Whether content capture is on; providers only build `content` when it is. */
+  readonly capturesContent: boolean;
+}
+
+export const MAX_CAPTURED_CHARS = 2000;
+
+/**
+ * Truncates captured content and removes every secret it knows of, plus anything that looks like
+ * a bearer token or an API key.
+ */
+export function redact(text: string, secrets: readonly string[] = [], max = MAX_CAPTURED_CHARS): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+  }
+  out = out
+    .replace(/\b(sk-[A-Za-z0-9_-]{8,})/g, "[redacted]")
+    .replace(/(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, "$1[redacted]")
+    .replace(/(x-api-key["':\s]+)[A-Za-z0-9._-]{8,}/gi, "$1[redacted]");
+  return out.length > max ? `${out.slice(0, max)}… [${out.length - max} more characters]` : out;
+}
+
+/** A logger that keeps events in memory (reports, tests). */
+export class MemoryRunLogger implements RunLogger {
+  readonly events: CallEvent[] = [];
+  constructor(readonly capturesContent = false) {}
+  call(event: CallEvent): void {
+    this.events.push(event);
+  }
+}

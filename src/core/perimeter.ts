@@ -1,0 +1,76 @@
+/**
+ * The privacy perimeter: the one chokepoint every provider call passes. Local-only mode refuses a
+ * provider whose `isLocal` is false, and notes in excluded folders never reach any provider.
+ * Both checks run before anything is sent.
+ */
+import { SynapseError } from "./errors";
+import type { InferenceProvider } from "./provider";
+import type { RunContext } from "./run-context";
+
+export interface PrivacyPolicy {
+  readonly localOnly: boolean;
+  /** Vault-relative folders whose notes are never sent to a provider. */
+  readonly excludedFolders: readonly string[];
+}
+
+function normaliseFolder(folder: string): string {
+  return folder.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "");
+}
+
+export function isExcluded(path: string, excludedFolders: readonly string[]): boolean {
+  const p = normaliseFolder(path);
+  return excludedFolders.some((raw) => {
+    const folder = normaliseFolder(raw);
+    return folder.length > 0 && (p === folder || p.startsWith(`${folder}/`));
+  });
+}
+
+export class Perimeter {
+  constructor(private readonly policy: PrivacyPolicy) {}
+
+  /** Throws when the note lies in an excluded folder. */
+  admitNote(path: string): void {
+    if (isExcluded(path, this.policy.excludedFolders)) {
+      throw new SynapseError(
+        "perimeter",
+        `"${path}" is in an excluded folder (setting "Excluded folders"), so it is never sent to a provider.`,
+      );
+    }
+  }
+
+  /** Throws when local-only mode forbids this provider. */
+  admitProvider(provider: InferenceProvider): void {
+    const caps = provider.capabilities();
+    if (this.policy.localOnly && !caps.isLocal) {
+      throw new SynapseError(
+        "perimeter",
+        `Local-only mode is on (setting "Local-only mode") and the ${caps.name} provider sends notes off this machine; choose a local provider or turn local-only mode off.`,
+      );
+    }
+  }
+
+  private check(provider: InferenceProvider, run: RunContext): void {
+    this.admitProvider(provider);
+    if (run.source) this.admitNote(run.source.path);
+  }
+
+  /** A provider whose every call is checked first. */
+  guard(provider: InferenceProvider): InferenceProvider {
+    const check = (run: RunContext) => this.check(provider, run);
+    return {
+      capabilities: () => provider.capabilities(),
+      analyze: async (sourceText, vaultContext, run) => {
+        check(run);
+        return provider.analyze(sourceText, vaultContext, run);
+      },
+      generate: async (analysis, retrievalContext, run) => {
+        check(run);
+        return provider.generate(analysis, retrievalContext, run);
+      },
+      chat: (messages, retrievalContext, run) => {
+        check(run);
+        return provider.chat(messages, retrievalContext, run);
+      },
+    };
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Everything one run carries besides its input: how it is stopped (abort signal, absolute
+ * deadline), where usage goes, what it is about, and who listens to its progress.
+ */
+import { SynapseError } from "./errors";
+import type { SourceNote } from "./schemas";
+import { UsageAccumulator } from "./usage";
+import type { RunLogger } from "./log";
+
+export type Phase = "reading" | "analysing" | "generating" | "validating" | "delegating" | "writing";
+
+export type ProgressEvent =
+  | { readonly type: "phase"; readonly phase: Phase; readonly attempt?: number; readonly maxAttempts?: number }
+  | { readonly type: "usage"; readonly inputTokens: number; readonly outputTokens: number }
+  | { readonly type: "retry"; readonly attempt: number; readonly delayMs: number; readonly reason: string }
+  /** Free-form activity of an agentic backend: a tool call, a file written. */
+  | { readonly type: "activity"; readonly message: string };
+
+export interface RunContext {
+  readonly signal: AbortSignal;
+  /** Absolute wall-clock deadline (epoch ms), or null for none. */
+  readonly deadline: number | null;
+  readonly usage: UsageAccumulator;
+  /** The note being ingested, when the run is an ingest. */
+  readonly source?: SourceNote;
+  readonly progress?: (event: ProgressEvent) => void;
+  readonly log?: RunLogger;
+  /** Injected clock so tests can control time. */
+  readonly now: () => number;
+}
+
+export interface RunContextOptions {
+  signal?: AbortSignal;
+  /** Milliseconds from now until the run must stop. */
+  timeoutMs?: number | null;
+  usage?: UsageAccumulator;
+  source?: SourceNote;
+  progress?: (event: ProgressEvent) => void;
+  log?: RunLogger;
+  now?: () => number;
+}
+
+export function createRunContext(options: RunContextOptions = {}): RunContext {
+  const now = options.now ?? (() => Date.now());
+  const timeout = options.timeoutMs ?? null;
+  return {
+    signal: options.signal ?? new AbortController().signal,
+    deadline: timeout === null ? null : now() + timeout,
+    usage: options.usage ?? new UsageAccumulator(),
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    now,
+  };
+}
+
+/** Milliseconds left before the deadline (Infinity without one). */
+export function remainingMs(run: RunContext): number {
+  return run.deadline === null ? Number.POSITIVE_INFINITY : run.deadline - run.now();
+}
+
+/** Throws `cancelled` if the run was aborted, `timeout` if its deadline has passed. */
+export function throwIfStopped(run: RunContext): void {
+  if (run.signal.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
+  if (remainingMs(run) <= 0) throw new SynapseError("timeout", "The run reached its deadline before finishing.");
+}
+
+/** A signal that fires on the run's abort or when its deadline passes, whichever is first. */
+export function deadlineSignal(run: RunContext, extraTimeoutMs?: number): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const limit = Math.min(remainingMs(run), extraTimeoutMs ?? Number.POSITIVE_INFINITY);
+  const onAbort = () => controller.abort(run.signal.reason);
+  if (run.signal.aborted) controller.abort(run.signal.reason);
+  else run.signal.addEventListener("abort", onAbort, { once: true });
+  const timer = Number.isFinite(limit)
+    ? setTimeout(() => controller.abort(new SynapseError("timeout", "The request timed out.")), Math.max(0, limit))
+    : undefined;
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      run.signal.removeEventListener("abort", onAbort);
+    },
+  };
+}

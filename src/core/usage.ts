@@ -1,0 +1,60 @@
+/**
+ * Run-scoped usage accounting. Providers record what each call cost here; domain objects
+ * (pages, analyses) never carry billing data.
+ */
+export interface UsageRecord {
+  readonly provider: string;
+  readonly model: string | null;
+  readonly operation: "analyze" | "generate" | "chat" | "agent" | "embed";
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** Set when the provider reported a cost itself (the agent SDK does). */
+  readonly costUsd?: number;
+}
+
+export interface UsageTotals {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly calls: number;
+}
+
+export class UsageAccumulator {
+  private readonly records: UsageRecord[] = [];
+
+  record(entry: UsageRecord): void {
+    this.records.push(Object.freeze({ ...entry }));
+  }
+
+  get entries(): readonly UsageRecord[] {
+    return this.records;
+  }
+
+  totals(): UsageTotals {
+    let inputTokens = 0;
+    let outputTokens = 0;
+    for (const r of this.records) {
+      inputTokens += r.inputTokens;
+      outputTokens += r.outputTokens;
+    }
+    return { inputTokens, outputTokens, calls: this.records.length };
+  }
+
+  /** Totals per provider name, for the per-run summary. */
+  byProvider(): Map<string, UsageTotals> {
+    const out = new Map<string, UsageTotals>();
+    for (const r of this.records) {
+      const t = out.get(r.provider) ?? { inputTokens: 0, outputTokens: 0, calls: 0 };
+      out.set(r.provider, {
+        inputTokens: t.inputTokens + r.inputTokens,
+        outputTokens: t.outputTokens + r.outputTokens,
+        calls: t.calls + 1,
+      });
+    }
+    return out;
+  }
+
+  totalTokens(): number {
+    const t = this.totals();
+    return t.inputTokens + t.outputTokens;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The validator contract. A generated batch is invalid if any page breaks a rule; each issue names
+ * the page and the field in words a model can act on. Dangling wikilinks are recorded, not errors.
+ */
+import { isIso6391 } from "./iso639";
+import { PAGE_TYPES, type WikiPage } from "./schemas";
+import { linkBasename, wikilinkTargets } from "./wikilinks";
+
+export type ValidatedField = "batch" | "type" | "title" | "frontmatter.sources" | "frontmatter.lang" | "content";
+
+export interface ValidationIssue {
+  /** Index of the page in the batch, or -1 for the batch as a whole. */
+  readonly pageIndex: number;
+  readonly field: ValidatedField;
+  readonly message: string;
+}
+
+export interface DanglingLink {
+  readonly page: string;
+  readonly target: string;
+}
+
+export interface ValidationReport {
+  readonly valid: boolean;
+  readonly issues: readonly ValidationIssue[];
+  readonly dangling: readonly DanglingLink[];
+}
+
+export interface ValidationOptions {
+  /** Vault-relative path of the ingested note; every page must cite it. */
+  readonly sourcePath: string;
+  /** Does a page with this name already exist in the vault? Used only to record dangling links. */
+  readonly linkExists?: (basename: string) => boolean;
+}
+
+const TYPES: ReadonlySet<string> = new Set(PAGE_TYPES);
+
+/** Normalises a cited path so `./notes/a.md`, `/notes/a.md` and `notes\a.md` compare equal. */
+export function normaliseSourcePath(path: string): string {
+  return path.trim().replace(/\\/g, "/").replace(/^\.\//, "").replace(/^\/+/, "");
+}
+
+export function validatePages(pages: readonly WikiPage[], options: ValidationOptions): ValidationReport {
+  const issues: ValidationIssue[] = [];
+  const source = normaliseSourcePath(options.sourcePath);
+  if (pages.length === 0) {
+    issues.push({ pageIndex: -1, field: "batch", message: "The reply contains no pages; write at least a source page for the note." });
+  }
+  pages.forEach((page, index) => {
+    const name = page.title.trim() ? `Page ${index + 1} ("${page.title.trim()}")` : `Page ${index + 1}`;
+    const add = (field: ValidatedField, message: string) => issues.push({ pageIndex: index, field, message: `${name}: ${message}` });
+    if (!TYPES.has(page.type)) {
+      add("type", `type "${page.type}" is not allowed; use one of ${PAGE_TYPES.join(", ")}.`);
+    }
+    if (!page.title.trim()) add("title", "title is empty; give the page a short, specific title.");
+    const sources = page.frontmatter.sources.map(normaliseSourcePath).filter((s) => s.length > 0);
+    if (sources.length === 0) {
+      add("frontmatter.sources", `frontmatter.sources is empty; it must list "${source}".`);
+    } else if (!sources.includes(source)) {
+      add("frontmatter.sources", `frontmatter.sources does not include the ingested note; add "${source}" exactly as written.`);
+    }
+    const lang = page.frontmatter.lang.trim();
+    if (!lang) add("frontmatter.lang", 'frontmatter.lang is empty; give the ISO 639-1 code of the page\'s language, such as "en".');
+    else if (!isIso6391(lang)) add("frontmatter.lang", `frontmatter.lang "${lang}" is not a lowercase ISO 639-1 code; use two letters such as "en", "de" or "ja".`);
+    if (!page.content.trim()) add("content", "content is empty; write the page body in Markdown.");
+  });
+  return { valid: issues.length === 0, issues, dangling: findDangling(pages, options.linkExists) };
+}
+
+function findDangling(pages: readonly WikiPage[], linkExists?: (basename: string) => boolean): DanglingLink[] {
+  const inBatch = new Set(pages.map((p) => p.title.trim().toLowerCase()));
+  const dangling: DanglingLink[] = [];
+  for (const page of pages) {
+    for (const target of wikilinkTargets(page.content)) {
+      const base = linkBasename(target);
+      if (inBatch.has(base.toLowerCase()) || linkExists?.(base)) continue;
+      dangling.push({ page: page.title, target });
+    }
+  }
+  return dangling;
+}
+
+/** The feedback block appended to the generation context on a retry. */
+export function describeIssuesForModel(issues: readonly ValidationIssue[]): string {
+  return [
+    "Your previous reply was rejected. Fix every problem below and return the whole batch again:",
+    ...issues.map((issue) => `- ${issue.message}`),
+  ].join("\n");
+}

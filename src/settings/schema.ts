@@ -1,0 +1,103 @@
+/**
+ * Plugin settings (per vault, in `<vault>/.obsidian/plugins/synapse/data.json`), shared by the
+ * plugin and the CLI. Parsed with zod on load: every field has a default, so an old, partial or
+ * hand-edited file never breaks anything. Secrets are never stored here, only the names under
+ * which Obsidian's secret storage keeps them.
+ */
+import { z } from "zod";
+
+export const SETTINGS_VERSION = 1;
+
+export const PROVIDER_IDS = ["offline", "ollama", "anthropic", "openai", "cli"] as const;
+export const ProviderIdSchema = z.enum(PROVIDER_IDS);
+export type ProviderId = z.infer<typeof ProviderIdSchema>;
+
+/** Names of secrets in Obsidian's secret storage: lowercase letters, digits and dashes. */
+const SecretNameSchema = z.string().regex(/^[a-z0-9-]*$/);
+
+/** Extra request options; reserved keys (model, messages, schema, tools, stream…) are refused by the adapters. */
+const AdvancedOptionsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).catch({});
+
+export const OllamaProfileSchema = z.object({
+  host: z.string().default("http://127.0.0.1:11434"),
+  model: z.string().default(""),
+  embeddingModel: z.string().default(""),
+  /** Ollama `options` (temperature, num_ctx…). */
+  options: AdvancedOptionsSchema.default({}),
+});
+
+export const AnthropicProfileSchema = z.object({
+  model: z.string().default("claude-sonnet-4-5"),
+  /** Empty for the official endpoint. */
+  baseUrl: z.string().default(""),
+  apiKeySecret: SecretNameSchema.default("synapse-anthropic-api-key"),
+  maxTokens: z.number().int().positive().default(8192),
+  /** "tool" (forced tool call, works everywhere) or "json_schema" (output_config). */
+  structuredOutput: z.enum(["tool", "json_schema"]).default("tool"),
+  options: AdvancedOptionsSchema.default({}),
+});
+
+export const OPENAI_PRESETS = {
+  openai: "https://api.openai.com/v1",
+  openrouter: "https://openrouter.ai/api/v1",
+  lmstudio: "http://127.0.0.1:1234/v1",
+  custom: "",
+} as const;
+
+export const OpenAIProfileSchema = z.object({
+  preset: z.enum(["openai", "openrouter", "lmstudio", "custom"]).default("openai"),
+  baseUrl: z.string().default(OPENAI_PRESETS.openai),
+  model: z.string().default("gpt-4.1-mini"),
+  apiKeySecret: SecretNameSchema.default("synapse-openai-api-key"),
+  maxTokens: z.number().int().positive().default(8192),
+  options: AdvancedOptionsSchema.default({}),
+});
+
+export const CliProfileSchema = z.object({
+  bridgeUrl: z.string().default("http://127.0.0.1:8765"),
+  tokenSecret: SecretNameSchema.default("synapse-bridge-token"),
+  maxTurns: z.number().int().positive().default(30),
+  maxBudgetUsd: z.number().positive().default(1),
+});
+
+const ModelPriceSchema = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() });
+
+export const SettingsSchema = z.object({
+  version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
+  wikiFolder: z.string().default("wiki"),
+  /** Generation attempts per ingest (analyse runs once). */
+  maxIter: z.number().int().min(1).max(10).default(3),
+  /** Tokens (in + out) one ingest may spend; 0 for no limit. */
+  tokenBudget: z.number().int().min(0).default(100_000),
+  /** Seconds one provider request may take. */
+  requestTimeoutSeconds: z.number().positive().default(120),
+  /** Seconds one whole ingest may take. */
+  runTimeoutSeconds: z.number().positive().default(600),
+  localOnly: z.boolean().default(false),
+  excludedFolders: z.array(z.string()).default([]),
+  /** Opt-in capture of prompts and replies in logs (truncated, redacted). */
+  logContent: z.boolean().default(false),
+  /** Largest note, in bytes, that an ingest accepts. */
+  maxNoteBytes: z.number().int().positive().default(512 * 1024),
+  operations: z
+    .object({
+      ingest: ProviderIdSchema.default("offline"),
+      query: ProviderIdSchema.default("offline"),
+      lint: ProviderIdSchema.default("offline"),
+    })
+    .prefault({}),
+  profiles: z
+    .object({
+      ollama: OllamaProfileSchema.prefault({}),
+      anthropic: AnthropicProfileSchema.prefault({}),
+      openai: OpenAIProfileSchema.prefault({}),
+      cli: CliProfileSchema.prefault({}),
+    })
+    .prefault({}),
+  /** Per-model price overrides, USD per million tokens. */
+  prices: z.record(z.string(), ModelPriceSchema).default({}),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+export type Operation = keyof Settings["operations"];
+
+export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});

@@ -1,0 +1,26 @@
+/**
+ * The vault as the core sees it. Paths are vault-relative with forward slashes. Implemented over
+ * the file system (CLI, bridge, tests) and over Obsidian's `app.vault` (the plugin).
+ */
+export interface VaultStat {
+  readonly size: number;
+  readonly mtime: number;
+}
+
+export interface VaultPort {
+  /** Size and modification time, or null when nothing is there. */
+  stat(path: string): Promise<VaultStat | null>;
+  /** Raw bytes, so callers can refuse binary files before decoding. */
+  readBytes(path: string): Promise<Uint8Array>;
+  read(path: string): Promise<string>;
+  /** Markdown files below a folder (recursively), vault-relative; empty when the folder is missing. */
+  list(folder: string): Promise<string[]>;
+  /** Creates a new file; fails if one exists. Creates missing parent folders. */
+  create(path: string, content: string): Promise<void>;
+  /** Atomic read-modify-write of an existing file; returns what was written. */
+  process(path: string, update: (current: string) => string): Promise<string>;
+  /** Creates a folder and its parents; does nothing if it exists. */
+  createFolder(path: string): Promise<void>;
+  /** Deletes a file (used to roll back a file this run created). */
+  remove(path: string): Promise<void>;
+}

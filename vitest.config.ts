@@ -1,0 +1,29 @@
+import { defineConfig } from "vitest/config";
+
+// Two projects: plain Node for everything Obsidian-free, happy-dom + mocks for plugin code.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/obsidian/**"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias: { obsidian: "obsidian-test-mocks/obsidian" } },
+        test: {
+          name: "plugin",
+          environment: "happy-dom",
+          include: ["test/obsidian/**/*.test.ts"],
+          setupFiles: ["obsidian-test-mocks/vitest-setup"],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
