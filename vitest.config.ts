@@ -10,6 +10,7 @@ export default defineConfig({
           environment: "node",
           include: ["test/**/*.test.ts"],
           exclude: ["test/obsidian/**"],
+          globalSetup: ["test/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

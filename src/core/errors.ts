@@ -28,7 +28,9 @@ export const ERROR_KINDS = [
   "capability",
   /** Settings or flags are missing or wrong. */
   "config",
-  /** The vault could not be read or written, or the note is not ingestible. */
+  /** The note or path given cannot be ingested (missing, binary, too large, outside the vault). */
+  "input",
+  /** The vault could not be written (the changes already made were rolled back). */
   "vault",
 ] as const;
 

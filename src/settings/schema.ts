@@ -22,6 +22,8 @@ export const OllamaProfileSchema = z.object({
   host: z.string().default("http://127.0.0.1:11434"),
   model: z.string().default(""),
   embeddingModel: z.string().default(""),
+  /** The user's claim that the model does tool calling; the readiness check compares it with what the model reports. */
+  supportsTools: z.boolean().default(false),
   /** Ollama `options` (temperature, num_ctx…). */
   options: AdvancedOptionsSchema.default({}),
 });
@@ -50,6 +52,8 @@ export const OpenAIProfileSchema = z.object({
   model: z.string().default("gpt-4.1-mini"),
   apiKeySecret: SecretNameSchema.default("synapse-openai-api-key"),
   maxTokens: z.number().int().positive().default(8192),
+  /** "json_schema" asks for response_format (with a prompt fallback if the server refuses); "prompt" only describes the schema in the prompt. */
+  structuredOutput: z.enum(["json_schema", "prompt"]).default("json_schema"),
   options: AdvancedOptionsSchema.default({}),
 });
 

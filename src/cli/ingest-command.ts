@@ -1,0 +1,113 @@
+/** `synapse ingest <note> --vault <dir> …`: one ingest from a terminal, same core as the plugin. */
+import { stat } from "node:fs/promises";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { parseArgs } from "node:util";
+import { toSynapseError } from "../core/errors";
+import { MemoryRunLogger } from "../core/log";
+import { createProvider } from "../providers/factory";
+import { ingestNote } from "../wiki/ingest-note";
+import { NodeVault } from "../vault/node-vault";
+import { envSecrets } from "./env-secrets";
+import { EXIT, UsageError, type CliIO } from "./io";
+import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
+import { applyFlags, readVaultSettings } from "./vault-settings";
+
+export const INGEST_USAGE = `Usage: synapse ingest <note> --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
+        [--model M] [--base-url URL] [--bridge-url URL] [--max-iter N] [--dry-run] [--json] [--verbose]`;
+
+export interface IngestCommandOptions {
+  /** Aborts the run (the CLI wires Ctrl-C to it). */
+  readonly signal?: AbortSignal;
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        vault: { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        "base-url": { type: "string" },
+        "bridge-url": { type: "string" },
+        "max-iter": { type: "string" },
+        "dry-run": { type: "boolean" },
+        json: { type: "boolean" },
+        verbose: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** The note as a vault-relative path: accepts it relative to the vault, or to the working directory. */
+async function notePathIn(vaultRoot: string, note: string, cwd: string): Promise<string> {
+  const fromCwd = resolve(cwd, note);
+  const inside = relative(vaultRoot, fromCwd);
+  const usable = !inside.startsWith("..") && !isAbsolute(inside);
+  if (isAbsolute(note) || (usable && (await stat(fromCwd).catch(() => null)))) {
+    if (!usable) throw new UsageError(`The note "${note}" is not inside the vault ${vaultRoot}.`);
+    return inside.split(sep).join("/");
+  }
+  return note.replace(/\\/g, "/");
+}
+
+export async function runIngestCommand(argv: readonly string[], io: CliIO, options: IngestCommandOptions = {}): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "Name the note to ingest." : `Ingest one note at a time (got ${positionals.length}).`);
+  if (!values.vault) throw new UsageError("--vault <dir> is required.");
+  const vaultRoot = resolve(io.cwd, values.vault);
+  const vaultStat = await stat(vaultRoot).catch(() => null);
+  if (!vaultStat?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
+  const notePath = await notePathIn(vaultRoot, positionals[0] ?? "", io.cwd);
+
+  const loaded = await readVaultSettings(vaultRoot);
+  for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  const { id, settings } = applyFlags(loaded.settings, {
+    ...(values.provider !== undefined ? { provider: values.provider } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(values["base-url"] !== undefined ? { baseUrl: values["base-url"] } : {}),
+    ...(values["bridge-url"] !== undefined ? { bridgeUrl: values["bridge-url"] } : {}),
+    ...(values["max-iter"] !== undefined ? { maxIter: values["max-iter"] } : {}),
+  });
+
+  const json = values.json === true;
+  const vault = new NodeVault(vaultRoot);
+  const logger = new MemoryRunLogger(settings.logContent);
+  let provider;
+  try {
+    provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch, logger });
+  } catch (error) {
+    const failure = toSynapseError(error, "config");
+    if (json) io.stdout(`${jsonProviderFailure(id, failure.kind, failure.message)}\n`);
+    else io.stderr(`Error (${failure.kind}): ${failure.message}\n`);
+    return EXIT.provider;
+  }
+  const caps = provider.capabilities();
+  if (!json) io.stderr(`Ingesting ${notePath} with ${caps.name}${caps.model ? ` (${caps.model})` : ""}${caps.isLocal ? ", on this machine" : ""}…\n`);
+
+  // One listing of the vault tells which note names exist, for dangling links and name clashes.
+  const noteNames = new Set((await vault.list("")).map((p) => p.slice(p.lastIndexOf("/") + 1, -3).toLowerCase()));
+  const report = await ingestNote(
+    { vault, provider, settings, linkExists: (name) => noteNames.has(name.toLowerCase()) },
+    {
+      notePath,
+      dryRun: values["dry-run"] === true,
+      ...(options.signal ? { signal: options.signal } : {}),
+      log: logger,
+      progress: (event) => {
+        const line = describeProgress(event);
+        if (line && !json) io.stderr(`  ${line}\n`);
+      },
+    },
+  );
+  if (json) io.stdout(`${jsonReport(report)}\n`);
+  else io.stdout(humanReport(report, notePath));
+  if (values.verbose && report.error) {
+    for (const event of logger.events) io.stderr(`  call ${event.operation} ${event.provider} ${event.outcome} ${event.durationMs} ms\n`);
+  }
+  return exitCodeFor(report);
+}

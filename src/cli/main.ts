@@ -1,0 +1,77 @@
+/** The headless CLI: `synapse ingest | models | bridge`. Errors are one sentence unless --verbose. */
+import { readFileSync } from "node:fs";
+import { INGEST_USAGE, runIngestCommand } from "./ingest-command";
+import { EXIT, UsageError, type CliIO } from "./io";
+
+const HELP = `Synapse keeps an LLM-maintained wiki inside an Obsidian vault.
+
+${INGEST_USAGE}
+       synapse models --provider ollama|anthropic|openai [--base-url URL] [--vault <dir>] [--json]
+       synapse bridge --vault <dir> [--vault <dir>…] [--port N] [--json]
+       synapse --version
+
+Exit codes: 0 done, 1 could not write (nothing changed), 2 usage or unusable note,
+3 not converged (nothing written), 4 provider failure (nothing written), 130 interrupted.`;
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: unknown };
+    return typeof pkg.version === "string" ? pkg.version : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+export async function main(argv: readonly string[], io: CliIO, signal?: AbortSignal): Promise<number> {
+  const [command, ...rest] = argv;
+  const verbose = rest.includes("--verbose");
+  try {
+    switch (command) {
+      case "ingest":
+        return await runIngestCommand(rest, io, signal ? { signal } : {});
+      case "--version":
+      case "-v":
+        io.stdout(`${version()}\n`);
+        return EXIT.ok;
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout(`${HELP}\n`);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`${error.message}\n${command === "ingest" ? INGEST_USAGE : "Run synapse --help for usage."}\n`);
+      return EXIT.usage;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`Error: ${message}\n`);
+    if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+    return EXIT.failure;
+  }
+}
+
+const isEntryPoint = import.meta.url === `file://${process.argv[1] ?? ""}` || (process.argv[1] ?? "").endsWith("cli.mjs");
+if (isEntryPoint) {
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT.cancelled);
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const io: CliIO = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+  void main(process.argv.slice(2), io, controller.signal).then((code) => {
+    process.exitCode = code;
+  });
+}

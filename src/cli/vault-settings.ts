@@ -1,0 +1,70 @@
+/** Reading the vault's plugin settings (`.obsidian/plugins/synapse/data.json`) and applying CLI flags. */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { loadSettings } from "../settings/load";
+import { DEFAULT_SETTINGS, type ProviderId, type Settings } from "../settings/schema";
+import { UsageError } from "./io";
+
+export const SETTINGS_FILE = join(".obsidian", "plugins", "synapse", "data.json");
+
+export async function readVaultSettings(vaultRoot: string): Promise<{ settings: Settings; warnings: readonly string[] }> {
+  let text: string;
+  try {
+    text = await readFile(join(vaultRoot, SETTINGS_FILE), "utf8");
+  } catch {
+    return { settings: DEFAULT_SETTINGS, warnings: [] };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text) as unknown;
+  } catch {
+    return { settings: DEFAULT_SETTINGS, warnings: [`${SETTINGS_FILE} is not valid JSON; using the default settings.`] };
+  }
+  return loadSettings(raw);
+}
+
+export interface ProviderFlags {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly bridgeUrl?: string;
+  readonly maxIter?: string;
+}
+
+function parseProvider(value: string): ProviderId {
+  const ids: readonly string[] = ["offline", "ollama", "anthropic", "openai", "cli"];
+  if (!ids.includes(value)) throw new UsageError(`Unknown provider "${value}"; use one of ${ids.join(", ")}.`);
+  return value as ProviderId;
+}
+
+/** Returns the provider to use and settings with the flags applied; flags win over the vault's settings. */
+export function applyFlags(settings: Settings, flags: ProviderFlags): { id: ProviderId; settings: Settings } {
+  const id = flags.provider ? parseProvider(flags.provider) : settings.operations.ingest;
+  const next: Settings = structuredClone(settings);
+  next.operations.ingest = id;
+  if (flags.maxIter !== undefined) {
+    const n = Number(flags.maxIter);
+    if (!Number.isInteger(n) || n < 1 || n > 10) throw new UsageError(`--max-iter must be a whole number from 1 to 10, not "${flags.maxIter}".`);
+    next.maxIter = n;
+  }
+  const { model, baseUrl } = flags;
+  if (id === "ollama") {
+    if (model) next.profiles.ollama.model = model;
+    if (baseUrl) next.profiles.ollama.host = baseUrl;
+  } else if (id === "anthropic") {
+    if (model) next.profiles.anthropic.model = model;
+    if (baseUrl) next.profiles.anthropic.baseUrl = baseUrl;
+  } else if (id === "openai") {
+    if (model) next.profiles.openai.model = model;
+    if (baseUrl) {
+      next.profiles.openai.baseUrl = baseUrl;
+      next.profiles.openai.preset = "custom";
+    }
+  } else if (id === "cli") {
+    const url = flags.bridgeUrl ?? baseUrl;
+    if (url) next.profiles.cli.bridgeUrl = url;
+  } else if (model || baseUrl) {
+    throw new UsageError("The offline provider uses no model and no server; drop --model and --base-url.");
+  }
+  return { id, settings: next };
+}

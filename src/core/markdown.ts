@@ -1,0 +1,90 @@
+/**
+ * Markdown helpers shared by the Offline provider, the wiki writer and retrieval. Frontmatter is
+ * parsed with the `yaml` package (never gray-matter, which evaluates `---js` blocks).
+ */
+import { parse as parseYaml } from "yaml";
+
+export interface SplitNote {
+  /** Parsed frontmatter, or an empty object when there is none or it does not parse. */
+  readonly frontmatter: Record<string, unknown>;
+  /** The raw frontmatter block between the fences ("" when none). */
+  readonly rawFrontmatter: string;
+  readonly body: string;
+  /** True when a frontmatter block was present but was not a YAML mapping. */
+  readonly frontmatterInvalid: boolean;
+}
+
+const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+export function splitFrontmatter(text: string): SplitNote {
+  const match = FRONTMATTER.exec(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  if (!match) return { frontmatter: {}, rawFrontmatter: "", body: text, frontmatterInvalid: false };
+  const raw = match[1] ?? "";
+  const body = (text.startsWith("\uFEFF") ? text.slice(1) : text).slice(match[0].length);
+  try {
+    const parsed: unknown = parseYaml(raw, { maxAliasCount: 50, prettyErrors: false });
+    if (parsed === null || parsed === undefined) return { frontmatter: {}, rawFrontmatter: raw, body, frontmatterInvalid: false };
+    if (typeof parsed === "object" && !Array.isArray(parsed)) {
+      return { frontmatter: parsed as Record<string, unknown>, rawFrontmatter: raw, body, frontmatterInvalid: false };
+    }
+  } catch {
+    // Invalid YAML: keep the body, report it, never throw on a user's note.
+  }
+  return { frontmatter: {}, rawFrontmatter: raw, body, frontmatterInvalid: true };
+}
+
+/** Removes fenced and inline code, so headings, tags and links inside code are not picked up. */
+export function stripCode(markdown: string): string {
+  return markdown
+    .replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[^\n]*$|(?![\s\S]))/gm, "")
+    .replace(/`[^`\n]*`/g, "");
+}
+
+/** Plain prose for language detection and term extraction: no code, links, URLs, HTML or markup. */
+export function plainText(markdown: string): string {
+  return stripCode(markdown)
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/%%[\s\S]*?%%/g, " ")
+    .replace(/<[^>\n]+>/g, " ")
+    .replace(/!\[\[[^\]\n]*\]\]/g, " ")
+    .replace(/\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, "$2")
+    .replace(/\[\[([^\]\n]*)\]\]/g, (_m, target: string) => target.replace(/[#^].*$/, ""))
+    .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, " ")
+    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, "$1")
+    .replace(/https?:\/\/\S+/g, " ")
+    .replace(/^\s*>\s*\[![^\]\n]*\][-+]?/gm, " ")
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, " ")
+    .replace(/-{2,}|[#>*_|~=^`]+/g, " ")
+    .replace(/[ \t]+/g, " ");
+}
+
+export interface Heading {
+  readonly level: number;
+  readonly text: string;
+}
+
+export function headings(markdown: string): Heading[] {
+  const out: Heading[] = [];
+  for (const match of stripCode(markdown).matchAll(/^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm)) {
+    const text = (match[2] ?? "").trim();
+    if (text) out.push({ level: (match[1] ?? "#").length, text });
+  }
+  return out;
+}
+
+/** Inline #tags (not headings, not inside code or links), without the leading #. */
+export function inlineTags(markdown: string): string[] {
+  const seen = new Set<string>();
+  const text = stripCode(markdown).replace(/\[\[[^\]\n]*\]\]/g, " ").replace(/\]\([^)\n]*\)/g, " ");
+  for (const match of text.matchAll(/(?:^|[\s(,;])#([\p{L}\p{N}_/-]*\p{L}[\p{L}\p{N}_/-]*)/gu)) {
+    if (match[1]) seen.add(match[1]);
+  }
+  return [...seen];
+}
+
+/** Frontmatter `tags`, whether a list or a comma/space separated string. */
+export function frontmatterList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim());
+  if (typeof value === "string") return value.split(/[,\s]+/).map((v) => v.replace(/^#/, "").trim()).filter(Boolean);
+  return [];
+}

@@ -1,0 +1,147 @@
+/**
+ * Deterministic extraction: what the Offline provider can honestly say about a note without a
+ * language model — its title, outline, links, tags, recurring named phrases and lead paragraph.
+ */
+import { frontmatterList, headings, inlineTags, plainText, splitFrontmatter, stripCode, type Heading } from "../../core/markdown";
+import { linkBasename, wikilinkTargets } from "../../core/wikilinks";
+import { guessLanguage } from "./language";
+
+export interface Term {
+  readonly name: string;
+  readonly count: number;
+  /** The first sentence that mentions the term, trimmed. */
+  readonly context: string;
+}
+
+export interface Extraction {
+  readonly title: string;
+  readonly language: string;
+  readonly lead: string;
+  readonly headings: readonly Heading[];
+  readonly tags: readonly string[];
+  /** Notes the source links to (wikilink targets, in order). */
+  readonly links: readonly Term[];
+  /** Recurring capitalised phrases, strongest first. */
+  readonly namedPhrases: readonly Term[];
+}
+
+const MAX_TERMS = 12;
+
+// Words that start sentences or name nothing; capitalised phrases made only of these are dropped.
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be but by can do does for from has have he her his how i if in into is it its may more most " +
+    "no not note of on or our she so some such that the their then there these they this those to use used using " +
+    "was we what when where which while who will with you your also all any each every both here see"
+  ).split(" "),
+);
+
+function titleOf(path: string, frontmatter: Record<string, unknown>, outline: readonly Heading[]): string {
+  const fmTitle = frontmatter.title;
+  if (typeof fmTitle === "string" && fmTitle.trim()) return fmTitle.trim();
+  const h1 = outline.find((h) => h.level === 1);
+  if (h1) return h1.text.replace(/\[\[([^\]|]*\|)?([^\]]*)\]\]/g, "$2").trim();
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base.replace(/\.md$/i, "").trim() || "Untitled";
+}
+
+function sentences(prose: string): string[] {
+  return prose
+    .replace(/([.!?。！？])\s+/gu, "$1\n")
+    .split(/\n+/u)
+    .map((s) => s.replace(/\s+/g, " ").trim())
+    .filter((s) => s.length > 0);
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trim()}…`;
+}
+
+/** The first paragraph of prose: not a heading, list, table, quote/callout, embed or code. */
+function leadParagraph(body: string): string {
+  const paragraphs = stripCode(body).split(/\n\s*\n/);
+  for (const paragraph of paragraphs) {
+    const lines = paragraph.split("\n").map((l) => l.trim()).filter(Boolean);
+    if (lines.length === 0) continue;
+    const first = lines[0] ?? "";
+    if (/^(#|[-*+]\s|\d+[.)]\s|\||>|!\[|<|%%|---|\$\$)/.test(first)) continue;
+    const text = plainText(lines.join(" ")).replace(/\s+/g, " ").trim();
+    if (text.replace(/[^\p{L}]/gu, "").length >= 20) return clip(text, 400);
+  }
+  return "";
+}
+
+function firstContext(allSentences: readonly string[], term: string): string {
+  const needle = term.toLowerCase();
+  const found = allSentences.find((s) => s.toLowerCase().includes(needle));
+  return found ? clip(found, 240) : "";
+}
+
+const CAPITALISED = /^(?:\p{Lu}[\p{Ll}\p{Lu}\p{N}'’-]*|\p{Lu}{2,}\p{N}*)$/u;
+
+function namedPhrases(allSentences: readonly string[], exclude: ReadonlySet<string>): Term[] {
+  const counts = new Map<string, number>();
+  for (const sentence of allSentences) {
+    const words = sentence.split(/[\s,;:()"“”«»]+/u).map((w) => w.replace(/[.!?]+$/u, ""));
+    let run: string[] = [];
+    const flush = (endIndex: number) => {
+      // A lone capitalised word that opens the sentence is most likely just capitalised grammar.
+      while (run.length > 0 && STOPWORDS.has((run[0] ?? "").toLowerCase())) run = run.slice(1);
+      const startsSentence = endIndex - run.length === 0;
+      if (run.length > 0 && !(run.length === 1 && startsSentence) && run.length <= 4) {
+        const phrase = run.join(" ");
+        if (phrase.length >= 3 && !exclude.has(phrase.toLowerCase())) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
+      }
+      run = [];
+    };
+    words.forEach((word, index) => {
+      if (CAPITALISED.test(word)) run.push(word);
+      // "Ink & Switch", "AT&T": an ampersand joins the names around it.
+      else if (word === "&" && run.length > 0 && CAPITALISED.test(words[index + 1] ?? "")) run.push(word);
+      else flush(index);
+    });
+    flush(words.length);
+  }
+  return [...counts.entries()]
+    .filter(([, count]) => count >= 2)
+    .sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]))
+    .slice(0, MAX_TERMS)
+    .map(([name, count]) => ({ name, count, context: firstContext(allSentences, name) }));
+}
+
+/** "Charles Babbage", "Analytical Engine": two or more words, each capitalised. */
+export function isProperName(name: string): boolean {
+  const words = name.trim().split(/\s+/u);
+  return words.length >= 2 && words.every((w) => CAPITALISED.test(w) || w === "&");
+}
+
+export function extract(path: string, text: string): Extraction {
+  const { frontmatter, body } = splitFrontmatter(text);
+  const outline = headings(body);
+  const title = titleOf(path, frontmatter, outline);
+  const prose = plainText(body);
+  const allSentences = sentences(prose);
+  const tags = [...new Set([...frontmatterList(frontmatter.tags), ...inlineTags(body)])];
+
+  const linkCounts = new Map<string, number>();
+  const targets = wikilinkTargets(stripCode(body)).map(linkBasename).filter((t) => t.trim());
+  const allTargets = [...stripCode(body).matchAll(/(^|[^!])\[\[([^\]|#^\n]+)/g)].map((m) => linkBasename((m[2] ?? "").trim()));
+  for (const t of allTargets) linkCounts.set(t, (linkCounts.get(t) ?? 0) + 1);
+  const links = targets
+    .filter((t, i, all) => all.indexOf(t) === i && t.toLowerCase() !== title.toLowerCase())
+    .map((name) => ({ name, count: linkCounts.get(name) ?? 1, context: firstContext(allSentences, name) }));
+
+  const exclude = new Set([title.toLowerCase(), ...links.map((l) => l.name.toLowerCase())]);
+  return {
+    title,
+    language: guessLanguage(prose),
+    lead: leadParagraph(body),
+    headings: outline,
+    tags,
+    links,
+    namedPhrases: namedPhrases(allSentences, exclude),
+  };
+}

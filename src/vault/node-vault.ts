@@ -1,0 +1,124 @@
+/**
+ * VaultPort over the file system, for the CLI, the bridge and tests. Every path is resolved inside
+ * the vault root (no `..`, no absolute paths, no symlink escapes), and every write goes to a
+ * temporary file first and is renamed into place, so a crash never leaves half a file.
+ */
+import { randomBytes } from "node:crypto";
+import { lstat, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { SynapseError } from "../core/errors";
+import type { VaultPort, VaultStat } from "./vault-port";
+
+const SKIPPED_DIRS = new Set([".obsidian", ".trash", ".git", "node_modules"]);
+
+export class NodeVault implements VaultPort {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  /** Absolute path for a vault path; refuses anything that would leave the vault. */
+  resolvePath(path: string): string {
+    const clean = path.replace(/\\/g, "/").replace(/^\/+/, "");
+    const full = resolve(this.root, clean);
+    const rel = relative(this.root, full);
+    if (rel.startsWith("..") || resolve(this.root, rel) !== full || (rel === "" && clean !== "")) {
+      throw new SynapseError("vault", `"${path}" is outside the vault.`);
+    }
+    return full;
+  }
+
+  /** Follows symlinks of the deepest existing ancestor and checks it is still inside the vault. */
+  private async confined(path: string): Promise<string> {
+    const full = this.resolvePath(path);
+    let probe = full;
+    for (;;) {
+      try {
+        const real = await realpath(probe);
+        const rootReal = await realpath(this.root);
+        if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
+        return full;
+      } catch (error) {
+        if (SynapseError.isInstance(error)) throw error;
+        const parent = dirname(probe);
+        if (parent === probe) return full;
+        probe = parent;
+      }
+    }
+  }
+
+  async stat(path: string): Promise<VaultStat | null> {
+    try {
+      const s = await stat(await this.confined(path));
+      return s.isFile() ? { size: s.size, mtime: s.mtimeMs } : null;
+    } catch (error) {
+      if (SynapseError.isInstance(error)) throw error;
+      return null;
+    }
+  }
+
+  async readBytes(path: string): Promise<Uint8Array> {
+    return new Uint8Array(await readFile(await this.confined(path)));
+  }
+
+  async read(path: string): Promise<string> {
+    return readFile(await this.confined(path), "utf8");
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const out: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
+        } else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
+          out.push(relative(this.root, full).split(sep).join("/"));
+        }
+      }
+    };
+    await walk(await this.confined(folder));
+    return out.sort();
+  }
+
+  private async writeAtomically(full: string, content: string): Promise<void> {
+    await mkdir(dirname(full), { recursive: true });
+    const temp = `${full}.${randomBytes(6).toString("hex")}.synapse-tmp`;
+    try {
+      await writeFile(temp, content, "utf8");
+      await rename(temp, full);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async create(path: string, content: string): Promise<void> {
+    const full = await this.confined(path);
+    const existing = await lstat(full).catch(() => null);
+    if (existing) throw new SynapseError("vault", `"${path}" already exists.`);
+    await this.writeAtomically(full, content);
+  }
+
+  async process(path: string, update: (current: string) => string): Promise<string> {
+    const full = await this.confined(path);
+    const next = update(await readFile(full, "utf8"));
+    await this.writeAtomically(full, next);
+    return next;
+  }
+
+  async createFolder(path: string): Promise<void> {
+    await mkdir(await this.confined(path), { recursive: true });
+  }
+
+  async remove(path: string): Promise<void> {
+    await rm(await this.confined(path), { force: true });
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * One ingest, end to end: perimeter → read → wiki context → orchestrate → plan → apply.
+ * Expected failures come back in the report, never as exceptions, and a run that did not converge,
+ * was cancelled or failed writes nothing.
+ */
+import { SynapseError, toSynapseError } from "../core/errors";
+import { orchestrate, type RunResult, type StopReason } from "../core/orchestrator";
+import { Perimeter } from "../core/perimeter";
+import { estimateCost } from "../core/pricing";
+import { createRunContext, throwIfStopped } from "../core/run-context";
+import type { UsageAccumulator } from "../core/usage";
+import { buildWikiContext } from "../retrieval/related-pages";
+import { applyPlan } from "./apply";
+import { indexPath, logPath, planIndexAndLog } from "./index-log";
+import type { IngestDeps, IngestReport, IngestRequest, PageChange } from "./ingest-types";
+import { basenameOf, normaliseFolder } from "./page-paths";
+import { planPages, type PlannedChange } from "./plan";
+import { normaliseNotePath, readNote } from "./read-note";
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function timestamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+}
+
+/** Cost the providers reported (agent runs), else an estimate from the price table. */
+function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDeps["settings"]["prices"]): number | null {
+  const reported = usage.entries.filter((e) => e.costUsd !== undefined);
+  if (reported.length > 0) return reported.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
+  const t = usage.totals();
+  if (t.calls === 0) return 0;
+  return estimateCost(model, t.inputTokens, t.outputTokens, prices);
+}
+
+function stopReasonOf(result: RunResult | null, error: SynapseError | null): StopReason {
+  if (!error) return result?.stopReason ?? "error";
+  if (error.kind === "cancelled") return "cancelled";
+  // A failure after convergence (while writing) is an error, whatever the loop said.
+  return result && result.stopReason !== "converged" ? result.stopReason : "error";
+}
+
+export async function ingestNote(deps: IngestDeps, request: IngestRequest): Promise<IngestReport> {
+  const now = deps.now ?? (() => Date.now());
+  const started = now();
+  const { settings, vault, provider } = deps;
+  const caps = provider.capabilities();
+  const wikiFolder = normaliseFolder(settings.wikiFolder) || "wiki";
+  const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
+  const run = createRunContext({
+    ...(request.signal ? { signal: request.signal } : {}),
+    timeoutMs: settings.runTimeoutSeconds * 1000,
+    ...(request.progress ? { progress: request.progress } : {}),
+    ...(request.log ? { log: request.log } : {}),
+    now,
+  });
+  let result: RunResult | null = null;
+  let pages: PageChange[] = [];
+  let error: SynapseError | null = null;
+
+  try {
+    const notePath = normaliseNotePath(request.notePath);
+    // The perimeter speaks before the note is even read.
+    perimeter.admitNote(notePath);
+    perimeter.admitProvider(provider);
+    request.progress?.({ type: "phase", phase: "reading" });
+    const text = await readNote(vault, notePath, settings.maxNoteBytes, wikiFolder);
+    const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
+    const listed = await vault.list(wikiFolder);
+    const pagePaths = listed.filter((p) => !special.has(p));
+    const context = await buildWikiContext(vault, wikiFolder, pagePaths, text);
+    const known = new Set(pagePaths.map((p) => basenameOf(p).toLowerCase()));
+    const ingestRun = { ...run, source: { path: notePath, text } };
+
+    result = await orchestrate(
+      perimeter.guard(provider),
+      {
+        maxIter: settings.maxIter,
+        tokenBudget: settings.tokenBudget,
+        retrievalContext: context.retrievalContext,
+        vaultContext: context.vaultContext,
+        linkExists: (name) => known.has(name.toLowerCase()) || (deps.linkExists?.(name) ?? false),
+      },
+      ingestRun,
+    );
+    if (result.error) throw result.error;
+    if (result.converged) {
+      request.progress?.({ type: "phase", phase: "writing" });
+      const sourceTitle = result.analysis?.title || basenameOf(notePath);
+      const date = isoDay(now());
+      const planned: PlannedChange[] = await planPages(result.pages, {
+        vault,
+        wikiFolder,
+        existingPaths: pagePaths,
+        sourceTitle,
+        sourcePath: notePath,
+        date,
+        ...(deps.linkExists ? { noteExists: deps.linkExists } : {}),
+      });
+      const bookkeeping = planIndexAndLog(planned, new Set(listed), wikiFolder, {
+        timestamp: timestamp(now()),
+        sourcePath: notePath,
+        sourceTitle,
+        provider: caps.model ? `${caps.name} (${caps.model})` : caps.name,
+        tokens: run.usage.totalTokens(),
+      });
+      // Last chance to cancel: from here on the plan is applied whole or not at all.
+      throwIfStopped(run);
+      const applied = request.dryRun ? planned : await applyPlan(vault, [...planned, ...bookkeeping]);
+      const actions = new Map(applied.map((a) => [a.path, a.action]));
+      pages = planned.map((p) => ({ path: p.path, type: p.type, title: p.title, action: actions.get(p.path) ?? p.action }));
+    }
+  } catch (thrown) {
+    error = toSynapseError(thrown);
+  }
+
+  const usage = run.usage.totals();
+  const converged = result?.converged === true && error === null;
+  return {
+    converged,
+    stopReason: stopReasonOf(result, error),
+    dryRun: request.dryRun === true,
+    attempts: result?.attempts ?? { analyze: 0, generate: 0 },
+    pages: converged ? pages : [],
+    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
+    provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
+    error: error ? { kind: error.kind, message: error.message } : null,
+    issues: (result?.issues ?? []).map((i) => i.message),
+    dangling: result?.dangling ?? [],
+    durationMs: now() - started,
+  };
+}

@@ -1,0 +1,56 @@
+/** The shapes of one ingest as callers (CLI, plugin) see it. */
+import type { RunLogger } from "../core/log";
+import type { InferenceProvider } from "../core/provider";
+import type { ProgressEvent } from "../core/run-context";
+import type { StopReason } from "../core/orchestrator";
+import type { DanglingLink } from "../core/validator";
+import type { ErrorKind } from "../core/errors";
+import type { ProviderMode } from "../core/capabilities";
+import type { Settings } from "../settings/schema";
+import type { VaultPort } from "../vault/vault-port";
+
+export type PageAction = "created" | "updated" | "merged" | "unchanged";
+
+export interface PageChange {
+  /** Vault-relative path of the page. */
+  readonly path: string;
+  readonly type: string;
+  readonly title: string;
+  /** created: new file; updated: our own page rewritten; merged: a page the user edited, kept and appended to. */
+  readonly action: PageAction;
+}
+
+export interface IngestReport {
+  readonly converged: boolean;
+  readonly stopReason: StopReason;
+  readonly dryRun: boolean;
+  readonly attempts: { readonly analyze: number; readonly generate: number };
+  /** Pages written (or, with dryRun, planned); empty unless converged. */
+  readonly pages: readonly PageChange[];
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
+  readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
+  readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
+  /** The last attempt's validation problems, one sentence each. */
+  readonly issues: readonly string[];
+  readonly dangling: readonly DanglingLink[];
+  readonly durationMs: number;
+}
+
+export interface IngestDeps {
+  readonly vault: VaultPort;
+  /** The provider as built by the factory; the ingest puts it behind the perimeter itself. */
+  readonly provider: InferenceProvider;
+  readonly settings: Settings;
+  readonly now?: () => number;
+  /** Does a note with this basename exist anywhere in the vault? (Obsidian: metadataCache.) */
+  readonly linkExists?: (basename: string) => boolean;
+}
+
+export interface IngestRequest {
+  /** Vault-relative path of the note to ingest. */
+  readonly notePath: string;
+  readonly dryRun?: boolean;
+  readonly signal?: AbortSignal;
+  readonly progress?: (event: ProgressEvent) => void;
+  readonly log?: RunLogger;
+}

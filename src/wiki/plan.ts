@@ -1,0 +1,109 @@
+/**
+ * Planning turns validated pages into vault changes without touching the vault: where each page
+ * goes, whether it is new, ours to rewrite, or edited by the user (then kept and appended to), and
+ * how links between the new pages must be spelled once titles became file names.
+ */
+import { splitFrontmatter } from "../core/markdown";
+import type { PageType, WikiPage } from "../core/schemas";
+import type { VaultPort } from "../vault/vault-port";
+import { contentHash } from "./content-hash";
+import type { PageAction } from "./ingest-types";
+import { HASH_KEY, composeMarkdown, mergeFrontmatter, renderNewPage } from "./page-markdown";
+import { basenameOf, pagePath, safeFileName } from "./page-paths";
+
+export interface PlannedChange {
+  readonly path: string;
+  readonly type: string;
+  readonly title: string;
+  /** What the change will do, judged against the file as it is now. */
+  readonly action: PageAction;
+  /** Content of a new file; absent for updates. */
+  readonly create?: string;
+  /** For an existing file: the new content computed from whatever the file holds when applied. */
+  readonly update?: (current: string) => { content: string; action: PageAction };
+}
+
+export interface PlanContext {
+  readonly vault: VaultPort;
+  readonly wikiFolder: string;
+  /** Wiki pages that exist now (vault paths), from one listing of the wiki folder. */
+  readonly existingPaths: readonly string[];
+  /** Title of the ingested note, used in the heading of appended updates. */
+  readonly sourceTitle: string;
+  readonly sourcePath: string;
+  /** ISO day, e.g. 2026-11-29. */
+  readonly date: string;
+  /** Does a note with this basename exist anywhere in the vault (wiki pages included)? */
+  readonly noteExists?: (basename: string) => boolean;
+}
+
+const LINK = /(!?)\[\[([^\]|#^\n]+)((?:[#^][^\]|\n]*)?)(\|[^\]\n]*)?\]\]/g;
+
+/** Rewrites [[Title]] to [[File name|Title]] where a page's file name had to differ from its title. */
+export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, string>): string {
+  return markdown.replace(LINK, (whole, bang: string, target: string, anchor: string, alias: string | undefined) => {
+    if (bang) return whole;
+    const name = fileNames.get(target.trim().toLowerCase());
+    if (!name || name === target.trim()) return whole;
+    return `[[${name}${anchor}${alias ?? `|${target.trim()}`}]]`;
+  });
+}
+
+/** Decides what an update does to the file's current content. */
+export function updateExisting(current: string, page: WikiPage, ctx: Pick<PlanContext, "sourceTitle" | "sourcePath" | "date">): { content: string; action: PageAction } {
+  const { frontmatter, body } = splitFrontmatter(current);
+  const merged = mergeFrontmatter(frontmatter, page, ctx.date);
+  const newBody = page.content.trim();
+  const ours = typeof frontmatter[HASH_KEY] === "string" && frontmatter[HASH_KEY] === contentHash(body);
+  if (ours) {
+    const sameBody = contentHash(newBody) === frontmatter[HASH_KEY];
+    const sameSources = JSON.stringify(merged.sources) === JSON.stringify(frontmatter.sources);
+    if (sameBody && sameSources) return { content: current, action: "unchanged" };
+    return { content: composeMarkdown({ ...merged, [HASH_KEY]: contentHash(newBody) }, newBody), action: "updated" };
+  }
+  // The user edited this page (or wrote it): keep every word of theirs and append ours, once.
+  if (body.includes(newBody)) return { content: current, action: "unchanged" };
+  const sourceLink = `[[${ctx.sourcePath.replace(/\.md$/i, "")}|${ctx.sourceTitle.replace(/[[\]|]/g, " ")}]]`;
+  const appended = `${body.trimEnd()}\n\n## Update from ${sourceLink} (${ctx.date})\n\n${newBody}`;
+  return { content: composeMarkdown(merged, appended), action: "merged" };
+}
+
+export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): Promise<PlannedChange[]> {
+  const existingByName = new Map(ctx.existingPaths.map((p) => [basenameOf(p).toLowerCase(), p]));
+  const taken = new Set(ctx.existingPaths.map((p) => p.toLowerCase()));
+  const targets: { page: WikiPage; path: string; exists: boolean }[] = [];
+  const fileNames = new Map<string, string>();
+  const seenTitles = new Set<string>();
+
+  for (const page of pages) {
+    const title = page.title.trim();
+    const key = title.toLowerCase();
+    if (seenTitles.has(key)) continue; // one page per title and batch; the validator let both through
+    seenTitles.add(key);
+    const existing = existingByName.get(safeFileName(title).toLowerCase());
+    // A new page must not shadow a note of the user's with the same name, or their links would
+    // become ambiguous: it gets the type in its file name and links keep pointing at their note.
+    const shadows = !existing && (ctx.noteExists?.(safeFileName(title)) ?? false);
+    let path = existing ?? pagePath(ctx.wikiFolder, page.type as PageType, shadows ? `${title} (${page.type})` : title);
+    // Two different titles can share a safe file name ("A/B" and "A B"): number the later one.
+    for (let n = 2; !existing && taken.has(path.toLowerCase()); n++) {
+      path = pagePath(ctx.wikiFolder, page.type as PageType, `${safeFileName(title)} (${n})`);
+    }
+    taken.add(path.toLowerCase());
+    if (!shadows) fileNames.set(key, basenameOf(path));
+    targets.push({ page, path, exists: existing !== undefined });
+  }
+
+  const changes: PlannedChange[] = [];
+  for (const { page, path, exists } of targets) {
+    const linked: WikiPage = { ...page, title: page.title.trim(), content: rewriteLinks(page.content, fileNames) };
+    if (!exists) {
+      changes.push({ path, type: page.type, title: linked.title, action: "created", create: renderNewPage(linked, ctx.date) });
+      continue;
+    }
+    const update = (current: string) => updateExisting(current, linked, ctx);
+    const { action } = update(await ctx.vault.read(path));
+    changes.push({ path, type: page.type, title: linked.title, action, update });
+  }
+  return changes;
+}

@@ -1,0 +1,48 @@
+/**
+ * Reading the note to ingest, refusing what must not reach a model: missing, huge, binary or
+ * empty notes, paths that leave the vault, and the wiki's own pages.
+ */
+import { SynapseError } from "../core/errors";
+import type { VaultPort } from "../vault/vault-port";
+import { normaliseFolder } from "./page-paths";
+
+/** Vault-relative, forward slashes; refuses absolute paths and `..`. */
+export function normaliseNotePath(path: string): string {
+  const slashed = path.trim().replace(/\\/g, "/");
+  if (/^([a-zA-Z]:)?\//.test(slashed)) {
+    throw new SynapseError("input", `"${path}" is an absolute path; give the note's path inside the vault.`);
+  }
+  const parts = slashed.split("/").filter((p) => p && p !== ".");
+  if (parts.includes("..")) throw new SynapseError("input", `"${path}" points outside the vault.`);
+  return parts.join("/");
+}
+
+export function isInFolder(path: string, folder: string): boolean {
+  const f = normaliseFolder(folder);
+  return f === "" || path === f || path.startsWith(`${f}/`);
+}
+
+export async function readNote(vault: VaultPort, path: string, maxBytes: number, wikiFolder: string): Promise<string> {
+  if (!/\.md$/i.test(path)) throw new SynapseError("input", `"${path}" is not a Markdown note (.md).`);
+  if (normaliseFolder(wikiFolder) && isInFolder(path, wikiFolder)) {
+    throw new SynapseError("input", `"${path}" is a page of the wiki itself; ingest source notes, not wiki pages.`);
+  }
+  const stat = await vault.stat(path);
+  if (!stat) throw new SynapseError("input", `There is no note at "${path}" in the vault.`);
+  if (stat.size > maxBytes) {
+    const kb = (n: number) => `${Math.round(n / 1024).toLocaleString("en-US")} KB`;
+    throw new SynapseError("input", `"${path}" is ${kb(stat.size)}, over the ${kb(maxBytes)} limit (setting "Largest note"); split it into smaller notes.`);
+  }
+  const bytes = await vault.readBytes(path);
+  if (bytes.includes(0)) throw new SynapseError("input", `"${path}" looks like a binary file, not a text note.`);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new SynapseError("input", `"${path}" is not valid UTF-8 text.`);
+  }
+  if (text.replace(/^---[\s\S]*?\n---/, "").replace(/[^\p{L}\p{N}]/gu, "").length === 0) {
+    throw new SynapseError("input", `"${path}" has no text to ingest.`);
+  }
+  return text;
+}
