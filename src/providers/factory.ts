@@ -1,19 +1,197 @@
 /**
  * The composition root for providers: the one place where settings and secrets become clients.
- * Adapters receive what they need and never read settings or the environment themselves.
+ * Adapters receive what they need and never read settings or the environment themselves. The
+ * SDKs are built with their own retries off (`maxRetries: 0`: our one retry policy decides) and
+ * with every value they would otherwise read from `process.env` passed explicitly, so a stray
+ * ANTHROPIC_BASE_URL or OPENAI_ORG_ID in the user's shell cannot redirect a request.
  */
+import Anthropic from "@anthropic-ai/sdk";
+import { Ollama } from "ollama/browser";
+import OpenAI from "openai";
 import { SynapseError } from "../core/errors";
 import type { InferenceProvider } from "../core/provider";
-import type { ProviderId } from "../settings/schema";
-import type { ProviderEnvironment } from "./environment";
+import { OPENAI_PRESETS, type ProviderId, type Settings } from "../settings/schema";
+import { sanitiseOptions } from "./advanced-options";
+import { AnthropicProvider } from "./anthropic/anthropic-provider";
+import { displayUrl, isLoopbackUrl, parseBaseUrl } from "./base-url";
+import type { FetchLike, ProviderEnvironment, SecretRole } from "./environment";
 import { OfflineProvider } from "./offline/offline-provider";
+import { bindFetch, type OllamaConnect } from "./ollama/client";
+import { OllamaProvider } from "./ollama/ollama-provider";
+import { OpenAICompatibleProvider } from "./openai/openai-provider";
+import { resolveRetryPolicy } from "./retry";
+
+export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
+export const DEFAULT_ANTHROPIC_URL = "https://api.anthropic.com";
 
 export function createProvider(id: ProviderId, env: ProviderEnvironment): InferenceProvider {
-  void env;
   switch (id) {
     case "offline":
       return new OfflineProvider();
-    default:
-      throw new SynapseError("config", `The ${id} provider is not available yet.`);
+    case "ollama":
+      return createOllama(env);
+    case "anthropic":
+      return createAnthropic(env);
+    case "openai":
+      return createOpenAI(env);
+    // ---- The agentic CLI backend goes through the companion bridge (src/providers/cli, bridge engineer).
+    case "cli":
+      throw new SynapseError("config", "The cli provider is not available yet.");
   }
 }
+
+export function transports(env: ProviderEnvironment, label: string): { fetch: FetchLike; streamingFetch: FetchLike } {
+  if (!env.fetch) throw new SynapseError("config", `${label} needs an HTTP transport, and none was provided.`);
+  return { fetch: env.fetch, streamingFetch: env.streamingFetch ?? env.fetch };
+}
+
+export function requestTimeoutMs(settings: Settings): number {
+  return Math.max(1, Math.round(settings.requestTimeoutSeconds * 1000));
+}
+
+function readKey(env: ProviderEnvironment, role: SecretRole, name: string): string | null {
+  const value = env.secrets.get(role, name);
+  return value && value.trim() ? value.trim() : null;
+}
+
+export function ollamaHost(settings: Settings): URL {
+  return parseBaseUrl(settings.profiles.ollama.host || DEFAULT_OLLAMA_HOST, "Ollama host (setting \"Ollama host\" or --base-url)");
+}
+
+/** A client per request, over a fetch bound to that request's signal (see ollama/client.ts). */
+export function ollamaConnect(host: URL, fetchImpl: FetchLike, streamingFetch: FetchLike): OllamaConnect {
+  const base = displayUrl(host);
+  return (binding) => new Ollama({ host: base, fetch: bindFetch(binding.streaming ? streamingFetch : fetchImpl, binding) });
+}
+
+export function createOllama(env: ProviderEnvironment): OllamaProvider {
+  const profile = env.settings.profiles.ollama;
+  const host = ollamaHost(env.settings);
+  const { fetch, streamingFetch } = transports(env, "Ollama");
+  return new OllamaProvider({
+    connect: ollamaConnect(host, fetch, streamingFetch),
+    host: displayUrl(host),
+    isLocal: isLoopbackUrl(host),
+    model: profile.model.trim(),
+    embeddingModel: profile.embeddingModel.trim(),
+    options: sanitiseOptions(profile.options).options,
+    declaresTools: profile.supportsTools,
+    requestTimeoutMs: requestTimeoutMs(env.settings),
+    retry: resolveRetryPolicy(env.retry),
+    ...(env.logger ? { logger: env.logger } : {}),
+  });
+}
+
+export function anthropicUrl(settings: Settings): URL {
+  return parseBaseUrl(settings.profiles.anthropic.baseUrl || DEFAULT_ANTHROPIC_URL, "Anthropic base URL (setting \"Base URL\" or --base-url)");
+}
+
+export function anthropicClient(env: ProviderEnvironment, url: URL, key: string, transport: FetchLike): Anthropic {
+  return new Anthropic({
+    apiKey: key,
+    authToken: null,
+    baseURL: url.href.replace(/\/$/, ""),
+    fetch: transport,
+    maxRetries: 0,
+    timeout: requestTimeoutMs(env.settings),
+    ...(env.browserLike ? { dangerouslyAllowBrowser: true } : {}),
+  });
+}
+
+/** The Anthropic key, or a config error saying where to put it. */
+export function anthropicKey(env: ProviderEnvironment): string {
+  const profile = env.settings.profiles.anthropic;
+  const key = readKey(env, "anthropic-api-key", profile.apiKeySecret);
+  if (!key) {
+    throw new SynapseError(
+      "config",
+      `No Anthropic API key was found; add it in the plugin settings (secret "${profile.apiKeySecret}") or set ANTHROPIC_API_KEY for the CLI.`,
+    );
+  }
+  return key;
+}
+
+export function createAnthropic(env: ProviderEnvironment): AnthropicProvider {
+  const profile = env.settings.profiles.anthropic;
+  const url = anthropicUrl(env.settings);
+  const key = anthropicKey(env);
+  const { fetch, streamingFetch } = transports(env, "Anthropic");
+  const timeout = requestTimeoutMs(env.settings);
+  const build = (transport: FetchLike) => anthropicClient(env, url, key, transport);
+  return new AnthropicProvider({
+    client: build(fetch),
+    streamingClient: build(streamingFetch),
+    where: displayUrl(url),
+    isLocal: isLoopbackUrl(url),
+    model: profile.model.trim(),
+    maxTokens: profile.maxTokens,
+    structuredOutput: profile.structuredOutput,
+    options: sanitiseOptions(profile.options).options,
+    requestTimeoutMs: timeout,
+    retry: resolveRetryPolicy(env.retry),
+    secrets: [key],
+    ...(env.logger ? { logger: env.logger } : {}),
+  });
+}
+
+export function openaiUrl(settings: Settings): URL {
+  const profile = settings.profiles.openai;
+  const raw = profile.baseUrl || OPENAI_PRESETS[profile.preset] || OPENAI_PRESETS.openai;
+  return parseBaseUrl(raw, "OpenAI-compatible base URL (setting \"Base URL\" or --base-url)");
+}
+
+/** The key for an OpenAI-compatible server; required by the hosted services, optional for local servers. */
+export function openaiKey(env: ProviderEnvironment, url: URL): string | null {
+  const profile = env.settings.profiles.openai;
+  const key = readKey(env, "openai-api-key", profile.apiKeySecret);
+  if (!key && (url.hostname === "api.openai.com" || url.hostname === "openrouter.ai")) {
+    throw new SynapseError(
+      "config",
+      `No API key was found for ${url.hostname}; add it in the plugin settings (secret "${profile.apiKeySecret}") or set OPENAI_API_KEY for the CLI.`,
+    );
+  }
+  return key;
+}
+
+export function openaiClient(env: ProviderEnvironment, url: URL, key: string | null, transport: FetchLike): OpenAI {
+  return new OpenAI({
+    // Local servers (LM Studio, llama.cpp, vLLM) accept any key; the SDK insists on one.
+    apiKey: key ?? "no-key",
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    baseURL: url.href.replace(/\/$/, ""),
+    fetch: transport,
+    maxRetries: 0,
+    timeout: requestTimeoutMs(env.settings),
+    ...(env.browserLike ? { dangerouslyAllowBrowser: true } : {}),
+  });
+}
+
+export function createOpenAI(env: ProviderEnvironment): OpenAICompatibleProvider {
+  const profile = env.settings.profiles.openai;
+  const url = openaiUrl(env.settings);
+  const official = url.hostname === "api.openai.com";
+  const key = openaiKey(env, url);
+  const { fetch, streamingFetch } = transports(env, "The OpenAI-compatible provider");
+  const timeout = requestTimeoutMs(env.settings);
+  const build = (transport: FetchLike) => openaiClient(env, url, key, transport);
+  return new OpenAICompatibleProvider({
+    client: build(fetch),
+    streamingClient: build(streamingFetch),
+    where: displayUrl(url),
+    isLocal: isLoopbackUrl(url),
+    model: profile.model.trim(),
+    maxTokens: profile.maxTokens,
+    maxTokensField: official ? "max_completion_tokens" : "max_tokens",
+    structuredOutput: profile.structuredOutput,
+    supportsTools: official,
+    options: sanitiseOptions(profile.options).options,
+    requestTimeoutMs: timeout,
+    retry: resolveRetryPolicy(env.retry),
+    secrets: key ? [key] : [],
+    ...(env.logger ? { logger: env.logger } : {}),
+  });
+}
+
+export { checkReadiness } from "./readiness";

@@ -1,0 +1,197 @@
+/**
+ * The Anthropic (API) backend. Structured output is a forced tool call (works on every model and
+ * proxy) or, when the user picks it, `output_config` with a JSON schema. `stop_reason: "refusal"`
+ * is a refusal; nothing else is, however the prose reads.
+ */
+import type Anthropic from "@anthropic-ai/sdk";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type { z } from "zod";
+import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
+import { SynapseError } from "../../core/errors";
+import type { RunLogger } from "../../core/log";
+import type { InferenceProvider } from "../../core/provider";
+import type { RunContext } from "../../core/run-context";
+import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema, type Analysis, type Message, type WikiPage } from "../../core/schemas";
+import { callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
+import { envelopeError } from "../classify-error";
+import { knownContextWindow } from "../context-windows";
+import { parseReply } from "../json-repair";
+import { jsonSchemaFor } from "../json-schema";
+import { analyzePrompt, chatMessages, generatePrompt, promptText, type PromptPair } from "../prompts";
+import type { RetryPolicy } from "../retry";
+import { mapSdkError } from "../sdk-errors";
+import { AnthropicMessage, AnthropicStreamEvent, inputTokensOf } from "./envelope";
+
+export type AnthropicClient = Pick<Anthropic, "messages">;
+
+export interface AnthropicAdapterConfig {
+  readonly client: AnthropicClient;
+  /** Same settings over the streaming transport. */
+  readonly streamingClient: AnthropicClient;
+  /** Display form of the endpoint (no credentials). */
+  readonly where: string;
+  readonly isLocal: boolean;
+  readonly model: string;
+  readonly maxTokens: number;
+  readonly structuredOutput: "tool" | "json_schema";
+  readonly options: Readonly<Record<string, string | number | boolean>>;
+  readonly requestTimeoutMs: number;
+  readonly retry: RetryPolicy;
+  /** The API key, only so it can be scrubbed from anything we log or show. */
+  readonly secrets: readonly string[];
+  readonly logger?: RunLogger;
+}
+
+const SDK_CLASSES = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
+const TOOL_NAME = "submit";
+
+export class AnthropicProvider implements InferenceProvider {
+  private readonly call: CallConfig;
+
+  constructor(private readonly config: AnthropicAdapterConfig) {
+    this.call = {
+      provider: "anthropic",
+      label: "Anthropic",
+      model: config.model || null,
+      requestTimeoutMs: config.requestTimeoutMs,
+      retry: config.retry,
+      secrets: config.secrets,
+      ...(config.logger ? { logger: config.logger } : {}),
+    };
+  }
+
+  capabilities(): ProviderCapabilities {
+    return defineCapabilities({
+      name: "anthropic",
+      mode: "api",
+      model: this.config.model || null,
+      isLocal: this.config.isLocal,
+      supportsTools: true,
+      supportsAgenticLoop: false,
+      structuredOutput: this.config.structuredOutput === "tool" ? "tool_call" : "json_schema",
+      streaming: true,
+      maxContext: knownContextWindow(this.config.model),
+      supportsEmbeddings: false,
+    });
+  }
+
+  async analyze(sourceText: string, vaultContext: string, run: RunContext): Promise<Analysis> {
+    const schema = jsonSchemaFor(AnalysisSchema, "anthropic");
+    return this.structured(run, "analyze", analyzePrompt(sourceText, vaultContext, schema, run), schema, AnalysisSchema, "the analysis");
+  }
+
+  async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
+    const schema = jsonSchemaFor(PagesReplySchema, "anthropic");
+    const reply = await this.structured(run, "generate", generatePrompt(analysis, retrievalContext, schema, run), schema, LenientPagesReplySchema, "the pages");
+    return reply.pages;
+  }
+
+  chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
+    const all = chatMessages(messages, retrievalContext);
+    const system = all.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
+    const turns = all.filter((m) => m.role !== "system").map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
+    const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
+    checkCapabilities(this.capabilities(), "Anthropic", { streaming: true, inputTokens: estimateTokens(prompt) });
+    return streamWithPolicy(this.call, run, {
+      prompt,
+      mapError: (error) => this.mapError(error),
+      open: (signal) => this.streamChat(signal, system, turns),
+    });
+  }
+
+  private mapError(error: unknown): SynapseError {
+    return mapSdkError(error, SDK_CLASSES, { label: "Anthropic", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+  }
+
+  private body(pair: PromptPair, schema: Record<string, unknown>, what: string): Record<string, unknown> {
+    const constraint =
+      this.config.structuredOutput === "tool"
+        ? {
+            tools: [{ name: TOOL_NAME, description: `Submit ${what} as structured data.`, input_schema: schema }],
+            tool_choice: { type: "tool", name: TOOL_NAME },
+          }
+        : { output_config: { format: { type: "json_schema", schema } } };
+    return {
+      ...this.config.options,
+      model: this.config.model,
+      max_tokens: this.config.maxTokens,
+      system: pair.system,
+      messages: [{ role: "user", content: pair.user }],
+      ...constraint,
+    };
+  }
+
+  private async structured<T>(
+    run: RunContext,
+    operation: "analyze" | "generate",
+    pair: PromptPair,
+    schema: Record<string, unknown>,
+    replySchema: z.ZodType<T>,
+    what: string,
+  ): Promise<T> {
+    const prompt = promptText(pair);
+    checkCapabilities(this.capabilities(), "Anthropic", { inputTokens: estimateTokens(prompt) });
+    const body = this.body(pair, schema, what) as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    return callWithPolicy(this.call, run, {
+      operation,
+      prompt,
+      mapError: (error) => this.mapError(error),
+      send: async (signal) => {
+        const raw: unknown = await this.config.client.messages.create(body, { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs });
+        const parsed = AnthropicMessage.safeParse(raw);
+        const usage = parsed.success && parsed.data.usage ? { inputTokens: inputTokensOf(parsed.data.usage), outputTokens: parsed.data.usage.output_tokens ?? 0 } : null;
+        return { raw, usage, ...(parsed.success ? { replyText: JSON.stringify(parsed.data.content) } : {}) };
+      },
+      interpret: (raw) => interpretMessage(raw, replySchema, what),
+    });
+  }
+
+  private async *streamChat(signal: AbortSignal, system: string, turns: readonly { role: "user" | "assistant"; content: string }[]): AsyncGenerator<StreamPart> {
+    const stream = await this.config.streamingClient.messages.create(
+      { ...this.config.options, model: this.config.model, max_tokens: this.config.maxTokens, system, messages: [...turns], stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
+      { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs },
+    );
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let stopReason: string | null = null;
+    for await (const raw of stream) {
+      const parsed = AnthropicStreamEvent.safeParse(raw);
+      if (!parsed.success) throw envelopeError("Anthropic", "a stream event without a type");
+      const event = parsed.data;
+      if (event.type === "message_start") inputTokens = inputTokensOf(event.message?.usage);
+      else if (event.type === "content_block_delta" && event.delta?.type === "text_delta" && event.delta.text) {
+        yield { type: "text", text: event.delta.text };
+      } else if (event.type === "message_delta") {
+        stopReason = event.delta?.stop_reason ?? stopReason;
+        outputTokens = event.usage?.output_tokens ?? outputTokens;
+      } else if (event.type === "message_stop") {
+        yield { type: "usage", usage: { inputTokens, outputTokens } };
+        if (stopReason === "refusal") throw refusal();
+        return;
+      }
+    }
+    throw new SynapseError("transport", "The Anthropic stream ended before the reply was complete; try again.");
+  }
+}
+
+function refusal(): SynapseError {
+  return new SynapseError("refusal", "Anthropic declined to answer (stop reason \"refusal\"); the note may touch a topic the model will not write about.");
+}
+
+/** A message envelope into the requested value: refusal, tool input, or JSON text. */
+export function interpretMessage<T>(raw: unknown, replySchema: z.ZodType<T>, what: string): T {
+  const parsed = AnthropicMessage.safeParse(raw);
+  if (!parsed.success) throw envelopeError("Anthropic", "no content in the reply");
+  const message = parsed.data;
+  if (message.stop_reason === "refusal") throw refusal();
+  const tool = message.content.find((block) => block.type === "tool_use");
+  const reply = tool ? tool.input : message.content.filter((b) => b.type === "text").map((b) => b.text ?? "").join("");
+  try {
+    return parseReply(reply, replySchema, "Anthropic", what);
+  } catch (error) {
+    if (message.stop_reason === "max_tokens" && SynapseError.isInstance(error)) {
+      throw new SynapseError("schema", `${error.message} The reply reached the "Max tokens" limit; raise it in the settings.`, { cause: error });
+    }
+    throw error;
+  }
+}

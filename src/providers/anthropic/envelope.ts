@@ -1,0 +1,30 @@
+/** The parts of an Anthropic Messages reply we use, parsed loosely (see ollama/envelope.ts). */
+import { z } from "zod";
+
+const Count = z.number().nonnegative().nullish();
+
+export const AnthropicUsage = z.looseObject({
+  input_tokens: Count,
+  output_tokens: Count,
+  cache_creation_input_tokens: Count,
+  cache_read_input_tokens: Count,
+});
+
+export const AnthropicMessage = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().nullish(), name: z.string().nullish(), input: z.unknown() })),
+  stop_reason: z.string().nullish(),
+  usage: AnthropicUsage.nullish(),
+});
+export type AnthropicMessage = z.infer<typeof AnthropicMessage>;
+
+export const AnthropicStreamEvent = z.looseObject({
+  type: z.string(),
+  message: z.looseObject({ usage: AnthropicUsage.nullish() }).nullish(),
+  delta: z.looseObject({ type: z.string().nullish(), text: z.string().nullish(), stop_reason: z.string().nullish() }).nullish(),
+  usage: AnthropicUsage.nullish(),
+});
+
+export function inputTokensOf(usage: z.infer<typeof AnthropicUsage> | null | undefined): number {
+  if (!usage) return 0;
+  return (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}

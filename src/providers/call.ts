@@ -1,0 +1,209 @@
+/**
+ * The facade every adapter call goes through, so the contract holds the same way on every backend:
+ * capabilities are checked before the network is touched; each attempt gets a timeout of
+ * min(request timeout, the run's deadline) and the run's abort signal; transient failures go
+ * through the one retry policy; every attempt is logged as metadata (content only on opt-in,
+ * truncated and redacted); and token usage lands on the run's accumulator, even when the reply
+ * then fails the schema (the tokens were spent).
+ */
+import type { ProviderCapabilities } from "../core/capabilities";
+import { SynapseError } from "../core/errors";
+import { redact, type CallEvent, type RunLogger } from "../core/log";
+import { deadlineSignal, remainingMs, throwIfStopped, type RunContext } from "../core/run-context";
+import { nextDelay, sleep, type RetryPolicy } from "./retry";
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+export type Operation = CallEvent["operation"];
+
+/** Per-adapter facts the facade needs; built once by the adapter from what the factory gave it. */
+export interface CallConfig {
+  /** Capabilities name, recorded in logs and usage ("ollama"). */
+  readonly provider: string;
+  /** How messages name the backend ("Ollama"). */
+  readonly label: string;
+  readonly model: string | null;
+  readonly requestTimeoutMs: number;
+  readonly retry: RetryPolicy;
+  /** Strings that must never appear in logs (API keys). */
+  readonly secrets: readonly string[];
+  /** Fallback when the run carries no logger. */
+  readonly logger?: RunLogger;
+}
+
+/** One request's raw outcome, before interpretation. */
+export interface Exchange<R> {
+  readonly raw: R;
+  readonly usage: TokenUsage | null;
+  /** The reply text, kept only for opt-in content capture. */
+  readonly replyText?: string;
+}
+
+export interface CallSpec<R, T> {
+  readonly operation: Operation;
+  /** The prompt as text, kept only for opt-in content capture. */
+  readonly prompt: string;
+  send(signal: AbortSignal): Promise<Exchange<R>>;
+  /** Turns the raw reply into the result; throws `transport` for a broken envelope, `schema` for a bad payload. */
+  interpret(raw: R): T;
+  /** Turns whatever the SDK threw into the taxonomy. */
+  readonly mapError: (error: unknown) => SynapseError;
+}
+
+/** What a call asks of the provider, checked against its declared capabilities first. */
+export interface CallNeeds {
+  readonly streaming?: boolean;
+  readonly embeddings?: boolean;
+  /** Estimated prompt tokens; refused when the declared context window is known and smaller. */
+  readonly inputTokens?: number;
+}
+
+/** chars/4 is the usual rough estimate; CJK and code run denser, so this errs low, never high. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Throws `capability` (or `config`) before any request when the call asks for what is not declared. */
+export function checkCapabilities(caps: ProviderCapabilities, label: string, needs: CallNeeds): void {
+  if (!caps.model) {
+    throw new SynapseError("config", `No model is configured for ${label}; set one in the settings (or pass --model).`);
+  }
+  if (needs.streaming && !caps.streaming) {
+    throw new SynapseError("capability", `${label} does not declare streaming, so it cannot answer a chat.`);
+  }
+  if (needs.embeddings && !caps.supportsEmbeddings) {
+    throw new SynapseError("capability", `${label} has no embedding model configured; set one in the settings to use vector search.`);
+  }
+  if (needs.inputTokens !== undefined && caps.maxContext > 0 && needs.inputTokens > caps.maxContext) {
+    throw new SynapseError(
+      "capability",
+      `The request needs about ${needs.inputTokens} tokens but ${caps.model} declares a ${caps.maxContext}-token context; ingest a shorter note or pick a model with a larger context.`,
+    );
+  }
+}
+
+/** Classifies a failure, giving precedence to the run's own abort and to our timeout. */
+export function settleError(error: unknown, attemptSignal: AbortSignal, run: RunContext, config: CallConfig, mapError: (e: unknown) => SynapseError): SynapseError {
+  if (run.signal.aborted) return new SynapseError("cancelled", "The run was cancelled.", { cause: error });
+  if (attemptSignal.aborted) {
+    if (remainingMs(run) <= 0) {
+      return new SynapseError("timeout", `The run reached its deadline while waiting for ${config.label}.`, { cause: error });
+    }
+    const seconds = Math.round(config.requestTimeoutMs / 100) / 10;
+    return new SynapseError(
+      "timeout",
+      `${config.label} did not answer within ${seconds} s (setting "Request timeout"); try a smaller model or a longer timeout.`,
+      { cause: error },
+    );
+  }
+  if (SynapseError.isInstance(error)) return error;
+  return mapError(error);
+}
+
+function logAttempt(run: RunContext, config: CallConfig, event: Omit<CallEvent, "provider" | "model">, prompt: string, reply: string | undefined): void {
+  const logger = run.log ?? config.logger;
+  if (!logger) return;
+  const content = logger.capturesContent
+    ? { content: { prompt: redact(prompt, config.secrets), ...(reply !== undefined ? { reply: redact(reply, config.secrets) } : {}) } }
+    : {};
+  logger.call({ provider: config.provider, model: config.model, ...event, ...content });
+}
+
+function recordUsage(run: RunContext, config: CallConfig, operation: Operation, usage: TokenUsage | null): void {
+  // Readiness calls (/api/show) spend no tokens.
+  if (!usage || operation === "readiness") return;
+  run.usage.record({ provider: config.provider, model: config.model, operation, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+  run.progress?.({ type: "usage", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+}
+
+/** One request/response call under the full policy. */
+export async function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: CallSpec<R, T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    throwIfStopped(run);
+    const started = run.now();
+    const { signal, dispose } = deadlineSignal(run, config.requestTimeoutMs);
+    let usage: TokenUsage | null = null;
+    let reply: string | undefined;
+    try {
+      const exchange = await spec.send(signal);
+      usage = exchange.usage;
+      reply = exchange.replyText;
+      recordUsage(run, config, spec.operation, usage);
+      const value = spec.interpret(exchange.raw);
+      logAttempt(run, config, { operation: spec.operation, outcome: "ok", durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
+      return value;
+    } catch (thrown) {
+      const error = settleError(thrown, signal, run, config, spec.mapError);
+      logAttempt(run, config, { operation: spec.operation, outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
+      const delay = nextDelay(error, attempt, config.retry, run);
+      if (delay === null) throw error;
+      run.progress?.({ type: "retry", attempt: attempt + 1, delayMs: delay, reason: error.kind });
+      await sleep(delay, run.signal);
+    } finally {
+      dispose();
+    }
+  }
+}
+
+function tokens(usage: TokenUsage | null): { inputTokens?: number; outputTokens?: number } {
+  return usage ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : {};
+}
+
+/** What a streaming adapter yields: text for the user, usage and refusals for the facade. */
+export type StreamPart =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "usage"; readonly usage: TokenUsage };
+
+export interface StreamSpec {
+  readonly prompt: string;
+  /** Opens the stream; must throw `transport` when it ends without the protocol's final event. */
+  open(signal: AbortSignal): AsyncIterable<StreamPart>;
+  readonly mapError: (error: unknown) => SynapseError;
+}
+
+/**
+ * A streamed chat under the policy. Retries only before the first text reached the caller (what
+ * was shown cannot be taken back); stopping the iteration early aborts the request.
+ */
+export async function* streamWithPolicy(config: CallConfig, run: RunContext, spec: StreamSpec): AsyncGenerator<string, void, undefined> {
+  for (let attempt = 1; ; attempt++) {
+    throwIfStopped(run);
+    const started = run.now();
+    const deadline = deadlineSignal(run, config.requestTimeoutMs);
+    // Aborted in `finally`, so a caller that stops reading also closes the connection.
+    const local = new AbortController();
+    const signal = AbortSignal.any([deadline.signal, local.signal]);
+    let usage: TokenUsage | null = null;
+    let yielded = false;
+    let reply = "";
+    try {
+      for await (const part of spec.open(signal)) {
+        if (part.type === "usage") {
+          usage = part.usage;
+          continue;
+        }
+        if (!part.text) continue;
+        yielded = true;
+        if (reply.length < 10_000) reply += part.text;
+        yield part.text;
+      }
+      recordUsage(run, config, "chat", usage);
+      logAttempt(run, config, { operation: "chat", outcome: "ok", durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
+      return;
+    } catch (thrown) {
+      const error = settleError(thrown, deadline.signal, run, config, spec.mapError);
+      recordUsage(run, config, "chat", usage);
+      logAttempt(run, config, { operation: "chat", outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
+      const delay = yielded ? null : nextDelay(error, attempt, config.retry, run);
+      if (delay === null) throw error;
+      run.progress?.({ type: "retry", attempt: attempt + 1, delayMs: delay, reason: error.kind });
+      await sleep(delay, run.signal);
+    } finally {
+      local.abort();
+      deadline.dispose();
+    }
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Embeddings are a separate, optional interface: only some providers have an embedding model,
+ * and retrieval asks for it by this shape, never by provider name.
+ */
+import type { RunContext } from "../core/run-context";
+
+export interface EmbeddingProvider {
+  /** One vector per input text, in order. */
+  embed(texts: readonly string[], run: RunContext): Promise<number[][]>;
+}
+
+export function isEmbeddingProvider(value: unknown): value is EmbeddingProvider {
+  return typeof value === "object" && value !== null && typeof (value as { embed?: unknown }).embed === "function";
+}

@@ -1,0 +1,49 @@
+/**
+ * ollama-js failures into the taxonomy. It throws `ResponseError` (with `status_code`) for HTTP
+ * errors, a plain `Error` for an `{"error"}` line inside a stream or a stream that ends early,
+ * `TypeError` when the connection fails, and `SyntaxError` when the body is not JSON.
+ */
+import { SynapseError } from "../../core/errors";
+import { classifyHttpFailure, connectionError, envelopeError, serverExcerpt } from "../classify-error";
+
+export interface OllamaErrorContext {
+  readonly host: string;
+  readonly model: string;
+  /** From the last response the bound fetch observed (ollama-js drops headers). */
+  readonly retryAfterMs?: number;
+}
+
+function isResponseError(error: unknown): error is Error & { status_code: number; error: string } {
+  return error instanceof Error && error.name === "ResponseError" && typeof (error as { status_code?: unknown }).status_code === "number";
+}
+
+export function mapOllamaError(error: unknown, context: OllamaErrorContext): SynapseError {
+  if (SynapseError.isInstance(error)) return error;
+  if (isResponseError(error)) {
+    if (error.status_code === 404) {
+      return new SynapseError(
+        "request",
+        `Ollama has no model "${context.model}" installed; run \`ollama pull ${context.model}\` or pick an installed model (\`synapse models --provider ollama\`).`,
+        { status: 404, cause: error },
+      );
+    }
+    return classifyHttpFailure({
+      provider: "Ollama",
+      model: context.model,
+      status: error.status_code,
+      serverMessage: error.error,
+      ...(context.retryAfterMs !== undefined ? { retryAfterMs: context.retryAfterMs } : {}),
+      cause: error,
+    });
+  }
+  if (error instanceof SyntaxError) return envelopeError("Ollama", "the body is not JSON", error);
+  if (error instanceof TypeError) return connectionError("Ollama", context.host, error);
+  if (error instanceof Error) {
+    if (/did not receive done/i.test(error.message)) {
+      return new SynapseError("transport", "The Ollama stream ended before the reply was complete; try again.", { cause: error });
+    }
+    // An {"error": …} line mid-stream: the model crashed or ran out of memory.
+    return new SynapseError("transport", `Ollama failed while answering (${serverExcerpt(error.message)}); try again or pick a smaller model.`, { cause: error });
+  }
+  return new SynapseError("unavailable", "Ollama failed without saying why.", { cause: error });
+}

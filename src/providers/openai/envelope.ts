@@ -1,0 +1,33 @@
+/** The parts of an OpenAI chat-completions reply we use, parsed loosely (see ollama/envelope.ts). */
+import { z } from "zod";
+
+const Count = z.number().nonnegative().nullish();
+
+export const OpenAIUsage = z.looseObject({ prompt_tokens: Count, completion_tokens: Count });
+
+export const OpenAICompletion = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        message: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .min(1),
+  usage: OpenAIUsage.nullish(),
+});
+export type OpenAICompletion = z.infer<typeof OpenAICompletion>;
+
+export const OpenAIChunk = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        delta: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }).nullish(),
+        finish_reason: z.string().nullish(),
+      }),
+    )
+    .nullish(),
+  usage: OpenAIUsage.nullish(),
+});
+
+export const OpenAIModelList = z.looseObject({ data: z.array(z.looseObject({ id: z.string() })) });

@@ -1,0 +1,217 @@
+/**
+ * The OpenAI-compatible (API) backend: OpenAI, OpenRouter, LM Studio, vLLM, llama.cpp server…,
+ * whatever `baseURL` says. Structured output asks for `response_format: json_schema` (strict);
+ * servers differ, so when one rejects it the adapter remembers and falls back to the schema in the
+ * prompt, and every reply goes through tolerant parsing (fences, leading prose) and zod.
+ * `message.refusal` is a refusal.
+ */
+import type OpenAI from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import type { z } from "zod";
+import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
+import { SynapseError } from "../../core/errors";
+import type { RunLogger } from "../../core/log";
+import type { InferenceProvider } from "../../core/provider";
+import type { RunContext } from "../../core/run-context";
+import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema, type Analysis, type Message, type WikiPage } from "../../core/schemas";
+import { callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
+import { envelopeError } from "../classify-error";
+import { knownContextWindow } from "../context-windows";
+import { parseReply } from "../json-repair";
+import { jsonSchemaFor } from "../json-schema";
+import { analyzePrompt, chatMessages, generatePrompt, promptText, type PromptPair } from "../prompts";
+import type { RetryPolicy } from "../retry";
+import { mapSdkError } from "../sdk-errors";
+import { OpenAIChunk, OpenAICompletion } from "./envelope";
+
+export type OpenAIClient = Pick<OpenAI, "chat">;
+
+export interface OpenAIAdapterConfig {
+  readonly client: OpenAIClient;
+  readonly streamingClient: OpenAIClient;
+  /** Display form of the base URL (no credentials). */
+  readonly where: string;
+  readonly isLocal: boolean;
+  readonly model: string;
+  readonly maxTokens: number;
+  /** OpenAI's own API wants `max_completion_tokens`; most compatible servers know only `max_tokens`. */
+  readonly maxTokensField: "max_tokens" | "max_completion_tokens";
+  /** "prompt" skips `response_format` from the start (servers known to refuse it). */
+  readonly structuredOutput: "json_schema" | "prompt";
+  /** Whether the server does native tool calling (known for OpenAI itself only). */
+  readonly supportsTools: boolean;
+  readonly options: Readonly<Record<string, string | number | boolean>>;
+  readonly requestTimeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly secrets: readonly string[];
+  readonly logger?: RunLogger;
+}
+
+const SDK_CLASSES = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
+
+/** A 400/422 that complains about the structured-output request itself. */
+function rejectsResponseFormat(error: unknown): boolean {
+  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
+  return /response_format|json_schema|structured output|strict/i.test(error.message);
+}
+
+export class OpenAICompatibleProvider implements InferenceProvider {
+  private readonly call: CallConfig;
+  /** Set once the server refuses `response_format`; later calls go straight to prompt-described JSON. */
+  private promptOnly: boolean;
+
+  constructor(private readonly config: OpenAIAdapterConfig) {
+    this.promptOnly = config.structuredOutput === "prompt";
+    this.call = {
+      provider: "openai",
+      label: "The OpenAI-compatible server",
+      model: config.model || null,
+      requestTimeoutMs: config.requestTimeoutMs,
+      retry: config.retry,
+      secrets: config.secrets,
+      ...(config.logger ? { logger: config.logger } : {}),
+    };
+  }
+
+  capabilities(): ProviderCapabilities {
+    return defineCapabilities({
+      name: "openai",
+      mode: "api",
+      model: this.config.model || null,
+      isLocal: this.config.isLocal,
+      supportsTools: this.config.supportsTools,
+      supportsAgenticLoop: false,
+      structuredOutput: this.promptOnly ? "none" : "json_schema",
+      streaming: true,
+      maxContext: knownContextWindow(this.config.model),
+      supportsEmbeddings: false,
+    });
+  }
+
+  async analyze(sourceText: string, vaultContext: string, run: RunContext): Promise<Analysis> {
+    const schema = jsonSchemaFor(AnalysisSchema, "openai");
+    return this.structured(run, "analyze", analyzePrompt(sourceText, vaultContext, schema, run), schema, "analysis", AnalysisSchema, "the analysis");
+  }
+
+  async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
+    const schema = jsonSchemaFor(PagesReplySchema, "openai");
+    const reply = await this.structured(run, "generate", generatePrompt(analysis, retrievalContext, schema, run), schema, "wiki_pages", LenientPagesReplySchema, "the pages");
+    return reply.pages;
+  }
+
+  chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
+    const all = chatMessages(messages, retrievalContext);
+    const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
+    checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { streaming: true, inputTokens: estimateTokens(prompt) });
+    return streamWithPolicy(this.call, run, {
+      prompt,
+      mapError: (error) => this.mapError(error),
+      open: (signal) => this.streamChat(signal, all),
+    });
+  }
+
+  private mapError(error: unknown): SynapseError {
+    return mapSdkError(error, SDK_CLASSES, { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+  }
+
+  private body(pair: PromptPair, schema: Record<string, unknown>, schemaName: string, withFormat: boolean): Record<string, unknown> {
+    return {
+      ...this.config.options,
+      model: this.config.model,
+      [this.config.maxTokensField]: this.config.maxTokens,
+      messages: [
+        { role: "system", content: pair.system },
+        { role: "user", content: pair.user },
+      ],
+      ...(withFormat ? { response_format: { type: "json_schema", json_schema: { name: schemaName, schema, strict: true } } } : {}),
+    };
+  }
+
+  private async structured<T>(
+    run: RunContext,
+    operation: "analyze" | "generate",
+    pair: PromptPair,
+    schema: Record<string, unknown>,
+    schemaName: string,
+    replySchema: z.ZodType<T>,
+    what: string,
+  ): Promise<T> {
+    const prompt = promptText(pair);
+    checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
+    const options = { maxRetries: 0, timeout: this.config.requestTimeoutMs };
+    return callWithPolicy(this.call, run, {
+      operation,
+      prompt,
+      mapError: (error) => this.mapError(error),
+      send: async (signal) => {
+        const create = (withFormat: boolean) =>
+          this.config.client.chat.completions.create(this.body(pair, schema, schemaName, withFormat) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { ...options, signal });
+        let raw: unknown;
+        if (this.promptOnly) raw = await create(false);
+        else {
+          try {
+            raw = await create(true);
+          } catch (error) {
+            if (!rejectsResponseFormat(error)) throw error;
+            // The schema is in the prompt too, so the same request without the constraint still asks for it.
+            this.promptOnly = true;
+            raw = await create(false);
+          }
+        }
+        const parsed = OpenAICompletion.safeParse(raw);
+        const usage = parsed.success && parsed.data.usage ? { inputTokens: parsed.data.usage.prompt_tokens ?? 0, outputTokens: parsed.data.usage.completion_tokens ?? 0 } : null;
+        return { raw, usage, ...(parsed.success ? { replyText: parsed.data.choices[0]?.message.content ?? "" } : {}) };
+      },
+      interpret: (raw) => interpretCompletion(raw, replySchema, what),
+    });
+  }
+
+  private async *streamChat(signal: AbortSignal, messages: readonly Message[]): AsyncGenerator<StreamPart> {
+    const stream = await this.config.streamingClient.chat.completions.create(
+      {
+        ...this.config.options,
+        model: this.config.model,
+        [this.config.maxTokensField]: this.config.maxTokens,
+        messages: [...messages],
+        stream: true,
+        stream_options: { include_usage: true },
+      } as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+      { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs },
+    );
+    let finished = false;
+    let refusal = "";
+    for await (const raw of stream) {
+      const parsed = OpenAIChunk.safeParse(raw);
+      if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "a stream chunk without choices");
+      const chunk = parsed.data;
+      for (const choice of chunk.choices ?? []) {
+        if (choice.delta?.content) yield { type: "text", text: choice.delta.content };
+        if (choice.delta?.refusal) refusal += choice.delta.refusal;
+        if (choice.finish_reason) finished = true;
+      }
+      if (chunk.usage) yield { type: "usage", usage: { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 } };
+    }
+    if (refusal) throw refusalError(refusal);
+    if (!finished) throw new SynapseError("transport", "The OpenAI-compatible stream ended before the reply was complete; try again.");
+  }
+}
+
+function refusalError(text: string): SynapseError {
+  return new SynapseError("refusal", `The model declined to answer ("${text.slice(0, 160)}"); the note may touch a topic it will not write about.`);
+}
+
+/** A completion envelope into the requested value: refusal, or JSON content parsed tolerantly. */
+export function interpretCompletion<T>(raw: unknown, replySchema: z.ZodType<T>, what: string): T {
+  const parsed = OpenAICompletion.safeParse(raw);
+  if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "no choices in the reply");
+  const choice = parsed.data.choices[0];
+  if (choice?.message.refusal) throw refusalError(choice.message.refusal);
+  try {
+    return parseReply(choice?.message.content ?? "", replySchema, "OpenAI-compatible", what);
+  } catch (error) {
+    if (choice?.finish_reason === "length" && SynapseError.isInstance(error)) {
+      throw new SynapseError("schema", `${error.message} The reply reached the "Max tokens" limit; raise it in the settings.`, { cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The prompts, shared by every backend so that switching providers changes transport, not
+ * instructions. Each structured prompt states the JSON schema in words as well as sending it as
+ * a constraint, because servers that ignore the constraint (some OpenAI-compatible ones) still
+ * read the prompt.
+ */
+import { PAGE_TYPES, type Analysis, type Message } from "../core/schemas";
+import type { RunContext } from "../core/run-context";
+
+export interface PromptPair {
+  readonly system: string;
+  readonly user: string;
+}
+
+/** The source path the pages must cite, exactly as the validator will compare it. */
+export function sourcePathOf(run: RunContext): string {
+  return run.source?.path ?? "";
+}
+
+function schemaBlock(schema: Record<string, unknown>): string {
+  return ["Reply with exactly one JSON object, no prose and no code fences, that follows this JSON Schema:", JSON.stringify(schema)].join("\n");
+}
+
+export function analyzePrompt(sourceText: string, vaultContext: string, schema: Record<string, unknown>, run: RunContext): PromptPair {
+  const path = sourcePathOf(run);
+  const system = [
+    "You analyse one source note for a personal wiki kept in an Obsidian vault.",
+    "Say what the source is about: its title, its main language as an ISO 639-1 code (two lowercase letters such as \"en\", \"de\", \"ja\"),",
+    "a two- or three-sentence summary, its topics, the entities it names (people, organisations, products, places, works) and the concepts it explains.",
+    "Use only what the source says; do not invent facts.",
+    schemaBlock(schema),
+  ].join("\n");
+  const user = [
+    vaultContext.trim() ? `What the wiki already holds:\n${vaultContext.trim()}\n` : "",
+    `Source note "${path}":`,
+    "<source>",
+    sourceText,
+    "</source>",
+  ]
+    .filter(Boolean)
+    .join("\n");
+  return { system, user };
+}
+
+export function generatePrompt(analysis: Analysis, retrievalContext: string, schema: Record<string, unknown>, run: RunContext): PromptPair {
+  const path = sourcePathOf(run);
+  const lang = analysis.language.trim() || "en";
+  const system = [
+    "You write pages for a personal wiki kept in an Obsidian vault, from the analysis of one source note.",
+    "Rules for every page:",
+    `- "type" is one of: ${PAGE_TYPES.join(", ")}. Write one "source" page for the note itself, and entity or concept pages for what deserves its own page.`,
+    `- "frontmatter.sources" lists "${path}" exactly as written here.`,
+    `- "frontmatter.lang" is the ISO 639-1 code of the page's language; write in the source's language ("${lang}").`,
+    '- "frontmatter.tags" holds a few lowercase tags.',
+    '- "content" is the Markdown body without frontmatter; link other pages with [[Page Title]] wikilinks.',
+    "- Use only facts from the analysis and the context; do not invent.",
+    schemaBlock(schema),
+  ].join("\n");
+  const user = [
+    `Analysis of "${path}":`,
+    JSON.stringify(analysis, null, 2),
+    retrievalContext.trim() ? `\nRelated wiki content and notes:\n${retrievalContext.trim()}` : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+  return { system, user };
+}
+
+export function chatMessages(messages: readonly Message[], retrievalContext: string): Message[] {
+  const system: Message = {
+    role: "system",
+    content: [
+      "You answer questions about a personal wiki kept in an Obsidian vault.",
+      "Ground every claim in the wiki excerpts below and cite the pages you used as [[Page Title]] wikilinks.",
+      "If the excerpts do not answer the question, say so.",
+      retrievalContext.trim() ? `\nWiki excerpts:\n${retrievalContext.trim()}` : "\nThe wiki has no excerpts for this question.",
+    ].join("\n"),
+  };
+  // A system message from the caller is kept, after ours, so instructions are not silently dropped.
+  return [system, ...messages];
+}
+
+/** The whole prompt as one text, for opt-in content capture and size estimates. */
+export function promptText(pair: PromptPair): string {
+  return `${pair.system}\n\n${pair.user}`;
+}
