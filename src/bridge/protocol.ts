@@ -1,0 +1,148 @@
+/**
+ * The bridge's wire protocol: the single source of truth for what the bridge server and the `cli`
+ * provider exchange. Pure zod, no Node, so the plugin bundle can import it. Requests are parsed
+ * strictly (the bridge is the security boundary); events and reports are parsed loosely on the
+ * client side, so a newer bridge adding a field breaks no older plugin.
+ */
+import { z } from "zod";
+import { WikiPageSchema } from "../core/schemas";
+
+/** Version of this protocol; the bridge reports it on /health, the client checks it. */
+export const BRIDGE_PROTOCOL_VERSION = 1;
+
+/** Largest request body the bridge reads (413 beyond). */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+/** Caps inside a request, chosen so a full request stays below MAX_REQUEST_BYTES. */
+export const MAX_CONTEXT_CHARS = 256 * 1024;
+export const MAX_PREVIOUS_PAGES_CHARS = 512 * 1024;
+
+/** A vault-relative path: forward slashes, no leading slash, no `.` or `..` segments, no drive. */
+const RelativePathSchema = z
+  .string()
+  .min(1)
+  .max(1024)
+  .refine((p) => !p.includes("\\") && !p.includes("\0"), "use forward slashes")
+  .refine((p) => !p.startsWith("/") && !/^[A-Za-z]:/.test(p), "must be relative to the vault")
+  .refine((p) => p.split("/").every((s) => s !== "" && s !== "." && s !== ".."), "must not contain empty, . or .. segments");
+
+export const IngestRequestSchema = z.strictObject({
+  /** Absolute path of the vault on the bridge's machine; must be one the bridge serves. */
+  vault: z.string().min(1).max(4096),
+  /** Vault-relative path of the note to ingest. */
+  notePath: RelativePathSchema.refine((p) => p.toLowerCase().endsWith(".md"), "must be a Markdown note"),
+  /** Vault-relative folder the wiki lives in. */
+  wikiFolder: RelativePathSchema,
+  maxTurns: z.number().int().min(1).max(200),
+  maxBudgetUsd: z.number().positive().max(100),
+  /** Related wiki pages and, on a repair round, the validation errors of the previous attempt. */
+  retrievalContext: z.string().max(MAX_CONTEXT_CHARS).default(""),
+  /**
+   * Pages the previous attempt of this ingest returned, put back into the staging copy so a repair
+   * round edits them instead of starting over.
+   */
+  previousPages: z
+    .array(z.strictObject({ path: RelativePathSchema, content: z.string() }))
+    .max(200)
+    .default([])
+    .refine((pages) => pages.reduce((n, p) => n + p.content.length, 0) <= MAX_PREVIOUS_PAGES_CHARS, "previous pages are too large"),
+  /** The model the agent uses; the agent's default when absent. */
+  model: z.string().min(1).max(200).optional(),
+});
+export type IngestRequest = z.input<typeof IngestRequestSchema>;
+export type ParsedIngestRequest = z.output<typeof IngestRequestSchema>;
+
+export const CancelRequestSchema = z.strictObject({ runId: z.string().min(1).max(100) });
+
+/** A page the agent created or changed, with where it wrote it. */
+export const BridgePageSchema = z.object({
+  /** Vault-relative path (the staging copy mirrors the vault's layout). */
+  path: z.string(),
+  action: z.enum(["created", "changed"]),
+  page: WikiPageSchema,
+  /** The file as the agent wrote it, for a repair round. */
+  markdown: z.string(),
+});
+export type BridgePage = z.infer<typeof BridgePageSchema>;
+
+/** A tool call the bridge refused. */
+export const DenialSchema = z.object({
+  tool: z.string(),
+  /** The path or pattern the call named, when it named one. */
+  target: z.string().nullable(),
+  reason: z.string(),
+});
+export type Denial = z.infer<typeof DenialSchema>;
+
+export const AgentUsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  costUsd: z.number().nullable(),
+});
+export type AgentUsage = z.infer<typeof AgentUsageSchema>;
+
+/** How the agent's run ended, in the SDK's own words (`success`, `error_max_turns`, …). */
+export const AgentOutcomeSchema = z.object({
+  ok: z.boolean(),
+  subtype: z.string(),
+  /** The agent's last message or the SDK's error text. */
+  message: z.string(),
+  numTurns: z.number(),
+});
+
+/** The progress stream of one ingest, one JSON object per line (NDJSON). */
+export const BridgeEventSchema = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("started"), runId: z.string(), model: z.string().nullable() }),
+  z.looseObject({ type: z.literal("tool"), tool: z.string(), target: z.string().nullable() }),
+  z.looseObject({ type: z.literal("denied"), denial: DenialSchema }),
+  z.looseObject({ type: z.literal("file"), path: z.string() }),
+  z.looseObject({ type: z.literal("usage"), usage: AgentUsageSchema }),
+  z.looseObject({
+    type: z.literal("result"),
+    outcome: AgentOutcomeSchema,
+    pages: z.array(BridgePageSchema),
+    /** Files the agent wrote outside the staged wiki folder: never returned, only reported. */
+    ignored: z.array(z.string()),
+    denied: z.array(DenialSchema),
+    usage: AgentUsageSchema,
+    model: z.string().nullable(),
+    durationMs: z.number(),
+  }),
+  z.looseObject({ type: z.literal("error"), error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+export type BridgeEvent = z.infer<typeof BridgeEventSchema>;
+export type ResultEvent = Extract<BridgeEvent, { type: "result" }>;
+
+export const HealthReportSchema = z.looseObject({
+  ok: z.boolean(),
+  protocol: z.number(),
+  /** Synapse version of the bridge. */
+  version: z.string(),
+  sdk: z.object({ found: z.boolean(), version: z.string().nullable() }),
+  binary: z.object({ found: z.boolean(), path: z.string().nullable(), version: z.string().nullable() }),
+  auth: z.object({ configured: z.boolean(), method: z.string().nullable() }),
+  /** The vaults this bridge serves (absolute paths). */
+  vaults: z.array(z.string()),
+  /** What works, one sentence each. */
+  details: z.array(z.string()),
+  /** What to fix, one sentence each; empty when ok. */
+  problems: z.array(z.string()),
+});
+export type HealthReport = z.infer<typeof HealthReportSchema>;
+
+/** Every error the bridge answers with, whatever the status. */
+export const ErrorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** Parses one NDJSON line; null for blank lines and for lines that are not an event we know. */
+export function parseEventLine(line: string): BridgeEvent | null {
+  const trimmed = line.trim();
+  if (!trimmed) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return null;
+  }
+  const parsed = BridgeEventSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,246 @@
+/**
+ * The companion bridge's HTTP server. Bound to 127.0.0.1 only. Every request passes the gate
+ * (Host, Origin, token) before routing; bodies are capped; every refusal is a JSON error with a
+ * status and a code. An ingest runs the agent in a staging copy and streams NDJSON events; closing
+ * the request, POST /cancel, the run timeout or stopping the bridge aborts the agent.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { realpath } from "node:fs/promises";
+import { z } from "zod";
+import { agentEnvironment } from "./agent-env";
+import { runAgent, type QueryFunction } from "./agent";
+import { diagnose } from "./doctor";
+import { HttpError, readJsonBody, sendError, sendJson, startStream } from "./http";
+import { CancelRequestSchema, IngestRequestSchema, MAX_REQUEST_BYTES, type BridgeEvent, type ParsedIngestRequest } from "./protocol";
+import { checkGate } from "./security";
+import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type StagingLimits } from "./staging";
+
+export interface BridgeServerOptions {
+  /** Vault folders this bridge serves; nothing else is ever staged. */
+  readonly vaults: readonly string[];
+  readonly token: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  /** Synapse version, reported on /health. */
+  readonly version: string;
+  /** The bridge's own environment: the agent's credentials come from here. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Loads the SDK's `query`; by default a dynamic import, so a missing SDK is a 503, not a crash. */
+  readonly loadQuery?: () => Promise<QueryFunction>;
+  readonly pathToClaudeCodeExecutable?: string;
+  readonly maxConcurrentRuns?: number;
+  /** Hard ceiling of one run, whatever the client does. */
+  readonly runTimeoutMs?: number;
+  readonly stagingLimits?: StagingLimits;
+  readonly maxRequestBytes?: number;
+  /** One line per request (method, path, status, duration) and per run; never tokens or content. */
+  readonly log?: (line: string) => void;
+  /** The native binary's stderr, for debugging. */
+  readonly agentStderr?: (line: string) => void;
+}
+
+export interface BridgeServer {
+  readonly url: string;
+  readonly port: number;
+  /** Aborts running agents and closes the server. */
+  close(): Promise<void>;
+}
+
+const defaultLoadQuery = async (): Promise<QueryFunction> => {
+  const sdk = await import("@anthropic-ai/claude-agent-sdk");
+  return sdk.query;
+};
+
+const ROUTES: Readonly<Record<string, string>> = { "/health": "GET", "/ingest": "POST", "/cancel": "POST" };
+
+function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`)
+    .join("; ");
+}
+
+const STAGING_STATUS: Readonly<Record<StagingError["code"], number>> = {
+  note_not_found: 404,
+  not_a_note: 400,
+  outside_vault: 403,
+  too_large: 413,
+};
+
+export async function startBridgeServer(options: BridgeServerOptions): Promise<BridgeServer> {
+  const vaults = await Promise.all(options.vaults.map((v) => realpath(v)));
+  const runs = new Map<string, AbortController>();
+  const maxRuns = options.maxConcurrentRuns ?? 2;
+  const maxBytes = options.maxRequestBytes ?? MAX_REQUEST_BYTES;
+  const loadQuery = options.loadQuery ?? defaultLoadQuery;
+  const log = options.log ?? (() => undefined);
+  let port = options.port;
+
+  async function resolveVault(vault: string): Promise<string> {
+    const real = await realpath(vault).catch(() => null);
+    if (real === null || !vaults.includes(real)) {
+      throw new HttpError(403, "vault_not_served", "This bridge does not serve that vault; start it with --vault pointing at the vault's folder.");
+    }
+    return real;
+  }
+
+  async function health(res: ServerResponse): Promise<void> {
+    const report = await diagnose({
+      version: options.version,
+      vaults,
+      env: options.env,
+      ...(options.pathToClaudeCodeExecutable ? { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable } : {}),
+    });
+    sendJson(res, 200, report);
+  }
+
+  async function cancel(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parsed = CancelRequestSchema.safeParse(await readJsonBody(req, maxBytes));
+    if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
+    const run = runs.get(parsed.data.runId);
+    if (!run) throw new HttpError(404, "run_not_found", "No run with that id is in progress.");
+    run.abort();
+    sendJson(res, 200, { cancelled: true, runId: parsed.data.runId });
+  }
+
+  async function ingest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parsed = IngestRequestSchema.safeParse(await readJsonBody(req, maxBytes));
+    if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
+    const request: ParsedIngestRequest = parsed.data;
+    const vaultRoot = await resolveVault(request.vault);
+    if (runs.size >= maxRuns) throw new HttpError(429, "busy", `The bridge is already running ${runs.size} ingests; try again when one finishes.`);
+    let query: QueryFunction;
+    try {
+      query = await loadQuery();
+    } catch {
+      throw new HttpError(503, "sdk_missing", "The Claude Agent SDK could not be loaded; run the bridge from the Synapse folder after npm install.");
+    }
+    const staging = await createStaging(
+      { vaultRoot, notePath: request.notePath, wikiFolder: request.wikiFolder, previousPages: request.previousPages },
+      options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
+    ).catch((error: unknown) => {
+      if (error instanceof StagingError) throw new HttpError(STAGING_STATUS[error.code], error.code, error.message);
+      throw error;
+    });
+
+    const runId = randomUUID();
+    const controller = new AbortController();
+    runs.set(runId, controller);
+    const started = Date.now();
+    const timer = setTimeout(() => controller.abort(), options.runTimeoutMs ?? 20 * 60_000);
+    // The client going away (closed request, cancelled fetch) cancels the agent.
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const emit = (event: BridgeEvent) => {
+      if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(event)}\n`);
+    };
+    startStream(res);
+    emit({ type: "started", runId, model: request.model ?? null });
+    log(`run ${runId} started: ${request.notePath}`);
+    try {
+      const outcome = await runAgent({
+        staging,
+        request,
+        env: agentEnvironment(options.env, `synapse-bridge/${options.version}`),
+        signal: controller.signal,
+        emit,
+        query,
+        ...(options.pathToClaudeCodeExecutable ? { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable } : {}),
+        ...(options.agentStderr ? { stderr: options.agentStderr } : {}),
+      });
+      if (outcome.aborted) {
+        emit({ type: "error", error: { code: "cancelled", message: "The run was cancelled; nothing was returned." } });
+        log(`run ${runId} cancelled after ${Date.now() - started} ms`);
+        return;
+      }
+      const changes = await collectChanges(staging, options.stagingLimits ?? DEFAULT_STAGING_LIMITS);
+      emit({ type: "usage", usage: outcome.usage });
+      emit({
+        type: "result",
+        outcome: { ok: outcome.ok, subtype: outcome.subtype, message: outcome.message, numTurns: outcome.numTurns },
+        pages: changes.pages,
+        ignored: changes.ignored,
+        denied: outcome.denied,
+        usage: outcome.usage,
+        model: outcome.model,
+        durationMs: Date.now() - started,
+      });
+      log(
+        `run ${runId} ${outcome.subtype}: ${changes.pages.length} pages, ${outcome.denied.length} denied, ${outcome.numTurns} turns, ${Date.now() - started} ms`,
+      );
+    } catch (error) {
+      emit({ type: "error", error: { code: "internal", message: error instanceof Error ? error.message : String(error) } });
+      log(`run ${runId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+      runs.delete(runId);
+      await staging.dispose().catch(() => undefined);
+      res.end();
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const gate = checkGate(req.headers, port, options.token);
+    if (gate) {
+      sendError(res, gate.status, gate.code, gate.message, gate.status === 401 ? { "www-authenticate": "Bearer" } : {});
+      return;
+    }
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const method = ROUTES[path];
+    if (!method) {
+      sendError(res, 404, "not_found", `There is no ${path} on the bridge; it answers GET /health, POST /ingest and POST /cancel.`);
+      return;
+    }
+    if (req.method !== method) {
+      sendError(res, 405, "method_not_allowed", `${path} takes ${method} requests.`, { allow: method });
+      return;
+    }
+    if (path === "/health") await health(res);
+    else if (path === "/cancel") await cancel(req, res);
+    else await ingest(req, res);
+  }
+
+  const server: Server = createServer((req, res) => {
+    const started = Date.now();
+    res.on("finish", () => log(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://127.0.0.1").pathname} ${res.statusCode} ${Date.now() - started} ms`));
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof HttpError) {
+        const closing: Record<string, string> = error.status === 413 ? { connection: "close" } : {};
+        sendError(res, error.status, error.code, error.message, closing);
+        // Let an oversized upload drain briefly so the client reads the 413, then cut it off.
+        if (error.status === 413) {
+          req.resume();
+          setTimeout(() => req.socket.destroy(), 2000).unref();
+        }
+        return;
+      }
+      sendError(res, 500, "internal", error instanceof Error ? error.message : "The bridge failed unexpectedly.");
+    });
+  });
+  server.requestTimeout = 0; // ingests stream for minutes; the run timeout bounds them instead
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: async () => {
+      for (const run of runs.values()) run.abort();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Give running agents a moment to stop and their streams to end, then cut what is left.
+      const deadline = Date.now() + 5000;
+      while (runs.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

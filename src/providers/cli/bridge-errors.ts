@@ -1,0 +1,59 @@
+/** Turns the bridge's JSON errors and transport failures into SynapseErrors a user can act on. */
+import { ErrorBodySchema } from "../../bridge/protocol";
+import { SynapseError, type ErrorKind } from "../../core/errors";
+
+export const TOKEN_HINT =
+  'Copy the token "synapse bridge" printed on start into Settings → Synapse → CLI agent → Bridge token (or set SYNAPSE_BRIDGE_TOKEN for the CLI).';
+
+function kindFor(status: number, code: string): ErrorKind {
+  if (code === "busy" || status === 429) return "rate_limit";
+  if (code === "note_not_found" || code === "not_a_note" || code === "outside_vault") return "vault";
+  if (code === "vault_not_served" || code === "forbidden_host" || code === "forbidden_origin") return "config";
+  if (status === 503 || status >= 500) return "unavailable";
+  return "request";
+}
+
+/** Reads an error response of the bridge (JSON `{error:{code,message}}`, or anything else). */
+export async function bridgeHttpError(response: Response, bridgeUrl: string): Promise<SynapseError> {
+  const text = await response.text().catch(() => "");
+  let code = `http_${response.status}`;
+  let message = `The bridge at ${bridgeUrl} answered HTTP ${response.status}.`;
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      code = parsed.data.error.code;
+      message = parsed.data.error.message;
+    }
+  } catch {
+    // not JSON: keep the generic message
+  }
+  if (response.status === 401) message = `The bridge refused the token: ${message} ${TOKEN_HINT}`;
+  return new SynapseError(kindFor(response.status, code), message, { status: response.status });
+}
+
+export function unreachable(bridgeUrl: string, cause: unknown): SynapseError {
+  return new SynapseError(
+    "transport",
+    `Nothing answers at ${bridgeUrl}; start the bridge with "synapse bridge --vault <your vault>" and check the URL in settings.`,
+    { cause },
+  );
+}
+
+/** A loopback http URL without credentials; the bridge answers nothing else. */
+export function checkBridgeUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SynapseError("config", `The bridge URL "${raw}" is not a URL; use the one the bridge printed, such as http://127.0.0.1:8765.`);
+  }
+  if (url.username || url.password) throw new SynapseError("config", "The bridge URL must not contain a user name or password.");
+  if (url.protocol !== "http:" || (url.hostname !== "127.0.0.1" && url.hostname !== "localhost")) {
+    throw new SynapseError("config", `The bridge only listens on this machine; use http://127.0.0.1:<port>, not ${url.origin}.`);
+  }
+  return url;
+}
+
+export function endpoint(base: URL, path: string): string {
+  return `${base.origin}${path}`;
+}

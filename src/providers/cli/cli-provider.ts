@@ -1,0 +1,231 @@
+/**
+ * The `cli` backend: the Claude Agent SDK running its own agent loop in the companion bridge.
+ * It declares `supportsAgenticLoop`, so the orchestrator hands it the whole ingest through
+ * `generate()`; the pages it returns go through the same validator and write path as every other
+ * backend. A repair round sends the previous pages back, so the agent edits them instead of
+ * starting over. Plugin code: no Node built-ins, the transport is the injected `fetch`.
+ */
+import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
+import { SynapseError, isAbort } from "../../core/errors";
+import type { InferenceProvider } from "../../core/provider";
+import { deadlineSignal, throwIfStopped, type RunContext } from "../../core/run-context";
+import type { Analysis, Message, WikiPage } from "../../core/schemas";
+import type { FetchLike } from "../environment";
+import {
+  MAX_CONTEXT_CHARS,
+  MAX_PREVIOUS_PAGES_CHARS,
+  parseEventLine,
+  type BridgeEvent,
+  type BridgePage,
+  type IngestRequest,
+  type ResultEvent,
+} from "../../bridge/protocol";
+import { bridgeHttpError, checkBridgeUrl, endpoint, TOKEN_HINT, unreachable } from "./bridge-errors";
+import { ndjsonLines } from "./ndjson";
+
+export const CLI_PROVIDER_NAME = "claude-agent";
+
+export interface CliProviderOptions {
+  /** The URL the bridge printed, e.g. http://127.0.0.1:8765. */
+  readonly bridgeUrl: string;
+  /** The bridge token, or a function that reads it when a request is made. */
+  readonly token: string | null | (() => string | null);
+  /** A fetch that can stream (desktop: the Node http transport; CLI: global fetch). */
+  readonly fetch: FetchLike;
+  readonly maxTurns: number;
+  readonly maxBudgetUsd: number;
+  /** Vault-relative wiki folder. */
+  readonly wikiFolder: string;
+  /** Absolute path of the vault on disk, as the bridge was started with (desktop / CLI only). */
+  readonly vaultPath?: string | null;
+  /** The agent's model; the agent's default when absent. */
+  readonly model?: string | null;
+}
+
+/** Keeps the start and the end of an over-long context: the end holds the validation feedback. */
+function clipContext(text: string): string {
+  if (text.length <= MAX_CONTEXT_CHARS) return text;
+  const tail = Math.floor(MAX_CONTEXT_CHARS / 4);
+  const marker = "\n\n[… context shortened …]\n\n";
+  return text.slice(0, MAX_CONTEXT_CHARS - tail - marker.length) + marker + text.slice(text.length - tail);
+}
+
+function previousPagesFor(pages: readonly BridgePage[]): { path: string; content: string }[] {
+  const out: { path: string; content: string }[] = [];
+  let total = 0;
+  for (const page of pages) {
+    total += page.markdown.length;
+    if (total > MAX_PREVIOUS_PAGES_CHARS) break;
+    out.push({ path: page.path, content: page.markdown });
+  }
+  return out;
+}
+
+function describeTarget(target: string | null): string {
+  return target ? ` ${target}` : "";
+}
+
+/** The outcome of a finished agent run as a SynapseError, or null when it succeeded. */
+function outcomeError(result: ResultEvent, maxTurns: number, maxBudgetUsd: number): SynapseError | null {
+  const { outcome } = result;
+  if (outcome.ok) return null;
+  switch (outcome.subtype) {
+    case "error_max_turns":
+      return new SynapseError("unavailable", `The agent reached its turn limit (${maxTurns}) before finishing; raise "Max turns" in the CLI agent settings.`);
+    case "error_max_budget_usd":
+      return new SynapseError("unavailable", `The agent reached its cost limit ($${maxBudgetUsd}) before finishing; raise "Max budget" in the CLI agent settings.`);
+    default:
+      if (/not logged in|invalid api key|authentication|401/i.test(outcome.message)) {
+        return new SynapseError("request", `The agent could not authenticate (${outcome.message}); set ANTHROPIC_API_KEY where the bridge runs and restart it.`);
+      }
+      return new SynapseError("unavailable", `The agent run failed: ${outcome.message || outcome.subtype}.`);
+  }
+}
+
+export function createCliProvider(options: CliProviderOptions): InferenceProvider {
+  const capabilities: ProviderCapabilities = defineCapabilities({
+    name: CLI_PROVIDER_NAME,
+    mode: "cli",
+    model: options.model ?? null,
+    isLocal: false,
+    supportsTools: true,
+    supportsAgenticLoop: true,
+    structuredOutput: "none",
+    streaming: true,
+  });
+  // The pages each run's last attempt returned, for its repair round.
+  const lastPages = new WeakMap<RunContext, readonly BridgePage[]>();
+
+  const readToken = (): string | null => {
+    const token = typeof options.token === "function" ? options.token() : options.token;
+    return token?.trim() ? token.trim() : null;
+  };
+
+  function report(run: RunContext, event: BridgeEvent): void {
+    const say = (message: string) => run.progress?.({ type: "activity", message });
+    switch (event.type) {
+      case "started":
+        say("Claude agent started in the bridge's staging copy.");
+        break;
+      case "tool":
+        say(`Agent: ${event.tool}${describeTarget(event.target)}`);
+        break;
+      case "denied":
+        say(`Refused ${event.denial.tool}${describeTarget(event.denial.target)}: ${event.denial.reason}`);
+        break;
+      case "file":
+        say(`Agent wrote ${event.path}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function finish(run: RunContext, result: ResultEvent): WikiPage[] {
+    run.usage.record({
+      provider: CLI_PROVIDER_NAME,
+      model: result.model,
+      operation: "agent",
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      ...(result.usage.costUsd !== null ? { costUsd: result.usage.costUsd } : {}),
+    });
+    const cost = result.usage.costUsd !== null ? `, $${result.usage.costUsd.toFixed(4)}` : "";
+    run.progress?.({
+      type: "activity",
+      message: `Agent finished: ${result.pages.length} page(s), ${result.outcome.numTurns} turn(s)${cost}, ${result.denied.length} refused call(s).`,
+    });
+    if (result.ignored.length) {
+      run.progress?.({ type: "activity", message: `Ignored files outside the wiki folder: ${result.ignored.join(", ")}` });
+    }
+    const error = outcomeError(result, options.maxTurns, options.maxBudgetUsd);
+    if (error) throw error;
+    lastPages.set(run, result.pages);
+    return result.pages.map((p) => p.page);
+  }
+
+  async function cancelRun(base: URL, token: string, runId: string): Promise<void> {
+    await options
+      .fetch(endpoint(base, "/cancel"), {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ runId }),
+      })
+      .catch(() => undefined);
+  }
+
+  async function generate(_seed: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
+    throwIfStopped(run);
+    const base = checkBridgeUrl(options.bridgeUrl);
+    if (!run.source) throw new SynapseError("config", "The Claude agent backend needs the note being ingested.");
+    if (!options.vaultPath) {
+      throw new SynapseError("config", "The Claude agent backend needs the vault's folder on disk; it works on desktop and in the CLI only.");
+    }
+    const token = readToken();
+    if (!token) throw new SynapseError("config", `No bridge token is set. ${TOKEN_HINT}`);
+    const request: IngestRequest = {
+      vault: options.vaultPath,
+      notePath: run.source.path,
+      wikiFolder: options.wikiFolder.replace(/^\/+|\/+$/g, ""),
+      maxTurns: options.maxTurns,
+      maxBudgetUsd: options.maxBudgetUsd,
+      retrievalContext: clipContext(retrievalContext),
+      previousPages: previousPagesFor(lastPages.get(run) ?? []),
+      ...(options.model ? { model: options.model } : {}),
+    };
+
+    const { signal, dispose } = deadlineSignal(run);
+    let runId: string | null = null;
+    try {
+      let response: Response;
+      try {
+        response = await options.fetch(endpoint(base, "/ingest"), {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/x-ndjson" },
+          body: JSON.stringify(request),
+          signal,
+        });
+      } catch (error) {
+        if (signal.aborted || isAbort(error)) throw error;
+        throw unreachable(options.bridgeUrl, error);
+      }
+      if (!response.ok) throw await bridgeHttpError(response, options.bridgeUrl);
+      for await (const line of ndjsonLines(response)) {
+        const event = parseEventLine(line);
+        if (!event) continue;
+        if (event.type === "started") runId = event.runId;
+        if (event.type === "result") return finish(run, event);
+        if (event.type === "error") {
+          const kind = event.error.code === "cancelled" ? "cancelled" : "unavailable";
+          throw new SynapseError(kind, `The bridge stopped the run: ${event.error.message}`);
+        }
+        report(run, event);
+      }
+      throw new SynapseError("transport", "The bridge closed the stream before the agent finished.");
+    } catch (error) {
+      if (signal.aborted) {
+        // Closing the stream cancels the agent; say so explicitly too, in case the transport keeps the socket.
+        if (runId) void cancelRun(base, token, runId);
+        if (run.signal.aborted) throw new SynapseError("cancelled", "The run was cancelled.", { cause: error });
+        throw new SynapseError("timeout", "The agent run reached the run's deadline.", { cause: error });
+      }
+      throw error;
+    } finally {
+      dispose();
+    }
+  }
+
+  return {
+    capabilities: () => capabilities,
+    analyze: () =>
+      Promise.reject(
+        new SynapseError("capability", "The Claude agent backend runs its own agent loop; ingest delegates to it, so analyze() is never called."),
+      ),
+    generate,
+    chat: (_messages: Message[]): AsyncIterable<string> => ({
+      [Symbol.asyncIterator]: () => ({
+        next: () => Promise.reject(new SynapseError("capability", "The Claude agent backend does not answer questions; choose another provider for Query.")),
+      }),
+    }),
+  };
+}
