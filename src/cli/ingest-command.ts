@@ -89,10 +89,8 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
   const caps = provider.capabilities();
   if (!json) io.stderr(`Ingesting ${notePath} with ${caps.name}${caps.model ? ` (${caps.model})` : ""}${caps.isLocal ? ", on this machine" : ""}…\n`);
 
-  // One listing of the vault tells which note names exist, for dangling links and name clashes.
-  const noteNames = new Set((await vault.list("")).map((p) => p.slice(p.lastIndexOf("/") + 1, -3).toLowerCase()));
   const report = await ingestNote(
-    { vault, provider, settings, linkExists: (name) => noteNames.has(name.toLowerCase()) },
+    { vault, provider, settings },
     {
       notePath,
       dryRun: values["dry-run"] === true,

@@ -34,6 +34,12 @@ function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDe
   return estimateCost(model, t.inputTokens, t.outputTokens, prices);
 }
 
+/** Without a link resolver (outside Obsidian), one listing of the vault tells which notes exist. */
+async function listedNames(vault: IngestDeps["vault"]): Promise<(basename: string) => boolean> {
+  const names = new Set((await vault.list("")).map((p) => basenameOf(p).toLowerCase()));
+  return (basename) => names.has(basename.toLowerCase());
+}
+
 function stopReasonOf(result: RunResult | null, error: SynapseError | null): StopReason {
   if (!error) return result?.stopReason ?? "error";
   if (error.kind === "cancelled") return "cancelled";
@@ -71,6 +77,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     const pagePaths = listed.filter((p) => !special.has(p));
     const context = await buildWikiContext(vault, wikiFolder, pagePaths, text);
     const known = new Set(pagePaths.map((p) => basenameOf(p).toLowerCase()));
+    const noteExists = deps.linkExists ?? (await listedNames(vault));
     const ingestRun = { ...run, source: { path: notePath, text } };
 
     result = await orchestrate(
@@ -80,7 +87,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         tokenBudget: settings.tokenBudget,
         retrievalContext: context.retrievalContext,
         vaultContext: context.vaultContext,
-        linkExists: (name) => known.has(name.toLowerCase()) || (deps.linkExists?.(name) ?? false),
+        linkExists: (name) => known.has(name.toLowerCase()) || noteExists(name),
       },
       ingestRun,
     );
@@ -96,7 +103,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         sourceTitle,
         sourcePath: notePath,
         date,
-        ...(deps.linkExists ? { noteExists: deps.linkExists } : {}),
+        noteExists,
       });
       const bookkeeping = planIndexAndLog(planned, new Set(listed), wikiFolder, {
         timestamp: timestamp(now()),

@@ -42,7 +42,10 @@ export interface IngestDeps {
   readonly provider: InferenceProvider;
   readonly settings: Settings;
   readonly now?: () => number;
-  /** Does a note with this basename exist anywhere in the vault? (Obsidian: metadataCache.) */
+  /**
+   * Does a note with this basename exist anywhere in the vault? (Obsidian: metadataCache.) Without
+   * one, the ingest lists the vault once.
+   */
   readonly linkExists?: (basename: string) => boolean;
 }
 

@@ -37,15 +37,25 @@ export interface PlanContext {
   readonly noteExists?: (basename: string) => boolean;
 }
 
-const LINK = /(!?)\[\[([^\]|#^\n]+)((?:[#^][^\]|\n]*)?)(\|[^\]\n]*)?\]\]/g;
+const LINK = /(!?)\[\[([^\]|\n]+)(\|[^\]\n]*)?\]\]/g;
 
-/** Rewrites [[Title]] to [[File name|Title]] where a page's file name had to differ from its title. */
+/**
+ * Rewrites [[Title]] to [[File name|Title]] where a page's file name had to differ from its title.
+ * A title may itself contain `#` ("C#"), so the longest prefix that names a page is the target and
+ * the rest is the heading or block anchor.
+ */
 export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, string>): string {
-  return markdown.replace(LINK, (whole, bang: string, target: string, anchor: string, alias: string | undefined) => {
+  return markdown.replace(LINK, (whole, bang: string, inner: string, alias: string | undefined) => {
     if (bang) return whole;
-    const name = fileNames.get(target.trim().toLowerCase());
-    if (!name || name === target.trim()) return whole;
-    return `[[${name}${anchor}${alias ?? `|${target.trim()}`}]]`;
+    const cuts = [inner.length, ...[...inner.matchAll(/[#^]/g)].map((m) => m.index).reverse()];
+    for (const cut of cuts) {
+      const target = inner.slice(0, cut).trim();
+      const name = fileNames.get(target.toLowerCase());
+      if (!name) continue;
+      if (name === target) return whole;
+      return `[[${name}${inner.slice(cut)}${alias ?? `|${target}`}]]`;
+    }
+    return whole;
   });
 }
 

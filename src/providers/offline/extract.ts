@@ -80,6 +80,13 @@ function firstContext(allSentences: readonly string[], term: string): string {
   return found ? clip(found, 240) : "";
 }
 
+/** Drops phrases already covered: link targets, and the title or a part of it ("The X" → "X"). */
+function isExcludedPhrase(phrase: string, exclude: ReadonlySet<string>): boolean {
+  const lower = phrase.toLowerCase();
+  for (const taken of exclude) if (taken === lower || taken.includes(lower)) return true;
+  return false;
+}
+
 const CAPITALISED = /^(?:\p{Lu}[\p{Ll}\p{Lu}\p{N}'’-]*|\p{Lu}{2,}\p{N}*)$/u;
 
 function namedPhrases(allSentences: readonly string[], exclude: ReadonlySet<string>): Term[] {
@@ -93,7 +100,7 @@ function namedPhrases(allSentences: readonly string[], exclude: ReadonlySet<stri
       const startsSentence = endIndex - run.length === 0;
       if (run.length > 0 && !(run.length === 1 && startsSentence) && run.length <= 4) {
         const phrase = run.join(" ");
-        if (phrase.length >= 3 && !exclude.has(phrase.toLowerCase())) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
+        if (phrase.length >= 3 && !isExcludedPhrase(phrase, exclude)) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
       }
       run = [];
     };

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { loadSettings } from "../../src/settings/load";
+import { DEFAULT_SETTINGS, SETTINGS_VERSION } from "../../src/settings/schema";
+
+describe("loading settings", () => {
+  it("gives the defaults for a vault without settings", () => {
+    expect(loadSettings(undefined)).toEqual({ settings: DEFAULT_SETTINGS, warnings: [], changed: false });
+  });
+
+  it("keeps valid values and resets only the invalid ones, saying which", () => {
+    const loaded = loadSettings({ version: 1, wikiFolder: "Knowledge", maxIter: "many", localOnly: true, profiles: { ollama: { host: 42, model: "llama3.2" } } });
+    expect(loaded.settings).toMatchObject({ wikiFolder: "Knowledge", maxIter: DEFAULT_SETTINGS.maxIter, localOnly: true });
+    expect(loaded.settings.profiles.ollama).toMatchObject({ host: DEFAULT_SETTINGS.profiles.ollama.host, model: "llama3.2" });
+    expect(loaded.warnings.join(" ")).toMatch(/maxIter/);
+    expect(loaded.warnings.join(" ")).toMatch(/profiles\.ollama\.host/);
+    expect(loaded.changed).toBe(true);
+  });
+
+  it("migrates the unversioned shape", () => {
+    const loaded = loadSettings({ provider: "ollama", maxIterations: 5 });
+    expect(loaded.settings.version).toBe(SETTINGS_VERSION);
+    expect(loaded.settings.maxIter).toBe(5);
+    expect(loaded.settings.operations).toEqual({ ingest: "ollama", query: "ollama", lint: "ollama" });
+    expect(loaded.changed).toBe(true);
+  });
+
+  it("does not overwrite settings written by a newer version", () => {
+    const loaded = loadSettings({ version: SETTINGS_VERSION + 1, wikiFolder: "x" });
+    expect(loaded.settings).toEqual(DEFAULT_SETTINGS);
+    expect(loaded.changed).toBe(false);
+    expect(loaded.warnings[0]).toMatch(/newer/);
+  });
+
+  it("survives garbage", () => {
+    for (const garbage of ["text", 42, [1, 2], { operations: "x", profiles: [] }]) {
+      expect(() => loadSettings(garbage)).not.toThrow();
+    }
+  });
+});

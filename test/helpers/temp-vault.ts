@@ -1,0 +1,29 @@
+/** Temporary vaults on disk for tests that write. */
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+
+export function makeVault(files: Record<string, string | Uint8Array> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), "synapse-test-"));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+/** Every file of the vault (vault-relative path → content), for "nothing changed" assertions. */
+export function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out[relative(root, full).split("\\").join("/")] = readFileSync(full, "utf8");
+    }
+  };
+  walk(root);
+  return out;
+}
+
+export const readVaultFile = (root: string, path: string) => readFileSync(join(root, path), "utf8");

@@ -1,0 +1,69 @@
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { NodeVault } from "../../src/vault/node-vault";
+
+function tempVault(): { root: string; vault: NodeVault } {
+  const root = mkdtempSync(join(tmpdir(), "synapse-vault-"));
+  return { root, vault: new NodeVault(root) };
+}
+
+describe("the Node vault", () => {
+  it("creates files with their folders, reads, lists markdown recursively and skips .obsidian", async () => {
+    const { root, vault } = tempVault();
+    await vault.create("a/b/Note.md", "hello");
+    mkdirSync(join(root, ".obsidian"));
+    writeFileSync(join(root, ".obsidian", "x.md"), "config");
+    writeFileSync(join(root, "a", "image.png"), "png");
+    expect(await vault.read("a/b/Note.md")).toBe("hello");
+    expect(await vault.list("")).toEqual(["a/b/Note.md"]);
+    expect(await vault.list("missing")).toEqual([]);
+    expect(await vault.stat("a/b/Note.md")).toMatchObject({ size: 5 });
+    expect(await vault.stat("a/b/None.md")).toBeNull();
+  });
+
+  it("refuses to create over an existing file", async () => {
+    const { vault } = tempVault();
+    await vault.create("x.md", "1");
+    await expect(vault.create("x.md", "2")).rejects.toMatchObject({ kind: "vault" });
+    expect(await vault.read("x.md")).toBe("1");
+  });
+
+  it("processes a file atomically and leaves no temporary files behind", async () => {
+    const { root, vault } = tempVault();
+    await vault.create("x.md", "1");
+    await vault.process("x.md", (current) => `${current}2`);
+    expect(readFileSync(join(root, "x.md"), "utf8")).toBe("12");
+    expect(readdirSync(root)).toEqual(["x.md"]);
+  });
+
+  it("keeps the file as it was when the update throws", async () => {
+    const { vault } = tempVault();
+    await vault.create("x.md", "original");
+    await expect(
+      vault.process("x.md", () => {
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await vault.read("x.md")).toBe("original");
+  });
+
+  it.each(["../escape.md", "a/../../escape.md", "/etc/passwd"])("confines %j to the vault", async (path) => {
+    const { vault } = tempVault();
+    if (path.startsWith("/")) {
+      // An absolute path is taken as vault-relative: it cannot reach the real /etc.
+      await expect(vault.read(path)).rejects.toThrow();
+      return;
+    }
+    await expect(vault.create(path, "x")).rejects.toMatchObject({ kind: "vault" });
+  });
+
+  it("refuses to follow a symlink out of the vault", async () => {
+    const { root, vault } = tempVault();
+    const outside = mkdtempSync(join(tmpdir(), "synapse-outside-"));
+    symlinkSync(outside, join(root, "link"));
+    await expect(vault.create("link/evil.md", "x")).rejects.toMatchObject({ kind: "vault" });
+    expect(readdirSync(outside)).toEqual([]);
+  });
+});
