@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
@@ -186,7 +187,7 @@ describe("node fetch (desktop streaming transport)", () => {
     const error = await fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as TypeError).message).toBe("fetch failed");
-    expect(((error as TypeError).cause as NodeJS.ErrnoException).code).toBe("ECONNREFUSED");
+    expect(((error as TypeError).cause as { code?: string }).code).toBe("ECONNREFUSED");
   });
 
   it("accepts a Request object as input", async () => {

@@ -55,7 +55,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): FetchLike {
 
 async function prepare(input: string | URL | Request, init?: RequestInit): Promise<PreparedRequest> {
   const fromRequest = input instanceof Request ? input : null;
-  const url = new URL(fromRequest ? fromRequest.url : String(input));
+  const url = new URL(urlOf(input));
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new TypeError(`fetch failed: unsupported protocol ${url.protocol}`);
   }
@@ -197,7 +197,7 @@ function toWebStream(
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
-      source.on("data", (chunk: Buffer) => {
+      source.on("data", (chunk: Uint8Array) => {
         if (finished) return;
         c.enqueue(new Uint8Array(chunk));
         if ((c.desiredSize ?? 1) <= 0) source.pause();
@@ -240,4 +240,9 @@ function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason;
   return new DOMException("The operation was aborted.", "AbortError");
+}
+
+function urlOf(input: string | URL | Request): string {
+  if (typeof input === "string") return input;
+  return input instanceof URL ? input.href : input.url;
 }

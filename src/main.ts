@@ -1,0 +1,70 @@
+/**
+ * The Obsidian composition root: it wires settings, the vault adapter, the transports and the
+ * ingest service into commands, a ribbon button, a status-bar item and a settings tab, and does
+ * nothing heavy. The provider SDKs, the ingest pipeline and the desktop streaming transport are
+ * loaded on first use, so `onload` only registers and returns.
+ */
+import { Notice, Plugin, type App, type PluginManifest } from "obsidian";
+import { registerCommands } from "./obsidian/commands";
+import { PluginEnvironment } from "./obsidian/environment";
+import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
+import { SettingsStore } from "./obsidian/settings-store";
+import { StatusBar } from "./obsidian/status-bar";
+import type { Operation } from "./settings/schema";
+import { SynapseSettingTab } from "./ui/settings-tab";
+
+/** The operations this version performs in Obsidian; each gets its provider picker in the settings. */
+const OPERATIONS: readonly Operation[] = ["ingest"];
+
+export interface PluginSeams {
+  /** Replaces the provider factory, so a test can ingest with a provider of its own. */
+  readonly createProvider?: ProviderFactory;
+}
+
+export default class SynapsePlugin extends Plugin {
+  /** Set by onload; the ingest queue and its reporting. */
+  ingest: IngestService | null = null;
+  private store: SettingsStore | null = null;
+
+  constructor(
+    app: App,
+    manifest: PluginManifest,
+    private readonly seams: PluginSeams = {},
+  ) {
+    super(app, manifest);
+  }
+
+  override async onload(): Promise<void> {
+    const store = await SettingsStore.open({ load: () => this.loadData(), save: (data) => this.saveData(data) });
+    this.store = store;
+    const environment = new PluginEnvironment(this.app);
+    const ingest = new IngestService(this.app, store, environment, this.seams.createProvider);
+    this.ingest = ingest;
+    this.register(() => ingest.dispose());
+
+    registerCommands(this, ingest);
+    const status = new StatusBar(this.addStatusBarItem());
+    this.register(ingest.queue.subscribe((snapshot) => status.show(snapshot)));
+    this.registerDomEvent(status.element, "click", () => {
+      if (ingest.cancel()) new Notice("Cancelling the running ingest…");
+    });
+
+    this.addSettingTab(
+      new SynapseSettingTab(this.app, this, {
+        store,
+        operations: OPERATIONS,
+        checkReadiness: async (id) => providerServices.checkReadiness(id, await environment.build(store.settings)),
+      }),
+    );
+
+    this.app.workspace.onLayoutReady(() => {
+      if (store.loadWarnings.length > 0) {
+        new Notice(`Synapse reset some settings to their defaults: ${store.loadWarnings.join(" ")}`, 15000);
+      }
+    });
+  }
+
+  override async onExternalSettingsChange(): Promise<void> {
+    await this.store?.reload();
+  }
+}

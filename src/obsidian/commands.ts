@@ -1,0 +1,46 @@
+/** The palette commands and the ribbon button. No default hotkeys: the user assigns their own. */
+import { Notice, type App, type Plugin, type TFile } from "obsidian";
+import { FolderSuggestModal } from "../ui/folder-suggest";
+import type { IngestService } from "./ingest-service";
+
+/** The note in the active view, when it is a Markdown note. */
+export function activeMarkdownFile(app: App): TFile | null {
+  const file = app.workspace.getActiveFile();
+  return file && file.extension.toLowerCase() === "md" ? file : null;
+}
+
+export function registerCommands(plugin: Plugin, ingest: IngestService): void {
+  const { app } = plugin;
+  plugin.addCommand({
+    id: "ingest-active-note",
+    name: "Ingest active note",
+    checkCallback: (checking) => {
+      const file = activeMarkdownFile(app);
+      if (!file) return false;
+      if (!checking) void ingest.ingestFile(file);
+      return true;
+    },
+  });
+  plugin.addCommand({
+    id: "ingest-folder",
+    name: "Ingest notes in folder…",
+    callback: () => new FolderSuggestModal(app, (folder) => void ingest.ingestFolder(folder)).open(),
+  });
+  plugin.addCommand({
+    id: "cancel-ingest",
+    name: "Cancel running ingest",
+    checkCallback: (checking) => {
+      if (ingest.queue.runningKey === null) return false;
+      if (!checking && ingest.cancel()) new Notice("Cancelling the running ingest…");
+      return true;
+    },
+  });
+  plugin.addRibbonIcon("brain-circuit", "Ingest active note", () => {
+    const file = activeMarkdownFile(app);
+    if (!file) {
+      new Notice("Open a Markdown note to ingest it.");
+      return;
+    }
+    void ingest.ingestFile(file);
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * What the plugin hands the provider factory: the current settings, Obsidian's secret storage,
+ * and the two transports. Non-streaming calls go through `requestUrl` (no CORS); streaming calls
+ * go through Node's http on desktop, loaded on first use so that neither start-up nor mobile ever
+ * evaluates Node code; on mobile, streaming falls back to `requestUrl` (whole replies at once).
+ */
+import { Platform, type App } from "obsidian";
+import type { RunLogger } from "../core/log";
+import type { FetchLike, ProviderEnvironment } from "../providers/environment";
+import type { Settings } from "../settings/schema";
+import { createRequestUrlFetch } from "./request-url-fetch";
+import { ObsidianSecrets } from "./secrets";
+
+export class PluginEnvironment {
+  private readonly requestFetch: FetchLike = createRequestUrlFetch();
+  private streaming: Promise<FetchLike> | null = null;
+
+  constructor(private readonly app: App) {}
+
+  async build(settings: Settings, logger?: RunLogger): Promise<ProviderEnvironment> {
+    return {
+      settings,
+      secrets: new ObsidianSecrets(this.app.secretStorage),
+      fetch: this.requestFetch,
+      streamingFetch: await this.streamingFetch(),
+      browserLike: true,
+      ...(logger ? { logger } : {}),
+    };
+  }
+
+  private streamingFetch(): Promise<FetchLike> {
+    this.streaming ??= Platform.isDesktopApp
+      ? import("../providers/transports/node-fetch").then((m) => m.createNodeFetch())
+      : Promise.resolve(this.requestFetch);
+    return this.streaming;
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * VaultPort over Obsidian's own vault API, so every write goes through Obsidian: its file cache,
+ * its sync and its undo history see our changes as they see the user's. Files are found by path
+ * (`getFileByPath`), never by scanning every file; edits are atomic (`Vault.process`); removal goes
+ * to the trash the user chose (`FileManager.trashFile`); links resolve as Obsidian resolves them.
+ */
+import { normalizePath, TFile, TFolder, type App } from "obsidian";
+import { SynapseError } from "../core/errors";
+import type { VaultPort, VaultStat } from "../vault/vault-port";
+
+/** Vault-relative path in Obsidian's form; "" for the vault root. */
+function clean(path: string): string {
+  const normalised = normalizePath(path.replace(/\\/g, "/"));
+  return normalised === "/" ? "" : normalised;
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash <= 0 ? "" : path.slice(0, slash);
+}
+
+export class ObsidianVault implements VaultPort {
+  constructor(private readonly app: App) {}
+
+  async stat(path: string): Promise<VaultStat | null> {
+    const file = this.app.vault.getFileByPath(clean(path));
+    return file ? { size: file.stat.size, mtime: file.stat.mtime } : null;
+  }
+
+  async readBytes(path: string): Promise<Uint8Array> {
+    return new Uint8Array(await this.app.vault.readBinary(this.file(path)));
+  }
+
+  async read(path: string): Promise<string> {
+    return this.app.vault.read(this.file(path));
+  }
+
+  async list(folder: string): Promise<string[]> {
+    const target = clean(folder);
+    const root = target === "" ? this.app.vault.getRoot() : this.app.vault.getFolderByPath(target);
+    if (!root) return [];
+    const out: string[] = [];
+    const walk = (node: TFolder) => {
+      for (const child of node.children) {
+        if (child instanceof TFolder) walk(child);
+        else if (child instanceof TFile && child.extension.toLowerCase() === "md") out.push(child.path);
+      }
+    };
+    walk(root);
+    return out.sort();
+  }
+
+  async create(path: string, content: string): Promise<void> {
+    const target = clean(path);
+    if (this.app.vault.getAbstractFileByPath(target)) throw new SynapseError("vault", `"${target}" already exists.`);
+    await this.createFolder(parentOf(target));
+    try {
+      await this.app.vault.create(target, content);
+    } catch (error) {
+      throw new SynapseError("vault", `Could not create "${target}": ${message(error)}`, { cause: error });
+    }
+  }
+
+  async process(path: string, update: (current: string) => string): Promise<string> {
+    const file = this.file(path);
+    return this.app.vault.process(file, update);
+  }
+
+  async createFolder(path: string): Promise<void> {
+    const target = clean(path);
+    if (target === "") return;
+    let prefix = "";
+    for (const segment of target.split("/")) {
+      prefix = prefix === "" ? segment : `${prefix}/${segment}`;
+      const existing = this.app.vault.getAbstractFileByPath(prefix);
+      if (existing instanceof TFolder) continue;
+      if (existing) throw new SynapseError("vault", `"${prefix}" is a file, so no folder can be made there.`);
+      try {
+        await this.app.vault.createFolder(prefix);
+      } catch (error) {
+        // Another writer (sync, the user) may have made it between the check and the call.
+        if (!(this.app.vault.getAbstractFileByPath(prefix) instanceof TFolder)) {
+          throw new SynapseError("vault", `Could not create the folder "${prefix}": ${message(error)}`, { cause: error });
+        }
+      }
+    }
+  }
+
+  async remove(path: string): Promise<void> {
+    const file = this.app.vault.getAbstractFileByPath(clean(path));
+    if (file) await this.app.fileManager.trashFile(file);
+  }
+
+  /**
+   * Does a wikilink to this name lead somewhere, as Obsidian resolves it (any folder, aliases of
+   * case, `.md` optional)? The metadata cache answers without reading files.
+   */
+  linkExists(basename: string, sourcePath = ""): boolean {
+    return this.app.metadataCache.getFirstLinkpathDest(basename, sourcePath) !== null;
+  }
+
+  /**
+   * Edits a note's frontmatter through Obsidian's own YAML handling, atomically. Not part of
+   * VaultPort: the core writes whole pages; this is for plugin-side bookkeeping on existing notes.
+   */
+  async updateFrontmatter(path: string, edit: (frontmatter: Record<string, unknown>) => void): Promise<void> {
+    await this.app.fileManager.processFrontMatter(this.file(path), (frontmatter: Record<string, unknown>) => edit(frontmatter));
+  }
+
+  private file(path: string): TFile {
+    const target = clean(path);
+    const found = this.app.vault.getFileByPath(target);
+    if (found) return found;
+    const folder = this.app.vault.getFolderByPath(target);
+    throw new SynapseError("vault", folder ? `"${target}" is a folder, not a note.` : `"${target}" does not exist.`);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,174 @@
+/**
+ * The words an ingest ends with: the notice for one note or a folder, and the listing the result
+ * modal shows (pages grouped by what happened to them, failures, usage, and the call log).
+ * Plain functions over the IngestReport, tested without Obsidian.
+ */
+import type { CallEvent } from "../core/log";
+import type { IngestReport, PageAction } from "../wiki/ingest-types";
+import { formatTokens } from "./progress";
+
+export interface IngestedNote {
+  readonly notePath: string;
+  readonly report: IngestReport;
+  /** What the run's logger recorded, one event per provider call. */
+  readonly calls?: readonly CallEvent[];
+}
+
+export interface OutcomeText {
+  readonly text: string;
+  /** True when pages were written (or there was nothing new to write). */
+  readonly ok: boolean;
+}
+
+function noteName(notePath: string): string {
+  return (notePath.split("/").pop() ?? notePath).replace(/\.md$/i, "");
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+const ACTION_WORDS: Record<PageAction, string> = {
+  created: "created",
+  updated: "updated",
+  merged: "merged into your edits",
+  unchanged: "unchanged",
+};
+
+/** "2 pages created, 1 updated" — only the actions that happened. */
+export function countPages(report: IngestReport): string {
+  const counts = new Map<PageAction, number>();
+  for (const page of report.pages) counts.set(page.action, (counts.get(page.action) ?? 0) + 1);
+  const parts: string[] = [];
+  for (const action of ["created", "updated", "merged", "unchanged"] as const) {
+    const n = counts.get(action) ?? 0;
+    if (n > 0) parts.push(parts.length === 0 ? `${plural(n, "page")} ${ACTION_WORDS[action]}` : `${n} ${ACTION_WORDS[action]}`);
+  }
+  return parts.join(", ");
+}
+
+const ERROR_HINTS: Partial<Record<string, string>> = {
+  transport: "Use the test connection button in the settings to check the server.",
+  timeout: "The provider took too long; raise the request timeout in the settings or try a smaller model.",
+  unavailable: "Use the test connection button in the settings to check the provider.",
+  rate_limit: "The provider is limiting requests; try again in a moment.",
+  request: "Check the model name and the API key in the settings.",
+  config: "Check the provider settings.",
+  capability: "Pick a provider for ingest that supports it.",
+};
+
+export function outcomeNotice(notePath: string, report: IngestReport): OutcomeText {
+  const name = noteName(notePath);
+  const tokens = report.usage.inputTokens + report.usage.outputTokens;
+  if (report.converged) {
+    const changed = report.pages.some((p) => p.action !== "unchanged");
+    return changed || report.pages.length === 0
+      ? { ok: true, text: `Synapse ingested "${name}": ${countPages(report) || "no pages"}.` }
+      : { ok: true, text: `Synapse ingested "${name}": nothing new, the wiki already had it.` };
+  }
+  switch (report.stopReason) {
+    case "cancelled":
+      return { ok: false, text: `Ingest of "${name}" cancelled; nothing was written.` };
+    case "max_iter": {
+      const first = report.issues[0];
+      return {
+        ok: false,
+        text: `Synapse could not produce valid pages for "${name}" in ${plural(report.attempts.generate, "attempt")}; nothing was written.${first ? ` Last problem: ${first}` : ""}`,
+      };
+    }
+    case "budget":
+      return {
+        ok: false,
+        text: `Synapse stopped "${name}" at the token budget (${formatTokens(tokens)} tokens used); nothing was written. Raise the token budget in the settings, or set it to 0 for no limit.`,
+      };
+    case "deadline":
+      return { ok: false, text: `Synapse stopped "${name}" at the run time limit; nothing was written. Raise the run timeout in the settings.` };
+    default: {
+      const message = report.error?.message ?? "the ingest failed.";
+      const hint = report.error ? ERROR_HINTS[report.error.kind] : undefined;
+      return { ok: false, text: `Synapse could not ingest "${name}": ${message}${hint ? ` ${hint}` : ""}` };
+    }
+  }
+}
+
+/** The notice that closes a folder batch. */
+export function batchNotice(folder: string, notes: readonly IngestedNote[], dropped: number): OutcomeText {
+  const ok = notes.filter((n) => n.report.converged).length;
+  const failed = notes.length - ok;
+  const where = folder === "" ? "the vault" : `"${folder}"`;
+  const parts = [`${plural(ok, "note")} ingested`];
+  if (failed > 0) parts.push(`${failed} not`);
+  if (dropped > 0) parts.push(`${dropped} cancelled`);
+  return { ok: failed === 0 && dropped === 0, text: `Synapse, folder ${where}: ${parts.join(", ")}.` };
+}
+
+export interface ListedPage {
+  readonly path: string;
+  readonly title: string;
+  readonly type: string;
+}
+
+export interface ResultListing {
+  readonly title: string;
+  readonly groups: readonly { readonly heading: string; readonly pages: readonly ListedPage[] }[];
+  readonly failures: readonly { readonly notePath: string; readonly message: string; readonly issues: readonly string[] }[];
+  /** One line per note: provider, tokens, cost, time. */
+  readonly summary: readonly string[];
+  readonly calls: readonly { readonly line: string; readonly prompt?: string; readonly reply?: string }[];
+}
+
+const GROUP_HEADINGS: Record<PageAction, string> = {
+  created: "Created",
+  updated: "Updated",
+  merged: "Merged into pages you edited",
+  unchanged: "Already up to date",
+};
+
+export function describeCall(event: CallEvent): string {
+  const model = event.model ? ` (${event.model})` : "";
+  const tokens = event.inputTokens !== undefined || event.outputTokens !== undefined
+    ? ` · ${event.inputTokens ?? 0} in, ${event.outputTokens ?? 0} out`
+    : "";
+  const outcome = event.outcome === "ok" ? "ok" : `failed: ${event.outcome}`;
+  return `${event.operation} · ${event.provider}${model} · attempt ${event.attempt} · ${outcome} · ${Math.round(event.durationMs)} ms${tokens}`;
+}
+
+function summaryLine(note: IngestedNote): string {
+  const r = note.report;
+  const model = r.provider.model ? ` (${r.provider.model})` : "";
+  const tokens = r.usage.inputTokens + r.usage.outputTokens;
+  const cost = r.usage.costUsd === null ? "" : ` · $${r.usage.costUsd.toFixed(r.usage.costUsd < 0.01 && r.usage.costUsd > 0 ? 4 : 2)}`;
+  const where = r.provider.isLocal ? "on this machine" : "sent off this machine";
+  return `${noteName(note.notePath)}: ${r.provider.name}${model}, ${where} · ${formatTokens(tokens)} tokens${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
+}
+
+export function buildResultListing(notes: readonly IngestedNote[], title: string): ResultListing {
+  const byAction = new Map<PageAction, ListedPage[]>();
+  const seen = new Set<string>();
+  for (const note of notes) {
+    for (const page of note.report.pages) {
+      if (seen.has(page.path)) continue;
+      seen.add(page.path);
+      const list = byAction.get(page.action) ?? [];
+      list.push({ path: page.path, title: page.title, type: page.type });
+      byAction.set(page.action, list);
+    }
+  }
+  const groups = (["created", "updated", "merged", "unchanged"] as const)
+    .filter((action) => (byAction.get(action)?.length ?? 0) > 0)
+    .map((action) => ({
+      heading: `${GROUP_HEADINGS[action]} (${byAction.get(action)?.length ?? 0})`,
+      pages: [...(byAction.get(action) ?? [])].sort((a, b) => a.title.localeCompare(b.title)),
+    }));
+  const failures = notes
+    .filter((n) => !n.report.converged)
+    .map((n) => ({ notePath: n.notePath, message: outcomeNotice(n.notePath, n.report).text, issues: n.report.issues }));
+  const calls = notes.flatMap((n) =>
+    (n.calls ?? []).map((event) => ({
+      line: describeCall(event),
+      ...(event.content?.prompt !== undefined ? { prompt: event.content.prompt } : {}),
+      ...(event.content?.reply !== undefined ? { reply: event.content.reply } : {}),
+    })),
+  );
+  return { title, groups, failures, summary: notes.map(summaryLine), calls };
+}

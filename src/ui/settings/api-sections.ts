@@ -1,0 +1,112 @@
+/**
+ * The API profiles: Anthropic, and any OpenAI-compatible server (OpenAI, OpenRouter, LM Studio, or
+ * a base URL of your own). Keys live in Obsidian's secret storage; these rows keep only the name.
+ */
+import type { TextComponent } from "obsidian";
+import { OPENAI_PRESETS, type Settings } from "../../settings/schema";
+import { save, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+import { secretRow } from "./secret-row";
+import { testConnectionRow } from "./test-connection";
+
+type Preset = Settings["profiles"]["openai"]["preset"];
+
+export const PRESET_LABELS: Record<Preset, string> = {
+  openai: "OpenAI",
+  openrouter: "OpenRouter",
+  lmstudio: "LM Studio (on this machine)",
+  custom: "Another server (base URL below)",
+};
+
+/** The preset a base URL belongs to, or "custom". */
+export function presetFor(baseUrl: string): Preset {
+  const url = baseUrl.trim().replace(/\/+$/, "");
+  const found = (Object.keys(OPENAI_PRESETS) as Preset[]).find((p) => p !== "custom" && OPENAI_PRESETS[p] === url);
+  return found ?? "custom";
+}
+
+export function anthropicSection(ctx: SettingsContext): SettingSection {
+  return {
+    heading: "API: Anthropic",
+    rows: [
+      textRow(ctx, "Model", "The Claude model that writes the pages.", (s) => s.profiles.anthropic.model, (d, v) => (d.profiles.anthropic.model = v), "claude-sonnet-4-5"),
+      secretRow(
+        ctx,
+        "API key",
+        "Pick or create the secret that holds your Anthropic API key. Only its name is saved with the plugin's settings.",
+        (s) => s.profiles.anthropic.apiKeySecret,
+        (d, v) => (d.profiles.anthropic.apiKeySecret = v),
+      ),
+      textRow(
+        ctx,
+        "Base URL",
+        "Leave empty for Anthropic's own API; set it for a proxy or gateway.",
+        (s) => s.profiles.anthropic.baseUrl,
+        (d, v) => (d.profiles.anthropic.baseUrl = v),
+        "https://api.anthropic.com",
+      ),
+      testConnectionRow(ctx, "anthropic", "the Anthropic API"),
+    ],
+  };
+}
+
+export function openaiSection(ctx: SettingsContext): SettingSection {
+  let baseUrlText: TextComponent | null = null;
+
+  const presetRow: SettingRow = {
+    name: "Service",
+    desc: "Fills in the base URL for a known service.",
+    build: (setting) => {
+      setting.addDropdown((dropdown) =>
+        dropdown
+          .addOptions(PRESET_LABELS)
+          .setValue(ctx.store.settings.profiles.openai.preset)
+          .onChange(async (value) => {
+            const preset = value as Preset;
+            const result = await save(setting, ctx.store, (draft) => {
+              draft.profiles.openai.preset = preset;
+              if (preset !== "custom") draft.profiles.openai.baseUrl = OPENAI_PRESETS[preset];
+            });
+            // Show the new URL without re-rendering the tab; setting the input alone fires no change.
+            if (result.ok && baseUrlText) baseUrlText.inputEl.value = ctx.store.settings.profiles.openai.baseUrl;
+          }),
+      );
+    },
+  };
+
+  const baseUrlRow: SettingRow = {
+    name: "Base URL",
+    desc: "The server's OpenAI-compatible endpoint, ending in /v1 for most servers.",
+    build: (setting) => {
+      setting.addText((text) => {
+        baseUrlText = text;
+        text
+          .setPlaceholder(OPENAI_PRESETS.openai)
+          .setValue(ctx.store.settings.profiles.openai.baseUrl)
+          .onChange(
+            (value) =>
+              void save(setting, ctx.store, (draft) => {
+                draft.profiles.openai.baseUrl = value.trim();
+                draft.profiles.openai.preset = presetFor(value);
+              }),
+          );
+      });
+    },
+  };
+
+  return {
+    heading: "API: OpenAI-compatible",
+    rows: [
+      presetRow,
+      baseUrlRow,
+      textRow(ctx, "Model", "The model name as the server knows it.", (s) => s.profiles.openai.model, (d, v) => (d.profiles.openai.model = v), "gpt-4.1-mini"),
+      secretRow(
+        ctx,
+        "API key",
+        "Pick or create the secret that holds the key for this server. Local servers such as LM Studio need none.",
+        (s) => s.profiles.openai.apiKeySecret,
+        (d, v) => (d.profiles.openai.apiKeySecret = v),
+      ),
+      testConnectionRow(ctx, "openai", "the server"),
+    ],
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * The local profile: an Ollama server, a chat model picked from the models it reports, and an
+ * embedding model. The model lists fill in from the server on "Load models" or "Test connection";
+ * a configured model the server does not report stays visible, marked as such.
+ */
+import type { DropdownComponent } from "obsidian";
+import type { ReadinessReport } from "../../providers/environment";
+import type { Settings } from "../../settings/schema";
+import { save, showProblem, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+import { testConnectionRow } from "./test-connection";
+
+type Models = ReadinessReport["models"];
+
+/** The options of a model picker: what the server reports (filtered), plus the current choice. */
+export function modelOptions(models: Models, current: string, filter: (m: Models[number]) => boolean): Record<string, string> {
+  const options: Record<string, string> = { "": models.length === 0 ? "Load the models first" : "Choose a model" };
+  for (const model of models.filter(filter)) options[model.name] = model.name;
+  if (current !== "" && !(current in options)) {
+    options[current] = models.length === 0 ? current : `${current} (not on this server)`;
+  }
+  return options;
+}
+
+const isEmbedding = (m: Models[number]) => m.capabilities.includes("embedding");
+/** Chat models: everything but embedding-only models (when the server says what each can do). */
+const isChat = (m: Models[number]) => m.capabilities.length === 0 || m.capabilities.includes("completion");
+/** Embedding models: those that say so; if the server says nothing, offer them all. */
+const embeddingFilter = (models: Models) => (models.some((m) => m.capabilities.length > 0) ? isEmbedding : () => true);
+
+export function ollamaSection(ctx: SettingsContext): SettingSection {
+  let models: Models = [];
+  const pickers: (() => void)[] = [];
+  const loaded = (report: ReadinessReport) => {
+    if (!report.reachable) return;
+    models = report.models;
+    for (const refresh of pickers) refresh();
+  };
+
+  const picker = (
+    name: string,
+    desc: string,
+    get: (s: Settings) => string,
+    set: (draft: Settings, value: string) => void,
+    filter: () => (m: Models[number]) => boolean,
+  ): SettingRow => ({
+    name,
+    desc,
+    build: (setting) => {
+      let dropdown: DropdownComponent | null = null;
+      const fill = () => {
+        if (!dropdown) return;
+        dropdown.selectEl.empty();
+        dropdown.addOptions(modelOptions(models, get(ctx.store.settings), filter()));
+        dropdown.selectEl.value = get(ctx.store.settings);
+      };
+      setting.addDropdown((d) => {
+        dropdown = d;
+        fill();
+        d.onChange((value) => void save(setting, ctx.store, (draft) => set(draft, value)));
+      });
+      setting.addExtraButton((button) =>
+        button
+          .setIcon("refresh-cw")
+          .setTooltip("Load the models the server reports")
+          .onClick(async () => {
+            const report = await ctx.checkReadiness("ollama").catch((error: unknown) => error);
+            if (report instanceof Error || !(report as ReadinessReport).reachable) {
+              const problems = report instanceof Error ? [report.message] : (report as ReadinessReport).problems;
+              showProblem(setting, problems[0] ?? "The server did not answer.");
+              return;
+            }
+            showProblem(setting, null);
+            loaded(report as ReadinessReport);
+          }),
+      );
+      pickers.push(fill);
+    },
+  });
+
+  return {
+    heading: "Local: Ollama",
+    rows: [
+      textRow(
+        ctx,
+        "Host",
+        "Where the Ollama server listens. Notes stay on this machine only while this is a local address.",
+        (s) => s.profiles.ollama.host,
+        (d, v) => (d.profiles.ollama.host = v),
+        "http://127.0.0.1:11434",
+      ),
+      picker(
+        "Model",
+        "The chat model that writes the pages. Pull it first with ollama pull; Synapse never downloads models.",
+        (s) => s.profiles.ollama.model,
+        (d, v) => (d.profiles.ollama.model = v),
+        () => isChat,
+      ),
+      picker(
+        "Embedding model",
+        "The model that turns pages into vectors for finding related pages.",
+        (s) => s.profiles.ollama.embeddingModel,
+        (d, v) => (d.profiles.ollama.embeddingModel = v),
+        () => embeddingFilter(models),
+      ),
+      testConnectionRow(ctx, "ollama", "the Ollama server", loaded),
+    ],
+  };
+}

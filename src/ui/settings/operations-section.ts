@@ -1,0 +1,35 @@
+/** Which provider profile serves each operation. */
+import type { Operation, ProviderId } from "../../settings/schema";
+import { save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+
+export const PROVIDER_LABELS: Record<ProviderId, string> = {
+  offline: "Offline (built in, no model)",
+  ollama: "Local: Ollama",
+  anthropic: "API: Anthropic",
+  openai: "API: OpenAI-compatible",
+  cli: "CLI agent through the bridge",
+};
+
+const OPERATION_ROWS: Record<Operation, { name: string; desc: string }> = {
+  ingest: { name: "Ingest with", desc: "The backend that reads a note and writes its wiki pages." },
+  query: { name: "Answer questions with", desc: "The backend that answers questions about the wiki." },
+  lint: { name: "Check the wiki with", desc: "The backend that looks for problems in the wiki." },
+};
+
+function operationRow(ctx: SettingsContext, operation: Operation): SettingRow {
+  return {
+    ...OPERATION_ROWS[operation],
+    build: (setting) => {
+      setting.addDropdown((dropdown) =>
+        dropdown
+          .addOptions(PROVIDER_LABELS)
+          .setValue(ctx.store.settings.operations[operation])
+          .onChange((value) => void save(setting, ctx.store, (draft) => (draft.operations[operation] = value as ProviderId))),
+      );
+    },
+  };
+}
+
+export function operationsSection(ctx: SettingsContext): SettingSection {
+  return { heading: "Backends", rows: ctx.operations.map((operation) => operationRow(ctx, operation)) };
+}

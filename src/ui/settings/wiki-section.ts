@@ -1,0 +1,58 @@
+/** Where the wiki lives and how far one ingest may go. */
+import { FolderInputSuggest } from "../folder-suggest";
+import { numberRow, save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+
+function wikiFolderRow(ctx: SettingsContext): SettingRow {
+  return {
+    name: "Wiki folder",
+    desc: "The folder Synapse writes its pages, index.md and log.md into. Notes in it are never ingested.",
+    build: (setting) => {
+      setting.addText((text) => {
+        const store = (value: string) => void save(setting, ctx.store, (draft) => (draft.wikiFolder = value.trim().replace(/^\/+|\/+$/g, "")));
+        text.setValue(ctx.store.settings.wikiFolder).onChange(store);
+        new FolderInputSuggest(ctx.app, text.inputEl, store);
+      });
+    },
+  };
+}
+
+export function wikiSection(ctx: SettingsContext): SettingSection {
+  return {
+    heading: "Wiki and limits",
+    rows: [
+      wikiFolderRow(ctx),
+      numberRow(
+        ctx,
+        "Generation attempts",
+        "How many times pages may be generated for one note when the previous try failed validation (the note is analysed only once).",
+        { min: 1, max: 10, integer: true },
+        (s) => s.maxIter,
+        (d, v) => (d.maxIter = v),
+      ),
+      numberRow(
+        ctx,
+        "Token budget",
+        "The most tokens (sent plus received) one ingest may use; the ingest stops and writes nothing when it runs out. 0 means no limit.",
+        { min: 0, integer: true },
+        (s) => s.tokenBudget,
+        (d, v) => (d.tokenBudget = v),
+      ),
+      numberRow(
+        ctx,
+        "Request timeout",
+        "Seconds one request to the backend may take before it is abandoned (and retried, if the backend allows).",
+        { min: 1, max: 3600, integer: true },
+        (s) => s.requestTimeoutSeconds,
+        (d, v) => (d.requestTimeoutSeconds = v),
+      ),
+      numberRow(
+        ctx,
+        "Run timeout",
+        "Seconds one whole ingest may take, all attempts included.",
+        { min: 10, max: 86_400, integer: true },
+        (s) => s.runTimeoutSeconds,
+        (d, v) => (d.runTimeoutSeconds = v),
+      ),
+    ],
+  };
+}
