@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_TYPES } from "../../src/core/schemas";
 import { normaliseFolder, pagePath, safeFileName } from "../../src/wiki/page-paths";
 
+// eslint-disable-next-line no-control-regex -- control characters are what the names must not hold
 const FORBIDDEN = /[<>:"/\\|?*#^[\]\u0000-\u001f]/;
 const RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
