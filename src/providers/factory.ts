@@ -90,6 +90,9 @@ export function anthropicClient(env: ProviderEnvironment, url: URL, key: string,
   return new Anthropic({
     apiKey: key,
     authToken: null,
+    webhookKey: null,
+    // The SDK's own logger would print request bodies at debug level; ours is metadata-only.
+    logLevel: "off",
     baseURL: url.href.replace(/\/$/, ""),
     fetch: transport,
     maxRetries: 0,
@@ -160,6 +163,7 @@ export function openaiClient(env: ProviderEnvironment, url: URL, key: string | n
     organization: null,
     project: null,
     webhookSecret: null,
+    logLevel: "off",
     baseURL: url.href.replace(/\/$/, ""),
     fetch: transport,
     maxRetries: 0,

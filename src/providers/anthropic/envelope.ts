@@ -11,7 +11,7 @@ export const AnthropicUsage = z.looseObject({
 });
 
 export const AnthropicMessage = z.looseObject({
-  content: z.array(z.looseObject({ type: z.string(), text: z.string().nullish(), name: z.string().nullish(), input: z.unknown() })),
+  content: z.array(z.looseObject({ type: z.string(), text: z.string().nullish(), name: z.string().nullish(), input: z.unknown().optional() })),
   stop_reason: z.string().nullish(),
   usage: AnthropicUsage.nullish(),
 });

@@ -1,0 +1,110 @@
+/** The OpenAI chat-completions wire protocol for the scripted server: /v1/chat/completions (JSON or SSE) and /v1/models. */
+import type { ServerResponse } from "node:http";
+import { chunksOf, cutJson, defaultMessage, jsonResponse, usageOf, writeCut, type RecordedRequest, type RenderContext, type Renderer, type Reply } from "./scripted-server";
+
+interface ChatBody {
+  model?: string;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+}
+
+function bodyOf(request: RecordedRequest): ChatBody {
+  return (request.body ?? {});
+}
+
+function sse(data: unknown): string {
+  return `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+}
+
+function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): Record<string, unknown> {
+  return { id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] };
+}
+
+const ERROR_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "invalid_request_error", 404: "invalid_request_error", 429: "rate_limit_exceeded" };
+
+export const renderOpenAI: Renderer = {
+  isModelCall: (method, path) => method === "POST" && path === "/v1/chat/completions",
+
+  error(status, message, res, headers = {}) {
+    jsonResponse(res, status, { error: { message, type: ERROR_TYPES[status] ?? "server_error", param: null, code: status === 404 ? "model_not_found" : null } }, headers);
+  },
+
+  model(reply: Reply, request: RecordedRequest, res: ServerResponse, ctx: RenderContext): void {
+    const body = bodyOf(request);
+    const model = body.model ?? "";
+    const stream = body.stream === true;
+    const usageChunk = (u: { input: number; output: number }) =>
+      body.stream_options?.include_usage ? sse({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output } }) : "";
+    const sseHead = () => res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    switch (reply.kind) {
+      case "status":
+        return this.error(reply.status, reply.message ?? (reply.status === 404 ? `The model \`${model}\` does not exist or you do not have access to it.` : defaultMessage(reply.status)), res, reply.headers);
+      case "slow":
+        return ctx.later(reply.delayMs, () => this.model(reply.then ?? { kind: "content", text: "{}" }, request, res, ctx));
+      case "raw":
+        res.writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" });
+        res.end(reply.body);
+        return;
+      case "refusal": {
+        const text = reply.text ?? "I'm sorry, I can't assist with that request.";
+        if (!stream) {
+          return jsonResponse(res, 200, {
+            id: "chatcmpl-1", object: "chat.completion", created: 0, model,
+            choices: [{ index: 0, message: { role: "assistant", content: null, refusal: text }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 20, completion_tokens: 5, total_tokens: 25 },
+          });
+        }
+        sseHead();
+        res.write(sse(chunk(model, { role: "assistant", content: null, refusal: "" })));
+        for (const part of chunksOf(text)) res.write(sse(chunk(model, { refusal: part })));
+        res.write(sse(chunk(model, {}, "stop")));
+        res.end(sse("[DONE]"));
+        return;
+      }
+      case "content": {
+        const usage = usageOf(reply);
+        const finish = reply.finish ?? "stop";
+        if (!stream) {
+          return jsonResponse(res, 200, {
+            id: "chatcmpl-1", object: "chat.completion", created: 0, model,
+            choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null }, finish_reason: finish }],
+            usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+          });
+        }
+        sseHead();
+        res.write(sse(chunk(model, { role: "assistant", content: "" })));
+        for (const part of chunksOf(reply.text)) res.write(sse(chunk(model, { content: part })));
+        res.write(sse(chunk(model, {}, finish)));
+        res.write(usageChunk(usage));
+        res.end(sse("[DONE]"));
+        return;
+      }
+      case "cut": {
+        if (!stream) return cutJson(res, { id: "chatcmpl-1", choices: [{ index: 0, message: { role: "assistant", content: reply.text } }] }, reply.afterChars + 40);
+        sseHead();
+        for (const part of chunksOf(reply.text.slice(0, reply.afterChars))) res.write(sse(chunk(model, { content: part })));
+        writeCut(res, `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${reply.text.slice(reply.afterChars, reply.afterChars + 5)}`);
+        return;
+      }
+      case "stall":
+        sseHead();
+        for (const part of chunksOf(reply.text)) res.write(sse(chunk(model, { content: part })));
+        return;
+      case "stream-error":
+        sseHead();
+        for (const part of chunksOf(reply.text)) res.write(sse(chunk(model, { content: part })));
+        res.end(sse({ error: { message: reply.message, type: "server_error" } }));
+        return;
+    }
+  },
+
+  other(request, res, ctx) {
+    if (request.method === "GET" && request.path === "/v1/models") {
+      return jsonResponse(res, 200, {
+        object: "list",
+        data: ctx.models.map((m) => ({ id: m.name, object: "model", created: 0, owned_by: "scripted", ...(m.capabilities ? { supported_parameters: m.capabilities } : {}) })),
+      });
+    }
+    return this.error(404, `Unknown route ${request.method} ${request.path}`, res);
+  },
+};

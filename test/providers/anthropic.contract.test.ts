@@ -1,0 +1,3 @@
+import { describeProviderContract } from "./contract";
+
+describeProviderContract("anthropic", { hasRefusalSignal: true });

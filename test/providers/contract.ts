@@ -1,0 +1,377 @@
+/**
+ * The facade contract every adapter passes, against its own scripted server and the real SDK:
+ * one `describe` factory, run once per protocol. Each scenario of the issue has a test here, and
+ * every test asserts on what was sent as well as on the outcome.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MemoryRunLogger } from "../../src/core/log";
+import { orchestrate, type OrchestratorOptions } from "../../src/core/orchestrator";
+import { createRunContext, type ProgressEvent } from "../../src/core/run-context";
+import { formatUsageSummary } from "../../src/providers/usage-summary";
+import type { Protocol, Reply, ScriptedServer } from "../helpers/scripted-server";
+import { API_KEY, MODELS, REPLIES, VALID, collect, content, failure, ingestRun, promptSent, providerFor, schemaSent, startServer } from "./harness";
+
+const OPTIONS: OrchestratorOptions = { maxIter: 3, tokenBudget: 0, retrievalContext: "", vaultContext: "" };
+
+/** Model calls the provider makes per orchestrated step (Ollama first reads /api/show once). */
+export function describeProviderContract(protocol: Protocol, extra: { hasRefusalSignal: boolean }): void {
+  describe(`${protocol} provider contract`, () => {
+    let server: ScriptedServer;
+    const provider = (options: Parameters<typeof providerFor>[2] = {}) => providerFor(protocol, server, options);
+    const modelCalls = () => server.modelRequests();
+
+    beforeAll(async () => {
+      server = await startServer(protocol);
+    });
+    afterAll(() => server.close());
+    beforeEach(() => {
+      server.reset();
+      server.setScript(VALID);
+    });
+
+    it("converges on valid replies, sending the schema, the model, the key and the source path", async () => {
+      const run = ingestRun();
+      const result = await orchestrate(provider(), OPTIONS, run);
+      expect(result.error).toBeNull();
+      expect(result.converged).toBe(true);
+      expect(result.attempts).toEqual({ analyze: 1, generate: 1 });
+      expect(result.pages.map((p) => p.title)).toEqual(["Introduction to Bases", "Bases"]);
+      const [analyze, generate] = modelCalls();
+      expect(analyze && generate).toBeTruthy();
+      for (const request of [analyze!, generate!]) {
+        expect((request.body as { model: string }).model).toBe(MODELS[protocol]);
+        expect((request.body as { stream?: boolean }).stream ?? false).toBe(false);
+        expect(schemaSent(protocol, request.body)).toMatchObject({ type: "object" });
+      }
+      expect(JSON.stringify(schemaSent(protocol, generate!.body))).toContain('"enum":["entity","concept","source","synthesis","comparison"]');
+      expect(promptSent(generate!.body)).toContain('"notes/Introduction to Bases.md"');
+      expect(promptSent(analyze!.body)).toContain("Bases is a [[Core plugins|core plugin]]");
+      // Anthropic SDK 1.x sends the key as a bearer token (older versions used x-api-key).
+      if (protocol === "anthropic") expect(analyze!.headers["x-api-key"] ?? analyze!.headers.authorization).toMatch(new RegExp(`^(Bearer )?${API_KEY}$`));
+      if (protocol === "openai") expect(analyze!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+      expect(server.requests.some((r) => r.path === "/api/pull")).toBe(false);
+      // Usage is on the run's accumulator, per call, and summarised with a price when one is known.
+      expect(run.usage.totals()).toEqual({ inputTokens: 240, outputTokens: 120, calls: 2 });
+      expect(run.usage.entries.map((e) => [e.provider, e.operation])).toEqual([
+        [protocol, "analyze"],
+        [protocol, "generate"],
+      ]);
+      const summary = formatUsageSummary(run.usage.totals(), MODELS[protocol]);
+      expect(summary).toMatch(protocol === "ollama" ? /^240 in \/ 120 out tokens \(no price for model llama3\.1:8b\)$/ : /^240 in \/ 120 out tokens, ~\$0\.\d+$/);
+    });
+
+    it("retries generate after an invalid reply and converges, feeding the problems back", async () => {
+      server.setScript([content(REPLIES.analysis), content(REPLIES.pagesNoSource), content(REPLIES.pages)]);
+      const result = await orchestrate(provider(), OPTIONS, ingestRun());
+      expect(result.converged).toBe(true);
+      expect(result.attempts).toEqual({ analyze: 1, generate: 2 });
+      const calls = modelCalls();
+      expect(calls).toHaveLength(3);
+      expect(promptSent(calls[1]!.body)).not.toContain("Your previous reply was rejected");
+      expect(promptSent(calls[2]!.body)).toContain("Your previous reply was rejected");
+      expect(promptSent(calls[2]!.body)).toContain('it must list "notes/Introduction to Bases.md"');
+    });
+
+    it("stops at maxIter when no reply is ever valid, returning nothing to write", async () => {
+      server.setScript([content(REPLIES.analysis), content(REPLIES.pagesNoSource)]);
+      const result = await orchestrate(provider(), { ...OPTIONS, maxIter: 2 }, ingestRun());
+      expect(result.converged).toBe(false);
+      expect(result.stopReason).toBe("max_iter");
+      expect(result.pages).toEqual([]);
+      expect(result.attempts).toEqual({ analyze: 1, generate: 2 });
+      expect(modelCalls()).toHaveLength(3);
+    });
+
+    it("treats a well-formed reply that is not JSON as a schema failure the loop can retry", async () => {
+      server.setScript([content(REPLIES.analysis), content("I could not find anything worth a page."), content(REPLIES.pages)]);
+      const result = await orchestrate(provider(), OPTIONS, ingestRun());
+      expect(result.converged).toBe(true);
+      expect(result.attempts.generate).toBe(2);
+      expect(promptSent(modelCalls()[2]!.body)).toContain("contained no JSON object");
+    });
+
+    it("parses fenced JSON with leading prose and <think> blocks", async () => {
+      server.setScript([content(REPLIES.analysisThinking), content(REPLIES.pagesFenced)]);
+      const result = await orchestrate(provider(), OPTIONS, ingestRun());
+      expect(result.error).toBeNull();
+      expect(result.converged).toBe(true);
+      expect(result.analysis?.title).toBe("Introduction to Bases");
+      expect(modelCalls()).toHaveLength(2);
+    });
+
+    it("honours retry-after on 429 and converges after the wait", async () => {
+      server.setScript([{ kind: "status", status: 429, headers: { "retry-after-ms": "120" } }, ...VALID]);
+      const events: ProgressEvent[] = [];
+      const result = await orchestrate(provider(), OPTIONS, ingestRun({ progress: (e) => events.push(e) }));
+      expect(result.converged).toBe(true);
+      const [first, second] = modelCalls();
+      expect(second!.at - first!.at).toBeGreaterThanOrEqual(110);
+      expect(events).toContainEqual({ type: "retry", attempt: 2, delayMs: 120, reason: "rate_limit" });
+    });
+
+    it("gives up on a persistent 429 as rate_limit, keeping the server's retry-after", async () => {
+      server.setScript([{ kind: "status", status: 429, headers: { "retry-after": "0" } }]);
+      const error = await failure(() => provider().analyze("text", "", ingestRun()));
+      expect(error.kind).toBe("rate_limit");
+      expect(error.retryAfterMs).toBe(0);
+      expect(modelCalls()).toHaveLength(3);
+    });
+
+    it("does not wait out a retry-after longer than the policy allows", async () => {
+      server.setScript([{ kind: "status", status: 429, headers: { "retry-after": "3600" } }]);
+      const error = await failure(() => provider().analyze("text", "", ingestRun()));
+      expect(error.kind).toBe("rate_limit");
+      expect(error.retryAfterMs).toBe(3_600_000);
+      expect(modelCalls()).toHaveLength(1);
+    });
+
+    it("retries a 500 and converges", async () => {
+      server.setScript([{ kind: "status", status: 500 }, ...VALID]);
+      const result = await orchestrate(provider(), OPTIONS, ingestRun());
+      expect(result.converged).toBe(true);
+      expect(modelCalls()).toHaveLength(3);
+    });
+
+    it("reports a persistent 500 as a transport failure after the bounded attempts", async () => {
+      server.setScript([{ kind: "status", status: 500 }]);
+      const result = await orchestrate(provider(), OPTIONS, ingestRun());
+      expect(result.converged).toBe(false);
+      expect(result.error?.kind).toBe("transport");
+      expect(result.error?.status).toBe(500);
+      expect(modelCalls()).toHaveLength(3);
+    });
+
+    it("treats 529 (overloaded) as transient and retries it", async () => {
+      server.setScript([{ kind: "status", status: 529 }, { kind: "status", status: 529 }, content(REPLIES.analysis)]);
+      const run = ingestRun();
+      const analysis = await provider().analyze("text", "", run);
+      expect(analysis.title).toBe("Introduction to Bases");
+      expect(modelCalls()).toHaveLength(3);
+      const rejected = await failure(async () => {
+        server.setScript([{ kind: "status", status: 529 }]);
+        await provider({ retry: { maxAttempts: 1 } }).analyze("text", "", ingestRun());
+      });
+      expect(rejected.kind).toBe("rate_limit");
+    });
+
+    it("does not retry a 401 and names the key without showing it", async () => {
+      server.setScript([{ kind: "status", status: 401, message: `Incorrect API key provided: ${API_KEY}` }]);
+      const result = await orchestrate(provider(), OPTIONS, ingestRun());
+      expect(result.error?.kind).toBe("request");
+      expect(result.error?.message).toMatch(/API key/);
+      expect(result.error?.message).not.toContain(API_KEY);
+      expect(modelCalls()).toHaveLength(1);
+    });
+
+    it("reports an unknown model as a request failure naming the model, without retrying", async () => {
+      server.setScript([{ kind: "status", status: 404 }]);
+      const p = provider({ model: "no-such-model" });
+      const error = await failure(() => p.analyze("text", "", ingestRun()));
+      expect(error.kind).toBe("request");
+      expect(error.message).toContain('"no-such-model"');
+      // Ollama learns it from /api/show before sending the prompt; the others from the model call.
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests.some((r) => r.path === "/api/pull")).toBe(false);
+    });
+
+    it("times out a slow server per request, retries, then reports timeout", async () => {
+      server.setScript([{ kind: "slow", delayMs: 3_000 }]);
+      const started = Date.now();
+      const error = await failure(() => provider({ requestTimeoutSeconds: 0.15, retry: { maxAttempts: 2, baseDelayMs: 1, jitter: 0 } }).analyze("text", "", ingestRun()));
+      expect(error.kind).toBe("timeout");
+      expect(error.message).toMatch(/Request timeout/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(modelCalls()).toHaveLength(2);
+      await expect.poll(() => modelCalls().every((r) => r.aborted)).toBe(true);
+    });
+
+    it("stops at the run's deadline, sending nothing after it", async () => {
+      server.setScript([{ kind: "slow", delayMs: 3_000 }]);
+      const run = ingestRun({ timeoutMs: 250 });
+      const result = await orchestrate(provider({ requestTimeoutSeconds: 0.1, retry: { maxAttempts: 10, baseDelayMs: 1, maxDelayMs: 1, jitter: 0 } }), OPTIONS, run);
+      expect(result.stopReason).toBe("deadline");
+      expect(result.error?.kind).toBe("timeout");
+      for (const request of server.requests) expect(request.at).toBeLessThan(server.requests[0]!.at + 260);
+      const calls = modelCalls().length;
+      await new Promise((r) => setTimeout(r, 150));
+      expect(modelCalls()).toHaveLength(calls);
+    });
+
+    it("sends no generate request once the token budget is spent", async () => {
+      server.setScript([content(REPLIES.analysis, { input: 900, output: 200 }), content(REPLIES.pages)]);
+      const result = await orchestrate(provider(), { ...OPTIONS, tokenBudget: 1_000 }, ingestRun());
+      expect(result.stopReason).toBe("budget");
+      expect(result.attempts).toEqual({ analyze: 1, generate: 0 });
+      expect(modelCalls()).toHaveLength(1);
+    });
+
+    it("retries a reply cut mid-JSON as a transport failure", async () => {
+      server.setScript([{ kind: "cut", text: REPLIES.analysis, afterChars: 40 }, content(REPLIES.analysis)]);
+      const analysis = await provider().analyze("text", "", ingestRun());
+      expect(analysis.language).toBe("en");
+      expect(modelCalls()).toHaveLength(2);
+    });
+
+    it("reports a wrong envelope as transport, not schema", async () => {
+      server.setScript([{ kind: "raw", body: JSON.stringify({ result: "ok", text: REPLIES.analysis }) }]);
+      const error = await failure(() => provider().analyze("text", "", ingestRun()));
+      expect(error.kind).toBe("transport");
+      expect(error.message).toMatch(/not the expected format/);
+      expect(modelCalls()).toHaveLength(3);
+      server.reset();
+      server.setScript([{ kind: "raw", body: "<html><body>Welcome to nginx!</body></html>", contentType: "text/html" }]);
+      const html = await failure(() => provider({ retry: { maxAttempts: 1 } }).analyze("text", "", ingestRun()));
+      expect(html.kind).toBe("transport");
+    });
+
+    if (extra.hasRefusalSignal) {
+      it("reports the provider's refusal signal as refusal, without retrying", async () => {
+        server.setScript([content(REPLIES.analysis), { kind: "refusal", text: "I can't help with that." }]);
+        const result = await orchestrate(provider(), OPTIONS, ingestRun());
+        expect(result.error?.kind).toBe("refusal");
+        expect(result.attempts).toEqual({ analyze: 1, generate: 1 });
+        expect(modelCalls()).toHaveLength(2);
+      });
+
+      it("reports a refusal in a streamed chat", async () => {
+        server.setScript([{ kind: "refusal", text: "I can't help with that." }]);
+        const error = await failure(() => collect(provider().chat([{ role: "user", content: "hi" }], "", createRunContext())));
+        expect(error.kind).toBe("refusal");
+      });
+    } else {
+      it("never guesses a refusal from prose: a declining reply is a schema failure", async () => {
+        server.setScript([{ kind: "refusal" }]);
+        const error = await failure(() => provider().analyze("text", "", ingestRun()));
+        expect(error.kind).toBe("schema");
+        expect(modelCalls()).toHaveLength(1);
+      });
+    }
+
+    it("streams a chat as content only and records its usage", async () => {
+      const answer = "Bases shows notes as tables or cards, see [[Bases]].";
+      server.setScript([content(answer, { input: 30, output: 12 })]);
+      const run = createRunContext();
+      const parts: string[] = [];
+      for await (const part of provider().chat([{ role: "user", content: "What is a base?" }], "Bases: views of notes.", run)) parts.push(part);
+      expect(parts.length).toBeGreaterThan(1);
+      expect(parts.join("")).toBe(answer);
+      const [request] = modelCalls();
+      expect((request!.body as { stream: boolean }).stream).toBe(true);
+      expect(promptSent(request!.body)).toContain("Bases: views of notes.");
+      expect(run.usage.totals()).toEqual({ inputTokens: 30, outputTokens: 12, calls: 1 });
+    });
+
+    it("fails a chat stream cut mid-JSON as transport after showing what arrived", async () => {
+      server.setScript([{ kind: "cut", text: "The first part arrives, then the line is cut.", afterChars: 32 }]);
+      const seen: string[] = [];
+      const error = await failure(async () => {
+        for await (const part of provider().chat([{ role: "user", content: "hi" }], "", createRunContext())) seen.push(part);
+      });
+      expect(error.kind).toBe("transport");
+      expect(seen.join("")).toBe("The first part arrives, then the");
+      // What was shown cannot be taken back, so a broken stream is not retried.
+      expect(modelCalls()).toHaveLength(1);
+    });
+
+    it("retries a chat that fails before its first token", async () => {
+      server.setScript([{ kind: "status", status: 500 }, content("Second time lucky.")]);
+      expect(await collect(provider().chat([{ role: "user", content: "hi" }], "", createRunContext()))).toBe("Second time lucky.");
+      expect(modelCalls()).toHaveLength(2);
+    });
+
+    it("cancels mid-stream and closes the connection", async () => {
+      server.setScript([{ kind: "stall", text: "A long answer that never finishes" }]);
+      const controller = new AbortController();
+      const seen: string[] = [];
+      const error = await failure(async () => {
+        for await (const part of provider().chat([{ role: "user", content: "hi" }], "", createRunContext({ signal: controller.signal }))) {
+          seen.push(part);
+          controller.abort();
+        }
+      });
+      expect(error.kind).toBe("cancelled");
+      expect(seen.length).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => modelCalls()[0]?.aborted).toBe(true);
+      expect(modelCalls()).toHaveLength(1);
+    });
+
+    it("closes the connection when the caller stops reading", async () => {
+      server.setScript([{ kind: "stall", text: "Plenty of text to read here" }]);
+      for await (const part of provider().chat([{ role: "user", content: "hi" }], "", createRunContext())) {
+        expect(part.length).toBeGreaterThan(0);
+        break;
+      }
+      await expect.poll(() => modelCalls()[0]?.aborted).toBe(true);
+    });
+
+    it("cancels a request in flight", async () => {
+      server.setScript([{ kind: "slow", delayMs: 3_000 }]);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 80);
+      const error = await failure(() => provider().analyze("text", "", ingestRun({ signal: controller.signal })));
+      expect(error.kind).toBe("cancelled");
+      expect(modelCalls()).toHaveLength(1);
+      await expect.poll(() => modelCalls()[0]?.aborted).toBe(true);
+    });
+
+    it("refuses a request the provider does not claim to support without touching the network", async () => {
+      const noModel = await failure(() => provider({ model: "" }).analyze("text", "", ingestRun()));
+      expect(noModel.kind).toBe("config");
+      const p = provider();
+      if (protocol === "ollama") await p.analyze("short", "", ingestRun()); // learns the context window from /api/show
+      server.reset();
+      const maxContext = p.capabilities().maxContext;
+      expect(maxContext).toBeGreaterThan(0);
+      const tooLong = await failure(() => p.analyze("word ".repeat(maxContext), "", ingestRun()));
+      expect(tooLong.kind).toBe("capability");
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it("keeps advanced options from overriding the model, messages, schema or streaming", async () => {
+      const options = { model: "evil-model", stream: true, messages: "none", temperature: 0.25 };
+      const p = provider({ profile: { options } });
+      await p.analyze("text", "", ingestRun());
+      const body = modelCalls()[0]!.body as Record<string, unknown>;
+      expect(body.model).toBe(MODELS[protocol]);
+      expect(body.stream ?? false).toBe(false);
+      expect(Array.isArray(body.messages)).toBe(true);
+      expect(schemaSent(protocol, body)).not.toBeNull();
+      const temperature = protocol === "ollama" ? (body.options as Record<string, unknown>).temperature : body.temperature;
+      expect(temperature).toBe(0.25);
+    });
+
+    it("logs metadata only, unless content capture is on, and never the key", async () => {
+      const quiet = new MemoryRunLogger(false);
+      await orchestrate(provider(), OPTIONS, ingestRun({ log: quiet }));
+      const events = quiet.events.filter((e) => e.operation !== "readiness");
+      expect(events.map((e) => [e.provider, e.model, e.operation, e.outcome, e.inputTokens, e.outputTokens])).toEqual([
+        [protocol, MODELS[protocol], "analyze", "ok", 120, 60],
+        [protocol, MODELS[protocol], "generate", "ok", 120, 60],
+      ]);
+      expect(quiet.events.every((e) => e.content === undefined && e.durationMs >= 0)).toBe(true);
+
+      server.setScript(VALID);
+      const chatty = new MemoryRunLogger(true);
+      const secretNote = `${"A long note. ".repeat(400)} The key is ${API_KEY}.`;
+      await provider().analyze(secretNote, "", ingestRun({ log: chatty }));
+      const captured = chatty.events.find((e) => e.operation === "analyze")?.content;
+      expect(captured?.prompt).toContain("A long note.");
+      expect(captured?.prompt).toMatch(/more characters\]$/);
+      expect(JSON.stringify(chatty.events)).not.toContain(API_KEY);
+    });
+
+    it("logs each failed attempt with its outcome", async () => {
+      server.setScript([{ kind: "status", status: 500 }, content(REPLIES.analysis)]);
+      const log = new MemoryRunLogger();
+      await provider().analyze("text", "", ingestRun({ log }));
+      const attempts = log.events.filter((e) => e.operation === "analyze").map((e) => [e.attempt, e.outcome]);
+      expect(attempts).toEqual([
+        [1, "transport"],
+        [2, "ok"],
+      ]);
+    });
+  });
+}
+
+/** Replies a protocol's tests can reuse. */
+export type { Reply };

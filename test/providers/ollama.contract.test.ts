@@ -1,0 +1,3 @@
+import { describeProviderContract } from "./contract";
+
+describeProviderContract("ollama", { hasRefusalSignal: false });

@@ -1,0 +1,3 @@
+import { describeProviderContract } from "./contract";
+
+describeProviderContract("openai", { hasRefusalSignal: true });
