@@ -4,7 +4,7 @@
  * temporary file first and is renamed into place, so a crash never leaves half a file.
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
 import type { VaultPort, VaultStat } from "./vault-port";
@@ -29,14 +29,17 @@ export class NodeVault implements VaultPort {
     return full;
   }
 
+  private rootReal: Promise<string> | null = null;
+
   /** Follows symlinks of the deepest existing ancestor and checks it is still inside the vault. */
   private async confined(path: string): Promise<string> {
     const full = this.resolvePath(path);
+    this.rootReal ??= realpath(this.root);
+    const rootReal = await this.rootReal;
     let probe = full;
     for (;;) {
       try {
         const real = await realpath(probe);
-        const rootReal = await realpath(this.root);
         if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
         return full;
       } catch (error) {
@@ -75,14 +78,16 @@ export class NodeVault implements VaultPort {
       } catch {
         return;
       }
+      const subfolders: Promise<void>[] = [];
       for (const entry of entries) {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) {
-          if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
+          if (!SKIPPED_DIRS.has(entry.name)) subfolders.push(walk(full));
         } else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
           out.push(relative(this.root, full).split(sep).join("/"));
         }
       }
+      await Promise.all(subfolders);
     };
     await walk(await this.confined(folder));
     return out.sort();
@@ -102,9 +107,19 @@ export class NodeVault implements VaultPort {
 
   async create(path: string, content: string): Promise<void> {
     const full = await this.confined(path);
-    const existing = await lstat(full).catch(() => null);
-    if (existing) throw new SynapseError("vault", `"${path}" already exists.`);
-    await this.writeAtomically(full, content);
+    await mkdir(dirname(full), { recursive: true });
+    const temp = `${full}.${randomBytes(6).toString("hex")}.synapse-tmp`;
+    await writeFile(temp, content, "utf8");
+    try {
+      // link() fails if the target exists: the file appears whole, and never over another.
+      await link(temp, full);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EEXIST") throw new SynapseError("vault", `"${path}" already exists.`);
+      throw error;
+    } finally {
+      await rm(temp, { force: true });
+    }
   }
 
   async process(path: string, update: (current: string) => string): Promise<string> {

@@ -15,7 +15,7 @@ import { indexPath, logPath, planIndexAndLog } from "./index-log";
 import type { IngestDeps, IngestReport, IngestRequest, PageChange } from "./ingest-types";
 import { basenameOf, normaliseFolder } from "./page-paths";
 import { planPages, type PlannedChange } from "./plan";
-import { normaliseNotePath, readNote } from "./read-note";
+import { isInFolder, normaliseNotePath, readNote } from "./read-note";
 
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -34,9 +34,9 @@ function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDe
   return estimateCost(model, t.inputTokens, t.outputTokens, prices);
 }
 
-/** Without a link resolver (outside Obsidian), one listing of the vault tells which notes exist. */
-async function listedNames(vault: IngestDeps["vault"]): Promise<(basename: string) => boolean> {
-  const names = new Set((await vault.list("")).map((p) => basenameOf(p).toLowerCase()));
+/** Without a link resolver (outside Obsidian), the vault listing tells which notes exist. */
+function namesIn(paths: readonly string[]): (basename: string) => boolean {
+  const names = new Set(paths.map((p) => basenameOf(p).toLowerCase()));
   return (basename) => names.has(basename.toLowerCase());
 }
 
@@ -73,11 +73,13 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     request.progress?.({ type: "phase", phase: "reading" });
     const text = await readNote(vault, notePath, settings.maxNoteBytes, wikiFolder);
     const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
-    const listed = await vault.list(wikiFolder);
+    // One listing of the vault serves both the wiki's pages and, outside Obsidian, the note names.
+    const everything = deps.linkExists ? null : await vault.list("");
+    const listed = everything ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
     const pagePaths = listed.filter((p) => !special.has(p));
     const context = await buildWikiContext(vault, wikiFolder, pagePaths, text);
     const known = new Set(pagePaths.map((p) => basenameOf(p).toLowerCase()));
-    const noteExists = deps.linkExists ?? (await listedNames(vault));
+    const noteExists = deps.linkExists ?? namesIn(everything ?? []);
     const ingestRun = { ...run, source: { path: notePath, text } };
 
     result = await orchestrate(
