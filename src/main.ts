@@ -10,7 +10,7 @@ import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
-import type { Operation } from "./settings/schema";
+import { DEFAULT_SETTINGS, type Operation, type Settings } from "./settings/schema";
 import { SynapseSettingTab } from "./ui/settings-tab";
 
 /** The operations this version performs in Obsidian; each gets its provider picker in the settings. */
@@ -62,6 +62,11 @@ export default class SynapsePlugin extends Plugin {
         new Notice(`Synapse reset some settings to their defaults: ${store.loadWarnings.join(" ")}`, 15000);
       }
     });
+  }
+
+  /** The settings in force (defaults until onload has read data.json). */
+  get currentSettings(): Settings {
+    return this.store?.settings ?? DEFAULT_SETTINGS;
   }
 
   override async onExternalSettingsChange(): Promise<void> {

@@ -74,6 +74,8 @@ export function ingestibleNotes(folder: TFolder, settings: Settings): { notes: s
 export class IngestService {
   readonly queue = new IngestQueue<IngestedNote>();
   private batches = 0;
+  /** Ingests started from a command and not yet reported to the user. */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     private readonly app: App,
@@ -82,8 +84,28 @@ export class IngestService {
     private readonly factory?: ProviderFactory,
   ) {}
 
-  /** Ingests one note; resolves when it is done (after any ingests ahead of it). */
-  async ingestFile(file: TFile): Promise<void> {
+  /** Ingests one note; resolves when it is done and reported (after any ingests ahead of it). */
+  ingestFile(file: TFile): Promise<void> {
+    return this.track(this.runFile(file));
+  }
+
+  /** Queues every ingestible note under a folder; one notice and one result modal for the batch. */
+  ingestFolder(folder: TFolder): Promise<void> {
+    return this.track(this.runFolder(folder));
+  }
+
+  /** Resolves once every ingest started so far has finished and been reported. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    const tracked = work.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+    return tracked;
+  }
+
+  private async runFile(file: TFile): Promise<void> {
     if (this.queue.has(file.path)) {
       new Notice(`"${file.basename}" is already being ingested.`);
       return;
@@ -92,8 +114,7 @@ export class IngestService {
     this.reportOne(file.path, outcome);
   }
 
-  /** Queues every ingestible note under a folder; one notice and one result modal for the batch. */
-  async ingestFolder(folder: TFolder): Promise<void> {
+  private async runFolder(folder: TFolder): Promise<void> {
     const { notes, skipped } = ingestibleNotes(folder, this.store.settings);
     const where = folder.isRoot() ? "the vault" : `"${folder.path}"`;
     const skippedText = skipped > 0 ? ` (${skipped} skipped: in the wiki folder or an excluded folder)` : "";

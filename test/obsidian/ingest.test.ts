@@ -1,0 +1,187 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SynapseError } from "../../src/core/errors";
+import type { RunContext } from "../../src/core/run-context";
+import type { WikiPage } from "../../src/core/schemas";
+import { aPage, ScriptedProvider } from "../builders";
+import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
+
+afterEach(() => vi.restoreAllMocks());
+
+/** A real note from the Obsidian help vault (read-only corpus beside the repository). */
+const CORPUS = ["../shared/corpora/obsidian-help", "../../shared/corpora/obsidian-help"].map((p) => join(process.cwd(), p));
+function corpusNote(relative: string): string {
+  for (const root of CORPUS) {
+    try {
+      return readFileSync(join(root, relative), "utf8");
+    } catch {
+      continue;
+    }
+  }
+  throw new Error(`Corpus note ${relative} not found`);
+}
+
+const NOTE = "Getting started/Link notes.md";
+
+function wikiFiles(harness: Harness): string[] {
+  return harness.app.vault
+    .getFiles()
+    .map((f) => f.path)
+    .filter((p) => p.startsWith("wiki/"))
+    .sort();
+}
+
+function statusText(harness: Harness): string {
+  return (harness.registered.statusBarItems__[0] as HTMLElement).textContent ?? "";
+}
+
+/** Generates valid pages, except for notes named in `hold`: those wait until the run is cancelled. */
+function holdingProvider(hold: (path: string) => boolean): ScriptedProvider {
+  return new ScriptedProvider([
+    (run: RunContext): Promise<WikiPage[]> => {
+      const source = run.source?.path ?? "";
+      if (!hold(source)) {
+        return Promise.resolve([aPage().titled(`Page for ${source.replace(/\.md$/, "")}`).withSources(source).withContent(`From [[${source.replace(/\.md$/, "")}]].`).build()]);
+      }
+      return new Promise((_resolve, reject) => {
+        if (run.signal.aborted) reject(new SynapseError("cancelled", "The run was cancelled."));
+        run.signal.addEventListener("abort", () => reject(new SynapseError("cancelled", "The run was cancelled.")), { once: true });
+      });
+    },
+  ]);
+}
+
+describe("ingesting from Obsidian", () => {
+  it("'Ingest active note' runs the Offline provider on the mocked vault and writes the pages", async () => {
+    const harness = await loadPlugin({ files: { [NOTE]: corpusNote(`en/${NOTE}`) } });
+    harness.activate(NOTE);
+    expect(runCommand(harness, "ingest-active-note")).toBe(true);
+    await harness.plugin.ingest?.settled();
+
+    const files = wikiFiles(harness);
+    expect(files).toContain("wiki/index.md");
+    expect(files).toContain("wiki/log.md");
+    const pages = files.filter((p) => p !== "wiki/index.md" && p !== "wiki/log.md");
+    expect(pages.length).toBeGreaterThan(0);
+    // The source note is untouched; pages cite it and the index links them.
+    expect(await harness.read(NOTE)).toBe(corpusNote(`en/${NOTE}`));
+    const first = await harness.read(pages[0] as string);
+    expect(first).toMatch(/^---\n/);
+    expect(first).toContain(NOTE);
+    const index = await harness.read("wiki/index.md");
+    expect(index).toContain("[[");
+
+    expect(harness.notices.some((n) => /^Synapse ingested "Link notes": \d+ pages? created/.test(n))).toBe(true);
+    // The result modal lists the pages as links that open them.
+    const modal = harness.modals.at(-1) as HTMLElement;
+    const links = [...modal.querySelectorAll<HTMLAnchorElement>("a.internal-link")].map((a) => a.dataset.href);
+    expect(links.sort()).toEqual(pages);
+    expect(statusText(harness)).toBe("");
+  });
+
+  it("the ribbon button ingests the active note, and asks for one when none is open", async () => {
+    const harness = await loadPlugin({ files: { "notes/Plain note.md": "# Plain note\n\nA short note about [[Bees]] and honey." } });
+    harness.activate(null);
+    harness.clickRibbon();
+    expect(harness.notices).toContain("Open a Markdown note to ingest it.");
+
+    harness.activate("notes/Plain note.md");
+    harness.clickRibbon();
+    await harness.plugin.ingest?.settled();
+    expect(wikiFiles(harness).length).toBeGreaterThan(2);
+  });
+
+  it("shows the phase in the status bar, and 'Cancel running ingest' stops the run without writing", async () => {
+    const provider = holdingProvider(() => true);
+    const harness = await loadPlugin({ files: { "a.md": "# A\n\nSomething about apples." }, seams: { createProvider: () => provider } });
+    harness.activate("a.md");
+    runCommand(harness, "ingest-active-note");
+    await vi.waitFor(() => expect(statusText(harness)).toMatch(/^Synapse: generating, attempt 1 of 3/));
+    expect(harness.registered.commands__.get("cancel-ingest")?.checkCallback?.(true)).toBe(true);
+
+    expect(runCommand(harness, "cancel-ingest")).toBe(true);
+    await harness.plugin.ingest?.settled();
+    expect(harness.notices).toContain('Ingest of "a" cancelled; nothing was written.');
+    expect(wikiFiles(harness)).toEqual([]);
+    expect(statusText(harness)).toBe("");
+    expect(harness.registered.commands__.get("cancel-ingest")?.checkCallback?.(true)).toBe(false);
+  });
+
+  it("clicking the status bar cancels too", async () => {
+    const provider = holdingProvider(() => true);
+    const harness = await loadPlugin({ files: { "a.md": "# A\n\nApples." }, seams: { createProvider: () => provider } });
+    harness.activate("a.md");
+    runCommand(harness, "ingest-active-note");
+    await vi.waitFor(() => expect(statusText(harness)).toContain("generating"));
+    (harness.registered.statusBarItems__[0] as HTMLElement).click();
+    await harness.plugin.ingest?.settled();
+    expect(harness.notices).toContain('Ingest of "a" cancelled; nothing was written.');
+  });
+
+  it("runs one ingest at a time: the next waits in the queue, then runs", async () => {
+    const provider = holdingProvider((path) => path === "a.md");
+    const harness = await loadPlugin({
+      files: { "a.md": "# A\n\nApples.", "b.md": "# B\n\nBananas." },
+      seams: { createProvider: () => provider },
+    });
+    harness.activate("a.md");
+    runCommand(harness, "ingest-active-note");
+    await vi.waitFor(() => expect(statusText(harness)).toContain("generating"));
+    harness.activate("b.md");
+    runCommand(harness, "ingest-active-note");
+    expect(statusText(harness)).toContain("1 queued");
+    // b has not started: a still holds the queue.
+    expect(provider.analyzeCalls).toHaveLength(1);
+
+    // Asking again for the running note does not start a second run.
+    harness.activate("a.md");
+    runCommand(harness, "ingest-active-note");
+    expect(harness.notices).toContain('"a" is already being ingested.');
+
+    runCommand(harness, "cancel-ingest");
+    await harness.plugin.ingest?.settled();
+    expect(provider.analyzeCalls).toHaveLength(2);
+    expect(wikiFiles(harness)).toContain("wiki/concepts/Page for b.md");
+    expect(harness.notices.some((n) => n.startsWith('Synapse ingested "b"'))).toBe(true);
+  });
+
+  it("reports a provider that cannot be built (no API key) in words, without writing", async () => {
+    const harness = await loadPlugin({
+      files: { "a.md": "# A\n\nApples." },
+      data: { version: 1, operations: { ingest: "anthropic" } },
+    });
+    harness.activate("a.md");
+    runCommand(harness, "ingest-active-note");
+    await harness.plugin.ingest?.settled();
+    expect(harness.notices.some((n) => n.startsWith('Synapse could not ingest "a": No Anthropic API key was found'))).toBe(true);
+    expect(wikiFiles(harness)).toEqual([]);
+  });
+
+  it("refuses a remote provider in local-only mode before anything is sent", async () => {
+    const harness = await loadPlugin({
+      files: { "a.md": "# A\n\nApples." },
+      data: { version: 1, localOnly: true, operations: { ingest: "anthropic" } },
+    });
+    harness.app.secretStorage.setSecret("synapse-anthropic-api-key", "sk-ant-test-0123456789");
+    harness.activate("a.md");
+    runCommand(harness, "ingest-active-note");
+    await harness.plugin.ingest?.settled();
+    expect(harness.notices.some((n) => n.includes("Local-only mode is on"))).toBe(true);
+    expect(wikiFiles(harness)).toEqual([]);
+  });
+
+  it("never sends a note from an excluded folder", async () => {
+    const provider = holdingProvider(() => false);
+    const harness = await loadPlugin({
+      files: { "Private/diary.md": "# Diary\n\nSecret thoughts." },
+      data: { version: 1, excludedFolders: ["Private"] },
+      seams: { createProvider: () => provider },
+    });
+    harness.activate("Private/diary.md");
+    runCommand(harness, "ingest-active-note");
+    await harness.plugin.ingest?.settled();
+    expect(provider.analyzeCalls).toHaveLength(0);
+    expect(harness.notices.some((n) => n.includes("excluded folder"))).toBe(true);
+  });
+});

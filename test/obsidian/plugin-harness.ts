@@ -1,0 +1,99 @@
+/**
+ * Loads the real plugin against obsidian-test-mocks: an in-memory vault, secret storage and
+ * workspace. Also records what the plugin showed (notices, result modals) by listening on the
+ * mocks' own hooks, so tests assert on what a user would see.
+ */
+import type { PluginManifest, TFile } from "obsidian";
+import { App, Modal, Notice, Plugin } from "obsidian-test-mocks/obsidian";
+import { vi } from "vitest";
+import manifest from "../../manifest.json";
+import SynapsePlugin, { type PluginSeams } from "../../src/main";
+
+export const MANIFEST: PluginManifest = manifest;
+
+export interface Harness {
+  readonly app: App;
+  readonly plugin: SynapsePlugin;
+  /** Mock-side view of the plugin: what it registered and what it saved. */
+  readonly registered: Plugin;
+  readonly notices: string[];
+  /** The content of every modal the plugin opened, captured when it opened. */
+  readonly modals: HTMLElement[];
+  /** What clicking the ribbon button does. */
+  clickRibbon(): void;
+  /** Makes `path` the active note, as if the user had opened it. */
+  activate(path: string | null): void;
+  read(path: string): Promise<string>;
+}
+
+export async function loadPlugin(options: { files?: Record<string, string>; data?: unknown; seams?: PluginSeams } = {}): Promise<Harness> {
+  const app = App.createConfigured__({ files: options.files ?? {} });
+  readBinaryOfTextFiles(app);
+  const notices: string[] = [];
+  const modals: HTMLElement[] = [];
+  vi.spyOn(Notice.prototype, "constructor__").mockImplementation((message: string | DocumentFragment) => {
+    notices.push(typeof message === "string" ? message : (message.textContent ?? ""));
+  });
+  // Opening a modal renders it and keeps a copy of what it showed (the mock would close it at once).
+  vi.spyOn(Modal.prototype, "open").mockImplementation(function (this: Modal) {
+    this.onOpen();
+    modals.push(this.contentEl.cloneNode(true) as HTMLElement);
+  });
+  const ribbon = vi.spyOn(Plugin.prototype, "addRibbonIcon");
+  const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST, options.seams ?? {});
+  const registered = Plugin.fromOriginalType2__(plugin);
+  if (options.data !== undefined) registered.data__ = options.data;
+  await plugin.onload();
+  let active: TFile | null = null;
+  vi.spyOn(app.workspace, "getActiveFile").mockImplementation(() => active as never);
+  return {
+    app,
+    plugin,
+    registered,
+    notices,
+    modals,
+    clickRibbon() {
+      const callback = ribbon.mock.calls[0]?.[2];
+      if (!callback) throw new Error("No ribbon button");
+      callback(new MouseEvent("click"));
+    },
+    activate(path) {
+      active = path === null ? null : (app.vault.getFileByPath(path) as unknown as TFile | null);
+      if (path !== null && active === null) throw new Error(`No file at ${path}`);
+    },
+    read: async (path) => {
+      const file = app.vault.getFileByPath(path);
+      if (!file) throw new Error(`No file at ${path}`);
+      return app.vault.read(file);
+    },
+  };
+}
+
+/** Runs a command as the palette does: checkCallback(true) to list it, then (false) to run it. */
+export function runCommand(harness: Harness, id: string): boolean {
+  const command = harness.registered.commands__.get(id);
+  if (!command) throw new Error(`No command ${id}`);
+  if (command.checkCallback) {
+    if (!command.checkCallback(true)) return false;
+    command.checkCallback(false);
+    return true;
+  }
+  command.callback?.();
+  return true;
+}
+
+/**
+ * The mock's in-memory adapter keeps text and binary files apart, so `readBinary` of a note fails
+ * there, while real Obsidian reads any file's bytes. Give the mock Obsidian's behaviour.
+ */
+function readBinaryOfTextFiles(app: App): void {
+  const adapter = app.vault.adapter as unknown as { readBinary(path: string): Promise<ArrayBuffer>; read(path: string): Promise<string> };
+  const readBinary = adapter.readBinary.bind(adapter);
+  vi.spyOn(adapter, "readBinary").mockImplementation(async (path: string) => {
+    try {
+      return await readBinary(path);
+    } catch {
+      return new TextEncoder().encode(await adapter.read(path)).buffer;
+    }
+  });
+}
