@@ -7,14 +7,15 @@
  * folder — by a PreToolUse hook (runs for every call, even ones the SDK would auto-approve) and by
  * `canUseTool` (permission mode "default" asks it for every write and every read outside the cwd).
  */
-import type { HookInput, Options, PermissionResult, Query, SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { HookInput, Options, PermissionResult, SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { isAbsolute, relative, sep } from "node:path";
 import { AGENT_TOOLS, DISALLOWED_TOOLS, checkToolCall, type GuardRoots, type Verdict } from "./path-guard";
 import type { AgentUsage, BridgeEvent, Denial, ParsedIngestRequest } from "./protocol";
 import { systemPrompt, taskPrompt } from "./prompt";
 import type { Staging } from "./staging";
 
-export type QueryFunction = (params: { prompt: string; options?: Options }) => Query;
+/** The SDK's `query()`, as far as the bridge uses it (tests substitute a scripted one). */
+export type QueryFunction = (params: { prompt: string; options?: Options }) => AsyncIterable<SDKMessage>;
 
 export interface AgentRunOptions {
   readonly staging: Staging;

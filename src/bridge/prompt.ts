@@ -4,8 +4,10 @@
  * the vault's layout, so what the agent writes maps one to one onto vault paths.
  */
 import { PAGE_TYPES } from "../core/schemas";
+import { TYPE_FOLDERS } from "../wiki/page-paths";
 
 export function systemPrompt(wikiFolder: string): string {
+  const folders = PAGE_TYPES.map((t) => `${t} pages in "${wikiFolder}/${TYPE_FOLDERS[t]}/"`).join(", ");
   return [
     "You maintain a wiki of Markdown pages inside an Obsidian vault. Raw source notes stay untouched;",
     "the wiki is yours to write. You work in a copy of the vault's wiki folder; only what you write",
@@ -28,6 +30,7 @@ export function systemPrompt(wikiFolder: string): string {
     "---",
     "",
     "Conventions:",
+    `- A new page goes to "${wikiFolder}/<type folder>/<title>.md": ${folders}.`,
     "- One source page per ingested note summarising it; entity pages for people, organisations,",
     "  products, places and works; concept pages for ideas, methods and terms; synthesis and comparison",
     "  pages only when the note gives real material for them.",

@@ -44,6 +44,8 @@ export interface BridgeServerOptions {
 export interface BridgeServer {
   readonly url: string;
   readonly port: number;
+  /** Agent runs in progress. */
+  activeRuns(): number;
   /** Aborts running agents and closes the server. */
   close(): Promise<void>;
 }
@@ -232,6 +234,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    activeRuns: () => runs.size,
     close: async () => {
       for (const run of runs.values()) run.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

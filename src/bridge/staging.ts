@@ -9,7 +9,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } fro
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { BridgePage } from "./protocol";
-import { parsePageFile } from "./page-parse";
+import { parsePageMarkdown } from "../wiki/page-markdown";
 
 export interface StagingLimits {
   /** Markdown files copied from the wiki folder. */
@@ -184,7 +184,7 @@ export async function collectChanges(staging: Staging, limits: StagingLimits = D
       const markdown = await readFile(full, "utf8");
       const before = staging.baseline.get(path);
       if (before === markdown) continue;
-      pages.push({ path, action: before === undefined ? "created" : "changed", page: parsePageFile(markdown, path), markdown });
+      pages.push({ path, action: before === undefined ? "created" : "changed", page: parsePageMarkdown(markdown, path), markdown });
     }
   };
   await walk(staging.root);

@@ -52,8 +52,8 @@ describe("ingest through the bridge with the real agent SDK", () => {
     const r = await rig([
       toolTurn("Read", { file_path: NOTE_PATH }),
       toolTurn("Glob", { pattern: "wiki/**/*.md" }),
-      toolTurn("Write", { file_path: "wiki/Local-first software.md", content: pageMarkdown("Local-first software") }),
-      textTurn("Wrote wiki/Local-first software.md."),
+      toolTurn("Write", { file_path: "wiki/sources/Local-first software.md", content: pageMarkdown("Local-first software") }),
+      textTurn("Wrote wiki/sources/Local-first software.md."),
     ]);
     const before = r.vault.snapshot();
     const progress: ProgressEvent[] = [];
@@ -81,7 +81,7 @@ describe("ingest through the bridge with the real agent SDK", () => {
     expect(usage[0]?.inputTokens).toBeGreaterThan(0);
     expect(usage[0]?.costUsd).toBeGreaterThan(0);
     const activity = progress.flatMap((e) => (e.type === "activity" ? [e.message] : []));
-    expect(activity).toContain("Agent wrote wiki/Local-first software.md");
+    expect(activity).toContain("Agent wrote wiki/sources/Local-first software.md");
     expect(activity.some((m) => m.startsWith("Agent: Read"))).toBe(true);
 
     // What the agent was offered and told.
@@ -101,11 +101,11 @@ describe("ingest through the bridge with the real agent SDK", () => {
     const invalid = pageMarkdown("Local-first software", { sources: [], lang: "english" });
     const r = await rig([
       // First run: a page without the note in its sources and with a bad language code.
-      toolTurn("Write", { file_path: "wiki/Local-first software.md", content: invalid }),
+      toolTurn("Write", { file_path: "wiki/sources/Local-first software.md", content: invalid }),
       textTurn("done"),
       // Repair run: the previous page is there to read; the agent fixes it.
-      toolTurn("Read", { file_path: "wiki/Local-first software.md" }),
-      toolTurn("Write", { file_path: "wiki/Local-first software.md", content: pageMarkdown("Local-first software") }),
+      toolTurn("Read", { file_path: "wiki/sources/Local-first software.md" }),
+      toolTurn("Write", { file_path: "wiki/sources/Local-first software.md", content: pageMarkdown("Local-first software") }),
       textTurn("fixed"),
     ]);
     const run = createRunContext({ source: { path: NOTE_PATH, text: NOTE_TEXT } });

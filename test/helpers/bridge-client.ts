@@ -56,9 +56,12 @@ export async function ingestEvents(
   if (!response.body) return { status: response.status, events, error: null };
   const decoder = new TextDecoder();
   let buffer = "";
+  const reader = response.body.getReader();
   try {
-    for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
       let nl = buffer.indexOf("\n");
       while (nl >= 0) {
         const event = parseEventLine(buffer.slice(0, nl));

@@ -44,9 +44,9 @@ A conflict-free replicated data type lets replicas be changed independently and 
 export interface TestVault {
   readonly root: string;
   /** Every file in the vault, by vault-relative path. */
-  snapshot(): Map<string, string>;
-  write(path: string, content: string): void;
-  dispose(): void;
+  readonly snapshot: () => Map<string, string>;
+  readonly write: (path: string, content: string) => void;
+  readonly dispose: () => void;
 }
 
 function walk(root: string, dir: string, out: Map<string, string>): void {

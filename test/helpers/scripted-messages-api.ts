@@ -42,6 +42,8 @@ export interface ScriptedMessagesApi {
   agentRequests(): RecordedRequest[];
   /** Resolves when a request for turn `index` arrives. */
   waitForTurn(index: number): Promise<void>;
+  /** Streams held open by `hang` turns that the client has not closed yet. */
+  openStreams(): number;
   close(): Promise<void>;
 }
 
@@ -206,6 +208,7 @@ export async function startScriptedMessagesApi(script: readonly ScriptedTurn[]):
             list.push(resolve);
             waiters.set(index, list);
           }),
+    openStreams: () => open.size,
     close: async () => {
       for (const res of open) res.destroy();
       server.closeAllConnections();
