@@ -67,7 +67,9 @@ async function toRequestUrlParam(input: string | URL | Request, init?: RequestIn
 
   const record: Record<string, string> = {};
   let contentType: string | undefined;
-  headers.forEach((value, key) => {
+  headers.forEach((value, name) => {
+    // Header names are case-insensitive; some Headers implementations keep the caller's case.
+    const key = name.toLowerCase();
     if (key === "content-type") contentType = value;
     else if (!DROPPED_HEADERS.has(key)) record[key] = value;
   });

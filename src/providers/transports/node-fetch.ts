@@ -78,8 +78,8 @@ async function prepare(input: string | URL | Request, init?: RequestInit): Promi
   if (body !== null) headers.set("content-length", String(body.byteLength));
 
   const record: Record<string, string> = {};
-  headers.forEach((value, key) => {
-    record[key] = value;
+  headers.forEach((value, name) => {
+    record[name.toLowerCase()] = value;
   });
   return { url, method, headers: record, body, redirect: init?.redirect ?? fromRequest?.redirect ?? "follow" };
 }
