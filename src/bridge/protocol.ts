@@ -92,6 +92,8 @@ export const AgentOutcomeSchema = z.object({
 /** The progress stream of one ingest, one JSON object per line (NDJSON). */
 export const BridgeEventSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("started"), runId: z.string(), model: z.string().nullable() }),
+  /** Sent while the agent is quiet, so no transport gives up on an idle stream. */
+  z.looseObject({ type: z.literal("heartbeat") }),
   z.looseObject({ type: z.literal("tool"), tool: z.string(), target: z.string().nullable() }),
   z.looseObject({ type: z.literal("denied"), denial: DenialSchema }),
   z.looseObject({ type: z.literal("file"), path: z.string() }),

@@ -35,6 +35,8 @@ export interface BridgeServerOptions {
   readonly runTimeoutMs?: number;
   readonly stagingLimits?: StagingLimits;
   readonly maxRequestBytes?: number;
+  /** Interval of heartbeat events on a quiet stream. */
+  readonly heartbeatMs?: number;
   /** One line per request (method, path, status, duration) and per run; never tokens or content. */
   readonly log?: (line: string) => void;
   /** The native binary's stderr, for debugging. */
@@ -141,6 +143,8 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     };
     startStream(res);
     emit({ type: "started", runId, model: request.model ?? null });
+    // A model turn can be silent for minutes; fetch clients drop bodies idle for about five.
+    const heartbeat = setInterval(() => emit({ type: "heartbeat" }), options.heartbeatMs ?? 15_000);
     log(`run ${runId} started: ${request.notePath}`);
     try {
       const outcome = await runAgent({
@@ -178,6 +182,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
       log(`run ${runId} failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       clearTimeout(timer);
+      clearInterval(heartbeat);
       runs.delete(runId);
       await staging.dispose().catch(() => undefined);
       res.end();
@@ -222,7 +227,10 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
       sendError(res, 500, "internal", error instanceof Error ? error.message : "The bridge failed unexpectedly.");
     });
   });
-  server.requestTimeout = 0; // ingests stream for minutes; the run timeout bounds them instead
+  // Receiving a request (headers and the ≤1 MiB body) is quick; a slow sender is cut off. The
+  // streamed answer is not subject to these (Node's socket timeout stays off; the run timeout rules).
+  server.headersTimeout = 15_000;
+  server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, "127.0.0.1", () => {

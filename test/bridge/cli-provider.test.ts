@@ -12,6 +12,7 @@ import { createRunContext, type ProgressEvent, type RunContext } from "../../src
 import type { IngestRequest } from "../../src/bridge/protocol";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { createCliProvider, type CliProviderOptions } from "../../src/providers/cli";
+import { ingestEvents } from "../helpers/bridge-client";
 import { makeVault, NOTE_PATH, NOTE_TEXT, pageMarkdown, type TestVault } from "../helpers/bridge-fixtures";
 import { fakeAgent, type FakeAgentScript } from "../helpers/fake-agent-query";
 
@@ -42,6 +43,7 @@ async function rig(...scripts: FakeAgentScript[]): Promise<Rig> {
     port: 0,
     version: "test",
     env: {},
+    heartbeatMs: 25,
     loadQuery: () => {
       const script = scripts[Math.min(call++, scripts.length - 1)] ?? { steps: [] };
       return Promise.resolve(fakeAgent(script).query);
@@ -244,6 +246,29 @@ describe("the cli provider", () => {
     expect(r.bridge.activeRuns()).toBe(0);
     expect(r.urls).toEqual([`${r.bridge.url}/ingest`, `${r.bridge.url}/cancel`]);
     expect(run.usage.entries).toEqual([]);
+  });
+
+  it("keeps a quiet stream alive with heartbeats, which the provider does not report", async () => {
+    const r = await rig({ steps: [], hang: true });
+    const controller = new AbortController();
+    const heartbeats: string[] = [];
+    const collected = ingestEvents(
+      r.bridge.url,
+      TOKEN,
+      { vault: r.vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", maxTurns: 3, maxBudgetUsd: 0.1 },
+      (event) => {
+        if (event.type === "heartbeat") heartbeats.push(event.type);
+        if (heartbeats.length === 3) controller.abort();
+      },
+      controller.signal,
+    );
+    await collected;
+    expect(heartbeats).toHaveLength(3);
+
+    const progress: ProgressEvent[] = [];
+    const run = createRunContext({ source: { path: NOTE_PATH, text: NOTE_TEXT }, timeoutMs: 200, progress: (e) => progress.push(e) });
+    await failure(r.provider().generate(SEED, "", run));
+    expect(progress.map((e) => (e.type === "activity" ? e.message : e.type))).toEqual(["Claude agent started in the bridge's staging copy."]);
   });
 
   it("stops at the run's deadline with a timeout", async () => {
