@@ -55,7 +55,10 @@ function readKey(env: ProviderEnvironment, role: SecretRole, name: string): stri
 }
 
 export function ollamaHost(settings: Settings): URL {
-  return parseBaseUrl(settings.profiles.ollama.host || DEFAULT_OLLAMA_HOST, "Ollama host (setting \"Ollama host\" or --base-url)");
+  const raw = settings.profiles.ollama.host.trim() || DEFAULT_OLLAMA_HOST;
+  // OLLAMA_HOST is commonly written without a scheme ("127.0.0.1:11434"); Ollama itself accepts that.
+  const withScheme = raw.includes("://") ? raw : `http://${raw}`;
+  return parseBaseUrl(withScheme, "Ollama host (setting \"Ollama host\" or --base-url)");
 }
 
 /** A client per request, over a fetch bound to that request's signal (see ollama/client.ts). */

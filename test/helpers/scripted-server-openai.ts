@@ -23,7 +23,8 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
 const ERROR_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "invalid_request_error", 404: "invalid_request_error", 429: "rate_limit_exceeded" };
 
 export const renderOpenAI: Renderer = {
-  isModelCall: (method, path) => method === "POST" && path === "/v1/chat/completions",
+  // Compatible servers live under various prefixes (OpenRouter: /api/v1).
+  isModelCall: (method, path) => method === "POST" && path.endsWith("/v1/chat/completions"),
 
   error(status, message, res, headers = {}) {
     jsonResponse(res, status, { error: { message, type: ERROR_TYPES[status] ?? "server_error", param: null, code: status === 404 ? "model_not_found" : null } }, headers);
@@ -99,7 +100,7 @@ export const renderOpenAI: Renderer = {
   },
 
   other(request, res, ctx) {
-    if (request.method === "GET" && request.path === "/v1/models") {
+    if (request.method === "GET" && request.path.endsWith("/v1/models")) {
       return jsonResponse(res, 200, {
         object: "list",
         data: ctx.models.map((m) => ({ id: m.name, object: "model", created: 0, owned_by: "scripted", ...(m.capabilities ? { supported_parameters: m.capabilities } : {}) })),

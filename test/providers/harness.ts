@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createRunContext, type RunContext, type RunContextOptions } from "../../src/core/run-context";
 import type { InferenceProvider } from "../../src/core/provider";
+import { AnalysisSchema, type Analysis } from "../../src/core/schemas";
 import type { RunLogger } from "../../src/core/log";
 import type { FetchLike, ProviderEnvironment, SecretSource } from "../../src/providers/environment";
 import { createProvider } from "../../src/providers/factory";
@@ -34,6 +35,9 @@ export const REPLIES = {
   pagesNoSource: fixture("bases-pages-no-source.json"),
   pagesFenced: fixture("bases-pages-fenced.txt"),
 };
+
+/** The analysis fixture, parsed. */
+export const ANALYSIS: Analysis = AnalysisSchema.parse(JSON.parse(REPLIES.analysis));
 
 export const content = (text: string, usage = { input: 120, output: 60 }): Reply => ({ kind: "content", text, usage });
 export const VALID: readonly Reply[] = [content(REPLIES.analysis), content(REPLIES.pages)];
@@ -84,13 +88,17 @@ export const testSecrets = (key: string | null = API_KEY): SecretSource => ({
 /** Node's fetch; the plugin injects its own transports instead. */
 export const nodeFetch: FetchLike = (input, init) => fetch(input, init);
 
+export function urlOf(input: string | URL | Request): string {
+  return typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+}
+
 /**
  * A transport that delivers every request to the scripted server whatever host the URL names:
  * lets a test configure a remote-looking base URL (so `isLocal` is false) and still watch the wire.
  */
 export function redirectingFetch(server: ScriptedServer): FetchLike {
   return (input, init) => {
-    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+    const url = new URL(urlOf(input));
     url.protocol = "http:";
     url.host = `127.0.0.1:${server.port}`;
     return fetch(url, init);
