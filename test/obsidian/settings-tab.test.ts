@@ -1,0 +1,226 @@
+import type { RequestUrlParam } from "obsidian";
+import { PluginSettingTab } from "obsidian-test-mocks/obsidian";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { SettingsSchema } from "../../src/settings/schema";
+import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-server";
+import { nodeRequestUrl } from "./node-request-url";
+import { loadPlugin, type Harness } from "./plugin-harness";
+import { ControlRecorder } from "./settings-controls";
+
+// Obsidian's requestUrl, replaced by one that really reaches the scripted servers.
+const transport = vi.hoisted(() => ({ requestUrl: null as null | ((p: RequestUrlParam) => Promise<unknown>) }));
+vi.mock("obsidian", async (importOriginal) => {
+  const original = await importOriginal<typeof import("obsidian")>();
+  return { ...original, requestUrl: (p: RequestUrlParam) => (transport.requestUrl ? transport.requestUrl(p) : original.requestUrl(p)) };
+});
+
+let ollama: ScriptedServer;
+beforeAll(async () => {
+  transport.requestUrl = nodeRequestUrl();
+  ollama = await startScriptedServer({
+    protocol: "ollama",
+    version: "0.6.2",
+    models: [
+      { name: "llama3.2:latest", capabilities: ["completion", "tools"] },
+      { name: "qwen3:8b", capabilities: ["completion", "thinking"] },
+      { name: "nomic-embed-text:latest", capabilities: ["embedding"] },
+    ],
+  });
+});
+afterAll(async () => {
+  await ollama.close();
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function openTab(options: Parameters<typeof loadPlugin>[0] = {}): Promise<{ harness: Harness; tab: PluginSettingTab; controls: ControlRecorder }> {
+  const harness = await loadPlugin(options);
+  const controls = new ControlRecorder();
+  const tab = PluginSettingTab.fromOriginalType2__(harness.registered.settingTabs__[0] as Parameters<typeof PluginSettingTab.fromOriginalType2__>[0]);
+  tab.display();
+  return { harness, tab, controls };
+}
+
+/** Lets the saves the controls started finish. */
+async function saved(harness: Harness): Promise<Record<string, unknown>> {
+  await vi.waitFor(() => expect(harness.registered.data__).toBeTruthy());
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return harness.registered.data__ as Record<string, unknown>;
+}
+
+const EVERY_ROW = [
+  "Backends › Ingest with",
+  "Wiki and limits › Wiki folder",
+  "Wiki and limits › Generation attempts",
+  "Wiki and limits › Token budget",
+  "Wiki and limits › Request timeout",
+  "Wiki and limits › Run timeout",
+  "Privacy › Local-only mode",
+  "Privacy › Excluded folders",
+  "Privacy › Log prompts and replies",
+  "Local: Ollama › Host",
+  "Local: Ollama › Model",
+  "Local: Ollama › Embedding model",
+  "Local: Ollama › Test connection",
+  "API: Anthropic › Model",
+  "API: Anthropic › API key",
+  "API: Anthropic › Base URL",
+  "API: Anthropic › Test connection",
+  "API: OpenAI-compatible › Service",
+  "API: OpenAI-compatible › Base URL",
+  "API: OpenAI-compatible › Model",
+  "API: OpenAI-compatible › API key",
+  "API: OpenAI-compatible › Test connection",
+  "CLI agent through the bridge › Bridge URL",
+  "CLI agent through the bridge › Bridge token",
+  "CLI agent through the bridge › Max turns",
+  "CLI agent through the bridge › Max budget",
+  "CLI agent through the bridge › Test connection",
+];
+
+describe("the settings tab", () => {
+  it("renders every control, grouped by section, showing the settings in force", async () => {
+    const { controls } = await openTab({ data: { version: 1, wikiFolder: "kb", maxIter: 4, excludedFolders: ["Private", "Journal"] } });
+    expect(controls.rows()).toEqual(EVERY_ROW);
+    expect(controls.text("Wiki and limits", "Wiki folder").getValue()).toBe("kb");
+    expect(controls.text("Wiki and limits", "Generation attempts").getValue()).toBe("4");
+    expect(controls.textArea("Privacy", "Excluded folders").getValue()).toBe("Private\nJournal");
+    const ingest = controls.dropdown("Backends", "Ingest with");
+    expect([...ingest.selectEl.options].map((o) => o.value)).toEqual(["offline", "ollama", "anthropic", "openai", "cli"]);
+    expect(ingest.getValue()).toBe("offline");
+  });
+
+  it("renders the same rows declaratively for Obsidian 1.13's settings search", async () => {
+    const { tab, controls } = await openTab();
+    const definitions = tab.getSettingDefinitions() as { heading?: string; items?: { name: string }[] }[];
+    const names = definitions.flatMap((group) => (group.items ?? []).map((item) => `${group.heading} › ${item.name}`));
+    for (const row of EVERY_ROW) expect(names).toContain(row);
+    // The mocks render definitions the way Obsidian 1.13 does; every row gets its control.
+    controls.reset();
+    tab.update();
+    tab.renderTab__();
+    expect(controls.rows()).toEqual(EVERY_ROW);
+  });
+
+  it("saves each change, and what it saves is valid settings", async () => {
+    const { harness, controls } = await openTab();
+    controls.dropdown("Backends", "Ingest with").setValue("ollama");
+    controls.text("Wiki and limits", "Wiki folder").setValue("/Knowledge/");
+    controls.text("Wiki and limits", "Generation attempts").setValue("5");
+    controls.text("Wiki and limits", "Token budget").setValue("0");
+    controls.text("Wiki and limits", "Request timeout").setValue("90");
+    controls.text("Wiki and limits", "Run timeout").setValue("1200");
+    controls.toggle("Privacy", "Local-only mode").setValue(true);
+    controls.textArea("Privacy", "Excluded folders").setValue("Private\n\n /Journal/ \nPrivate");
+    controls.toggle("Privacy", "Log prompts and replies").setValue(true);
+    controls.text("Local: Ollama", "Host").setValue("http://127.0.0.1:11500");
+    controls.text("API: Anthropic", "Model").setValue("claude-opus-4-1");
+    controls.text("CLI agent through the bridge", "Max turns").setValue("12");
+    controls.text("CLI agent through the bridge", "Max budget").setValue("0.5");
+    const data = await saved(harness);
+    expect(data).toMatchObject({
+      version: 1,
+      wikiFolder: "Knowledge",
+      maxIter: 5,
+      tokenBudget: 0,
+      requestTimeoutSeconds: 90,
+      runTimeoutSeconds: 1200,
+      localOnly: true,
+      excludedFolders: ["Private", "Journal"],
+      logContent: true,
+      operations: { ingest: "ollama" },
+      profiles: { ollama: { host: "http://127.0.0.1:11500" }, anthropic: { model: "claude-opus-4-1" }, cli: { maxTurns: 12, maxBudgetUsd: 0.5 } },
+    });
+    expect(SettingsSchema.parse(data)).toEqual(data);
+    expect(harness.plugin.currentSettings.maxIter).toBe(5);
+  });
+
+  it("refuses an invalid number, says why on the row, and keeps the last valid value", async () => {
+    const { harness, controls } = await openTab();
+    const attempts = controls.text("Wiki and limits", "Generation attempts");
+    attempts.setValue("25");
+    expect(controls.descOf(attempts.inputEl).textContent).toContain("Enter a whole number from 1 to 10.");
+    attempts.setValue("two");
+    expect(harness.plugin.currentSettings.maxIter).toBe(3);
+    attempts.setValue("2");
+    await saved(harness);
+    expect(controls.descOf(attempts.inputEl).textContent).not.toContain("Enter a whole number");
+    expect(harness.plugin.currentSettings.maxIter).toBe(2);
+  });
+
+  it("fills the base URL from the OpenAI-compatible service, and recognises a known URL typed by hand", async () => {
+    const { harness, controls } = await openTab();
+    const baseUrl = controls.text("API: OpenAI-compatible", "Base URL");
+    controls.dropdown("API: OpenAI-compatible", "Service").setValue("openrouter");
+    await vi.waitFor(() => expect(baseUrl.inputEl.value).toBe("https://openrouter.ai/api/v1"));
+    expect(harness.plugin.currentSettings.profiles.openai).toMatchObject({ preset: "openrouter", baseUrl: "https://openrouter.ai/api/v1" });
+    baseUrl.setValue("http://127.0.0.1:1234/v1/");
+    await saved(harness);
+    expect(harness.plugin.currentSettings.profiles.openai.preset).toBe("lmstudio");
+    baseUrl.setValue("http://gpu-box.lan:8000/v1");
+    await saved(harness);
+    expect(harness.plugin.currentSettings.profiles.openai).toMatchObject({ preset: "custom", baseUrl: "http://gpu-box.lan:8000/v1" });
+  });
+
+  it("keeps only secret names in data.json: the keys stay in Obsidian's secret storage", async () => {
+    const { harness, controls } = await openTab();
+    const secrets = {
+      "my-anthropic-key": "sk-ant-api03-SECRETVALUE-anthropic-0123456789",
+      "my-openai-key": "sk-proj-SECRETVALUE-openai-0123456789",
+      "bridge-token": "bridge-SECRETVALUE-token-0123456789",
+    };
+    for (const [name, value] of Object.entries(secrets)) harness.app.secretStorage.setSecret(name, value);
+    controls.secret("API: Anthropic", "API key").pick("my-anthropic-key");
+    controls.secret("API: OpenAI-compatible", "API key").pick("my-openai-key");
+    controls.secret("CLI agent through the bridge", "Bridge token").pick("bridge-token");
+    controls.text("API: Anthropic", "Model").setValue("claude-opus-4-1");
+    const data = await saved(harness);
+    expect(data).toMatchObject({
+      profiles: { anthropic: { apiKeySecret: "my-anthropic-key" }, openai: { apiKeySecret: "my-openai-key" }, cli: { tokenSecret: "bridge-token" } },
+    });
+    const written = JSON.stringify(data);
+    for (const value of Object.values(secrets)) expect(written).not.toContain(value);
+    expect(written).not.toContain("SECRETVALUE");
+  });
+
+  it("'Test connection' reports the Ollama server in words: version, models, what to fix", async () => {
+    const { controls } = await openTab({ data: { version: 1, profiles: { ollama: { host: ollama.url, model: "llama3.2", embeddingModel: "mxbai-embed-large" } } } });
+    const button = controls.button("Local: Ollama", "Test connection");
+    button.simulateClick__();
+    const out = controls.descOf(button.buttonEl);
+    await vi.waitFor(() => expect(out.textContent).not.toContain("Testing"));
+    expect(out.textContent).toContain("version 0.6.2");
+    expect(out.textContent).toContain("llama3.2:latest (completion, tools)");
+    expect(out.textContent).toMatch(/To fix: .*mxbai-embed-large/);
+    // The model pickers now offer what the server reported: chat models and embedding models apart.
+    const model = controls.dropdown("Local: Ollama", "Model");
+    expect([...model.selectEl.options].map((o) => o.value)).toEqual(expect.arrayContaining(["llama3.2:latest", "qwen3:8b"]));
+    expect([...model.selectEl.options].map((o) => o.value)).not.toContain("nomic-embed-text:latest");
+    const embedding = controls.dropdown("Local: Ollama", "Embedding model");
+    expect([...embedding.selectEl.options].map((o) => o.text)).toEqual(["Choose a model", "nomic-embed-text:latest", "mxbai-embed-large (not on this server)"]);
+  });
+
+  it("picks the Ollama model from the list the server reports", async () => {
+    const { harness, controls } = await openTab({ data: { version: 1, profiles: { ollama: { host: ollama.url } } } });
+    const model = controls.dropdown("Local: Ollama", "Model");
+    expect([...model.selectEl.options].map((o) => o.text)).toEqual(["Load the models first"]);
+    controls.extraButton("Local: Ollama", "Model").simulateClick__();
+    await vi.waitFor(() => expect(model.selectEl.options.length).toBeGreaterThan(1));
+    model.setValue("qwen3:8b");
+    const data = await saved(harness);
+    expect(data).toMatchObject({ profiles: { ollama: { model: "qwen3:8b" } } });
+  });
+
+  it("says what to fix when the server cannot be reached", async () => {
+    const closed = await startScriptedServer({ protocol: "ollama" });
+    const url = closed.url;
+    await closed.close();
+    const { controls } = await openTab({ data: { version: 1, profiles: { ollama: { host: url, model: "llama3.2" } } } });
+    const button = controls.button("Local: Ollama", "Test connection");
+    button.simulateClick__();
+    const out = controls.descOf(button.buttonEl);
+    await vi.waitFor(() => expect(out.textContent).not.toContain("Testing"));
+    expect(out.textContent).toContain("could not be reached");
+    expect(out.textContent).toContain("To fix:");
+    expect(out.querySelector(".synapse-readiness")?.classList.contains("is-problem")).toBe(true);
+  });
+});
