@@ -137,7 +137,7 @@ function summaryLine(note: IngestedNote): string {
   const r = note.report;
   const model = r.provider.model ? ` (${r.provider.model})` : "";
   const tokens = r.usage.inputTokens + r.usage.outputTokens;
-  const cost = r.usage.costUsd === null ? "" : ` · $${r.usage.costUsd.toFixed(r.usage.costUsd < 0.01 && r.usage.costUsd > 0 ? 4 : 2)}`;
+  const cost = r.usage.costUsd === null ? "" : ` · $${r.usage.costUsd.toFixed(r.usage.costUsd < 1 ? 4 : 2)}`;
   const where = r.provider.isLocal ? "on this machine" : "sent off this machine";
   return `${noteName(note.notePath)}: ${r.provider.name}${model}, ${where} · ${formatTokens(tokens)} tokens${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
 }

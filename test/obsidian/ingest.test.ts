@@ -5,6 +5,8 @@ import { SynapseError } from "../../src/core/errors";
 import type { RunContext } from "../../src/core/run-context";
 import type { WikiPage } from "../../src/core/schemas";
 import { aPage, ScriptedProvider } from "../builders";
+import type { TFolder } from "obsidian";
+import type { FolderSuggestModal } from "../../src/ui/folder-suggest";
 import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
@@ -183,5 +185,56 @@ describe("ingesting from Obsidian", () => {
     await harness.plugin.ingest?.settled();
     expect(provider.analyzeCalls).toHaveLength(0);
     expect(harness.notices.some((n) => n.includes("excluded folder"))).toBe(true);
+  });
+
+  describe("'Ingest notes in folder…'", () => {
+    const files = {
+      "Inbox/Bees.md": "# Bees\n\nBees make [[Honey]].",
+      "Inbox/Deep/Honey.md": "# Honey\n\nMade by [[Bees]].",
+      "Inbox/Private/Diary.md": "# Diary\n\nNot for any model.",
+      "Inbox/picture.png": "",
+      "wiki/Old page.md": "# Old",
+    };
+
+    function folderAt(folders: TFolder[], path: string): TFolder {
+      const folder = folders.find((f) => f.path === path);
+      if (!folder) throw new Error(`No folder ${path}`);
+      return folder;
+    }
+
+    async function chooseFolder(harness: Harness, path: string): Promise<void> {
+      runCommand(harness, "ingest-folder");
+      const modal = harness.opened.at(-1) as unknown as FolderSuggestModal;
+      const folders = modal.getItems();
+      expect(folders.map((f) => modal.getItemText(f))).toEqual(expect.arrayContaining(["/", "Inbox", "Inbox/Deep", "wiki"]));
+      modal.onChooseItem(folderAt(folders, path));
+      await harness.plugin.ingest?.settled();
+    }
+
+    it("queues every note below the folder except excluded ones and the wiki, then reports once", async () => {
+      const provider = holdingProvider(() => false);
+      const harness = await loadPlugin({ files, data: { version: 1, excludedFolders: ["Inbox/Private"] }, seams: { createProvider: () => provider } });
+      await chooseFolder(harness, "Inbox");
+      expect(harness.notices[0]).toBe('Queued 2 notes from "Inbox" (1 skipped: in the wiki folder or an excluded folder).');
+      expect(provider.analyzeCalls.map((c) => c.sourceText.split("\n")[0])).toEqual(["# Bees", "# Honey"]);
+      expect(harness.notices.at(-1)).toBe('Synapse, folder "Inbox": 2 notes ingested.');
+      const links = [...(harness.modals.at(-1) as HTMLElement).querySelectorAll<HTMLAnchorElement>("a.internal-link")].map((a) => a.dataset.href ?? "");
+      expect(links).toHaveLength(2);
+      for (const link of links) expect(harness.app.vault.getFileByPath(link)).not.toBeNull();
+    });
+
+    it("cancel stops the running note and drops the rest of the batch", async () => {
+      const provider = holdingProvider(() => true);
+      const harness = await loadPlugin({ files, seams: { createProvider: () => provider } });
+      runCommand(harness, "ingest-folder");
+      const modal = harness.opened.at(-1) as unknown as FolderSuggestModal;
+      modal.onChooseItem(folderAt(modal.getItems(), "Inbox"));
+      await vi.waitFor(() => expect(statusText(harness)).toMatch(/generating.* 2 queued$/));
+      runCommand(harness, "cancel-ingest");
+      await harness.plugin.ingest?.settled();
+      expect(provider.analyzeCalls).toHaveLength(1);
+      expect(harness.notices.at(-1)).toBe('Synapse, folder "Inbox": 0 notes ingested, 1 not, 2 cancelled.');
+      expect(wikiFiles(harness)).toEqual(["wiki/Old page.md"]);
+    });
   });
 });

@@ -19,6 +19,8 @@ export interface Harness {
   readonly notices: string[];
   /** The content of every modal the plugin opened, captured when it opened. */
   readonly modals: HTMLElement[];
+  /** The modals themselves, in the order they were opened. */
+  readonly opened: Modal[];
   /** What clicking the ribbon button does. */
   clickRibbon(): void;
   /** Makes `path` the active note, as if the user had opened it. */
@@ -31,12 +33,14 @@ export async function loadPlugin(options: { files?: Record<string, string>; data
   readBinaryOfTextFiles(app);
   const notices: string[] = [];
   const modals: HTMLElement[] = [];
+  const opened: Modal[] = [];
   vi.spyOn(Notice.prototype, "constructor__").mockImplementation((message: string | DocumentFragment) => {
     notices.push(typeof message === "string" ? message : (message.textContent ?? ""));
   });
   // Opening a modal renders it and keeps a copy of what it showed (the mock would close it at once).
   vi.spyOn(Modal.prototype, "open").mockImplementation(function (this: Modal) {
     this.onOpen();
+    opened.push(this);
     modals.push(this.contentEl.cloneNode(true) as HTMLElement);
   });
   const ribbon = vi.spyOn(Plugin.prototype, "addRibbonIcon");
@@ -52,6 +56,7 @@ export async function loadPlugin(options: { files?: Record<string, string>; data
     registered,
     notices,
     modals,
+    opened,
     clickRibbon() {
       const callback = ribbon.mock.calls[0]?.[2];
       if (!callback) throw new Error("No ribbon button");

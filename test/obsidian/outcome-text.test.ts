@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { batchNotice, buildResultListing, countPages, outcomeNotice } from "../../src/obsidian/outcome";
+import { describeReadiness } from "../../src/ui/readiness-text";
+import type { ReadinessReport } from "../../src/providers/environment";
+import type { IngestReport, PageChange } from "../../src/wiki/ingest-types";
+
+function aReport(overrides: Partial<IngestReport> = {}): IngestReport {
+  return {
+    converged: true,
+    stopReason: "converged",
+    dryRun: false,
+    attempts: { analyze: 1, generate: 1 },
+    pages: [],
+    usage: { inputTokens: 1200, outputTokens: 800, costUsd: 0.0123 },
+    provider: { name: "anthropic", mode: "api", isLocal: false, model: "claude-sonnet-4-5" },
+    error: null,
+    issues: [],
+    dangling: [],
+    durationMs: 4321,
+    ...overrides,
+  };
+}
+
+const page = (path: string, action: PageChange["action"], title = path.split("/").pop()?.replace(".md", "") ?? path): PageChange => ({ path, title, type: "concept", action });
+
+describe("the notice an ingest ends with", () => {
+  it("counts the pages by what happened to them", () => {
+    const report = aReport({ pages: [page("wiki/a.md", "created"), page("wiki/b.md", "created"), page("wiki/c.md", "updated"), page("wiki/d.md", "merged")] });
+    expect(countPages(report)).toBe("2 pages created, 1 updated, 1 merged into your edits");
+    expect(outcomeNotice("Notes/Bees.md", report)).toEqual({ ok: true, text: 'Synapse ingested "Bees": 2 pages created, 1 updated, 1 merged into your edits.' });
+    expect(outcomeNotice("Bees.md", aReport({ pages: [page("wiki/a.md", "unchanged")] })).text).toBe('Synapse ingested "Bees": nothing new, the wiki already had it.');
+  });
+
+  it("says why nothing was written, and what the user can do", () => {
+    expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "cancelled" })).text).toBe('Ingest of "Bees" cancelled; nothing was written.');
+    expect(
+      outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "max_iter", attempts: { analyze: 1, generate: 3 }, issues: ['Page "X" has no sources.'] })).text,
+    ).toBe('Synapse could not produce valid pages for "Bees" in 3 attempts; nothing was written. Last problem: Page "X" has no sources.');
+    expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "budget" })).text).toContain("at the token budget (2.0k tokens used)");
+    expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "deadline" })).text).toContain("Raise the run timeout");
+    const refused = aReport({ converged: false, stopReason: "error", error: { kind: "transport", message: "Ollama at http://127.0.0.1:11434 is not running." } });
+    expect(outcomeNotice("Bees.md", refused)).toEqual({
+      ok: false,
+      text: 'Synapse could not ingest "Bees": Ollama at http://127.0.0.1:11434 is not running. Use the test connection button in the settings to check the server.',
+    });
+  });
+
+  it("sums up a folder", () => {
+    const ok = { notePath: "a.md", report: aReport() };
+    const failed = { notePath: "b.md", report: aReport({ converged: false, stopReason: "error", error: { kind: "request", message: "401" } }) };
+    expect(batchNotice("Inbox", [ok, ok], 0)).toEqual({ ok: true, text: 'Synapse, folder "Inbox": 2 notes ingested.' });
+    expect(batchNotice("", [ok, failed], 3).text).toBe("Synapse, folder the vault: 1 note ingested, 1 not, 3 cancelled.");
+  });
+});
+
+describe("the result listing", () => {
+  it("groups pages by action, sorted by title, each once, with the failures and a summary", () => {
+    const first = {
+      notePath: "Notes/Bees.md",
+      report: aReport({ pages: [page("wiki/concepts/Pollination.md", "created"), page("wiki/entities/Bees.md", "created"), page("wiki/index-like.md", "updated")] }),
+      calls: [{ provider: "anthropic", model: "claude-sonnet-4-5", operation: "analyze" as const, outcome: "ok" as const, durationMs: 812.4, attempt: 1, inputTokens: 700, outputTokens: 90, content: { prompt: "Read this note", reply: "{}" } }],
+    };
+    const second = { notePath: "Notes/Honey.md", report: aReport({ pages: [page("wiki/entities/Bees.md", "updated")] }) };
+    const failed = { notePath: "Notes/Wax.md", report: aReport({ converged: false, stopReason: "max_iter", attempts: { analyze: 1, generate: 3 }, issues: ["one", "two"] }) };
+    const listing = buildResultListing([first, second, failed], "Ingested from the vault");
+    expect(listing.groups.map((g) => g.heading)).toEqual(["Created (2)", "Updated (1)"]);
+    expect(listing.groups[0]?.pages.map((p) => p.title)).toEqual(["Bees", "Pollination"]);
+    expect(listing.failures).toEqual([{ notePath: "Notes/Wax.md", message: expect.stringContaining("in 3 attempts") as string, issues: ["one", "two"] }]);
+    expect(listing.summary[0]).toBe("Bees: anthropic (claude-sonnet-4-5), sent off this machine · 2.0k tokens · $0.0123 · 4.3 s");
+    expect(listing.calls).toEqual([{ line: "analyze · anthropic (claude-sonnet-4-5) · attempt 1 · ok · 812 ms · 700 in, 90 out", prompt: "Read this note", reply: "{}" }]);
+  });
+});
+
+describe("the readiness report in words", () => {
+  const base: ReadinessReport = { provider: "ollama", ok: true, reachable: true, version: "0.6.2", models: [], modelPresent: true, details: [], problems: [] };
+
+  it("says ready, with the version and the models", () => {
+    const text = describeReadiness({ ...base, models: [{ name: "llama3.2:latest", capabilities: ["completion", "tools"] }] });
+    expect(text.headline).toBe("Ready: ollama answered (version 0.6.2).");
+    expect(text.lines).toEqual(["The configured model is available.", "Models: llama3.2:latest (completion, tools)."]);
+  });
+
+  it("says what to fix when the model is missing or the server is down", () => {
+    const missing = describeReadiness({ ...base, ok: false, modelPresent: false, problems: ["Run `ollama pull llama3.2`."] });
+    expect(missing.headline).toBe("ollama answered (version 0.6.2), but is not ready yet.");
+    expect(missing.lines).toContain("The configured model is not available on this server.");
+    expect(missing.fixes).toEqual(["Run `ollama pull llama3.2`."]);
+    expect(describeReadiness({ ...base, ok: false, reachable: false, version: null, modelPresent: null, problems: ["Start Ollama."] }).headline).toBe("ollama could not be reached.");
+  });
+
+  it("shortens a long model list", () => {
+    const models = Array.from({ length: 11 }, (_, i) => ({ name: `m${i}`, capabilities: [] }));
+    expect(describeReadiness({ ...base, models }).lines.at(-1)).toBe("Models: m0; m1; m2; m3; m4; m5; m6; m7, and 3 more.");
+  });
+});
