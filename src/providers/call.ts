@@ -119,6 +119,35 @@ function recordUsage(run: RunContext, config: CallConfig, operation: Operation, 
   run.progress?.({ type: "usage", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
 }
 
+/**
+ * Settles with `promise`, or rejects as soon as `signal` aborts. Some transports cannot abort
+ * (Obsidian's requestUrl); racing keeps timeouts and cancel working there too, the late reply is
+ * simply ignored.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason instanceof Error ? signal.reason : new SynapseError("cancelled", "The run was cancelled."));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      promise.catch(() => undefined);
+      reject(signal.reason instanceof Error ? signal.reason : new SynapseError("cancelled", "The run was cancelled."));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 /** One request/response call under the full policy. */
 export async function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: CallSpec<R, T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -128,7 +157,7 @@ export async function callWithPolicy<R, T>(config: CallConfig, run: RunContext, 
     let usage: TokenUsage | null = null;
     let reply: string | undefined;
     try {
-      const exchange = await spec.send(signal);
+      const exchange = await raceAbort(spec.send(signal), signal);
       usage = exchange.usage;
       reply = exchange.replyText;
       recordUsage(run, config, spec.operation, usage);
@@ -179,8 +208,11 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
     let usage: TokenUsage | null = null;
     let yielded = false;
     let reply = "";
+    const parts = spec.open(signal)[Symbol.asyncIterator]();
     try {
-      for await (const part of spec.open(signal)) {
+      // Each step is raced against the signal, for transports that cannot abort a read.
+      for (let step = await raceAbort(parts.next(), signal); !step.done; step = await raceAbort(parts.next(), signal)) {
+        const part = step.value;
         if (part.type === "usage") {
           usage = part.usage;
           continue;
@@ -204,6 +236,8 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
     } finally {
       local.abort();
       deadline.dispose();
+      // Lets the adapter's generator run its own cleanup once the aborted read settles.
+      parts.return?.(undefined).catch(() => undefined);
     }
   }
 }
