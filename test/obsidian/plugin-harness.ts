@@ -91,7 +91,7 @@ export function runCommand(harness: Harness, id: string): boolean {
  * The mock's in-memory adapter keeps text and binary files apart, so `readBinary` of a note fails
  * there, while real Obsidian reads any file's bytes. Give the mock Obsidian's behaviour.
  */
-function readBinaryOfTextFiles(app: App): void {
+export function readBinaryOfTextFiles(app: App): void {
   const adapter = app.vault.adapter as unknown as { readBinary(path: string): Promise<ArrayBuffer>; read(path: string): Promise<string> };
   const readBinary = adapter.readBinary.bind(adapter);
   vi.spyOn(adapter, "readBinary").mockImplementation(async (path: string) => {
