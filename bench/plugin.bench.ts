@@ -1,0 +1,78 @@
+/**
+ * The plugin's size and start-up cost, measured on the built bundle (`npm run build` first):
+ * - main.js size, minified (target ≤ 1.5 MB);
+ * - evaluating main.js, as Obsidian does when it loads the plugin;
+ * - `onload()` against obsidian-test-mocks (target ≤ 20 ms): settings read, commands, ribbon,
+ *   status bar, settings tab. Nothing heavy may happen here; SDKs load on first use.
+ * Runs under plain Node: a happy-dom window stands in for Obsidian's renderer.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { Window } from "happy-dom";
+import { evaluateBundle } from "../test/obsidian/load-bundle";
+import { percentile, type BenchResult } from "./stats";
+
+const ROOT = process.cwd();
+const RUNS = 50;
+const SIZE_TARGET = 1.5 * 1024 * 1024;
+const ONLOAD_TARGET_MS = 20;
+
+/** A happy-dom window's globals (those Node lacks), as a renderer has them. */
+function installDom(): void {
+  const window = new Window({ url: "app://obsidian.md/" });
+  const globals = globalThis as Record<string, unknown>;
+  const source = window as unknown as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(window)) {
+    if (!(name in globals)) globals[name] = source[name];
+  }
+  globals.window = window;
+  globals.document = window.document;
+}
+
+export async function benchPlugin(): Promise<BenchResult[]> {
+  const bundle = join(ROOT, "main.js");
+  const size = statSync(bundle).size;
+  installDom();
+  const require = createRequire(join(ROOT, "package.json"));
+  (require("obsidian-test-mocks/setup") as { setup(): void }).setup();
+  const mocks = require("obsidian-test-mocks/obsidian") as {
+    App: { createConfigured__(): { asOriginalType__(): unknown } };
+  };
+  const manifest = JSON.parse(readFileSync(join(ROOT, "manifest.json"), "utf8")) as unknown;
+  const source = readFileSync(bundle, "utf8");
+
+  const evalStart = performance.now();
+  const module = evaluateBundle(source, (id) => (id === "obsidian" ? mocks : require(id)));
+  const evalMs = performance.now() - evalStart;
+  const SynapsePlugin = module.exports.default as new (app: unknown, manifest: unknown) => { onload(): Promise<void> };
+
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const app = mocks.App.createConfigured__().asOriginalType__();
+    const plugin = new SynapsePlugin(app, manifest);
+    const start = performance.now();
+    await plugin.onload();
+    times.push(performance.now() - start);
+  }
+  const median = percentile(times, 50);
+  return [
+    {
+      name: "plugin: main.js size (minified)",
+      value: size / (1024 * 1024),
+      unit: "MB",
+      target: "≤ 1.5 MB",
+      pass: size <= SIZE_TARGET,
+    },
+    { name: "plugin: evaluate main.js", value: evalMs, unit: "ms", note: "once, as Obsidian loads the plugin" },
+    { name: "plugin: onload, first", value: times[0] ?? Number.NaN, unit: "ms" },
+    {
+      name: `plugin: onload, median of ${RUNS}`,
+      value: median,
+      unit: "ms",
+      target: `≤ ${ONLOAD_TARGET_MS} ms`,
+      pass: median <= ONLOAD_TARGET_MS,
+    },
+  ];
+}
