@@ -248,6 +248,30 @@ describe("the cli provider", () => {
     expect(run.usage.entries).toEqual([]);
   });
 
+  it("cancels promptly even over a transport that ignores the abort signal", async () => {
+    const r = await rig({ steps: [{ tool: "Glob", input: { pattern: "**/*.md" } }], hang: true });
+    const cancels: string[] = [];
+    const deaf: typeof fetch = (input, init) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith("/cancel")) cancels.push(url);
+      const { signal: _ignored, ...rest } = init ?? {};
+      return globalThis.fetch(input, rest);
+    };
+    const controller = new AbortController();
+    const progress: ProgressEvent[] = [];
+    const pending = r.provider({ fetch: deaf }).generate(SEED, "", runFor(progress, controller.signal));
+    const end = Date.now() + 5000;
+    while (!progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")) && Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    controller.abort();
+    expect((await failure(pending)).kind).toBe("cancelled");
+    // The signal could not close the request, so the provider also names the run in a cancel call.
+    while (r.bridge.activeRuns() > 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(r.bridge.activeRuns()).toBe(0);
+    expect(cancels).toEqual([`${r.bridge.url}/cancel`]);
+  });
+
   it("keeps a quiet stream alive with heartbeats, which the provider does not report", async () => {
     const r = await rig({ steps: [], hang: true });
     const controller = new AbortController();

@@ -10,6 +10,7 @@ import { SynapseError, isAbort } from "../../core/errors";
 import type { InferenceProvider } from "../../core/provider";
 import { deadlineSignal, throwIfStopped, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
+import { raceAbort } from "../call";
 import type { FetchLike } from "../environment";
 import {
   MAX_CONTEXT_CHARS,
@@ -179,18 +180,21 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
     try {
       let response: Response;
       try {
-        response = await options.fetch(endpoint(base, "/ingest"), {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/x-ndjson" },
-          body: JSON.stringify(request),
+        response = await raceAbort(
+          options.fetch(endpoint(base, "/ingest"), {
+            method: "POST",
+            headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/x-ndjson" },
+            body: JSON.stringify(request),
+            signal,
+          }),
           signal,
-        });
+        );
       } catch (error) {
         if (signal.aborted || isAbort(error)) throw error;
         throw unreachable(options.bridgeUrl, error);
       }
       if (!response.ok) throw await bridgeHttpError(response, options.bridgeUrl);
-      for await (const line of ndjsonLines(response)) {
+      for await (const line of ndjsonLines(response, signal)) {
         const event = parseEventLine(line);
         if (!event) continue;
         if (event.type === "started") runId = event.runId;

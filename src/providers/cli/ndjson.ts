@@ -1,9 +1,13 @@
 /** Reads an NDJSON response body line by line, as it arrives. No Node built-ins: runs in the plugin. */
+import { raceAbort } from "../call";
 
-/** The lines of a streamed body; falls back to the whole text when the transport cannot stream. */
-export async function* ndjsonLines(response: Response): AsyncIterable<string> {
+/**
+ * The lines of a streamed body; falls back to the whole text when the transport cannot stream.
+ * Every read is raced against `signal`, so cancel holds even over a transport that cannot abort.
+ */
+export async function* ndjsonLines(response: Response, signal: AbortSignal): AsyncIterable<string> {
   if (!response.body) {
-    yield* (await response.text()).split("\n");
+    yield* (await raceAbort(response.text(), signal)).split("\n");
     return;
   }
   const reader = response.body.getReader();
@@ -11,7 +15,7 @@ export async function* ndjsonLines(response: Response): AsyncIterable<string> {
   let buffer = "";
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await raceAbort(reader.read(), signal);
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       let newline = buffer.indexOf("\n");
@@ -25,6 +29,7 @@ export async function* ndjsonLines(response: Response): AsyncIterable<string> {
     if (buffer) yield buffer;
   } finally {
     // Stopping early (cancel, error) must release the connection so the bridge sees the close.
-    await reader.cancel().catch(() => undefined);
+    // Not awaited: a transport that cannot abort may never settle it.
+    reader.cancel().catch(() => undefined);
   }
 }
