@@ -10,7 +10,7 @@ import type { ProviderCapabilities } from "../core/capabilities";
 import { SynapseError } from "../core/errors";
 import { redact, type CallEvent, type RunLogger } from "../core/log";
 import { deadlineSignal, remainingMs, throwIfStopped, type RunContext } from "../core/run-context";
-import { nextDelay, sleep, type RetryPolicy } from "./retry";
+import { nextDelay, sleep, withRetry, type RetryPolicy } from "./retry";
 
 export interface TokenUsage {
   readonly inputTokens: number;
@@ -148,9 +148,9 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-/** One request/response call under the full policy. */
-export async function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: CallSpec<R, T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+/** One request/response call under the full policy; the retry loop itself is `withRetry`. */
+export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: CallSpec<R, T>): Promise<T> {
+  return withRetry(config.retry, run, async (attempt) => {
     throwIfStopped(run);
     const started = run.now();
     const { signal, dispose } = deadlineSignal(run, config.requestTimeoutMs);
@@ -167,14 +167,11 @@ export async function callWithPolicy<R, T>(config: CallConfig, run: RunContext, 
     } catch (thrown) {
       const error = settleError(thrown, signal, run, config, spec.mapError);
       logAttempt(run, config, { operation: spec.operation, outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
-      const delay = nextDelay(error, attempt, config.retry, run);
-      if (delay === null) throw error;
-      run.progress?.({ type: "retry", attempt: attempt + 1, delayMs: delay, reason: error.kind });
-      await sleep(delay, run.signal);
+      throw error;
     } finally {
       dispose();
     }
-  }
+  });
 }
 
 function tokens(usage: TokenUsage | null): { inputTokens?: number; outputTokens?: number } {
