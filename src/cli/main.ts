@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { INGEST_USAGE, runIngestCommand } from "./ingest-command";
 import { EXIT, UsageError, type CliIO } from "./io";
+import { runModelsCommand } from "./models-command";
 
 const HELP = `Synapse keeps an LLM-maintained wiki inside an Obsidian vault.
 
@@ -29,6 +30,8 @@ export async function main(argv: readonly string[], io: CliIO, signal?: AbortSig
     switch (command) {
       case "ingest":
         return await runIngestCommand(rest, io, signal ? { signal } : {});
+      case "models":
+        return await runModelsCommand(rest, io);
       case "--version":
       case "-v":
         io.stdout(`${version()}\n`);

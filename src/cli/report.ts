@@ -3,6 +3,7 @@ import type { ProviderMode } from "../core/capabilities";
 import type { ErrorKind } from "../core/errors";
 import type { ProgressEvent } from "../core/run-context";
 import type { ProviderId } from "../settings/schema";
+import { formatUsageLine } from "../providers/usage-summary";
 import type { IngestReport } from "../wiki/ingest-types";
 import { EXIT } from "./io";
 
@@ -60,11 +61,8 @@ export function describeProgress(event: ProgressEvent): string | null {
 const SYMBOL: Record<string, string> = { created: "+", updated: "~", merged: "⋯", unchanged: "=" };
 
 function tokens(report: IngestReport): string {
-  const { inputTokens, outputTokens, costUsd } = report.usage;
-  if (inputTokens + outputTokens === 0 && report.provider.model === null) return "no model, no tokens";
-  const base = `${inputTokens.toLocaleString("en-US")} tokens in, ${outputTokens.toLocaleString("en-US")} out`;
-  if (costUsd === null) return `${base} (no price known for ${report.provider.model ?? "this model"})`;
-  return `${base}, about $${costUsd < 0.01 ? costUsd.toFixed(4) : costUsd.toFixed(2)}`;
+  if (report.usage.inputTokens + report.usage.outputTokens === 0 && report.provider.model === null) return "no model, no tokens";
+  return formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
 }
 
 export function humanReport(report: IngestReport, notePath: string): string {

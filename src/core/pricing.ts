@@ -8,6 +8,8 @@ export interface ModelPrice {
 }
 
 export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
+  "claude-opus-4-6": { input: 5, output: 25 },
+  "claude-sonnet-4-6": { input: 3, output: 15 },
   "claude-opus-4-5": { input: 5, output: 25 },
   "claude-sonnet-4-5": { input: 3, output: 15 },
   "claude-haiku-4-5": { input: 1, output: 5 },

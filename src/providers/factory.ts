@@ -128,7 +128,9 @@ export function createAnthropic(env: ProviderEnvironment): AnthropicProvider {
     client: build(fetch),
     streamingClient: build(streamingFetch),
     where: displayUrl(url),
-    isLocal: isLoopbackUrl(url),
+    // No Anthropic model runs on this machine: a loopback base URL is a proxy to the cloud, so
+    // claiming isLocal for it would let notes past local-only mode.
+    isLocal: false,
     model: profile.model.trim(),
     maxTokens: profile.maxTokens,
     structuredOutput: profile.structuredOutput,

@@ -25,8 +25,12 @@ export function formatUsageSummary(
   model: string | null,
   prices: Readonly<Record<string, ModelPrice>> = {},
 ): string {
+  return formatUsageLine(usage, model, model ? usageCost(usage, model, prices) : null);
+}
+
+/** The same line for a cost already known (reported by the provider, or estimated earlier). */
+export function formatUsageLine(usage: Pick<UsageTotals, "inputTokens" | "outputTokens">, model: string | null, costUsd: number | null): string {
   const tokens = `${NUMBER.format(usage.inputTokens)} in / ${NUMBER.format(usage.outputTokens)} out tokens`;
   if (!model) return tokens;
-  const cost = usageCost(usage, model, prices);
-  return cost === null ? `${tokens} (no price for model ${model})` : `${tokens}, ~${formatUsd(cost)}`;
+  return costUsd === null ? `${tokens} (no price for model ${model})` : `${tokens}, ~${formatUsd(costUsd)}`;
 }

@@ -29,7 +29,7 @@ export const OllamaProfileSchema = z.object({
 });
 
 export const AnthropicProfileSchema = z.object({
-  model: z.string().default("claude-sonnet-4-5"),
+  model: z.string().default("claude-sonnet-4-6"),
   /** Empty for the official endpoint. */
   baseUrl: z.string().default(""),
   apiKeySecret: SecretNameSchema.default("synapse-anthropic-api-key"),

@@ -51,10 +51,10 @@ describe.each(["ollama", "anthropic", "openai"] as const)("synapse ingest --prov
       converged: true,
       attempts: { analyze: 1, generate: 1 },
       usage: { inputTokens: 240, outputTokens: 120 },
-      provider: { name: protocol, mode: protocol === "ollama" ? "local" : "api", isLocal: true },
+      // On 127.0.0.1 Ollama and an OpenAI-compatible server are truthfully local; Anthropic never is.
+      provider: { name: protocol, mode: protocol === "ollama" ? "local" : "api", isLocal: protocol !== "anthropic" },
       error: null,
     });
-    // The scripted server is on 127.0.0.1, so even the API backends are truthfully local here.
     if (protocol === "ollama") expect(report.usage.costUsd).toBeNull();
     else expect(report.usage.costUsd).toBeGreaterThan(0);
     expect(report.pages.map((p) => `${p.action} ${p.type} ${p.title}`)).toEqual(["created source Introduction to Bases", "created concept Bases"]);
@@ -125,5 +125,28 @@ describe("synapse ingest with remote or misconfigured providers (built CLI)", ()
     expect(run.code).toBe(4);
     expect((JSON.parse(run.stdout) as Report).error?.kind).toBe("config");
     expect(run.stdout + run.stderr).not.toContain("hunter2-pass");
+  });
+});
+
+describe("synapse models (built CLI)", () => {
+  let server: ScriptedServer;
+  beforeAll(async () => {
+    server = await startServer("ollama");
+  });
+  afterAll(() => server.close());
+
+  it("lists the installed models and their capabilities, and says the configured model is there", async () => {
+    const run = await runCli(["models", "--provider", "ollama", "--base-url", server.url, "--model", MODELS.ollama, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { ok: boolean; models: { name: string; capabilities: string[] }[]; modelPresent: boolean };
+    expect(report).toMatchObject({ ok: true, modelPresent: true });
+    expect(report.models.map((m) => m.name)).toContain("nomic-embed-text:latest");
+    expect(server.requests.map((r) => r.path)).not.toContain("/api/pull");
+  });
+
+  it("exits 4 and says what to fix when the model is not installed", async () => {
+    const run = await runCli(["models", "--provider", "ollama", "--base-url", server.url, "--model", "mistral:7b"]);
+    expect(run.code).toBe(4);
+    expect(run.stdout + run.stderr).toMatch(/mistral:7b/);
   });
 });

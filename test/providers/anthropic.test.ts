@@ -16,7 +16,7 @@ describe("Anthropic backend", () => {
   it("asks for structured output with a forced tool call by default", async () => {
     server.setScript([content(REPLIES.analysis)]);
     const provider = createProvider("anthropic", envFor("anthropic", server));
-    expect(provider.capabilities()).toMatchObject({ name: "anthropic", mode: "api", structuredOutput: "tool_call", streaming: true, maxContext: 200_000, isLocal: true });
+    expect(provider.capabilities()).toMatchObject({ name: "anthropic", mode: "api", structuredOutput: "tool_call", streaming: true, maxContext: 200_000, isLocal: false });
     const analysis = await provider.analyze("text", "", ingestRun());
     expect(analysis.title).toBe("Introduction to Bases");
     const body = server.modelRequests()[0]!.body as Record<string, unknown>;

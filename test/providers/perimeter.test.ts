@@ -61,10 +61,18 @@ describe.each(["ollama", "anthropic", "openai"] as const)("privacy perimeter wit
     expect(server.requests).toHaveLength(0);
   });
 
-  it("local-only mode lets a provider on this machine through", async () => {
+  // Anthropic models never run on this machine: a loopback base URL is a proxy, so it stays remote.
+  const runsLocally = protocol !== "anthropic";
+
+  it("local-only mode lets a provider on this machine through (and never Anthropic, even via a loopback proxy)", async () => {
     const guarded = new Perimeter({ localOnly: true, excludedFolders: [] }).guard(local());
-    await guarded.analyze("text", "", ingestRun());
-    expect(server.modelRequests()).toHaveLength(1);
+    if (runsLocally) {
+      await guarded.analyze("text", "", ingestRun());
+      expect(server.modelRequests()).toHaveLength(1);
+    } else {
+      expect((await failure(() => guarded.analyze("text", "", ingestRun()))).kind).toBe("perimeter");
+      expect(server.requests).toHaveLength(0);
+    }
   });
 
   it("an excluded folder keeps its notes from every provider, local ones included", async () => {
@@ -89,7 +97,7 @@ describe.each(["ollama", "anthropic", "openai"] as const)("privacy perimeter wit
 
   it("the ingest pipeline does run a permitted note end to end", async () => {
     const vault = new NodeVault(vaultRoot);
-    const settings = { ...envFor(protocol, server).settings, localOnly: true, excludedFolders: ["private"] };
+    const settings = { ...envFor(protocol, server).settings, localOnly: runsLocally, excludedFolders: ["private"] };
     const report = await ingestNote({ vault, provider: local(), settings }, { notePath: NOTE_PATH, dryRun: true });
     expect(report.error).toBeNull();
     expect(report.converged).toBe(true);
