@@ -121,6 +121,24 @@ describe("ingesting from Obsidian", () => {
     expect(harness.notices).toContain('Ingest of "a" cancelled; nothing was written.');
   });
 
+  it("unloading the plugin cancels the running ingest and the waiting ones", async () => {
+    const provider = holdingProvider(() => true);
+    const harness = await loadPlugin({ files: { "a.md": "# A\n\nApples.", "b.md": "# B\n\nBananas." }, seams: { createProvider: () => provider } });
+    harness.activate("a.md");
+    runCommand(harness, "ingest-active-note");
+    await vi.waitFor(() => expect(statusText(harness)).toContain("generating"));
+    harness.activate("b.md");
+    runCommand(harness, "ingest-active-note");
+    // Obsidian loads a plugin through Component.load(); the harness awaited onload() itself.
+    harness.registered.loaded__ = true;
+    harness.plugin.unload();
+    await harness.plugin.ingest?.settled();
+    expect(harness.notices).toContain('Ingest of "a" cancelled; nothing was written.');
+    expect(harness.notices).toContain('Ingest of "b" cancelled before it started.');
+    expect(provider.analyzeCalls).toHaveLength(1);
+    expect(wikiFiles(harness)).toEqual([]);
+  });
+
   it("runs one ingest at a time: the next waits in the queue, then runs", async () => {
     const provider = holdingProvider((path) => path === "a.md");
     const harness = await loadPlugin({
