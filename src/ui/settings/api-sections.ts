@@ -28,7 +28,7 @@ export function anthropicSection(ctx: SettingsContext): SettingSection {
   return {
     heading: "API: Anthropic",
     rows: [
-      textRow(ctx, "Model", "The Claude model that writes the pages.", (s) => s.profiles.anthropic.model, (d, v) => (d.profiles.anthropic.model = v), "claude-sonnet-4-5"),
+      textRow(ctx, "Model", "The Claude model that writes the pages.", (s) => s.profiles.anthropic.model, (d, v) => (d.profiles.anthropic.model = v), "claude-sonnet-4-6"),
       secretRow(
         ctx,
         "API key",
