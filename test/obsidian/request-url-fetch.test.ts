@@ -135,7 +135,7 @@ describe("the SDKs over the requestUrl-backed fetch", () => {
 
   it("the Anthropic SDK, in browser mode as in Obsidian, completes a message", async () => {
     const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: anthropic.url, fetch, maxRetries: 0, dangerouslyAllowBrowser: true });
-    const message = await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "Hi" }] });
+    const message = await client.messages.create({ model: "claude-sonnet-4-6", max_tokens: 64, messages: [{ role: "user", content: "Hi" }] });
     expect(message.content[0]).toMatchObject({ type: "text", text: "Hello from the scripted API." });
     const sent = anthropic.modelRequests()[0];
     expect(sent?.headers["x-api-key"] ?? sent?.headers.authorization).toContain("sk-ant-test");
