@@ -4,7 +4,7 @@
  * strictly (the bridge is the security boundary); events and reports are parsed loosely on the
  * client side, so a newer bridge adding a field breaks no older plugin.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { WikiPageSchema } from "../core/schemas";
 
 /** Version of this protocol; the bridge reports it on /health, the client checks it. */

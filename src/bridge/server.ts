@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { realpath } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { agentEnvironment } from "./agent-env";
 import { runAgent, type QueryFunction } from "./agent";
 import { diagnose } from "./doctor";

@@ -3,7 +3,7 @@
  * Fields are `.nullable()` or required, never `.optional()`, so the JSON Schema derived from them
  * is valid for OpenAI's strict mode as it stands.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const PAGE_TYPES = ["entity", "concept", "source", "synthesis", "comparison"] as const;
 export const PageTypeSchema = z.enum(PAGE_TYPES);

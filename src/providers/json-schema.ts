@@ -3,7 +3,7 @@
  * and normalised for each provider's dialect. Replies are always re-validated with zod, so
  * dropping a constraint here loosens what the server enforces, never what we accept.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export type SchemaDialect = "ollama" | "anthropic" | "openai";
 

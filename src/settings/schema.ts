@@ -4,7 +4,7 @@
  * hand-edited file never breaks anything. Secrets are never stored here, only the names under
  * which Obsidian's secret storage keeps them.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const SETTINGS_VERSION = 1;
 

@@ -43,10 +43,19 @@ describe("the Offline provider", () => {
     ["ar", "ar"],
     ["ko", "ko"],
     ["he", "he"],
+    // Languages tinyld's light profile does not know, decided by letters and function words.
+    ["uk", "uk"],
+    ["fa", "fa"],
+    ["cs", "cs"],
+    ["sk", "sk"],
+    ["vi", "vi"],
+    ["id", "id"],
+    ["da", "da"],
+    ["ca", "ca"],
   ])("guesses the language of %s notes as %s for most notes", (folder, code) => {
     const notes = corpusNotes(folder, 40).filter((n) => plainText(n.text).length > 300);
     const right = notes.filter((n) => guessLanguage(plainText(n.text)) === code).length;
-    expect(right / notes.length).toBeGreaterThan(0.85);
+    expect(right / notes.length).toBeGreaterThan(0.9);
   });
 
   it("is deterministic", async () => {

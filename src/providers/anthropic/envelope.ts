@@ -1,5 +1,5 @@
 /** The parts of an Anthropic Messages reply we use, parsed loosely (see ollama/envelope.ts). */
-import { z } from "zod";
+import * as z from "zod";
 
 const Count = z.number().nonnegative().nullish();
 

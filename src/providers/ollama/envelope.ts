@@ -2,7 +2,7 @@
  * The parts of Ollama's replies we use, parsed loosely: a field Ollama adds breaks nothing, a
  * reply missing what we need is not the protocol (a transport failure, not a schema one).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const Count = z.number().nonnegative().nullish();
 

@@ -1,5 +1,5 @@
 /** The parts of an OpenAI chat-completions reply we use, parsed loosely (see ollama/envelope.ts). */
-import { z } from "zod";
+import * as z from "zod";
 
 const Count = z.number().nonnegative().nullish();
 
