@@ -15,7 +15,7 @@ const nodeOnly = [
 ];
 
 export default defineConfig([
-  { ignores: ["node_modules/**", "dist/**", "main.js", "coverage/**", "examples/**", "*.config.mjs", "*.config.ts"] },
+  { ignores: ["node_modules/**", "dist/**", "main.js", "coverage/**", "examples/**", ".tmp/**", "*.config.mjs", "*.config.ts"] },
   // The recommended set's first block has no `files`; scope it to code so JSON files parse as JSON.
   ...obsidianmd.configs.recommended.map((c) => (c.files || c.language ? c : { ...c, files: ["**/*.{ts,js,mjs,cjs}"] })),
   {

@@ -1,9 +1,12 @@
 /** `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions. */
 import { benchIngest } from "./ingest.bench";
+import { benchPlugin } from "./plugin.bench";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
 results.push(...(await benchIngest()));
+// Last: it installs happy-dom globals into this process.
+results.push(...(await benchPlugin()));
 printResults(results);
 const missed = results.filter((r) => r.pass === false);
 console.log(missed.length === 0 ? "\nAll targets met." : `\n${missed.length} target(s) missed.`);

@@ -54,6 +54,7 @@ const EVERY_ROW = [
   "Wiki and limits › Token budget",
   "Wiki and limits › Request timeout",
   "Wiki and limits › Run timeout",
+  "Wiki and limits › Largest note",
   "Privacy › Local-only mode",
   "Privacy › Excluded folders",
   "Privacy › Log prompts and replies",
@@ -109,6 +110,7 @@ describe("the settings tab", () => {
     controls.text("Wiki and limits", "Token budget").setValue("0");
     controls.text("Wiki and limits", "Request timeout").setValue("90");
     controls.text("Wiki and limits", "Run timeout").setValue("1200");
+    controls.text("Wiki and limits", "Largest note").setValue("256");
     controls.toggle("Privacy", "Local-only mode").setValue(true);
     controls.textArea("Privacy", "Excluded folders").setValue("Private\n\n /Journal/ \nPrivate");
     controls.toggle("Privacy", "Log prompts and replies").setValue(true);
@@ -123,6 +125,7 @@ describe("the settings tab", () => {
       maxIter: 5,
       tokenBudget: 0,
       requestTimeoutSeconds: 90,
+      maxNoteBytes: 256 * 1024,
       runTimeoutSeconds: 1200,
       localOnly: true,
       excludedFolders: ["Private", "Journal"],

@@ -53,6 +53,14 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
         (s) => s.runTimeoutSeconds,
         (d, v) => (d.runTimeoutSeconds = v),
       ),
+      numberRow(
+        ctx,
+        "Largest note",
+        "Kilobytes; a bigger note is refused before anything is sent (split it into smaller notes).",
+        { min: 1, max: 10_240, integer: true },
+        (s) => Math.round(s.maxNoteBytes / 1024),
+        (d, v) => (d.maxNoteBytes = v * 1024),
+      ),
     ],
   };
 }
