@@ -79,7 +79,7 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
   const logger = new MemoryRunLogger(settings.logContent);
   let provider;
   try {
-    provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch, logger });
+    provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch, logger, vaultPath: vaultRoot });
   } catch (error) {
     const failure = toSynapseError(error, "config");
     if (json) io.stdout(`${jsonProviderFailure(id, failure.kind, failure.message)}\n`);

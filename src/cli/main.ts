@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { INGEST_USAGE, runIngestCommand } from "./ingest-command";
 import { EXIT, UsageError, type CliIO } from "./io";
 import { runModelsCommand } from "./models-command";
+import { runBridgeCommand } from "../bridge/command";
 
 const HELP = `Synapse keeps an LLM-maintained wiki inside an Obsidian vault.
 
@@ -32,6 +33,8 @@ export async function main(argv: readonly string[], io: CliIO, signal?: AbortSig
         return await runIngestCommand(rest, io, signal ? { signal } : {});
       case "models":
         return await runModelsCommand(rest, io);
+      case "bridge":
+        return await runBridgeCommand([...rest], signal ? { ...io, signal } : io);
       case "--version":
       case "-v":
         io.stdout(`${version()}\n`);

@@ -63,6 +63,7 @@ export function applyFlags(settings: Settings, flags: ProviderFlags): { id: Prov
   } else if (id === "cli") {
     const url = flags.bridgeUrl ?? baseUrl;
     if (url) next.profiles.cli.bridgeUrl = url;
+    if (model) next.profiles.cli.model = model;
   } else if (model || baseUrl) {
     throw new UsageError("The offline provider uses no model and no server; drop --model and --base-url.");
   }

@@ -4,7 +4,7 @@
  * go through Node's http on desktop, loaded on first use so that neither start-up nor mobile ever
  * evaluates Node code; on mobile, streaming falls back to `requestUrl` (whole replies at once).
  */
-import { Platform, type App } from "obsidian";
+import { FileSystemAdapter, Platform, type App } from "obsidian";
 import type { RunLogger } from "../core/log";
 import type { FetchLike, ProviderEnvironment } from "../providers/environment";
 import type { Settings } from "../settings/schema";
@@ -24,8 +24,15 @@ export class PluginEnvironment {
       fetch: this.requestFetch,
       streamingFetch: await this.streamingFetch(),
       browserLike: true,
+      vaultPath: this.vaultPath(),
       ...(logger ? { logger } : {}),
     };
+  }
+
+  /** Where the vault lies on disk (desktop only): the bridge serves vaults by their folder. */
+  private vaultPath(): string | null {
+    const adapter = this.app.vault.adapter;
+    return adapter instanceof FileSystemAdapter ? adapter.getBasePath() : null;
   }
 
   private streamingFetch(): Promise<FetchLike> {

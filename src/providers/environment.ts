@@ -27,6 +27,8 @@ export interface ProviderEnvironment {
   /** Transport for streaming calls (desktop: Node http; elsewhere the same as `fetch`). */
   readonly streamingFetch?: FetchLike;
   readonly logger?: RunLogger;
+  /** Absolute path of the vault on disk (CLI; desktop Obsidian), for the bridge; null when unknown. */
+  readonly vaultPath?: string | null;
   /**
    * The code runs in a browser-like renderer (Obsidian, desktop or mobile): the Anthropic and
    * OpenAI SDKs refuse to start there unless built with `dangerouslyAllowBrowser: true`. The key

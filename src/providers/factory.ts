@@ -14,8 +14,9 @@ import { OPENAI_PRESETS, type ProviderId, type Settings } from "../settings/sche
 import { sanitiseOptions } from "./advanced-options";
 import { AnthropicProvider } from "./anthropic/anthropic-provider";
 import { displayUrl, isLoopbackUrl, parseBaseUrl } from "./base-url";
-import type { FetchLike, ProviderEnvironment, SecretRole } from "./environment";
+import type { FetchLike, ProviderEnvironment, ReadinessReport, SecretRole } from "./environment";
 import { OfflineProvider } from "./offline/offline-provider";
+import { checkBridgeHealth, createCliProvider } from "./cli";
 import { bindFetch, type OllamaConnect } from "./ollama/client";
 import { OllamaProvider } from "./ollama/ollama-provider";
 import { OpenAICompatibleProvider } from "./openai/openai-provider";
@@ -34,10 +35,31 @@ export function createProvider(id: ProviderId, env: ProviderEnvironment): Infere
       return createAnthropic(env);
     case "openai":
       return createOpenAI(env);
-    // ---- The agentic CLI backend goes through the companion bridge (src/providers/cli, bridge engineer).
     case "cli":
-      throw new SynapseError("config", "The cli provider is not available yet.");
+      return createCli(env);
   }
+}
+
+/** The agentic backend: the companion bridge runs the agent; the token is read at each request. */
+function createCli(env: ProviderEnvironment): InferenceProvider {
+  const profile = env.settings.profiles.cli;
+  const { streamingFetch } = transports(env, "The bridge");
+  return createCliProvider({
+    bridgeUrl: profile.bridgeUrl,
+    token: () => readKey(env, "bridge-token", profile.tokenSecret),
+    fetch: streamingFetch,
+    maxTurns: profile.maxTurns,
+    maxBudgetUsd: profile.maxBudgetUsd,
+    wikiFolder: env.settings.wikiFolder,
+    vaultPath: env.vaultPath ?? null,
+    model: profile.model.trim() || null,
+  });
+}
+
+export function bridgeHealth(env: ProviderEnvironment): Promise<ReadinessReport> {
+  const profile = env.settings.profiles.cli;
+  const { fetch } = transports(env, "The bridge");
+  return checkBridgeHealth({ bridgeUrl: profile.bridgeUrl, token: readKey(env, "bridge-token", profile.tokenSecret), fetch, vaultPath: env.vaultPath ?? null });
 }
 
 export function transports(env: ProviderEnvironment, label: string): { fetch: FetchLike; streamingFetch: FetchLike } {

@@ -11,6 +11,7 @@ import { displayUrl, isLoopbackUrl } from "./base-url";
 import type { ProviderEnvironment, ReadinessReport } from "./environment";
 import {
   anthropicClient,
+  bridgeHealth,
   anthropicKey,
   anthropicUrl,
   ollamaConnect,
@@ -55,7 +56,7 @@ export async function checkReadiness(id: ProviderId, env: ProviderEnvironment): 
       case "openai":
         return await hostedCheck(env, "openai");
       case "cli":
-        return report("cli", { problems: ["The cli provider's readiness check is not available yet."] });
+        return await bridgeHealth(env);
     }
   } catch (error) {
     return report(id, { problems: [toSynapseError(error, "config").message] });

@@ -60,6 +60,8 @@ export const OpenAIProfileSchema = z.object({
 export const CliProfileSchema = z.object({
   bridgeUrl: z.string().default("http://127.0.0.1:8765"),
   tokenSecret: SecretNameSchema.default("synapse-bridge-token"),
+  /** The agent's model; empty for the agent's own default. */
+  model: z.string().default(""),
   maxTurns: z.number().int().positive().default(30),
   maxBudgetUsd: z.number().positive().default(1),
 });

@@ -27,7 +27,10 @@ describe("provider factory", () => {
   it("says which setting is missing", () => {
     expect(() => createProvider("anthropic", { ...env, secrets: testSecrets(null) })).toThrow(/No Anthropic API key was found.*synapse-anthropic-api-key.*ANTHROPIC_API_KEY/);
     expect(() => createProvider("ollama", { settings: DEFAULT_SETTINGS, secrets: testSecrets() })).toThrow(/needs an HTTP transport/);
-    expect(() => createProvider("cli", env)).toThrow(/not available yet/);
+  });
+
+  it("builds the agentic backend, which declares its own loop and is never local", () => {
+    expect(createProvider("cli", env).capabilities()).toMatchObject({ name: "claude-agent", mode: "cli", supportsAgenticLoop: true, isLocal: false });
   });
 
   it("turns configuration errors into a readiness report instead of throwing", async () => {
