@@ -1,0 +1,126 @@
+/**
+ * The whole path as a user runs it: `synapse bridge` as its own process (the built CLI) with the
+ * real Claude Agent SDK pointed at a scripted Messages API, then `synapse ingest --provider cli`
+ * through it. The page the agent wrote ends up in the vault through Synapse's own write path.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import process from "node:process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli } from "../helpers/run-cli";
+import { EXISTING_PAGE_PATH, makeVault, NOTE_PATH, pageMarkdown, tempHome, type TestVault } from "../helpers/bridge-fixtures";
+import { startScriptedMessagesApi, textTurn, toolTurn, type ScriptedMessagesApi } from "../helpers/scripted-messages-api";
+
+/** Where the agent writes its page in the staging copy. */
+const AGENT_PAGE = "wiki/sources/Local-first software.md";
+/** Where Synapse's write path files it: the clipped note has the same name, so the type is added. */
+const PAGE = "wiki/sources/Local-first software (source).md";
+const PERSON = "wiki/entities/Martin Kleppmann.md";
+
+describe("synapse ingest --provider cli through synapse bridge (built CLI, real agent SDK)", () => {
+  let vault: TestVault;
+  let home: ReturnType<typeof tempHome>;
+  let api: ScriptedMessagesApi;
+  let bridge: ChildProcess;
+  let bridgeStderr = "";
+  let url = "";
+  let token = "";
+
+  beforeAll(async () => {
+    vault = makeVault();
+    home = tempHome();
+    api = await startScriptedMessagesApi([
+      toolTurn("Read", { file_path: NOTE_PATH }),
+      toolTurn("Write", { file_path: AGENT_PAGE, content: pageMarkdown("Local-first software") }),
+      textTurn("Wrote one source page."),
+      // The second ingest (human output): an entity page.
+      toolTurn("Read", { file_path: EXISTING_PAGE_PATH }),
+      toolTurn("Write", {
+        file_path: PERSON,
+        content: pageMarkdown("Martin Kleppmann", { type: "entity", body: "Co-author of the essay on [[Local-first software]]." }),
+      }),
+      textTurn("Wrote an entity page."),
+    ]);
+    bridge = spawn(process.execPath, [CLI, "bridge", "--vault", vault.root, "--port", "0", "--json"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home.path, ANTHROPIC_API_KEY: "sk-ant-test-key", ANTHROPIC_BASE_URL: api.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    bridge.stderr?.on("data", (c: Buffer) => (bridgeStderr += c.toString("utf8")));
+    const first = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      const timer = setTimeout(() => reject(new Error(`the bridge printed nothing: ${bridgeStderr}`)), 20_000);
+      bridge.stdout?.on("data", (c: Buffer) => {
+        out += c.toString("utf8");
+        if (out.includes("\n")) {
+          clearTimeout(timer);
+          resolve(out.slice(0, out.indexOf("\n")));
+        }
+      });
+      bridge.on("exit", (code) => reject(new Error(`the bridge exited with ${String(code)}: ${bridgeStderr}`)));
+    });
+    ({ url, token } = JSON.parse(first) as { url: string; token: string });
+  });
+
+  afterAll(async () => {
+    if (bridge.exitCode === null) {
+      const exited = new Promise((resolve) => bridge.once("exit", resolve));
+      bridge.kill("SIGTERM");
+      await exited;
+    }
+    await api.close();
+    vault.dispose();
+    home.dispose();
+  });
+
+  it("ingests a note: the agent's page is validated and written into the vault", async () => {
+    const run = await runCli(["ingest", NOTE_PATH, "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--json"], {
+      env: { SYNAPSE_BRIDGE_TOKEN: token },
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      converged: true,
+      attempts: { analyze: 0, generate: 1 },
+      provider: { name: "claude-agent", mode: "cli", isLocal: false },
+      error: null,
+      pages: [{ path: PAGE, type: "source", title: "Local-first software", action: "created" }],
+    });
+    expect((report.usage as { costUsd: number }).costUsd).toBeGreaterThan(0);
+    const files = vault.snapshot();
+    expect(files.get(PAGE)).toContain(`sources:\n  - ${NOTE_PATH}`);
+    expect(files.get(PAGE)).toContain("Local-first software keeps the primary copy of data on the user's devices; see [[CRDT]].");
+    expect(files.get("wiki/index.md")).toContain("Local-first software");
+  });
+
+  it("shows the agent's progress on the terminal", async () => {
+    const run = await runCli(["ingest", NOTE_PATH, "--vault", vault.root, "--provider", "cli", "--bridge-url", url], {
+      env: { SYNAPSE_BRIDGE_TOKEN: token },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`Agent: Read ${EXISTING_PAGE_PATH}`);
+    expect(run.stderr).toContain(`Agent wrote ${PERSON}`);
+    expect(run.stderr).toContain("Agent finished: 1 page(s)");
+    expect(run.stdout).toContain(`+ ${PERSON}`);
+    expect(vault.snapshot().get(PERSON)).toContain("type: entity");
+  });
+
+  it("refuses a wrong token before any agent runs", async () => {
+    const before = api.agentRequests().length;
+    const run = await runCli(["ingest", NOTE_PATH, "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--json"], {
+      env: { SYNAPSE_BRIDGE_TOKEN: "not-the-token-0123456789" },
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toContain("refused the token");
+    expect(api.agentRequests().length).toBe(before);
+  });
+
+  it("logs runs without secrets and stops cleanly on SIGTERM", async () => {
+    const exited = new Promise<number | null>((resolve) => bridge.once("exit", resolve));
+    bridge.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(bridgeStderr).toContain("POST /ingest 401");
+    expect(bridgeStderr).toMatch(/run \S+ success: 1 pages, 0 denied/);
+    expect(bridgeStderr).not.toContain(token);
+    expect(bridgeStderr).not.toContain("sk-ant-test-key");
+  });
+});
