@@ -120,7 +120,7 @@ export async function runBridgeCommand(argv: string[], io: BridgeIo): Promise<nu
   else {
     io.stdout(`Synapse bridge ${pkg.version} listening on ${server.url}\n`);
     io.stdout(`Token: ${token}\n`);
-    io.stdout(`Paste the URL and the token into Obsidian → Settings → Synapse → CLI agent (or set SYNAPSE_BRIDGE_TOKEN for the CLI).\n`);
+    io.stdout(`Paste the URL and the token into Obsidian → Settings → Synapse → CLI agent through the bridge (or set SYNAPSE_BRIDGE_TOKEN for the CLI).\n`);
   }
   const report = await diagnose({ version: pkg.version, vaults: args.vaults, env: io.env, ...(args.claudePath ? { pathToClaudeCodeExecutable: args.claudePath } : {}) });
   for (const line of report.details) io.stderr(`  ok: ${line}\n`);

@@ -32,8 +32,8 @@ export const IngestRequestSchema = z.strictObject({
   notePath: RelativePathSchema.refine((p) => p.toLowerCase().endsWith(".md"), "must be a Markdown note"),
   /** Vault-relative folder the wiki lives in. */
   wikiFolder: RelativePathSchema,
-  maxTurns: z.number().int().min(1).max(200),
-  maxBudgetUsd: z.number().positive().max(100),
+  maxTurns: z.number().int().min(1).max(1000),
+  maxBudgetUsd: z.number().positive().max(1000),
   /** Related wiki pages and, on a repair round, the validation errors of the previous attempt. */
   retrievalContext: z.string().max(MAX_CONTEXT_CHARS).default(""),
   /**

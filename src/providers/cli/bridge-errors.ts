@@ -3,7 +3,7 @@ import { ErrorBodySchema } from "../../bridge/protocol";
 import { SynapseError, type ErrorKind } from "../../core/errors";
 
 export const TOKEN_HINT =
-  'Copy the token "synapse bridge" printed on start into Settings → Synapse → CLI agent → Bridge token (or set SYNAPSE_BRIDGE_TOKEN for the CLI).';
+  'Copy the token "synapse bridge" printed on start into Settings → Synapse → CLI agent through the bridge → Bridge token (or set SYNAPSE_BRIDGE_TOKEN for the CLI).';
 
 function kindFor(status: number, code: string): ErrorKind {
   if (code === "busy" || status === 429) return "rate_limit";
