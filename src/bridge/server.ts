@@ -34,6 +34,8 @@ export interface BridgeServerOptions {
   /** Hard ceiling of one run, whatever the client does. */
   readonly runTimeoutMs?: number;
   readonly stagingLimits?: StagingLimits;
+  /** Folder the staging copies are made in (the system's temp folder by default). */
+  readonly stagingParent?: string;
   readonly maxRequestBytes?: number;
   /** Interval of heartbeat events on a quiet stream. */
   readonly heartbeatMs?: number;
@@ -124,6 +126,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     const staging = await createStaging(
       { vaultRoot, notePath: request.notePath, wikiFolder: request.wikiFolder, previousPages: request.previousPages },
       options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
+      ...(options.stagingParent ? [options.stagingParent] : []),
     ).catch((error: unknown) => {
       if (error instanceof StagingError) throw new HttpError(STAGING_STATUS[error.code], error.code, error.message);
       throw error;
@@ -183,9 +186,10 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     } finally {
       clearTimeout(timer);
       clearInterval(heartbeat);
-      runs.delete(runId);
-      await staging.dispose().catch(() => undefined);
       res.end();
+      // The run counts as active until its staging copy is gone, so close() waits for the cleanup.
+      await staging.dispose().catch(() => undefined);
+      runs.delete(runId);
     }
   }
 

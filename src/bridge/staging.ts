@@ -97,7 +97,11 @@ async function place(root: string, vaultPath: string, content: string): Promise<
   await writeFile(target, content, "utf8");
 }
 
-export async function createStaging(request: StagingRequest, limits: StagingLimits = DEFAULT_STAGING_LIMITS): Promise<Staging> {
+export async function createStaging(
+  request: StagingRequest,
+  limits: StagingLimits = DEFAULT_STAGING_LIMITS,
+  parent: string = tmpdir(),
+): Promise<Staging> {
   const { vaultRoot, notePath, wikiFolder } = request;
   const notePathOnDisk = join(vaultRoot, ...notePath.split("/"));
   const noteInfo = await lstat(notePathOnDisk).catch(() => null);
@@ -125,7 +129,7 @@ export async function createStaging(request: StagingRequest, limits: StagingLimi
   for (const path of pages) add(path, await readBounded(join(vaultRoot, ...path.split("/")), limits));
   if (!baseline.has(notePath)) add(notePath, await readBounded(notePathOnDisk, limits));
 
-  const root = await realpath(await mkdtemp(join(tmpdir(), "synapse-staging-")));
+  const root = await realpath(await mkdtemp(join(parent, "synapse-staging-")));
   try {
     for (const [path, content] of baseline) await place(root, path, content);
     await mkdir(join(root, ...wikiFolder.split("/")), { recursive: true });

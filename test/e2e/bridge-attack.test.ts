@@ -25,11 +25,13 @@ describe("a hostile agent in the bridge", () => {
   let before: Map<string, string>;
   let events: BridgeEvent[];
   let result: ResultEvent;
+  let stagingParent: string;
 
   beforeAll(async () => {
     vault = makeVault();
     home = tempHome();
     outside = mkdtempSync(join(tmpdir(), "synapse-outside-"));
+    stagingParent = mkdtempSync(join(tmpdir(), "synapse-stagings-"));
     const privateNote = join(vault.root, "Private", "diary.md");
     api = await startScriptedMessagesApi([
       toolTurn("Write", { file_path: join(vault.root, "Private", "new.md"), content: "pwned" }),
@@ -47,7 +49,7 @@ describe("a hostile agent in the bridge", () => {
       toolTurn("Write", { file_path: "wiki/sources/Local-first software.md", content: pageMarkdown("Local-first software") }),
       textTurn("done"),
     ]);
-    bridge = await startBridgeServer({ vaults: [vault.root], token: TOKEN, port: 0, version: "test", env: bridgeEnv(api.url, home.path) });
+    bridge = await startBridgeServer({ vaults: [vault.root], token: TOKEN, port: 0, version: "test", env: bridgeEnv(api.url, home.path), stagingParent });
     before = vault.snapshot();
     const run = await ingestEvents(bridge.url, TOKEN, {
       vault: vault.root,
@@ -68,12 +70,13 @@ describe("a hostile agent in the bridge", () => {
     vault.dispose();
     home.dispose();
     rmSync(outside, { recursive: true, force: true });
+    rmSync(stagingParent, { recursive: true, force: true });
   });
 
   it("changes nothing outside the staging copy", () => {
     expect(vault.snapshot()).toEqual(before);
     expect(readdirSync(outside)).toEqual([]);
-    expect(existsSync(join(tmpdir(), "escape.md"))).toBe(false);
+    expect(existsSync(join(stagingParent, "escape.md"))).toBe(false);
   });
 
   it("refuses and reports every call that leaves the staging folder or the wiki", () => {
@@ -81,7 +84,7 @@ describe("a hostile agent in the bridge", () => {
     const privateNote = join(vault.root, "Private", "diary.md");
     expect(denied).toEqual([
       `Write ${join(vault.root, "Private", "new.md")}`,
-      `Write ${join(tmpdir(), "escape.md")}`, // the SDK resolves paths before asking
+      `Write ${join(stagingParent, "escape.md")}`, // the SDK resolves paths before asking
       `Write ${join(outside, "x.md")}`,
       "Bash",
       "WebFetch",
@@ -107,6 +110,12 @@ describe("a hostile agent in the bridge", () => {
     expect(result.outcome.ok).toBe(true);
     expect(result.pages.map((p) => [p.path, p.action])).toEqual([["wiki/sources/Local-first software.md", "created"]]);
     expect(result.ignored).toEqual([]);
+  });
+
+  it("removes its staging copy when the run is over", async () => {
+    const end = Date.now() + 5000;
+    while (bridge.activeRuns() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     expect(bridge.activeRuns()).toBe(0);
+    expect(readdirSync(stagingParent)).toEqual([]);
   });
 });
