@@ -11,6 +11,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/obsidian/**"],
           globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/setup-node.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -73,6 +73,8 @@ export function updateExisting(current: string, page: WikiPage, ctx: Pick<PlanCo
   }
   // The user edited this page (or wrote it): keep every word of theirs and append ours, once.
   if (body.includes(newBody)) return { content: current, action: "unchanged" };
+  // A body that keeps the user's text whole (an agent editing the page in place) loses nothing.
+  if (newBody.includes(body.trim())) return { content: composeMarkdown(merged, newBody), action: "merged" };
   const sourceLink = `[[${ctx.sourcePath.replace(/\.md$/i, "")}|${ctx.sourceTitle.replace(/[[\]|]/g, " ")}]]`;
   const appended = `${body.trimEnd()}\n\n## Update from ${sourceLink} (${ctx.date})\n\n${newBody}`;
   return { content: composeMarkdown(merged, appended), action: "merged" };
@@ -90,10 +92,13 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
     const key = title.toLowerCase();
     if (seenTitles.has(key)) continue; // one page per title and batch; the validator let both through
     seenTitles.add(key);
-    const existing = existingByName.get(safeFileName(title).toLowerCase());
-    // A new page must not shadow a note of the user's with the same name, or their links would
-    // become ambiguous: it gets the type in its file name and links keep pointing at their note.
-    const shadows = !existing && (ctx.noteExists?.(safeFileName(title)) ?? false);
+    // A page must not shadow a note of the user's with the same name, or their links would become
+    // ambiguous: it carries its type in its file name ("Ada (source)") and links keep pointing at
+    // their note. Such a page is found again under that name on the next ingest.
+    const plainName = existingByName.get(safeFileName(title).toLowerCase());
+    const typedName = existingByName.get(safeFileName(`${title} (${page.type})`).toLowerCase());
+    const existing = plainName ?? typedName;
+    const shadows = typedName !== undefined || (!existing && (ctx.noteExists?.(safeFileName(title)) ?? false));
     let path = existing ?? pagePath(ctx.wikiFolder, page.type as PageType, shadows ? `${title} (${page.type})` : title);
     // Two different titles can share a safe file name ("A/B" and "A B"): number the later one.
     for (let n = 2; !existing && taken.has(path.toLowerCase()); n++) {

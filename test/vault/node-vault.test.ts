@@ -1,11 +1,11 @@
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NodeVault } from "../../src/vault/node-vault";
+import { tempDir } from "../helpers/temp-vault";
 
 function tempVault(): { root: string; vault: NodeVault } {
-  const root = mkdtempSync(join(tmpdir(), "synapse-vault-"));
+  const root = tempDir("vault-");
   return { root, vault: new NodeVault(root) };
 }
 
@@ -61,7 +61,7 @@ describe("the Node vault", () => {
 
   it("refuses to follow a symlink out of the vault", async () => {
     const { root, vault } = tempVault();
-    const outside = mkdtempSync(join(tmpdir(), "synapse-outside-"));
+    const outside = tempDir("outside-");
     symlinkSync(outside, join(root, "link"));
     await expect(vault.create("link/evil.md", "x")).rejects.toMatchObject({ kind: "vault" });
     expect(readdirSync(outside)).toEqual([]);

@@ -189,6 +189,28 @@ describe("ingesting a note", () => {
     expect(report.pages[0]?.path).toBe("wiki/concepts/Example concept (concept).md");
   });
 
+  it("finds a page named after its type again on the next ingest instead of numbering a copy", async () => {
+    const root = makeVault({ [SOURCE_PATH]: NOTE, "Research/Example concept.md": "# Mine" });
+    const deps = { vault: new NodeVault(root), settings: settings(), now: NOW };
+    await ingestNote({ ...deps, provider: new ScriptedProvider([[concept()]]) }, { notePath: SOURCE_PATH });
+    const again = await ingestNote({ ...deps, provider: new ScriptedProvider([[concept()]]) }, { notePath: SOURCE_PATH });
+    expect(again.pages).toEqual([expect.objectContaining({ path: "wiki/concepts/Example concept (concept).md", action: "unchanged" })]);
+    expect(Object.keys(snapshot(root)).filter((p) => p.startsWith("wiki/concepts/"))).toEqual(["wiki/concepts/Example concept (concept).md"]);
+  });
+
+  it("writes a body that keeps the user's edited text whole (an agent editing in place) without repeating it", async () => {
+    const root = makeVault({ [SOURCE_PATH]: NOTE });
+    await ingest(root, new ScriptedProvider([[concept("Generated text.")]]));
+    const { writeFileSync } = await import("node:fs");
+    const path = "wiki/concepts/Example concept.md";
+    writeFileSync(`${root}/${path}`, readVaultFile(root, path).replace("Generated text.", "Generated text, corrected by me."));
+    const report = await ingest(root, new ScriptedProvider([[concept("Generated text, corrected by me.\n\nA paragraph the agent added.")]]));
+    expect(report.pages[0]?.action).toBe("merged");
+    const page = readVaultFile(root, path);
+    expect(page.match(/corrected by me/g)).toHaveLength(1);
+    expect(page).toContain("A paragraph the agent added.");
+  });
+
   it("reports usage, cost and the provider", async () => {
     const root = makeVault({ [SOURCE_PATH]: NOTE });
     const provider = new ScriptedProvider([[concept()]], { name: "scripted", model: "scripted-1" }, 100);
