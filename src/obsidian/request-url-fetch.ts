@@ -5,6 +5,7 @@
  * at once, and an abort rejects the pending call at once (the underlying request runs out on its
  * own and its result is dropped).
  */
+import { raceAbort } from "../core/abort";
 import { requestUrl, type RequestUrlParam, type RequestUrlResponse } from "obsidian";
 import type { FetchLike } from "../providers/environment";
 
@@ -34,7 +35,7 @@ export function createRequestUrlFetch(request: RequestUrlFunction = requestUrl):
     const param = await toRequestUrlParam(input, init);
     let response: RequestUrlResponse;
     try {
-      response = await untilAborted(request(param), signal);
+      response = signal ? await raceAbort(request(param), signal, abortReason) : await request(param);
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal);
       throw networkError(error);
@@ -97,24 +98,6 @@ function toResponse(response: RequestUrlResponse): Response {
   return new Response(body, { status: response.status, headers });
 }
 
-/** Resolves or rejects with the request, or rejects with the abort reason as soon as the signal fires. */
-function untilAborted<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return pending;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
 
 function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;

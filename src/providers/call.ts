@@ -7,6 +7,7 @@
  * then fails the schema (the tokens were spent).
  */
 import type { ProviderCapabilities } from "../core/capabilities";
+import { raceAbort } from "../core/abort";
 import { SynapseError } from "../core/errors";
 import { redact, type CallEvent, type RunLogger } from "../core/log";
 import { deadlineSignal, remainingMs, throwIfStopped, type RunContext } from "../core/run-context";
@@ -119,34 +120,6 @@ function recordUsage(run: RunContext, config: CallConfig, operation: Operation, 
   run.progress?.({ type: "usage", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
 }
 
-/**
- * Settles with `promise`, or rejects as soon as `signal` aborts. Some transports cannot abort
- * (Obsidian's requestUrl); racing keeps timeouts and cancel working there too, the late reply is
- * simply ignored.
- */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(signal.reason instanceof Error ? signal.reason : new SynapseError("cancelled", "The run was cancelled."));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      promise.catch(() => undefined);
-      reject(signal.reason instanceof Error ? signal.reason : new SynapseError("cancelled", "The run was cancelled."));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
 
 /** One request/response call under the full policy; the retry loop itself is `withRetry`. */
 export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: CallSpec<R, T>): Promise<T> {

@@ -10,7 +10,7 @@ import { SynapseError, isAbort } from "../../core/errors";
 import type { InferenceProvider } from "../../core/provider";
 import { deadlineSignal, throwIfStopped, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
-import { raceAbort } from "../call";
+import { raceAbort } from "../../core/abort";
 import type { FetchLike } from "../environment";
 import {
   MAX_CONTEXT_CHARS,

@@ -1,5 +1,5 @@
 /** Reads an NDJSON response body line by line, as it arrives. No Node built-ins: runs in the plugin. */
-import { raceAbort } from "../call";
+import { raceAbort } from "../../core/abort";
 
 /**
  * The lines of a streamed body; falls back to the whole text when the transport cannot stream.
