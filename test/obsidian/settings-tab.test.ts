@@ -227,3 +227,46 @@ describe("the settings tab", () => {
     expect(out.querySelector(".synapse-readiness")?.classList.contains("is-problem")).toBe(true);
   });
 });
+
+describe("the CLI agent section against a real bridge", () => {
+  const TOKEN = "bridge-token-for-the-settings-test-0123";
+  let bridge: { url: string; close: () => Promise<void> };
+  let vault: string;
+  beforeAll(async () => {
+    const fs = await import("node:fs");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const { startBridgeServer } = await import("../../src/bridge/server");
+    vault = fs.mkdtempSync(path.join(os.tmpdir(), "synapse-test-bridge-vault-"));
+    bridge = await startBridgeServer({ vaults: [vault], token: TOKEN, port: 0, version: "0.1.0", env: { ANTHROPIC_API_KEY: "sk-ant-test" } });
+  });
+  afterAll(async () => {
+    await bridge.close();
+    const fs = await import("node:fs");
+    fs.rmSync(vault, { recursive: true, force: true });
+  });
+
+  async function testConnection(token: string | null): Promise<string> {
+    const { harness, controls } = await openTab({ data: { version: 1, profiles: { cli: { bridgeUrl: bridge.url, tokenSecret: "my-bridge-token" } } } });
+    if (token) harness.app.secretStorage.setSecret("my-bridge-token", token);
+    const button = controls.button("CLI agent through the bridge", "Test connection");
+    button.simulateClick__();
+    const out = controls.descOf(button.buttonEl);
+    await vi.waitFor(() => expect(out.textContent).not.toContain("Testing"), { timeout: 15_000 });
+    return out.textContent ?? "";
+  }
+
+  it("'Test connection' shows the bridge's health in words", async () => {
+    const text = await testConnection(TOKEN);
+    expect(text).toContain(`The bridge 0.1.0 answers at ${bridge.url}`);
+    expect(text).toMatch(/Claude Agent SDK/);
+  });
+
+  it("says what to fix when the token is missing", async () => {
+    expect(await testConnection(null)).toMatch(/To fix: .*No bridge token is set/);
+  });
+
+  it("says what to fix when the token is wrong", async () => {
+    expect(await testConnection("a-wrong-token-of-enough-length")).toMatch(/To fix: .*token/i);
+  });
+});
