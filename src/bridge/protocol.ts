@@ -32,6 +32,8 @@ export const IngestRequestSchema = z.strictObject({
   notePath: RelativePathSchema.refine((p) => p.toLowerCase().endsWith(".md"), "must be a Markdown note"),
   /** Vault-relative folder the wiki lives in. */
   wikiFolder: RelativePathSchema,
+  /** Folders whose notes must never reach the agent (the vault's "Excluded folders" setting). */
+  excludedFolders: z.array(z.string().max(1024)).max(500).default([]),
   maxTurns: z.number().int().min(1).max(1000),
   maxBudgetUsd: z.number().positive().max(1000),
   /** Related wiki pages and, on a repair round, the validation errors of the previous attempt. */

@@ -15,7 +15,7 @@ import { diagnose } from "./doctor";
 import { HttpError, readJsonBody, sendError, sendJson, startStream } from "./http";
 import { CancelRequestSchema, IngestRequestSchema, MAX_REQUEST_BYTES, type BridgeEvent, type ParsedIngestRequest } from "./protocol";
 import { checkGate } from "./security";
-import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type StagingLimits } from "./staging";
+import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type Staging, type StagingLimits } from "./staging";
 
 export interface BridgeServerOptions {
   /** Vault folders this bridge serves; nothing else is ever staged. */
@@ -73,12 +73,15 @@ const STAGING_STATUS: Readonly<Record<StagingError["code"], number>> = {
   not_a_note: 400,
   outside_vault: 403,
   too_large: 413,
+  excluded: 403,
 };
 
 export async function startBridgeServer(options: BridgeServerOptions): Promise<BridgeServer> {
   const vaults = await Promise.all(options.vaults.map((v) => realpath(v)));
   const runs = new Map<string, AbortController>();
   const maxRuns = options.maxConcurrentRuns ?? 2;
+  /** Requests past the limit check that are still loading the SDK or staging. */
+  let starting = 0;
   const maxBytes = options.maxRequestBytes ?? MAX_REQUEST_BYTES;
   const loadQuery = options.loadQuery ?? defaultLoadQuery;
   const log = options.log ?? (() => undefined);
@@ -116,25 +119,37 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
     const request: ParsedIngestRequest = parsed.data;
     const vaultRoot = await resolveVault(request.vault);
-    if (runs.size >= maxRuns) throw new HttpError(429, "busy", `The bridge is already running ${runs.size} ingests; try again when one finishes.`);
-    let query: QueryFunction;
-    try {
-      query = await loadQuery();
-    } catch {
-      throw new HttpError(503, "sdk_missing", "The Claude Agent SDK could not be loaded; run the bridge from the Synapse folder after npm install.");
-    }
-    const staging = await createStaging(
-      { vaultRoot, notePath: request.notePath, wikiFolder: request.wikiFolder, previousPages: request.previousPages },
-      options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
-      ...(options.stagingParent ? [options.stagingParent] : []),
-    ).catch((error: unknown) => {
-      if (error instanceof StagingError) throw new HttpError(STAGING_STATUS[error.code], error.code, error.message);
-      throw error;
-    });
-
+    // The slot is taken before the first await, so simultaneous requests cannot all slip past the limit.
+    if (runs.size + starting >= maxRuns) throw new HttpError(429, "busy", `The bridge is already running ${runs.size + starting} ingests; try again when one finishes.`);
+    starting += 1;
     const runId = randomUUID();
     const controller = new AbortController();
-    runs.set(runId, controller);
+    let staging: Staging;
+    let query: QueryFunction;
+    try {
+      try {
+        query = await loadQuery();
+      } catch {
+        throw new HttpError(503, "sdk_missing", "The Claude Agent SDK could not be loaded; run the bridge from the Synapse folder after npm install.");
+      }
+      staging = await createStaging(
+        {
+          vaultRoot,
+          notePath: request.notePath,
+          wikiFolder: request.wikiFolder,
+          excludedFolders: request.excludedFolders,
+          previousPages: request.previousPages,
+        },
+        options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
+        ...(options.stagingParent ? [options.stagingParent] : []),
+      ).catch((error: unknown) => {
+        if (error instanceof StagingError) throw new HttpError(STAGING_STATUS[error.code], error.code, error.message);
+        throw error;
+      });
+      runs.set(runId, controller);
+    } finally {
+      starting -= 1;
+    }
     const started = Date.now();
     const timer = setTimeout(() => controller.abort(), options.runTimeoutMs ?? 20 * 60_000);
     // The client going away (closed request, cancelled fetch) cancels the agent.

@@ -4,6 +4,7 @@
  * there, and afterwards the copy is compared with what was put in to find the pages it wrote.
  * Nothing here ever writes to the vault.
  */
+import { isExcluded } from "../core/perimeter";
 import { Buffer } from "node:buffer";
 import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -25,7 +26,7 @@ export const DEFAULT_STAGING_LIMITS: StagingLimits = { maxFiles: 5000, maxBytes:
 /** A request the bridge cannot stage; the message says why in words. */
 export class StagingError extends Error {
   constructor(
-    readonly code: "note_not_found" | "not_a_note" | "outside_vault" | "too_large",
+    readonly code: "note_not_found" | "not_a_note" | "outside_vault" | "too_large" | "excluded",
     message: string,
   ) {
     super(message);
@@ -50,6 +51,8 @@ export interface StagingRequest {
   readonly vaultRoot: string;
   readonly notePath: string;
   readonly wikiFolder: string;
+  /** Never staged: the agent cannot read what is not in its copy. */
+  readonly excludedFolders: readonly string[];
   readonly previousPages: readonly { readonly path: string; readonly content: string }[];
 }
 
@@ -102,7 +105,10 @@ export async function createStaging(
   limits: StagingLimits = DEFAULT_STAGING_LIMITS,
   parent: string = tmpdir(),
 ): Promise<Staging> {
-  const { vaultRoot, notePath, wikiFolder } = request;
+  const { vaultRoot, notePath, wikiFolder, excludedFolders } = request;
+  if (isExcluded(notePath, excludedFolders)) {
+    throw new StagingError("excluded", `"${notePath}" is in an excluded folder; it is never sent to the agent.`);
+  }
   const notePathOnDisk = join(vaultRoot, ...notePath.split("/"));
   const noteInfo = await lstat(notePathOnDisk).catch(() => null);
   if (!noteInfo) throw new StagingError("note_not_found", `The note "${notePath}" does not exist in the vault.`);
@@ -125,7 +131,8 @@ export async function createStaging(
     }
     baseline.set(path, content);
   };
-  const pages = wikiInfo?.isDirectory() ? await listMarkdown(vaultRoot, wikiOnDisk, limits) : [];
+  const listed = wikiInfo?.isDirectory() ? await listMarkdown(vaultRoot, wikiOnDisk, limits) : [];
+  const pages = listed.filter((path) => !isExcluded(path, excludedFolders));
   for (const path of pages) add(path, await readBounded(join(vaultRoot, ...path.split("/")), limits));
   if (!baseline.has(notePath)) add(notePath, await readBounded(notePathOnDisk, limits));
 

@@ -51,6 +51,7 @@ function createCli(env: ProviderEnvironment): InferenceProvider {
     maxTurns: profile.maxTurns,
     maxBudgetUsd: profile.maxBudgetUsd,
     wikiFolder: env.settings.wikiFolder,
+    excludedFolders: env.settings.excludedFolders,
     vaultPath: env.vaultPath ?? null,
     model: profile.model.trim() || null,
   });

@@ -136,6 +136,7 @@ describe("the cli provider", () => {
       vault: r.vault.root,
       notePath: NOTE_PATH,
       wikiFolder: "wiki",
+      excludedFolders: [],
       maxTurns: 12,
       maxBudgetUsd: 0.5,
       retrievalContext: "Related: [[CRDT]]",

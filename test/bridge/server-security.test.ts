@@ -158,6 +158,28 @@ describe("the bridge's gate", () => {
     expect(bridge.activeRuns()).toBe(0);
   });
 
+  it("holds the limit when simultaneous requests arrive while the SDK is still loading", async () => {
+    const slow = await startBridgeServer({
+      vaults: [vault.root],
+      token: TOKEN,
+      port: 0,
+      version: "test",
+      env: { ANTHROPIC_API_KEY: "sk-ant-test" },
+      maxConcurrentRuns: 1,
+      loadQuery: () => new Promise((resolve) => setTimeout(() => resolve(hanging.query), 100)),
+    });
+    try {
+      const responses = await Promise.all(
+        [1, 2, 3].map(() => fetch(`${slow.url}/ingest`, { method: "POST", headers: authHeaders(TOKEN), body: ingestBody() })),
+      );
+      expect(responses.map((r) => r.status).sort()).toEqual([200, 429, 429]);
+      expect(slow.activeRuns()).toBe(1);
+      await Promise.all(responses.map((r) => r.body?.cancel()));
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("compares tokens in constant time over digests, refusing an empty expected token", () => {
     expect(tokenMatches(TOKEN, TOKEN)).toBe(true);
     expect(tokenMatches(`${TOKEN}x`, TOKEN)).toBe(false);

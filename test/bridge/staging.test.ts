@@ -20,7 +20,7 @@ describe("the staging copy", () => {
   });
 
   const stage = async (previousPages: { path: string; content: string }[] = []) => {
-    staging = await createStaging({ vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", previousPages });
+    staging = await createStaging({ vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", excludedFolders: [], previousPages });
     return staging;
   };
   const put = async (s: Staging, path: string, content: string) => {
@@ -83,23 +83,37 @@ describe("the staging copy", () => {
     expect(vault.snapshot()).toEqual(before);
   });
 
+  it("never stages pages in excluded folders, even inside the wiki, nor an excluded note", async () => {
+    vault.write("wiki/private/Salaries.md", "# Salaries\nConfidential.\n");
+    const s = await createStaging({ vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", excludedFolders: ["wiki/private"], previousPages: [] });
+    try {
+      expect(existsSync(join(s.root, "wiki", "private", "Salaries.md"))).toBe(false);
+      expect(existsSync(join(s.root, ...EXISTING_PAGE_PATH.split("/")))).toBe(true);
+    } finally {
+      await s.dispose();
+    }
+    await expect(
+      createStaging({ vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", excludedFolders: ["Clippings"], previousPages: [] }),
+    ).rejects.toMatchObject({ code: "excluded" });
+  });
+
   it("refuses a missing note, a symlinked note, and a wiki beyond its limits, in words", async () => {
-    await expect(createStaging({ vaultRoot: vault.root, notePath: "Clippings/none.md", wikiFolder: "wiki", previousPages: [] })).rejects.toMatchObject({
+    await expect(createStaging({ vaultRoot: vault.root, notePath: "Clippings/none.md", wikiFolder: "wiki", excludedFolders: [], previousPages: [] })).rejects.toMatchObject({
       code: "note_not_found",
     });
     symlinkSync(join(vault.root, "Private", "diary.md"), join(vault.root, "Clippings", "link.md"));
-    await expect(createStaging({ vaultRoot: vault.root, notePath: "Clippings/link.md", wikiFolder: "wiki", previousPages: [] })).rejects.toMatchObject({
+    await expect(createStaging({ vaultRoot: vault.root, notePath: "Clippings/link.md", wikiFolder: "wiki", excludedFolders: [], previousPages: [] })).rejects.toMatchObject({
       code: "not_a_note",
     });
     for (let i = 0; i < 4; i++) writeFileSync(join(vault.root, "wiki", `p${i}.md`), "x");
     const tooMany = createStaging(
-      { vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", previousPages: [] },
+      { vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", excludedFolders: [], previousPages: [] },
       { maxFiles: 3, maxBytes: 1_000_000, maxFileBytes: 100_000 },
     );
     await expect(tooMany).rejects.toBeInstanceOf(StagingError);
     await expect(tooMany).rejects.toMatchObject({ code: "too_large", message: expect.stringContaining("more than 3 notes") as unknown });
     const tooBig = createStaging(
-      { vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", previousPages: [] },
+      { vaultRoot: vault.root, notePath: NOTE_PATH, wikiFolder: "wiki", excludedFolders: [], previousPages: [] },
       { maxFiles: 100, maxBytes: 1_000_000, maxFileBytes: 100 },
     );
     await expect(tooBig).rejects.toMatchObject({ code: "too_large" });

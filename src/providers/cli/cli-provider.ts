@@ -37,6 +37,8 @@ export interface CliProviderOptions {
   readonly maxBudgetUsd: number;
   /** Vault-relative wiki folder. */
   readonly wikiFolder: string;
+  /** The vault's excluded folders: the bridge never stages them for the agent. */
+  readonly excludedFolders?: readonly string[];
   /** Absolute path of the vault on disk, as the bridge was started with (desktop / CLI only). */
   readonly vaultPath?: string | null;
   /** The agent's model; the agent's default when absent. */
@@ -168,6 +170,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       vault: options.vaultPath,
       notePath: run.source.path,
       wikiFolder: options.wikiFolder.replace(/^\/+|\/+$/g, ""),
+      excludedFolders: [...(options.excludedFolders ?? [])],
       maxTurns: options.maxTurns,
       maxBudgetUsd: options.maxBudgetUsd,
       retrievalContext: clipContext(retrievalContext),
