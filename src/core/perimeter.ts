@@ -13,8 +13,10 @@ export interface PrivacyPolicy {
   readonly excludedFolders: readonly string[];
 }
 
+/** Compared without case: on macOS and Windows "private/x.md" is the same file as "Private/x.md",
+ * and excluding a little more than asked is the safe side of the line. */
 function normaliseFolder(folder: string): string {
-  return folder.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "");
+  return folder.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "").toLowerCase();
 }
 
 export function isExcluded(path: string, excludedFolders: readonly string[]): boolean {

@@ -51,6 +51,13 @@ export class NodeVault implements VaultPort {
     }
   }
 
+  async realPath(path: string): Promise<string> {
+    const full = await this.confined(path);
+    this.rootReal ??= realpath(this.root);
+    const real = await realpath(full).catch(() => full);
+    return relative(await this.rootReal, real).split(sep).join("/");
+  }
+
   async stat(path: string): Promise<VaultStat | null> {
     try {
       const s = await stat(await this.confined(path));

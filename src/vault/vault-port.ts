@@ -23,4 +23,9 @@ export interface VaultPort {
   createFolder(path: string): Promise<void>;
   /** Deletes a file (used to roll back a file this run created). */
   remove(path: string): Promise<void>;
+  /**
+   * The vault-relative path with symbolic links resolved, where the vault can have them, so the
+   * perimeter judges the folder a note really lives in, not the alias it was reached by.
+   */
+  realPath?(path: string): Promise<string>;
 }

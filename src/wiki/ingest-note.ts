@@ -5,7 +5,7 @@
  */
 import { SynapseError, toSynapseError } from "../core/errors";
 import { orchestrate, type RunResult, type StopReason } from "../core/orchestrator";
-import { Perimeter } from "../core/perimeter";
+import { Perimeter, isExcluded } from "../core/perimeter";
 import { estimateCost } from "../core/pricing";
 import { createRunContext, throwIfStopped } from "../core/run-context";
 import type { UsageAccumulator } from "../core/usage";
@@ -70,6 +70,13 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     // The perimeter speaks before the note is even read.
     perimeter.admitNote(notePath);
     perimeter.admitProvider(provider);
+    // A link into an excluded folder is still that folder.
+    const realPath = vault.realPath
+      ? await vault.realPath(notePath).catch((cause: unknown) => {
+          throw new SynapseError("input", toSynapseError(cause).message, { cause });
+        })
+      : notePath;
+    if (realPath !== notePath) perimeter.admitNote(realPath);
     request.progress?.({ type: "phase", phase: "reading" });
     const text = await readNote(vault, notePath, settings.maxNoteBytes, wikiFolder);
     const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
@@ -77,7 +84,9 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     const everything = deps.linkExists ? null : await vault.list("");
     const listed = everything ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
     const pagePaths = listed.filter((p) => !special.has(p));
-    const context = await buildWikiContext(vault, wikiFolder, pagePaths, text);
+    // Pages in excluded folders (even inside the wiki) are neither quoted nor named to the model.
+    const shareable = pagePaths.filter((p) => !isExcluded(p, settings.excludedFolders));
+    const context = await buildWikiContext(vault, wikiFolder, shareable, text);
     const known = new Set(pagePaths.map((p) => basenameOf(p).toLowerCase()));
     const noteExists = deps.linkExists ?? namesIn(everything ?? []);
     const ingestRun = { ...run, source: { path: notePath, text } };

@@ -85,6 +85,32 @@ describe("ingesting a note", () => {
     expect(provider.analyzeCalls).toHaveLength(0);
   });
 
+  it("keeps excluded folders out of the model's view of the wiki, even inside the wiki folder", async () => {
+    const root = makeVault({
+      [SOURCE_PATH]: "# Source note\n\nThe Example concept and the Secret Project are mentioned here.\n",
+      "wiki/concepts/Example concept.md": "---\ntitle: Example concept\n---\n\nShareable words.",
+      "wiki/private/Secret Project.md": "---\ntitle: Secret Project\n---\n\nConfidential salaries.",
+    });
+    const provider = new ScriptedProvider([[concept()]]);
+    await ingest(root, provider, { settings: settings({ excludedFolders: ["wiki/private"] }) });
+    const seen = `${provider.analyzeCalls[0]?.vaultContext ?? ""}\n${provider.generateCalls[0]?.retrievalContext ?? ""}`;
+    expect(seen).toContain("Shareable words.");
+    expect(seen).not.toContain("Confidential");
+    expect(seen).not.toContain("Secret Project");
+  });
+
+  it("judges a note by the folder it really lives in, not a link to it, and ignores case", async () => {
+    const root = makeVault({ "Private/Diary.md": "# Diary\n\nPrivate thoughts about the Example concept.\n" });
+    const { symlinkSync } = await import("node:fs");
+    symlinkSync(`${root}/Private`, `${root}/Link`);
+    for (const [notePath, excluded] of [["Link/Diary.md", "Private"], ["Private/Diary.md", "private"]] as const) {
+      const provider = new ScriptedProvider([[concept()]]);
+      const report = await ingest(root, provider, { notePath, settings: settings({ excludedFolders: [excluded] }) });
+      expect(report.error?.kind, notePath).toBe("perimeter");
+      expect(provider.analyzeCalls).toHaveLength(0);
+    }
+  });
+
   it.each([
     ["a missing note", {}, "notes/Source note.md", /no note/],
     ["a binary file", { "notes/Source note.md": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) }, SOURCE_PATH, /binary/],
