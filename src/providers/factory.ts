@@ -77,6 +77,11 @@ function readKey(env: ProviderEnvironment, role: SecretRole, name: string): stri
   return value && value.trim() ? value.trim() : null;
 }
 
+/** Ollama's cloud models carry a "cloud" tag ("gpt-oss:120b-cloud", "deepseek-v3.1:cloud"). */
+export function isOllamaCloudModel(model: string): boolean {
+  return /(^|[:-])cloud$/i.test(model.trim());
+}
+
 export function ollamaHost(settings: Settings): URL {
   const raw = settings.profiles.ollama.host.trim() || DEFAULT_OLLAMA_HOST;
   // OLLAMA_HOST is commonly written without a scheme ("127.0.0.1:11434"); Ollama itself accepts that.
@@ -97,7 +102,8 @@ export function createOllama(env: ProviderEnvironment): OllamaProvider {
   return new OllamaProvider({
     connect: ollamaConnect(host, fetch, streamingFetch),
     host: displayUrl(host),
-    isLocal: isLoopbackUrl(host),
+    // Ollama's cloud models ("gpt-oss:120b-cloud") run on ollama.com even through a local server.
+    isLocal: isLoopbackUrl(host) && !isOllamaCloudModel(profile.model) && !isOllamaCloudModel(profile.embeddingModel),
     model: profile.model.trim(),
     embeddingModel: profile.embeddingModel.trim(),
     options: sanitiseOptions(profile.options).options,

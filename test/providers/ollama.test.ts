@@ -85,6 +85,14 @@ describe("Ollama backend", () => {
     expect(local("https://ollama.example.com")).toBe(false);
   });
 
+  it("never declares Ollama's cloud models local, even through a server on this machine", () => {
+    const local = (model: string) => createProvider("ollama", envFor("ollama", server, { url: "http://127.0.0.1:11434", model })).capabilities().isLocal;
+    expect(local("gpt-oss:120b-cloud")).toBe(false);
+    expect(local("deepseek-v3.1:cloud")).toBe(false);
+    expect(local("llama3.1:8b")).toBe(true);
+    expect(local("cloudy-model:7b")).toBe(true);
+  });
+
   it("learns maxContext from the model's own info, or uses num_ctx when set", async () => {
     server.setScript([content(REPLIES.analysis)]);
     const provider = createProvider("ollama", envFor("ollama", server));
