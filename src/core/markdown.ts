@@ -88,3 +88,9 @@ export function frontmatterList(value: unknown): string[] {
   if (typeof value === "string") return value.split(/[,\s]+/).map((v) => v.replace(/^#/, "").trim()).filter(Boolean);
   return [];
 }
+
+/** Frontmatter paths (`sources`): a list, or one string; paths may hold spaces, so only commas split. */
+export function frontmatterPaths(value: unknown): string[] {
+  if (typeof value === "string") return value.split(",").map((v) => v.trim()).filter(Boolean);
+  return frontmatterList(value);
+}

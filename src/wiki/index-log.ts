@@ -40,34 +40,51 @@ function entryLine(entry: IndexEntry): string {
   return `- [[${entry.path.replace(/\.md$/i, "")}|${entry.title.replace(/[[\]|]/g, " ")}]]`;
 }
 
-/** Upserts entries into an index file's text, keeping the preamble and every existing line. */
+/**
+ * Upserts entries into an index file's text. The preamble, any line in a known section that is not
+ * an entry, and sections Synapse does not know are all kept where the user put them; only the
+ * entry lines of the known sections are re-sorted.
+ */
 export function upsertIndex(current: string, entries: readonly IndexEntry[]): string {
   const headings = new Map(SECTIONS.map(([type, heading]) => [heading, type]));
   const lines = current ? current.replace(/\r\n/g, "\n").split("\n") : [];
   const firstSection = lines.findIndex((l) => l.startsWith("## ") && headings.has(l.slice(3).trim()));
   const preamble = (firstSection === -1 ? (current ? lines : INDEX_PREAMBLE.split("\n")) : lines.slice(0, firstSection)).join("\n").trimEnd();
-  const sections = new Map<string, Map<string, string>>(SECTIONS.map(([type]) => [type, new Map()]));
+  const sections = new Map<string, { entries: Map<string, string>; extras: string[] }>(
+    SECTIONS.map(([type]) => [type, { entries: new Map(), extras: [] }]),
+  );
+  /** Sections the user added, verbatim and in their order, after the known ones. */
+  const foreign: string[] = [];
   let currentType: string | null = null;
   for (const line of firstSection === -1 ? [] : lines.slice(firstSection)) {
     if (line.startsWith("## ")) {
       currentType = headings.get(line.slice(3).trim()) ?? null;
+      if (currentType === null) foreign.push(line);
+      continue;
+    }
+    const section = currentType ? sections.get(currentType) : undefined;
+    if (!section) {
+      foreign.push(line);
       continue;
     }
     const match = ENTRY.exec(line);
-    if (currentType && match?.[1]) sections.get(currentType)?.set(match[1].toLowerCase(), line);
+    if (match?.[1]) section.entries.set(match[1].toLowerCase(), line);
+    else if (line.trim()) section.extras.push(line);
   }
   for (const entry of entries) {
     const key = entry.path.replace(/\.md$/i, "").toLowerCase();
-    for (const section of sections.values()) section.delete(key);
-    (sections.get(entry.type) ?? sections.get("source"))?.set(key, entryLine(entry));
+    for (const section of sections.values()) section.entries.delete(key);
+    (sections.get(entry.type) ?? sections.get("source"))?.entries.set(key, entryLine(entry));
   }
   const parts = [preamble];
   for (const [type, heading] of SECTIONS) {
     const section = sections.get(type);
-    if (!section || section.size === 0) continue;
-    const sorted = [...section.values()].sort((a, b) => (ENTRY.exec(a)?.[2] ?? a).localeCompare(ENTRY.exec(b)?.[2] ?? b));
-    parts.push(`## ${heading}\n\n${sorted.join("\n")}`);
+    if (!section || section.entries.size + section.extras.length === 0) continue;
+    const sorted = [...section.entries.values()].sort((a, b) => (ENTRY.exec(a)?.[2] ?? a).localeCompare(ENTRY.exec(b)?.[2] ?? b));
+    parts.push([`## ${heading}`, "", ...sorted, ...(section.extras.length > 0 ? ["", ...section.extras] : [])].join("\n"));
   }
+  const tail = foreign.join("\n").trim();
+  if (tail) parts.push(tail);
   return `${parts.join("\n\n")}\n`;
 }
 

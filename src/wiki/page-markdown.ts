@@ -3,7 +3,7 @@
  * writes pages, reads them back for merging, and turns files an agent wrote into WikiPages.
  */
 import { stringify } from "yaml";
-import { frontmatterList, splitFrontmatter } from "../core/markdown";
+import { frontmatterList, frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import type { WikiPage } from "../core/schemas";
 import { contentHash } from "./content-hash";
 import { basenameOf } from "./page-paths";
@@ -44,7 +44,7 @@ export function mergeFrontmatter(existing: Record<string, unknown>, page: WikiPa
     ...existing,
     type: typeof existing.type === "string" && existing.type ? existing.type : page.type,
     title: typeof existing.title === "string" && existing.title ? existing.title : page.title.trim(),
-    sources: union(frontmatterList(existing.sources), page.frontmatter.sources),
+    sources: union(frontmatterPaths(existing.sources), page.frontmatter.sources),
     lang: typeof existing.lang === "string" && existing.lang ? existing.lang : page.frontmatter.lang,
     tags: union(frontmatterList(existing.tags), page.frontmatter.tags),
     updated: date,
@@ -59,7 +59,7 @@ export function parsePageMarkdown(text: string, path: string): WikiPage {
     type: typeof frontmatter.type === "string" ? frontmatter.type : "",
     title,
     frontmatter: {
-      sources: frontmatterList(frontmatter.sources),
+      sources: frontmatterPaths(frontmatter.sources),
       lang: typeof frontmatter.lang === "string" ? frontmatter.lang : "",
       tags: frontmatterList(frontmatter.tags),
     },

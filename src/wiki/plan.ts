@@ -59,11 +59,25 @@ export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, st
   });
 }
 
+/** Every non-blank line of `inner` stands, whole, as a line of `outer`. */
+function keepsEveryLine(outer: string, inner: string): boolean {
+  const lines = new Set(outer.split("\n").map((l) => l.trim()));
+  const needed = inner.split("\n").map((l) => l.trim()).filter(Boolean);
+  return needed.length > 0 && needed.every((l) => lines.has(l));
+}
+
 /** Decides what an update does to the file's current content. */
 export function updateExisting(current: string, page: WikiPage, ctx: Pick<PlanContext, "sourceTitle" | "sourcePath" | "date">): { content: string; action: PageAction } {
-  const { frontmatter, body } = splitFrontmatter(current);
-  const merged = mergeFrontmatter(frontmatter, page, ctx.date);
+  const { frontmatter, rawFrontmatter, body, frontmatterInvalid } = splitFrontmatter(current);
   const newBody = page.content.trim();
+  const sourceLink = `[[${ctx.sourcePath.replace(/\.md$/i, "")}|${ctx.sourceTitle.replace(/[[\]|]/g, " ")}]]`;
+  const appended = `${body.trimEnd()}\n\n## Update from ${sourceLink} (${ctx.date})\n\n${newBody}`;
+  if (frontmatterInvalid) {
+    // YAML we cannot read is the user's to fix: keep it byte for byte and only append.
+    if (body.includes(newBody)) return { content: current, action: "unchanged" };
+    return { content: `---\n${rawFrontmatter}\n---\n${appended}\n`, action: "merged" };
+  }
+  const merged = mergeFrontmatter(frontmatter, page, ctx.date);
   const ours = typeof frontmatter[HASH_KEY] === "string" && frontmatter[HASH_KEY] === contentHash(body);
   if (ours) {
     const sameBody = contentHash(newBody) === frontmatter[HASH_KEY];
@@ -73,10 +87,8 @@ export function updateExisting(current: string, page: WikiPage, ctx: Pick<PlanCo
   }
   // The user edited this page (or wrote it): keep every word of theirs and append ours, once.
   if (body.includes(newBody)) return { content: current, action: "unchanged" };
-  // A body that keeps the user's text whole (an agent editing the page in place) loses nothing.
-  if (newBody.includes(body.trim())) return { content: composeMarkdown(merged, newBody), action: "merged" };
-  const sourceLink = `[[${ctx.sourcePath.replace(/\.md$/i, "")}|${ctx.sourceTitle.replace(/[[\]|]/g, " ")}]]`;
-  const appended = `${body.trimEnd()}\n\n## Update from ${sourceLink} (${ctx.date})\n\n${newBody}`;
+  // A body that keeps each of the user's lines whole (an agent editing in place) loses nothing.
+  if (keepsEveryLine(newBody, body)) return { content: composeMarkdown(merged, newBody), action: "merged" };
   return { content: composeMarkdown(merged, appended), action: "merged" };
 }
 

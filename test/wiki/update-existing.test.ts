@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { updateExisting } from "../../src/wiki/plan";
+import { SOURCE_PATH, aPage } from "../builders";
+
+const ctx = { sourceTitle: "Source note", sourcePath: SOURCE_PATH, date: "2026-11-29" };
+
+describe("updating a page the user wrote or edited", () => {
+  it("keeps frontmatter it cannot parse byte for byte and only appends", () => {
+    const current = "---\ntags: [a, b\nmy_field: precious\n---\nMy words.\n";
+    const { content, action } = updateExisting(current, aPage().withContent("New words.").build(), ctx);
+    expect(action).toBe("merged");
+    expect(content.startsWith("---\ntags: [a, b\nmy_field: precious\n---\nMy words.")).toBe(true);
+    expect(content).toContain("New words.");
+  });
+
+  it("reads a single-string sources field as one path, spaces and all", () => {
+    const current = "---\ntitle: Example concept\nsources: notes/My Note.md\n---\n\nMy words.\n";
+    const { content } = updateExisting(current, aPage().withContent("New words.").build(), ctx);
+    expect(content).toMatch(/sources:\n {2}- notes\/My Note.md\n {2}- notes\/Source note.md\n/);
+  });
+
+  it("does not take a short body of the user's for an in-place edit just because a word recurs", () => {
+    const current = "---\ntitle: Ada\n---\n\nLovelace\n";
+    const { content } = updateExisting(current, aPage().withContent("Ada Lovelace wrote the first program.").build(), ctx);
+    expect(content).toMatch(/Lovelace\n\n## Update from/);
+  });
+});
