@@ -18,6 +18,8 @@ export const INGEST_USAGE = `Usage: synapse ingest <note> --vault <dir> [--provi
 export interface IngestCommandOptions {
   /** Aborts the run (the CLI wires Ctrl-C to it). */
   readonly signal?: AbortSignal;
+  /** Told when writing to the vault starts and ends, so a second Ctrl-C does not cut it in half. */
+  readonly writing?: (inProgress: boolean) => void;
 }
 
 function parse(argv: readonly string[]) {
@@ -97,11 +99,13 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
       ...(options.signal ? { signal: options.signal } : {}),
       log: logger,
       progress: (event) => {
+        if (event.type === "phase" && event.phase === "writing") options.writing?.(true);
         const line = describeProgress(event);
         if (line && !json) io.stderr(`  ${line}\n`);
       },
     },
   );
+  options.writing?.(false);
   if (json) io.stdout(`${jsonReport(report)}\n`);
   else io.stdout(humanReport(report, notePath));
   if (values.verbose && report.error) {

@@ -24,13 +24,19 @@ function version(): string {
   }
 }
 
-export async function main(argv: readonly string[], io: CliIO, signal?: AbortSignal): Promise<number> {
+export interface MainOptions {
+  readonly signal?: AbortSignal;
+  readonly writing?: (inProgress: boolean) => void;
+}
+
+export async function main(argv: readonly string[], io: CliIO, options: MainOptions = {}): Promise<number> {
+  const { signal } = options;
   const [command, ...rest] = argv;
   const verbose = rest.includes("--verbose");
   try {
     switch (command) {
       case "ingest":
-        return await runIngestCommand(rest, io, signal ? { signal } : {});
+        return await runIngestCommand(rest, io, options);
       case "models":
         return await runModelsCommand(rest, io);
       case "bridge":
@@ -64,9 +70,13 @@ const isEntryPoint = import.meta.url === `file://${process.argv[1] ?? ""}` || (p
 if (isEntryPoint) {
   const controller = new AbortController();
   let interrupts = 0;
+  let writing = false;
   const onSignal = () => {
     interrupts += 1;
-    if (interrupts > 1) process.exit(EXIT.cancelled);
+    // A second Ctrl-C forces the exit, except while the vault is being written: the write (or its
+    // roll-back) takes moments, and cutting it would leave a half-written wiki.
+    if (interrupts > 1 && !writing) process.exit(EXIT.cancelled);
+    if (writing) process.stderr.write("Finishing the write so the vault stays whole…\n");
     controller.abort();
   };
   process.on("SIGINT", onSignal);
@@ -77,7 +87,7 @@ if (isEntryPoint) {
     env: process.env,
     cwd: process.cwd(),
   };
-  void main(process.argv.slice(2), io, controller.signal).then((code) => {
+  void main(process.argv.slice(2), io, { signal: controller.signal, writing: (inProgress) => (writing = inProgress) }).then((code) => {
     process.exitCode = code;
   });
 }

@@ -3,6 +3,7 @@
  * the core's `ingestNote` through the Obsidian vault adapter, one at a time through the queue,
  * and tells the user how it went (a notice, and the result modal with links to the pages).
  */
+import { effectiveWikiFolder } from "../wiki/page-paths";
 import { Notice, TFile, TFolder, type App } from "obsidian";
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
@@ -54,7 +55,7 @@ export function setupFailure(id: ProviderId, error: unknown): IngestReport {
 
 /** Markdown notes under a folder that an ingest may take: not in the wiki, not excluded. */
 export function ingestibleNotes(folder: TFolder, settings: Settings): { notes: string[]; skipped: number } {
-  const wiki = settings.wikiFolder.replace(/^\/+|\/+$/g, "");
+  const wiki = effectiveWikiFolder(settings.wikiFolder);
   const notes: string[] = [];
   let skipped = 0;
   const walk = (node: TFolder) => {

@@ -47,6 +47,17 @@ function deleteAt(target: Raw, path: readonly PropertyKey[]): boolean {
   return true;
 }
 
+function comparePathsDescending(a: readonly PropertyKey[], b: readonly PropertyKey[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x === "number" && typeof y === "number") return y - x;
+    return String(y).localeCompare(String(x));
+  }
+  return b.length - a.length;
+}
+
 export function loadSettings(stored: unknown): LoadedSettings {
   if (stored === null || stored === undefined) return { settings: DEFAULT_SETTINGS, warnings: [], changed: false };
   if (!isObject(stored)) {
@@ -75,7 +86,9 @@ export function loadSettings(stored: unknown): LoadedSettings {
     const parsed = SettingsSchema.safeParse(raw);
     if (parsed.success) return { settings: parsed.data, warnings, changed: changed || warnings.length > 0 };
     let removed = false;
-    for (const issue of parsed.error.issues) {
+    // Deepest and last first, so removing one array entry never shifts another still to remove.
+    const issues = [...parsed.error.issues].sort((a, b) => comparePathsDescending(a.path, b.path));
+    for (const issue of issues) {
       const field = issue.path.join(".") || "(root)";
       if (issue.path.length > 0 && deleteAt(raw, issue.path)) {
         warnings.push(`Setting "${field}" was invalid (${issue.message}); it was reset to its default.`);

@@ -13,7 +13,7 @@ import { buildWikiContext } from "../retrieval/related-pages";
 import { applyPlan } from "./apply";
 import { indexPath, logPath, planIndexAndLog } from "./index-log";
 import type { IngestDeps, IngestReport, IngestRequest, PageChange } from "./ingest-types";
-import { basenameOf, normaliseFolder } from "./page-paths";
+import { basenameOf, effectiveWikiFolder } from "./page-paths";
 import { planPages, type PlannedChange } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
 
@@ -52,7 +52,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
   const started = now();
   const { settings, vault, provider } = deps;
   const caps = provider.capabilities();
-  const wikiFolder = normaliseFolder(settings.wikiFolder) || "wiki";
+  const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
   const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
   const run = createRunContext({
     ...(request.signal ? { signal: request.signal } : {}),

@@ -54,6 +54,11 @@ export function normaliseFolder(folder: string): string {
   return parts.join("/");
 }
 
+/** The wiki folder in force: the setting, normalised, or "wiki" when it is empty. */
+export function effectiveWikiFolder(setting: string): string {
+  return normaliseFolder(setting) || "wiki";
+}
+
 export function isPageType(type: string): type is PageType {
   return Object.prototype.hasOwnProperty.call(TYPE_FOLDERS, type);
 }

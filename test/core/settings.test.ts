@@ -16,6 +16,11 @@ describe("loading settings", () => {
     expect(loaded.changed).toBe(true);
   });
 
+  it("drops only the invalid entries of a list, keeping every valid one", () => {
+    const loaded = loadSettings({ version: 1, excludedFolders: ["Private", 1, 2, "Journal", null] });
+    expect(loaded.settings.excludedFolders).toEqual(["Private", "Journal"]);
+  });
+
   it("migrates the unversioned shape", () => {
     const loaded = loadSettings({ provider: "ollama", maxIterations: 5 });
     expect(loaded.settings.version).toBe(SETTINGS_VERSION);

@@ -32,7 +32,7 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
       numberRow(
         ctx,
         "Token budget",
-        "The most tokens (sent plus received) one ingest may use; the ingest stops and writes nothing when it runs out. 0 means no limit.",
+        "Once an ingest has used this many tokens (sent plus received) it starts no new request, and an ingest stopped that way writes nothing. 0 means no limit.",
         { min: 0, integer: true },
         (s) => s.tokenBudget,
         (d, v) => (d.tokenBudget = v),
