@@ -71,6 +71,8 @@ export interface ScriptedServer {
   readonly url: string;
   readonly port: number;
   readonly protocol: Protocol;
+  /** Epoch ms the server started at; a request's `at` counts from here. */
+  readonly startedAt: number;
   readonly requests: RecordedRequest[];
   /** Requests to the model endpoint only. */
   modelRequests(): RecordedRequest[];
@@ -172,6 +174,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const port = (server.address() as AddressInfo).port;
 
   return {
+    startedAt: started,
     url: `http://127.0.0.1:${port}`,
     port,
     protocol: options.protocol,

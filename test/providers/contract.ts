@@ -191,7 +191,8 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
       const result = await orchestrate(provider({ requestTimeoutSeconds: 0.1, retry: { maxAttempts: 10, baseDelayMs: 1, maxDelayMs: 1, jitter: 0 } }), OPTIONS, run);
       expect(result.stopReason).toBe("deadline");
       expect(result.error?.kind).toBe("timeout");
-      for (const request of server.requests) expect(request.at).toBeLessThan(server.requests[0]!.at + 260);
+      // Every request was sent before the deadline (the slack is only for the server to receive it).
+      for (const request of server.requests) expect(server.startedAt + request.at).toBeLessThanOrEqual((run.deadline ?? 0) + 50);
       const calls = modelCalls().length;
       await new Promise((r) => setTimeout(r, 150));
       expect(modelCalls()).toHaveLength(calls);
