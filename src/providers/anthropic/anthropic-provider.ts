@@ -11,13 +11,13 @@ import { SynapseError } from "../../core/errors";
 import type { RunLogger } from "../../core/log";
 import type { InferenceProvider } from "../../core/provider";
 import type { RunContext } from "../../core/run-context";
-import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema, type Analysis, type Message, type WikiPage } from "../../core/schemas";
+import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
 import { knownContextWindow } from "../context-windows";
 import { parseReply } from "../json-repair";
-import { jsonSchemaFor } from "../json-schema";
-import { analyzePrompt, chatMessages, generatePrompt, promptText, type PromptPair } from "../prompts";
+import { chatMessages, promptText, type PromptPair } from "../prompts";
+import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";
 import { mapSdkError } from "../sdk-errors";
 import { AnthropicMessage, AnthropicStreamEvent, inputTokensOf } from "./envelope";
@@ -76,14 +76,11 @@ export class AnthropicProvider implements InferenceProvider {
   }
 
   async analyze(sourceText: string, vaultContext: string, run: RunContext): Promise<Analysis> {
-    const schema = jsonSchemaFor(AnalysisSchema, "anthropic");
-    return this.structured(run, "analyze", analyzePrompt(sourceText, vaultContext, schema, run), schema, AnalysisSchema, "the analysis");
+    return this.structured(run, analysisRequest("anthropic", sourceText, vaultContext, run));
   }
 
   async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
-    const schema = jsonSchemaFor(PagesReplySchema, "anthropic");
-    const reply = await this.structured(run, "generate", generatePrompt(analysis, retrievalContext, schema, run), schema, LenientPagesReplySchema, "the pages");
-    return reply.pages;
+    return (await this.structured(run, pagesRequest("anthropic", analysis, retrievalContext, run))).pages;
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
@@ -121,14 +118,8 @@ export class AnthropicProvider implements InferenceProvider {
     };
   }
 
-  private async structured<T>(
-    run: RunContext,
-    operation: "analyze" | "generate",
-    pair: PromptPair,
-    schema: Record<string, unknown>,
-    replySchema: z.ZodType<T>,
-    what: string,
-  ): Promise<T> {
+  private async structured<T>(run: RunContext, request: StructuredRequest<T>): Promise<T> {
+    const { operation, pair, schema, replySchema, what } = request;
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Anthropic", { inputTokens: estimateTokens(prompt) });
     const body = this.body(pair, schema, what) as unknown as Anthropic.MessageCreateParamsNonStreaming;

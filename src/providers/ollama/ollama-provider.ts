@@ -4,17 +4,16 @@
  * "run `ollama pull`" error before a large prompt is sent) and gives the model's own context
  * length and capabilities, so `capabilities()` becomes more precise, never more generous.
  */
-import type { z } from "zod";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import type { InferenceProvider } from "../../core/provider";
 import type { RunContext } from "../../core/run-context";
-import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema, type Analysis, type Message, type WikiPage } from "../../core/schemas";
+import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
 import { parseReply } from "../json-repair";
-import { jsonSchemaFor } from "../json-schema";
-import { analyzePrompt, chatMessages, generatePrompt, promptText, type PromptPair } from "../prompts";
+import { chatMessages, promptText } from "../prompts";
+import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import { parseRetryAfter, type RetryPolicy } from "../retry";
 import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
@@ -80,14 +79,11 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   }
 
   async analyze(sourceText: string, vaultContext: string, run: RunContext): Promise<Analysis> {
-    const schema = jsonSchemaFor(AnalysisSchema, "ollama");
-    return this.structured(run, "analyze", analyzePrompt(sourceText, vaultContext, schema, run), schema, AnalysisSchema, "the analysis");
+    return this.structured(run, analysisRequest("ollama", sourceText, vaultContext, run));
   }
 
   async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
-    const schema = jsonSchemaFor(PagesReplySchema, "ollama");
-    const reply = await this.structured(run, "generate", generatePrompt(analysis, retrievalContext, schema, run), schema, LenientPagesReplySchema, "the pages");
-    return reply.pages;
+    return (await this.structured(run, pagesRequest("ollama", analysis, retrievalContext, run))).pages;
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
@@ -158,14 +154,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     });
   }
 
-  private async structured<T>(
-    run: RunContext,
-    operation: "analyze" | "generate",
-    pair: PromptPair,
-    schema: Record<string, unknown>,
-    replySchema: z.ZodType<T>,
-    what: string,
-  ): Promise<T> {
+  private async structured<T>(run: RunContext, request: StructuredRequest<T>): Promise<T> {
+    const { operation, pair, schema, replySchema, what } = request;
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Ollama", {});
     await this.modelInfo(run);

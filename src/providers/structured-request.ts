@@ -1,0 +1,50 @@
+/**
+ * The two structured requests every model-backed adapter makes — the analysis and the pages —
+ * described once: the prompt, the JSON Schema in the adapter's dialect, the zod schema its reply is
+ * parsed with, and names for messages. Adapters only put them on the wire.
+ */
+import type * as z from "zod";
+import type { RunContext } from "../core/run-context";
+import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema, type Analysis } from "../core/schemas";
+import { jsonSchemaFor, type SchemaDialect } from "./json-schema";
+import { analyzePrompt, generatePrompt, type PromptPair } from "./prompts";
+
+export interface StructuredRequest<T> {
+  readonly operation: "analyze" | "generate";
+  readonly pair: PromptPair;
+  readonly schema: Record<string, unknown>;
+  /** A name for the schema, where a protocol wants one (OpenAI's json_schema.name). */
+  readonly schemaName: string;
+  readonly replySchema: z.ZodType<T>;
+  /** What the reply holds, for error messages ("the analysis"). */
+  readonly what: string;
+}
+
+export function analysisRequest(dialect: SchemaDialect, sourceText: string, vaultContext: string, run: RunContext): StructuredRequest<Analysis> {
+  const schema = jsonSchemaFor(AnalysisSchema, dialect);
+  return {
+    operation: "analyze",
+    pair: analyzePrompt(sourceText, vaultContext, schema, run),
+    schema,
+    schemaName: "analysis",
+    replySchema: AnalysisSchema,
+    what: "the analysis",
+  };
+}
+
+export function pagesRequest(
+  dialect: SchemaDialect,
+  analysis: Analysis,
+  retrievalContext: string,
+  run: RunContext,
+): StructuredRequest<z.infer<typeof LenientPagesReplySchema>> {
+  const schema = jsonSchemaFor(PagesReplySchema, dialect);
+  return {
+    operation: "generate",
+    pair: generatePrompt(analysis, retrievalContext, schema, run),
+    schema,
+    schemaName: "wiki_pages",
+    replySchema: LenientPagesReplySchema,
+    what: "the pages",
+  };
+}
