@@ -35,6 +35,27 @@ export interface CallConfig {
   readonly logger?: RunLogger;
 }
 
+/** What every adapter's settings hold that the facade needs. */
+export interface AdapterCallSettings {
+  readonly model: string;
+  readonly requestTimeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly secrets?: readonly string[];
+  readonly logger?: RunLogger;
+}
+
+export function callConfig(provider: string, label: string, settings: AdapterCallSettings): CallConfig {
+  return {
+    provider,
+    label,
+    model: settings.model || null,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    retry: settings.retry,
+    secrets: settings.secrets ?? [],
+    ...(settings.logger ? { logger: settings.logger } : {}),
+  };
+}
+
 /** One request's raw outcome, before interpretation. */
 export interface Exchange<R> {
   readonly raw: R;

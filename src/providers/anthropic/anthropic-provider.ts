@@ -12,7 +12,7 @@ import type { RunLogger } from "../../core/log";
 import type { InferenceProvider } from "../../core/provider";
 import type { RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
-import { callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
+import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
 import { knownContextWindow } from "../context-windows";
 import { parseReply } from "../json-repair";
@@ -49,15 +49,7 @@ export class AnthropicProvider implements InferenceProvider {
   private readonly call: CallConfig;
 
   constructor(private readonly config: AnthropicAdapterConfig) {
-    this.call = {
-      provider: "anthropic",
-      label: "Anthropic",
-      model: config.model || null,
-      requestTimeoutMs: config.requestTimeoutMs,
-      retry: config.retry,
-      secrets: config.secrets,
-      ...(config.logger ? { logger: config.logger } : {}),
-    };
+    this.call = callConfig("anthropic", "Anthropic", config);
   }
 
   capabilities(): ProviderCapabilities {

@@ -8,7 +8,7 @@ import { defineCapabilities, type ProviderCapabilities } from "../../core/capabi
 import type { InferenceProvider } from "../../core/provider";
 import type { RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
-import { callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
+import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
 import { parseReply } from "../json-repair";
@@ -48,15 +48,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private readonly call: CallConfig;
 
   constructor(private readonly config: OllamaAdapterConfig) {
-    this.call = {
-      provider: "ollama",
-      label: "Ollama",
-      model: config.model || null,
-      requestTimeoutMs: config.requestTimeoutMs,
-      retry: config.retry,
-      secrets: [],
-      ...(config.logger ? { logger: config.logger } : {}),
-    };
+    this.call = callConfig("ollama", "Ollama", config);
   }
 
   capabilities(): ProviderCapabilities {

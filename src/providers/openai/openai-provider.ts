@@ -14,7 +14,7 @@ import type { RunLogger } from "../../core/log";
 import type { InferenceProvider } from "../../core/provider";
 import type { RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
-import { callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
+import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
 import { knownContextWindow } from "../context-windows";
 import { parseReply } from "../json-repair";
@@ -62,15 +62,7 @@ export class OpenAICompatibleProvider implements InferenceProvider {
 
   constructor(private readonly config: OpenAIAdapterConfig) {
     this.promptOnly = config.structuredOutput === "prompt";
-    this.call = {
-      provider: "openai",
-      label: "The OpenAI-compatible server",
-      model: config.model || null,
-      requestTimeoutMs: config.requestTimeoutMs,
-      retry: config.retry,
-      secrets: config.secrets,
-      ...(config.logger ? { logger: config.logger } : {}),
-    };
+    this.call = callConfig("openai", "The OpenAI-compatible server", config);
   }
 
   capabilities(): ProviderCapabilities {
