@@ -8,6 +8,7 @@ const nodeOnly = [
   "src/cli/**",
   "src/bridge/**",
   "src/vault/node-vault.ts",
+  "src/vault/node-state-store.ts",
   "src/providers/transports/node-fetch.ts",
   "test/**",
   "bench/**",
