@@ -15,6 +15,10 @@ const nodeOnly = [
   "scripts/**",
 ];
 
+// Contracts that several composition roots share (the bridge protocol, the readiness report) live
+// in src/core; no layer below the roots reaches into a root's folder for them.
+const ROOTS_ONLY = { group: ["**/bridge/*", "!**/providers/**"], message: "Import shared contracts from src/core, not from the bridge's root." };
+
 export default defineConfig([
   { ignores: ["node_modules/**", "dist/**", "main.js", "coverage/**", "examples/**", ".tmp/**", "*.config.mjs", "*.config.ts"] },
   // The recommended set's first block has no `files`; scope it to code so JSON files parse as JSON.
@@ -45,8 +49,17 @@ export default defineConfig([
         "error",
         {
           paths: [{ name: "obsidian", message: "Core code stays Obsidian-free; use the ports." }],
-          patterns: [{ group: ["node:*"], message: "Core code stays free of Node built-ins." }],
+          patterns: [{ group: ["node:*"], message: "Core code stays free of Node built-ins." }, ROOTS_ONLY],
         },
+      ],
+    },
+  },
+  {
+    files: ["src/providers/**/*.ts", "src/obsidian/**/*.ts", "src/ui/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "gray-matter", message: "gray-matter evaluates ---js frontmatter; use the yaml package." }], patterns: [ROOTS_ONLY] },
       ],
     },
   },

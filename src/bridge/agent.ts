@@ -10,7 +10,7 @@
 import type { HookInput, Options, PermissionResult, SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { isAbsolute, relative, sep } from "node:path";
 import { AGENT_TOOLS, DISALLOWED_TOOLS, checkToolCall, type GuardRoots, type Verdict } from "./path-guard";
-import type { AgentUsage, BridgeEvent, Denial, ParsedIngestRequest } from "./protocol";
+import type { AgentUsage, BridgeEvent, Denial, ParsedIngestRequest } from "../core/bridge-protocol";
 import { systemPrompt, taskPrompt } from "./prompt";
 import type { Staging } from "./staging";
 

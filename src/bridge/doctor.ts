@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { authMethod } from "./agent-env";
-import { BRIDGE_PROTOCOL_VERSION, type HealthReport } from "./protocol";
+import { BRIDGE_PROTOCOL_VERSION, type HealthReport } from "../core/bridge-protocol";
 
 const SDK_PACKAGE = "@anthropic-ai/claude-agent-sdk";
 

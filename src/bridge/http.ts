@@ -1,7 +1,7 @@
 /** Small HTTP helpers for the bridge: JSON answers, JSON errors, a size-capped JSON body reader. */
 import { Buffer } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ErrorBody } from "./protocol";
+import type { ErrorBody } from "../core/bridge-protocol";
 
 const SECURITY_HEADERS = {
   "cache-control": "no-store",

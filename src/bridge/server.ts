@@ -13,7 +13,7 @@ import { agentEnvironment } from "./agent-env";
 import { runAgent, type QueryFunction } from "./agent";
 import { diagnose } from "./doctor";
 import { HttpError, readJsonBody, sendError, sendJson, startStream } from "./http";
-import { CancelRequestSchema, IngestRequestSchema, MAX_REQUEST_BYTES, type BridgeEvent, type ParsedIngestRequest } from "./protocol";
+import { CancelRequestSchema, IngestRequestSchema, MAX_REQUEST_BYTES, type BridgeEvent, type ParsedIngestRequest } from "../core/bridge-protocol";
 import { checkGate } from "./security";
 import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type Staging, type StagingLimits } from "./staging";
 

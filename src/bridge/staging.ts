@@ -9,7 +9,7 @@ import { Buffer } from "node:buffer";
 import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import type { BridgePage } from "./protocol";
+import type { BridgePage } from "../core/bridge-protocol";
 import { parsePageMarkdown } from "../wiki/page-markdown";
 
 export interface StagingLimits {

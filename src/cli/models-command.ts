@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { ReadinessReport } from "../providers/environment";
+import type { ReadinessReport } from "../core/readiness";
 import { checkReadiness } from "../providers/factory";
 import { DEFAULT_SETTINGS, type ProviderId, type Settings } from "../settings/schema";
 import { envSecrets } from "./env-secrets";

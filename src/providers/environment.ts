@@ -38,19 +38,3 @@ export interface ProviderEnvironment {
   /** Overrides of the retry policy (tests keep delays tiny; nothing else needs to). */
   readonly retry?: Partial<RetryPolicy>;
 }
-
-/** The readiness check ("Test connection", `synapse models`), in words a user can act on. */
-export interface ReadinessReport {
-  readonly provider: string;
-  readonly ok: boolean;
-  readonly reachable: boolean;
-  readonly version: string | null;
-  /** Installed or offered models, with what each reports it can do. */
-  readonly models: readonly { readonly name: string; readonly capabilities: readonly string[] }[];
-  /** Whether the configured model is among them (null when the server cannot say). */
-  readonly modelPresent: boolean | null;
-  /** What works, one sentence each. */
-  readonly details: readonly string[];
-  /** What to fix, one sentence each; empty when ok. */
-  readonly problems: readonly string[];
-}

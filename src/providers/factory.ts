@@ -14,7 +14,8 @@ import { OPENAI_PRESETS, type ProviderId, type Settings } from "../settings/sche
 import { sanitiseOptions } from "./advanced-options";
 import { AnthropicProvider } from "./anthropic/anthropic-provider";
 import { displayUrl, isLoopbackUrl, parseBaseUrl } from "./base-url";
-import type { FetchLike, ProviderEnvironment, ReadinessReport, SecretRole } from "./environment";
+import type { ReadinessReport } from "../core/readiness";
+import type { FetchLike, ProviderEnvironment, SecretRole } from "./environment";
 import { OfflineProvider } from "./offline/offline-provider";
 import { checkBridgeHealth, createCliProvider } from "./cli";
 import { bindFetch, type OllamaConnect } from "./ollama/client";

@@ -8,7 +8,8 @@ import { createRunContext, deadlineSignal } from "../core/run-context";
 import type { ProviderId } from "../settings/schema";
 import { describeIgnoredOptions, sanitiseOptions } from "./advanced-options";
 import { displayUrl, isLoopbackUrl } from "./base-url";
-import type { ProviderEnvironment, ReadinessReport } from "./environment";
+import type { ReadinessReport } from "../core/readiness";
+import type { ProviderEnvironment } from "./environment";
 import {
   anthropicClient,
   bridgeHealth,

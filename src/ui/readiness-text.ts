@@ -2,7 +2,7 @@
  * A readiness report in words: whether the backend answered, its version, whether the model is
  * there, what it can do, and what to fix. Used by every "Test connection" button.
  */
-import type { ReadinessReport } from "../providers/environment";
+import type { ReadinessReport } from "../core/readiness";
 
 export interface ReadinessText {
   readonly ok: boolean;

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import { orchestrate } from "../../src/core/orchestrator";
 import { createRunContext, type ProgressEvent, type RunContext } from "../../src/core/run-context";
-import type { IngestRequest } from "../../src/bridge/protocol";
+import type { IngestRequest } from "../../src/core/bridge-protocol";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { createCliProvider, type CliProviderOptions } from "../../src/providers/cli";
 import { ingestEvents } from "../helpers/bridge-client";

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { HealthReportSchema } from "../../src/bridge/protocol";
+import { HealthReportSchema } from "../../src/core/bridge-protocol";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { checkBridgeHealth } from "../../src/providers/cli";
 import { rawRequest } from "../helpers/bridge-client";

@@ -8,7 +8,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_REQUEST_BYTES } from "../../src/bridge/protocol";
+import { MAX_REQUEST_BYTES } from "../../src/core/bridge-protocol";
 import { tokenMatches } from "../../src/bridge/security";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { authHeaders, rawRequest, type RawResponse } from "../helpers/bridge-client";

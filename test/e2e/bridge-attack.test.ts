@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BridgeEvent, ResultEvent } from "../../src/bridge/protocol";
+import type { BridgeEvent, ResultEvent } from "../../src/core/bridge-protocol";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { ingestEvents } from "../helpers/bridge-client";
 import { bridgeEnv, makeVault, NOTE_PATH, pageMarkdown, tempHome, type TestVault } from "../helpers/bridge-fixtures";

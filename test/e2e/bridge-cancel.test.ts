@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import { createRunContext } from "../../src/core/run-context";
-import type { BridgeEvent } from "../../src/bridge/protocol";
+import type { BridgeEvent } from "../../src/core/bridge-protocol";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { createCliProvider } from "../../src/providers/cli";
 import { authHeaders, ingestEvents, rawRequest } from "../helpers/bridge-client";

@@ -1,6 +1,6 @@
 /** A raw HTTP client for the bridge in tests: exact headers, raw statuses, parsed NDJSON events. */
 import { request } from "node:http";
-import { parseEventLine, type BridgeEvent } from "../../src/bridge/protocol";
+import { parseEventLine, type BridgeEvent } from "../../src/core/bridge-protocol";
 
 export interface RawResponse {
   readonly status: number;

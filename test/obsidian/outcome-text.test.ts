@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { batchNotice, buildResultListing, countPages, outcomeNotice } from "../../src/obsidian/outcome";
 import { describeReadiness } from "../../src/ui/readiness-text";
-import type { ReadinessReport } from "../../src/providers/environment";
+import type { ReadinessReport } from "../../src/core/readiness";
 import type { IngestReport, PageChange } from "../../src/wiki/ingest-types";
 
 function aReport(overrides: Partial<IngestReport> = {}): IngestReport {

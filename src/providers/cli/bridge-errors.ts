@@ -1,5 +1,5 @@
 /** Turns the bridge's JSON errors and transport failures into SynapseErrors a user can act on. */
-import { ErrorBodySchema } from "../../bridge/protocol";
+import { ErrorBodySchema } from "../../core/bridge-protocol";
 import { SynapseError, type ErrorKind } from "../../core/errors";
 
 export const TOKEN_HINT =

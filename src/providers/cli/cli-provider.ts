@@ -20,7 +20,7 @@ import {
   type BridgePage,
   type IngestRequest,
   type ResultEvent,
-} from "../../bridge/protocol";
+} from "../../core/bridge-protocol";
 import { bridgeHttpError, checkBridgeUrl, endpoint, TOKEN_HINT, unreachable } from "./bridge-errors";
 import { ndjsonLines } from "./ndjson";
 

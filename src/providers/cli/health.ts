@@ -2,9 +2,10 @@
  * "Test connection" for the CLI agent: asks the bridge's doctor and turns its answer into the
  * readiness report every provider gives, in words a user can act on.
  */
-import { BRIDGE_PROTOCOL_VERSION, HealthReportSchema } from "../../bridge/protocol";
+import { BRIDGE_PROTOCOL_VERSION, HealthReportSchema } from "../../core/bridge-protocol";
 import { SynapseError } from "../../core/errors";
-import type { FetchLike, ReadinessReport } from "../environment";
+import type { ReadinessReport } from "../../core/readiness";
+import type { FetchLike } from "../environment";
 import { bridgeHttpError, checkBridgeUrl, endpoint, TOKEN_HINT } from "./bridge-errors";
 import { CLI_PROVIDER_NAME } from "./cli-provider";
 

@@ -6,7 +6,7 @@
  */
 import type { SynapseError } from "../../core/errors";
 import { createRunContext, deadlineSignal } from "../../core/run-context";
-import type { ReadinessReport } from "../environment";
+import type { ReadinessReport } from "../../core/readiness";
 import type { OllamaConnect } from "./client";
 import { OllamaShowReply, OllamaTagsReply, OllamaVersionReply, contextLengthOf, sameModel } from "./envelope";
 import { mapOllamaError } from "./errors";

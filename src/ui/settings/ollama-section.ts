@@ -4,7 +4,7 @@
  * a configured model the server does not report stays visible, marked as such.
  */
 import type { DropdownComponent } from "obsidian";
-import type { ReadinessReport } from "../../providers/environment";
+import type { ReadinessReport } from "../../core/readiness";
 import type { Settings } from "../../settings/schema";
 import { save, showProblem, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 import { testConnectionRow } from "./test-connection";

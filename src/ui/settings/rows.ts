@@ -6,7 +6,7 @@
  */
 import { Setting, type App, type SettingDefinitionItem } from "obsidian";
 import type { SettingsStore, UpdateResult } from "../../obsidian/settings-store";
-import type { ReadinessReport } from "../../providers/environment";
+import type { ReadinessReport } from "../../core/readiness";
 import type { Operation, ProviderId, Settings } from "../../settings/schema";
 
 export interface SettingRow {

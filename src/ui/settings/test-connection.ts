@@ -1,5 +1,5 @@
 /** The "Test connection" row every profile ends with. */
-import type { ReadinessReport } from "../../providers/environment";
+import type { ReadinessReport } from "../../core/readiness";
 import type { ProviderId } from "../../settings/schema";
 import { renderReadiness } from "../readiness-text";
 import type { SettingRow, SettingsContext } from "./rows";

@@ -5,7 +5,7 @@
  * client side, so a newer bridge adding a field breaks no older plugin.
  */
 import * as z from "zod";
-import { WikiPageSchema } from "../core/schemas";
+import { WikiPageSchema } from "./schemas";
 
 /** Version of this protocol; the bridge reports it on /health, the client checks it. */
 export const BRIDGE_PROTOCOL_VERSION = 1;
