@@ -3,6 +3,7 @@
  * folder whatever the title says, so every title goes through `safeFileName`.
  */
 import type { PageType } from "../core/schemas";
+import { withoutFormatCharacters } from "../core/unicode";
 
 export const TYPE_FOLDERS: Readonly<Record<PageType, string>> = {
   entity: "entities",
@@ -14,34 +15,58 @@ export const TYPE_FOLDERS: Readonly<Record<PageType, string>> = {
 
 /** Characters Windows forbids, plus the ones Obsidian gives a meaning in links (# ^ [ ] |). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
-const FORBIDDEN = /[\u0000-\u001f\u007f<>:"/\\|?*#^[\]]/g;
-const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
-/** Bytes, leaving room for " (2).md" and similar within the 255-byte limit of most file systems. */
-const MAX_NAME_BYTES = 120;
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f<>:"/\\|?*#^[\]]/g;
+/**
+ * Windows device names. Windows reads the part before the first dot (trailing spaces ignored), so
+ * `NUL.pdf` and `con .txt` are devices too: the mark goes right after the device word.
+ */
+const RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$)(?=\s*(?:\.|$))/i;
+/** Bytes, leaving room for ".md" within the 255-byte limit of most file systems, with margin. */
+export const MAX_NAME_BYTES = 120;
+
+/** UTF-8 length of one code point (a lone surrogate counts as the 3 bytes of U+FFFD). */
+function codePointBytes(char: string): number {
+  const cp = char.codePointAt(0) ?? 0;
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
 
 function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
+  let bytes = 0;
+  for (const char of text) bytes += codePointBytes(char);
+  return bytes;
 }
 
 function truncateToBytes(text: string, max: number): string {
-  if (utf8Length(text) <= max) return text;
-  let out = "";
+  let bytes = 0;
+  let end = 0;
   for (const char of text) {
-    if (utf8Length(out + char) > max) break;
-    out += char;
+    bytes += codePointBytes(char);
+    if (bytes > max) return text.slice(0, end);
+    end += char.length;
   }
-  return out;
+  return text;
 }
 
-/** A file name (without `.md`) for a title: no separators, no reserved names, no leading dots. */
-export function safeFileName(title: string): string {
-  let name = title.normalize("NFC").replace(FORBIDDEN, " ").replace(/\s+/g, " ").trim();
+/** `name` without what Windows would strip or read as a device: trailing dots and spaces, `NUL.pdf`. */
+function finishName(name: string): string {
+  return name.replace(/[.\s]+$/, "").replace(RESERVED, "$1_");
+}
+
+/**
+ * A file name (without `.md`) for a title: no separators, no reserved names, no leading dots, no
+ * invisible or bidirectional characters. `suffix` (" (2)", " (concept)") is appended after the
+ * title is cut to length, so a long title never loses the suffix that tells two files apart.
+ */
+export function safeFileName(title: string, suffix = ""): string {
+  return fileNamer(title)(suffix);
+}
+
+/** `safeFileName` for one title and many suffixes, cleaning the title once. */
+export function fileNamer(title: string): (suffix: string) => string {
+  let base = withoutFormatCharacters(title.normalize("NFC")).replace(FORBIDDEN, " ").replace(/\s+/g, " ").trim();
   // Leading dots would hide the file; trailing dots and spaces are stripped by Windows.
-  name = name.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
-  name = truncateToBytes(name, MAX_NAME_BYTES).replace(/[.\s]+$/, "");
-  if (!name) return "Untitled";
-  if (RESERVED.test(name)) name = `${name}_`;
-  return name;
+  base = base.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
+  return (suffix) => finishName(`${truncateToBytes(base, MAX_NAME_BYTES - utf8Length(suffix)).replace(/[.\s]+$/, "") || "Untitled"}${suffix}`);
 }
 
 /** Normalises a user-given folder: forward slashes, no leading/trailing slash, no `.` or `..` parts. */
@@ -64,8 +89,13 @@ export function isPageType(type: string): type is PageType {
 }
 
 export function pagePath(wikiFolder: string, type: PageType, title: string): string {
+  return filePath(wikiFolder, type, safeFileName(title));
+}
+
+/** The path of a file name `safeFileName` already made. */
+export function filePath(wikiFolder: string, type: PageType, fileName: string): string {
   const folder = normaliseFolder(wikiFolder);
-  const name = `${TYPE_FOLDERS[type]}/${safeFileName(title)}.md`;
+  const name = `${TYPE_FOLDERS[type]}/${fileName}.md`;
   return folder ? `${folder}/${name}` : name;
 }
 

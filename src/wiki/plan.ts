@@ -9,7 +9,10 @@ import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "./content-hash";
 import type { PageAction } from "./ingest-types";
 import { HASH_KEY, composeMarkdown, mergeFrontmatter, renderNewPage } from "./page-markdown";
-import { basenameOf, pagePath, safeFileName } from "./page-paths";
+import { cleanTitle } from "../core/unicode";
+import { titleKey } from "./page-identity";
+import { basenameOf } from "./page-paths";
+import { PageTargets } from "./page-targets";
 
 export interface PlannedChange {
   readonly path: string;
@@ -50,7 +53,7 @@ export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, st
     const cuts = [inner.length, ...[...inner.matchAll(/[#^]/g)].map((m) => m.index).reverse()];
     for (const cut of cuts) {
       const target = inner.slice(0, cut).trim();
-      const name = fileNames.get(target.toLowerCase());
+      const name = fileNames.get(titleKey(target));
       if (!name) continue;
       if (name === target) return whole;
       return `[[${name}${inner.slice(cut)}${alias ?? `|${target}`}]]`;
@@ -93,32 +96,20 @@ export function updateExisting(current: string, page: WikiPage, ctx: Pick<PlanCo
 }
 
 export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): Promise<PlannedChange[]> {
-  const existingByName = new Map(ctx.existingPaths.map((p) => [basenameOf(p).toLowerCase(), p]));
-  const taken = new Set(ctx.existingPaths.map((p) => p.toLowerCase()));
+  const targetsOf = new PageTargets(ctx);
   const targets: { page: WikiPage; path: string; exists: boolean }[] = [];
   const fileNames = new Map<string, string>();
   const seenTitles = new Set<string>();
 
   for (const page of pages) {
-    const title = page.title.trim();
-    const key = title.toLowerCase();
+    // One line, no invisible characters: a title with a line break would split index.md entries.
+    const title = cleanTitle(page.title);
+    const key = titleKey(title);
     if (seenTitles.has(key)) continue; // one page per title and batch; the validator let both through
     seenTitles.add(key);
-    // A page must not shadow a note of the user's with the same name, or their links would become
-    // ambiguous: it carries its type in its file name ("Ada (source)") and links keep pointing at
-    // their note. Such a page is found again under that name on the next ingest.
-    const plainName = existingByName.get(safeFileName(title).toLowerCase());
-    const typedName = existingByName.get(safeFileName(`${title} (${page.type})`).toLowerCase());
-    const existing = plainName ?? typedName;
-    const shadows = typedName !== undefined || (!existing && (ctx.noteExists?.(safeFileName(title)) ?? false));
-    let path = existing ?? pagePath(ctx.wikiFolder, page.type as PageType, shadows ? `${title} (${page.type})` : title);
-    // Two different titles can share a safe file name ("A/B" and "A B"): number the later one.
-    for (let n = 2; !existing && taken.has(path.toLowerCase()); n++) {
-      path = pagePath(ctx.wikiFolder, page.type as PageType, `${safeFileName(title)} (${n})`);
-    }
-    taken.add(path.toLowerCase());
-    if (!shadows) fileNames.set(key, basenameOf(path));
-    targets.push({ page, path, exists: existing !== undefined });
+    const { path, exists, linkable } = await targetsOf.target(title, page.type as PageType);
+    if (linkable) fileNames.set(key, basenameOf(path));
+    targets.push({ page: { ...page, title }, path, exists });
   }
 
   const changes: PlannedChange[] = [];
