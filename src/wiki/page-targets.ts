@@ -107,7 +107,3 @@ export class PageTargets {
     return undefined;
   }
 }
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
