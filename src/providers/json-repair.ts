@@ -1,39 +1,31 @@
 /**
  * Layered repair of model output before anything is spent on a retry: strip `<think>` blocks and
- * code fences, take the first balanced `{…}`, then validate with zod. Only a reply that still
+ * code fences, find the object the model meant (json-scan.ts, which also decides whether it was
+ * cut off), then parse it as it is or after `jsonrepair` (trailing commas, comments, raw newlines,
+ * typographic or single quotes, Python constants), then validate with zod. A reply cut off
+ * mid-object is never repaired: closing it would write a truncated page. Only a reply that still
  * fails is a schema failure, and its message says what to fix in words a model can act on.
  */
+import { jsonrepair } from "jsonrepair";
 import type { z } from "zod";
 import { SynapseError } from "../core/errors";
+import { scanObjects } from "./json-scan";
 
-/** Removes reasoning blocks some local models emit before the answer. */
+/**
+ * Removes reasoning blocks some local models emit before the answer. Text before a lone closing
+ * tag is reasoning too; an opening tag that never closes means the rest is reasoning, never the
+ * answer, so it is cut off with everything after it.
+ */
 export function stripThinking(text: string): string {
-  return text.replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, "").replace(/^[\s\S]*?<\/think(?:ing)?>/i, "");
+  const closed = text.replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, "").replace(/^[\s\S]*?<\/think(?:ing)?>/i, "");
+  const open = /<think(?:ing)?>/i.exec(closed);
+  return open ? closed.slice(0, open.index) : closed;
 }
 
 /** The first balanced `{…}` in the text, honouring strings and escapes; null when there is none. */
 export function firstBalancedObject(text: string): string | null {
-  const start = text.indexOf("{");
-  if (start < 0) return null;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (ch === "\\") escaped = true;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === "{") depth++;
-    else if (ch === "}") {
-      depth--;
-      if (depth === 0) return text.slice(start, i + 1);
-    }
-  }
-  return null;
+  const first = scanObjects(text, 1)[0];
+  return first?.kind === "object" ? first.text : null;
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -44,30 +36,59 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/**
- * Finds the JSON object a model meant to return: the whole text, a fenced block, or the first
- * balanced object after leading prose. Returns null when none of them parses.
- */
-export function extractJson(text: string): unknown {
-  const cleaned = stripThinking(text).trim();
-  const whole = tryParse(cleaned);
-  if (whole.ok) return whole.value;
-  const candidates: string[] = [];
-  for (const match of cleaned.matchAll(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/g)) {
-    if (match[1]) candidates.push(match[1].trim());
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What a reply held: the value the model meant, an object cut off before it closed, or nothing. */
+export type FoundJson = { readonly kind: "value"; readonly value: unknown } | { readonly kind: "truncated" } | { readonly kind: "none" };
+
+/** Strict parse of every span first (a well-formed object beats a repaired guess), then repair. */
+function parseSpans(spans: readonly string[]): FoundJson | null {
+  for (const span of spans) {
+    const parsed = tryParse(span);
+    if (parsed.ok && isPlainObject(parsed.value)) return { kind: "value", value: parsed.value };
   }
-  const balanced = firstBalancedObject(cleaned);
-  if (balanced) candidates.push(balanced);
-  for (const candidate of candidates) {
-    const parsed = tryParse(candidate);
-    if (parsed.ok) return parsed.value;
-    const inner = firstBalancedObject(candidate);
-    if (inner) {
-      const again = tryParse(inner);
-      if (again.ok) return again.value;
+  for (const span of spans) {
+    let repaired: string;
+    try {
+      repaired = jsonrepair(span);
+    } catch {
+      continue;
     }
+    const parsed = tryParse(repaired);
+    if (parsed.ok && isPlainObject(parsed.value)) return { kind: "value", value: parsed.value };
   }
   return null;
+}
+
+/**
+ * Finds the JSON object a model meant to return: the whole text, a fenced block, or an object
+ * after leading prose, repaired when needed. Says `truncated` when the object never closed.
+ */
+export function findJson(text: string): FoundJson {
+  const cleaned = stripThinking(text).trim();
+  const whole = tryParse(cleaned);
+  if (whole.ok && isPlainObject(whole.value)) return { kind: "value", value: whole.value };
+  const candidates: string[] = [];
+  for (const match of cleaned.matchAll(/```[a-zA-Z]*[^\S\n]*\n?([\s\S]*?)```/g)) {
+    if (match[1]) candidates.push(match[1].trim());
+  }
+  candidates.push(cleaned);
+  let truncated = false;
+  for (const candidate of candidates) {
+    const scanned = scanObjects(candidate);
+    const found = parseSpans(scanned.flatMap((s) => (s.kind === "object" ? [s.text] : [])));
+    if (found) return found;
+    if (scanned.some((s) => s.kind === "truncated")) truncated = true;
+  }
+  return truncated ? { kind: "truncated" } : { kind: "none" };
+}
+
+/** The value `findJson` found, or null when there is none (or it was cut off). */
+export function extractJson(text: string): unknown {
+  const found = findJson(text);
+  return found.kind === "value" ? found.value : null;
 }
 
 /** Describes zod issues as short sentences ("pages.0.title: expected string"). */
@@ -82,7 +103,11 @@ export function describeSchemaIssues(error: z.ZodError, max = 8): string {
  * Throws a `schema` SynapseError naming the provider and what was wrong.
  */
 export function parseReply<T>(reply: unknown, schema: z.ZodType<T>, provider: string, what: string): T {
-  const value = typeof reply === "string" ? extractJson(reply) : reply;
+  const found: FoundJson = typeof reply === "string" ? findJson(reply) : { kind: "value", value: reply };
+  if (found.kind === "truncated") {
+    throw new SynapseError("schema", `The ${provider} reply for ${what} was cut off before its JSON object closed; nothing from it is used.`);
+  }
+  const value = found.kind === "value" ? found.value : null;
   if (value === null || value === undefined) {
     throw new SynapseError("schema", `The ${provider} reply for ${what} contained no JSON object; reply with one JSON object that follows the schema.`);
   }
