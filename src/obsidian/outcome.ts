@@ -57,6 +57,12 @@ const ERROR_HINTS: Partial<Record<string, string>> = {
   capability: "Pick a provider for ingest that supports it.",
 };
 
+/** Only API services have an API key setting; a hint must not send anyone looking for one elsewhere. */
+function hintFor(kind: string, mode: IngestReport["provider"]["mode"]): string | undefined {
+  if (kind === "request" && mode !== "api") return "Check the model name in the settings.";
+  return ERROR_HINTS[kind];
+}
+
 export function outcomeNotice(notePath: string, report: IngestReport): OutcomeText {
   const name = noteName(notePath);
   const tokens = report.usage.inputTokens + report.usage.outputTokens;
@@ -85,7 +91,7 @@ export function outcomeNotice(notePath: string, report: IngestReport): OutcomeTe
       return { ok: false, text: `Synapse stopped "${name}" at the run time limit; nothing was written. Raise the run timeout in the settings.` };
     default: {
       const message = report.error?.message ?? "the ingest failed.";
-      const hint = report.error ? ERROR_HINTS[report.error.kind] : undefined;
+      const hint = report.error ? hintFor(report.error.kind, report.provider.mode) : undefined;
       return { ok: false, text: `Synapse could not ingest "${name}": ${message}${hint ? ` ${hint}` : ""}` };
     }
   }
@@ -137,7 +143,7 @@ function summaryLine(note: IngestedNote): string {
   const r = note.report;
   const model = r.provider.model ? ` (${r.provider.model})` : "";
   const tokens = r.usage.inputTokens + r.usage.outputTokens;
-  const cost = r.usage.costUsd === null ? "" : ` · $${r.usage.costUsd.toFixed(r.usage.costUsd < 1 ? 4 : 2)}`;
+  const cost = r.usage.costUsd !== null ? ` · $${r.usage.costUsd.toFixed(r.usage.costUsd < 1 ? 4 : 2)}` : r.provider.model ? " · no price" : "";
   const where = r.provider.isLocal ? "on this machine" : "sent off this machine";
   return `${noteName(note.notePath)}: ${r.provider.name}${model}, ${where} · ${formatTokens(tokens)} tokens${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
 }

@@ -30,7 +30,9 @@ function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDe
   const reported = usage.entries.filter((e) => e.costUsd !== undefined);
   if (reported.length > 0) return reported.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
   const t = usage.totals();
-  if (t.calls === 0) return 0;
+  // No model, no cost. A model without a price has no cost to tell, even for a run that failed
+  // before spending anything: "$0" would read as "priced, and free".
+  if (model === null) return 0;
   return estimateCost(model, t.inputTokens, t.outputTokens, prices);
 }
 

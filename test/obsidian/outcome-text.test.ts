@@ -69,6 +69,19 @@ describe("the result listing", () => {
     expect(listing.summary[0]).toBe("Bees: anthropic (claude-sonnet-4-5), sent off this machine · 2.0k tokens · $0.0123 · 4.3 s");
     expect(listing.calls).toEqual([{ line: "analyze · anthropic (claude-sonnet-4-5) · attempt 1 · ok · 812 ms · 700 in, 90 out", prompt: "Read this note", reply: "{}" }]);
   });
+
+  it("never points a local backend's failure at an API key setting it does not have", () => {
+    const local = aReport({ converged: false, stopReason: "error", error: { kind: "request", message: "Ollama refused the request (401)." }, provider: { name: "ollama", mode: "local", isLocal: true, model: "llama3.1:8b" } });
+    expect(outcomeNotice("Notes/Wax.md", local).text).not.toMatch(/API key/);
+    const api = aReport({ converged: false, stopReason: "error", error: { kind: "request", message: "Anthropic rejected the API key (401)." } });
+    expect(outcomeNotice("Notes/Wax.md", api).text).toMatch(/API key in the settings/);
+  });
+
+  it("says no price for an unpriced model, never a cost it does not know", () => {
+    const failed = aReport({ converged: false, stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: "ollama", mode: "local", isLocal: true, model: "llama3.1:8b" } });
+    const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: failed }], "Ingested");
+    expect(listing.summary[0]).toBe("Wax: ollama (llama3.1:8b), on this machine · 0 tokens · no price · 4.3 s");
+  });
 });
 
 describe("the readiness report in words", () => {

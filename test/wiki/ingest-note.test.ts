@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SynapseError } from "../../src/core/errors";
 import type { WikiPage } from "../../src/core/schemas";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { NodeVault } from "../../src/vault/node-vault";
@@ -243,5 +244,15 @@ describe("ingesting a note", () => {
     const report = await ingest(root, provider);
     expect(report.usage).toEqual({ inputTokens: 200, outputTokens: 0, costUsd: null });
     expect(report.provider).toEqual({ name: "scripted", mode: "local", isLocal: true, model: "scripted-1" });
+  });
+
+  it("has no price, not a cost of $0, for an unpriced model whose run failed before spending anything", async () => {
+    const root = makeVault({ [SOURCE_PATH]: NOTE });
+    const failing = new ScriptedProvider([new SynapseError("request", "401 from the server.")], { name: "scripted", model: "llama3.1:8b" });
+    const report = await ingest(root, failing);
+    expect(report.converged).toBe(false);
+    expect(report.usage.costUsd).toBeNull();
+    const priced = await ingest(root, new ScriptedProvider([new SynapseError("request", "401 from the server.")], { name: "scripted", model: "gpt-4.1-mini" }));
+    expect(priced.usage.costUsd).toBe(0);
   });
 });

@@ -17,6 +17,11 @@ function isResponseError(error: unknown): error is Error & { status_code: number
   return error instanceof Error && error.name === "ResponseError" && typeof (error as { status_code?: unknown }).status_code === "number";
 }
 
+function serverSaid(message: string): string {
+  const excerpt = serverExcerpt(message);
+  return excerpt ? ` (the server said: ${excerpt})` : "";
+}
+
 export function mapOllamaError(error: unknown, context: OllamaErrorContext): SynapseError {
   if (SynapseError.isInstance(error)) return error;
   if (isResponseError(error)) {
@@ -25,6 +30,15 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): Syn
         "request",
         `Ollama has no model "${context.model}" installed; run \`ollama pull ${context.model}\` or pick an installed model (\`synapse models --provider ollama\`).`,
         { status: 404, cause: error },
+      );
+    }
+    if (error.status_code === 401 || error.status_code === 403) {
+      // Ollama itself has no accounts: this came from a proxy in front of it, and Synapse has no
+      // setting for credentials to send there, so the message must not point at one.
+      return new SynapseError(
+        "request",
+        `Ollama at ${context.host} refused the request (${error.status_code}): something in front of it (a proxy or gateway) asks for credentials Synapse cannot send for Ollama; point Host at an Ollama that answers without them${serverSaid(error.error)}.`,
+        { status: error.status_code, cause: error },
       );
     }
     return classifyHttpFailure({
