@@ -14,6 +14,8 @@ export default defineConfig({
           setupFiles: ["test/setup-node.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll waits for events; its 1 s default loses to a loaded machine (see test/helpers/eventually.ts).
+          expect: { poll: { timeout: 20_000, interval: 10 } },
         },
       },
       {
@@ -24,6 +26,7 @@ export default defineConfig({
           include: ["test/obsidian/**/*.test.ts"],
           setupFiles: ["obsidian-test-mocks/vitest-setup"],
           testTimeout: 30_000,
+          expect: { poll: { timeout: 20_000, interval: 10 } },
         },
       },
     ],

@@ -15,6 +15,7 @@ import { createCliProvider, type CliProviderOptions } from "../../src/providers/
 import { ingestEvents } from "../helpers/bridge-client";
 import { makeVault, NOTE_PATH, NOTE_TEXT, pageMarkdown, type TestVault } from "../helpers/bridge-fixtures";
 import { fakeAgent, type FakeAgentScript } from "../helpers/fake-agent-query";
+import { WAIT_MS } from "../helpers/eventually";
 
 const TOKEN = "provider-token-0123456789abcdef";
 const SEED = { title: "", language: "", summary: "", topics: [], entities: [], concepts: [] };
@@ -237,7 +238,7 @@ describe("the cli provider", () => {
     const progress: ProgressEvent[] = [];
     const run = runFor(progress, controller.signal);
     const pending = r.provider().generate(SEED, "", run);
-    const end = Date.now() + 5000;
+    const end = Date.now() + WAIT_MS;
     while (!progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")) && Date.now() < end) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -261,7 +262,7 @@ describe("the cli provider", () => {
     const controller = new AbortController();
     const progress: ProgressEvent[] = [];
     const pending = r.provider({ fetch: deaf }).generate(SEED, "", runFor(progress, controller.signal));
-    const end = Date.now() + 5000;
+    const end = Date.now() + WAIT_MS;
     while (!progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")) && Date.now() < end) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { runBridgeCommand } from "../../src/bridge/command";
 import { makeVault, type TestVault } from "../helpers/bridge-fixtures";
+import { WAIT_MS } from "../helpers/eventually";
 
 interface Captured {
   stdout: string;
@@ -38,7 +39,7 @@ function start(argv: string[], env: Record<string, string | undefined> = {}) {
 }
 
 async function firstLine(out: Captured): Promise<string> {
-  const end = Date.now() + 10_000;
+  const end = Date.now() + WAIT_MS;
   while (!out.stdout.includes("\n")) {
     if (Date.now() > end) throw new Error(`no output; stderr: ${out.stderr}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -67,7 +68,7 @@ describe("synapse bridge", () => {
     const { out } = start(["--vault", v.root, "--port=0"], { SYNAPSE_BRIDGE_TOKEN: token });
     const line = await firstLine(out);
     expect(line).toMatch(/^Synapse bridge .* listening on http:\/\/127\.0\.0\.1:\d+$/);
-    const end = Date.now() + 5000;
+    const end = Date.now() + WAIT_MS;
     while (!out.stdout.includes("Paste the URL") && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     expect(out.stdout).toContain(`Token: ${token}\n`);
     const url = /listening on (\S+)/.exec(line)?.[1] ?? "";

@@ -13,6 +13,7 @@ import { createCliProvider } from "../../src/providers/cli";
 import { authHeaders, ingestEvents, rawRequest } from "../helpers/bridge-client";
 import { bridgeEnv, makeVault, NOTE_PATH, NOTE_TEXT, tempHome, type TestVault } from "../helpers/bridge-fixtures";
 import { startScriptedMessagesApi, toolTurn, type ScriptedMessagesApi } from "../helpers/scripted-messages-api";
+import { WAIT_MS } from "../helpers/eventually";
 
 const TOKEN = "cancel-token-0123456789abcdef";
 const SEED = { title: "", language: "", summary: "", topics: [], entities: [], concepts: [] };
@@ -31,7 +32,7 @@ async function hangingRig(): Promise<{ vault: TestVault; api: ScriptedMessagesAp
   return { vault, api, bridge };
 }
 
-async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function eventually(check: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error("condition not reached in time");

@@ -8,6 +8,7 @@ import { aPage, ScriptedProvider } from "../builders";
 import type { TFolder } from "obsidian";
 import type { FolderSuggestModal } from "../../src/ui/folder-suggest";
 import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
+import { eventually } from "../helpers/eventually";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -99,7 +100,7 @@ describe("ingesting from Obsidian", () => {
     const harness = await loadPlugin({ files: { "a.md": "# A\n\nSomething about apples." }, seams: { createProvider: () => provider } });
     harness.activate("a.md");
     runCommand(harness, "ingest-active-note");
-    await vi.waitFor(() => expect(statusText(harness)).toMatch(/^Synapse: generating, attempt 1 of 3/));
+    await eventually(() => expect(statusText(harness)).toMatch(/^Synapse: generating, attempt 1 of 3/));
     expect(harness.registered.commands__.get("cancel-ingest")?.checkCallback?.(true)).toBe(true);
 
     expect(runCommand(harness, "cancel-ingest")).toBe(true);
@@ -115,7 +116,7 @@ describe("ingesting from Obsidian", () => {
     const harness = await loadPlugin({ files: { "a.md": "# A\n\nApples." }, seams: { createProvider: () => provider } });
     harness.activate("a.md");
     runCommand(harness, "ingest-active-note");
-    await vi.waitFor(() => expect(statusText(harness)).toContain("generating"));
+    await eventually(() => expect(statusText(harness)).toContain("generating"));
     (harness.registered.statusBarItems__[0] as HTMLElement).click();
     await harness.plugin.ingest?.settled();
     expect(harness.notices).toContain('Ingest of "a" cancelled; nothing was written.');
@@ -126,7 +127,7 @@ describe("ingesting from Obsidian", () => {
     const harness = await loadPlugin({ files: { "a.md": "# A\n\nApples.", "b.md": "# B\n\nBananas." }, seams: { createProvider: () => provider } });
     harness.activate("a.md");
     runCommand(harness, "ingest-active-note");
-    await vi.waitFor(() => expect(statusText(harness)).toContain("generating"));
+    await eventually(() => expect(statusText(harness)).toContain("generating"));
     harness.activate("b.md");
     runCommand(harness, "ingest-active-note");
     // Obsidian loads a plugin through Component.load(); the harness awaited onload() itself.
@@ -147,7 +148,7 @@ describe("ingesting from Obsidian", () => {
     });
     harness.activate("a.md");
     runCommand(harness, "ingest-active-note");
-    await vi.waitFor(() => expect(statusText(harness)).toContain("generating"));
+    await eventually(() => expect(statusText(harness)).toContain("generating"));
     harness.activate("b.md");
     runCommand(harness, "ingest-active-note");
     expect(statusText(harness)).toContain("1 queued");
@@ -247,7 +248,7 @@ describe("ingesting from Obsidian", () => {
       runCommand(harness, "ingest-folder");
       const modal = harness.opened.at(-1) as unknown as FolderSuggestModal;
       modal.onChooseItem(folderAt(modal.getItems(), "Inbox"));
-      await vi.waitFor(() => expect(statusText(harness)).toMatch(/generating.* 2 queued$/));
+      await eventually(() => expect(statusText(harness)).toMatch(/generating.* 2 queued$/));
       runCommand(harness, "cancel-ingest");
       await harness.plugin.ingest?.settled();
       expect(provider.analyzeCalls).toHaveLength(1);

@@ -6,6 +6,7 @@ import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-se
 import { nodeRequestUrl } from "./node-request-url";
 import { loadPlugin, type Harness } from "./plugin-harness";
 import { ControlRecorder } from "./settings-controls";
+import { eventually } from "../helpers/eventually";
 
 // Obsidian's requestUrl, replaced by one that really reaches the scripted servers.
 const transport = vi.hoisted(() => ({ requestUrl: null as null | ((p: RequestUrlParam) => Promise<unknown>) }));
@@ -40,10 +41,9 @@ async function openTab(options: Parameters<typeof loadPlugin>[0] = {}): Promise<
   return { harness, tab, controls };
 }
 
-/** Lets the saves the controls started finish. */
+/** Waits until what was saved is what the settings now hold (the saves the controls started are done). */
 async function saved(harness: Harness): Promise<Record<string, unknown>> {
-  await vi.waitFor(() => expect(harness.registered.data__).toBeTruthy());
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await eventually(() => expect(harness.registered.data__).toEqual(harness.plugin.currentSettings));
   return harness.registered.data__ as Record<string, unknown>;
 }
 
@@ -154,7 +154,7 @@ describe("the settings tab", () => {
     const { harness, controls } = await openTab();
     const baseUrl = controls.text("API: OpenAI-compatible", "Base URL");
     controls.dropdown("API: OpenAI-compatible", "Service").setValue("openrouter");
-    await vi.waitFor(() => expect(baseUrl.inputEl.value).toBe("https://openrouter.ai/api/v1"));
+    await eventually(() => expect(baseUrl.inputEl.value).toBe("https://openrouter.ai/api/v1"));
     expect(harness.plugin.currentSettings.profiles.openai).toMatchObject({ preset: "openrouter", baseUrl: "https://openrouter.ai/api/v1" });
     baseUrl.setValue("http://127.0.0.1:1234/v1/");
     await saved(harness);
@@ -190,7 +190,7 @@ describe("the settings tab", () => {
     const button = controls.button("Local: Ollama", "Test connection");
     button.simulateClick__();
     const out = controls.descOf(button.buttonEl);
-    await vi.waitFor(() => expect(out.textContent).not.toContain("Testing"));
+    await eventually(() => expect(out.textContent).not.toContain("Testing"));
     expect(out.textContent).toContain("version 0.6.2");
     expect(out.textContent).toContain("llama3.2:latest (completion, tools)");
     expect(out.textContent).toMatch(/To fix: .*mxbai-embed-large/);
@@ -207,7 +207,7 @@ describe("the settings tab", () => {
     const model = controls.dropdown("Local: Ollama", "Model");
     expect([...model.selectEl.options].map((o) => o.text)).toEqual(["Load the models first"]);
     controls.extraButton("Local: Ollama", "Model").simulateClick__();
-    await vi.waitFor(() => expect(model.selectEl.options.length).toBeGreaterThan(1));
+    await eventually(() => expect(model.selectEl.options.length).toBeGreaterThan(1));
     model.setValue("qwen3:8b");
     const data = await saved(harness);
     expect(data).toMatchObject({ profiles: { ollama: { model: "qwen3:8b" } } });
@@ -221,7 +221,7 @@ describe("the settings tab", () => {
     const button = controls.button("Local: Ollama", "Test connection");
     button.simulateClick__();
     const out = controls.descOf(button.buttonEl);
-    await vi.waitFor(() => expect(out.textContent).not.toContain("Testing"));
+    await eventually(() => expect(out.textContent).not.toContain("Testing"));
     expect(out.textContent).toContain("could not be reached");
     expect(out.textContent).toContain("To fix:");
     expect(out.querySelector(".synapse-readiness")?.classList.contains("is-problem")).toBe(true);
@@ -252,7 +252,7 @@ describe("the CLI agent section against a real bridge", () => {
     const button = controls.button("CLI agent through the bridge", "Test connection");
     button.simulateClick__();
     const out = controls.descOf(button.buttonEl);
-    await vi.waitFor(() => expect(out.textContent).not.toContain("Testing"), { timeout: 15_000 });
+    await eventually(() => expect(out.textContent).not.toContain("Testing"));
     return out.textContent ?? "";
   }
 

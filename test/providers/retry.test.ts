@@ -29,7 +29,8 @@ describe("retry policy", () => {
 
   it("retries only transient failures and never past the deadline", () => {
     const policy = resolveRetryPolicy({ maxAttempts: 3, baseDelayMs: 10, jitter: 0 });
-    const run = createRunContext({ timeoutMs: 1_000 });
+    // A frozen clock: the deadline stays 1 s away however slow the machine is.
+    const run = createRunContext({ timeoutMs: 1_000, now: () => 0 });
     expect(nextDelay(new SynapseError("transport", "x"), 1, policy, run)).toBe(10);
     expect(nextDelay(new SynapseError("rate_limit", "x", { retryAfterMs: 300 }), 1, policy, run)).toBe(300);
     expect(nextDelay(new SynapseError("transport", "x"), 3, policy, run)).toBeNull();

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchLike } from "../../src/providers/environment";
 import type { ScriptedServer } from "../helpers/scripted-server";
+import { WAIT_MS } from "../helpers/eventually";
 import { failure, ingestRun, providerFor, startServer } from "./harness";
 
 const deaf: FetchLike = (input, init) => {
@@ -15,7 +16,7 @@ const deaf: FetchLike = (input, init) => {
 describe.each(["ollama", "anthropic", "openai"] as const)("%s over a transport that cannot abort", (protocol) => {
   let server: ScriptedServer;
   beforeAll(async () => {
-    server = await startServer(protocol, [{ kind: "slow", delayMs: 1_500 }]);
+    server = await startServer(protocol, [{ kind: "slow", delayMs: 60_000 }]);
   });
   afterAll(() => server.close());
 
@@ -24,7 +25,8 @@ describe.each(["ollama", "anthropic", "openai"] as const)("%s over a transport t
     const started = Date.now();
     const error = await failure(() => provider.analyze("text", "", ingestRun()));
     expect(error.kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Far below the server's minute: the facade stopped waiting (a loaded machine may be slow).
+    expect(Date.now() - started).toBeLessThan(WAIT_MS);
   });
 
   it("still cancels on time", async () => {
@@ -34,6 +36,7 @@ describe.each(["ollama", "anthropic", "openai"] as const)("%s over a transport t
     const started = Date.now();
     const error = await failure(() => provider.analyze("text", "", ingestRun({ signal: controller.signal })));
     expect(error.kind).toBe("cancelled");
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Far below the server's minute: the facade stopped waiting (a loaded machine may be slow).
+    expect(Date.now() - started).toBeLessThan(WAIT_MS);
   });
 });
