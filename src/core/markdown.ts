@@ -3,6 +3,7 @@
  * parsed with the `yaml` package (never gray-matter, which evaluates `---js` blocks).
  */
 import { parse as parseYaml } from "yaml";
+import { removeCode } from "./code-spans";
 
 export interface SplitNote {
   /** Parsed frontmatter, or an empty object when there is none or it does not parse. */
@@ -35,9 +36,7 @@ export function splitFrontmatter(text: string): SplitNote {
 
 /** Removes fenced and inline code, so headings, tags and links inside code are not picked up. */
 export function stripCode(markdown: string): string {
-  return markdown
-    .replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[^\n]*$|(?![\s\S]))/gm, "")
-    .replace(/`[^`\n]*`/g, "");
+  return removeCode(markdown);
 }
 
 /** Plain prose for language detection and term extraction: no code, links, URLs, HTML or markup. */

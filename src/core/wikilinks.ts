@@ -1,10 +1,13 @@
-/** Wikilink parsing shared by the validator, the writer and retrieval. */
+/** Wikilink parsing shared by the validator, the writer and retrieval. Links in code are not links. */
+import { matchesOutsideCode } from "./code-spans";
+
 const WIKILINK = /!?\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
 
-/** Link targets (the part before `#`, `^` or `|`), trimmed, in order of appearance, without repeats. */
+/** Link targets (the part before `#`, `^` or `|`), trimmed, in order of appearance, without repeats;
+ * links inside code or escaped (`\[[x]]`) are not counted. */
 export function wikilinkTargets(markdown: string): string[] {
   const seen = new Set<string>();
-  for (const match of markdown.matchAll(WIKILINK)) {
+  for (const match of matchesOutsideCode(markdown, WIKILINK)) {
     if (match[0].startsWith("!")) continue; // embeds are attachments, not page links
     const target = (match[1] ?? "").trim();
     if (target) seen.add(target);

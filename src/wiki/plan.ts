@@ -3,6 +3,7 @@
  * goes, whether it is new, ours to rewrite, or edited by the user (then kept and appended to), and
  * how links between the new pages must be spelled once titles became file names.
  */
+import { replaceOutsideCode } from "../core/code-spans";
 import { splitFrontmatter } from "../core/markdown";
 import type { PageType, WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
@@ -48,7 +49,9 @@ const LINK = /(!?)\[\[([^\]|\n]+)(\|[^\]\n]*)?\]\]/g;
  * the rest is the heading or block anchor.
  */
 export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, string>): string {
-  return markdown.replace(LINK, (whole, bang: string, inner: string, alias: string | undefined) => {
+  // Links in code and escaped links are text: they are left as written.
+  return replaceOutsideCode(markdown, LINK, (match) => {
+    const [whole, bang = "", inner = "", alias] = match;
     if (bang) return whole;
     const cuts = [inner.length, ...[...inner.matchAll(/[#^]/g)].map((m) => m.index).reverse()];
     for (const cut of cuts) {

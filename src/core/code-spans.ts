@@ -1,0 +1,168 @@
+/**
+ * Where Markdown is code, after CommonMark: `[[x]]` inside a fenced block or an inline code span is
+ * text, not a link, and so is an escaped `\[[x]]`. Everything that reads links, tags or headings
+ * (validator, writer, retrieval, lint, the Offline provider) asks this one scanner.
+ *
+ * Fences follow CommonMark: three or more backticks or tildes; a backtick fence's info string holds
+ * no backtick; the closing fence uses the same character, is at least as long and carries nothing
+ * but spaces; an unclosed fence runs to the end. Fences are recognised after any indentation,
+ * block-quote markers or list marker (a fence inside a list item or a quote); indented code blocks are not
+ * recognised, since in notes four spaces far more often continue a list. Inline spans: a run of
+ * n backticks closes at the next run of exactly n, within the paragraph; otherwise it is literal.
+ */
+
+export interface CodeRange {
+  readonly start: number;
+  /** Exclusive. */
+  readonly end: number;
+}
+
+/** A fence may open after indentation, block-quote markers and a list item's marker. */
+const FENCE_OPEN = /^[ \t]*(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})(.*)$/;
+
+function closesFence(line: string, fence: string): boolean {
+  const match = /^[ \t]*(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(line);
+  return match?.[1] !== undefined && match[1][0] === fence[0] && match[1].length >= fence.length;
+}
+
+/** Fenced blocks (fence lines included, up to the end of the closing line) and, between them, paragraphs. */
+function blocks(markdown: string): { code: CodeRange[]; prose: CodeRange[] } {
+  const code: CodeRange[] = [];
+  const prose: CodeRange[] = [];
+  let fence: string | null = null;
+  let blockStart = 0;
+  let paragraphStart = -1;
+  let offset = 0;
+  const endParagraph = (at: number) => {
+    if (paragraphStart >= 0) prose.push({ start: paragraphStart, end: at });
+    paragraphStart = -1;
+  };
+  for (const line of markdown.split("\n")) {
+    const lineEnd = offset + line.length;
+    if (fence !== null) {
+      if (closesFence(line, fence)) {
+        code.push({ start: blockStart, end: lineEnd });
+        fence = null;
+      }
+    } else {
+      const open = FENCE_OPEN.exec(line);
+      const marker = open?.[1];
+      if (marker && !(marker.startsWith("`") && (open[2] ?? "").includes("`"))) {
+        endParagraph(offset);
+        fence = marker;
+        blockStart = offset;
+      } else if (line.trim() === "") {
+        endParagraph(offset);
+      } else if (paragraphStart < 0) {
+        paragraphStart = offset;
+      }
+    }
+    offset = lineEnd + 1;
+  }
+  if (fence !== null) code.push({ start: blockStart, end: markdown.length });
+  endParagraph(markdown.length);
+  return { code, prose };
+}
+
+/** Inline code spans and escaped characters (`\[`, `` \` ``, `\\`) within one paragraph. */
+function inlineRanges(markdown: string, paragraph: CodeRange, spans: CodeRange[], escapes: CodeRange[]): void {
+  let i = paragraph.start;
+  while (i < paragraph.end) {
+    const char = markdown[i];
+    if (char === "\\" && i + 1 < paragraph.end && "[`\\".includes(markdown[i + 1] ?? "")) {
+      escapes.push({ start: i, end: i + 2 });
+      i += 2;
+      continue;
+    }
+    if (char !== "`") {
+      i++;
+      continue;
+    }
+    let runEnd = i;
+    while (runEnd < paragraph.end && markdown[runEnd] === "`") runEnd++;
+    const length = runEnd - i;
+    const close = findRun(markdown, runEnd, paragraph.end, length);
+    if (close < 0) {
+      i = runEnd; // no closer of the same length: the backticks are literal
+      continue;
+    }
+    spans.push({ start: i, end: close + length });
+    i = close + length;
+  }
+}
+
+/** Start of the next run of exactly `length` backticks in [from, to), or -1. */
+function findRun(markdown: string, from: number, to: number, length: number): number {
+  let i = from;
+  while (i < to) {
+    if (markdown[i] !== "`") {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < to && markdown[end] === "`") end++;
+    if (end - i === length) return i;
+    i = end;
+  }
+  return -1;
+}
+
+/** Code in `markdown`: fenced blocks and inline spans, in order. */
+export function codeRanges(markdown: string): CodeRange[] {
+  return scan(markdown).code;
+}
+
+function scan(markdown: string): { code: CodeRange[]; escapes: CodeRange[] } {
+  const { code: fenced, prose } = blocks(markdown);
+  const spans: CodeRange[] = [];
+  const escapes: CodeRange[] = [];
+  for (const paragraph of prose) inlineRanges(markdown, paragraph, spans, escapes);
+  return { code: [...fenced, ...spans].sort((a, b) => a.start - b.start), escapes };
+}
+
+/**
+ * `markdown` with code and escaped characters blanked out (line breaks kept), the same length, so
+ * a match found in the result lies at the same offset in the original.
+ */
+export function maskCode(markdown: string): string {
+  const { code, escapes } = scan(markdown);
+  const ranges = [...code, ...escapes].sort((a, b) => a.start - b.start);
+  let out = "";
+  let at = 0;
+  for (const { start, end } of ranges) {
+    out += markdown.slice(at, start) + markdown.slice(start, end).replace(/[^\n]/g, " ");
+    at = end;
+  }
+  return out + markdown.slice(at);
+}
+
+/** `markdown` without its code (fenced blocks and inline spans); escapes are left as written. */
+export function removeCode(markdown: string): string {
+  let out = "";
+  let at = 0;
+  for (const { start, end } of codeRanges(markdown)) {
+    out += markdown.slice(at, start);
+    at = end;
+  }
+  return out + markdown.slice(at);
+}
+
+/** The matches of a global `pattern` that lie wholly outside code and escapes, as they stand in `markdown`. */
+export function* matchesOutsideCode(markdown: string, pattern: RegExp): Generator<RegExpMatchArray> {
+  for (const match of maskCode(markdown).matchAll(pattern)) {
+    // A match that touches code or an escape reads differently in the original: it is not one.
+    if (markdown.startsWith(match[0], match.index)) yield match;
+  }
+}
+
+/** Replaces the matches of a global `pattern` that lie wholly outside code; the rest stays as written. */
+export function replaceOutsideCode(markdown: string, pattern: RegExp, replace: (match: RegExpMatchArray) => string): string {
+  let out = "";
+  let at = 0;
+  for (const match of matchesOutsideCode(markdown, pattern)) {
+    const start = match.index ?? 0;
+    out += markdown.slice(at, start) + replace(match);
+    at = start + match[0].length;
+  }
+  return out + markdown.slice(at);
+}
