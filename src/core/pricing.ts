@@ -46,3 +46,16 @@ export function estimateCost(
   if (!price) return null;
   return (inputTokens * price.input + outputTokens * price.output) / 1_000_000;
 }
+
+/** A run's cost: what providers reported (agent runs), else an estimate from the price table. */
+export function runCost(
+  usage: { readonly entries: readonly { readonly costUsd?: number }[]; totals(): { inputTokens: number; outputTokens: number; calls: number } },
+  model: string | null,
+  overrides: Readonly<Record<string, ModelPrice>> = {},
+): number | null {
+  const reported = usage.entries.filter((e) => e.costUsd !== undefined);
+  if (reported.length > 0) return reported.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
+  const t = usage.totals();
+  if (t.calls === 0) return 0;
+  return estimateCost(model, t.inputTokens, t.outputTokens, overrides);
+}

@@ -83,6 +83,8 @@ export const SettingsSchema = z.object({
   excludedFolders: z.array(z.string()).default([]),
   /** Opt-in capture of prompts and replies in logs (truncated, redacted). */
   logContent: z.boolean().default(false),
+  /** What "Ask the wiki" answers from: the wiki only, or the wiki first and then the source notes. */
+  queryScope: z.enum(["wiki", "wiki-and-notes"]).default("wiki-and-notes"),
   /** Largest note, in bytes, that an ingest accepts. */
   maxNoteBytes: z.number().int().positive().default(512 * 1024),
   operations: z

@@ -103,12 +103,19 @@ describe("the Offline provider", () => {
     expect(result).toMatchObject({ converged: true, attempts: { analyze: 1, generate: 1 }, usage: { inputTokens: 0, outputTokens: 0 } });
   });
 
-  it("says in chat that it has no model and quotes matching passages", async () => {
+  it("says in chat that it has no model and quotes matching passages, each citing its page", async () => {
     const provider = new OfflineProvider();
+    const context = "[1] [[Graph view]] (wiki page wiki/concepts/Graph view.md)\nThe graph view shows links.\n\n[2] [[Other]] (wiki page wiki/concepts/Other.md)\nUnrelated text.";
     let answer = "";
-    for await (const chunk of provider.chat([{ role: "user", content: "What is a graph view?" }], "The graph view shows links.\n\nUnrelated text.", createRunContext())) answer += chunk;
+    for await (const chunk of provider.chat([{ role: "user", content: "What is a graph view?" }], context, createRunContext())) answer += chunk;
     expect(answer).toContain("no language model");
-    expect(answer).toContain("> The graph view shows links.");
+    expect(answer).toContain("> The graph view shows links.\n\n— [[Graph view]]");
     expect(answer).not.toContain("Unrelated");
+  });
+
+  it("says plainly when no passage matches", async () => {
+    let answer = "";
+    for await (const chunk of new OfflineProvider().chat([{ role: "user", content: "Quantum chromodynamics?" }], "[1] [[Other]] (x)\nUnrelated text.", createRunContext())) answer += chunk;
+    expect(answer).toBe("Nothing in the wiki matches the question.");
   });
 });

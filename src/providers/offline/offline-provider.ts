@@ -54,18 +54,32 @@ export class OfflineProvider implements InferenceProvider {
   async *chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
     throwIfStopped(run);
     const question = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
-    yield "Offline mode has no language model, so this is not an answer: these are the passages of your wiki that share the most words with your question.\n\n";
-    const words = new Set(question.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
-    const passages = retrievalContext
-      .split(/\n\s*\n/)
-      .map((p) => ({ p: p.trim(), score: p.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => words.has(w)).length }))
-      .filter((x) => x.score > 0 && x.p)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, 3);
+    const passages = bestPassages(question, retrievalContext);
     if (passages.length === 0) {
       yield "Nothing in the wiki matches the question.";
       return;
     }
-    for (const { p } of passages) yield `> ${p.replace(/\n/g, "\n> ")}\n\n`;
+    yield "Offline mode has no language model, so this is not an answer: these are the passages of your wiki that share the most words with your question.\n\n";
+    for (const { title, text } of passages) yield `> ${text.replace(/\n/g, "\n> ")}\n\n— [[${title}]]\n\n`;
   }
+
+}
+
+/**
+ * The context's passages ("[n] [[Title]] (…)" then the text) that share the most words with the
+ * question, best first, each with the page it came from so the quote can be cited.
+ */
+function bestPassages(question: string, context: string): { title: string; text: string }[] {
+  const words = new Set(question.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
+  return context
+    .split(/\n\s*\n(?=\[\d+\] \[\[)/)
+    .map((block) => {
+      const header = /^\[\d+\] \[\[([^\]\n]+)\]\][^\n]*\n?/.exec(block);
+      const text = (header ? block.slice(header[0].length) : block).trim();
+      const score = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => words.has(w)).length;
+      return { title: header?.[1] ?? "", text: text.length > 600 ? `${text.slice(0, 600)}…` : text, score };
+    })
+    .filter((x) => x.score > 0 && x.text && x.title)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3);
 }

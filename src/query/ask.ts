@@ -1,0 +1,178 @@
+/**
+ * Ask the wiki: retrieve → pack a numbered context (wiki pages first, source notes second) →
+ * stream the provider's answer → check every citation against what was sent. A question the
+ * vault cannot answer is answered "not in your wiki" without calling any model, unless the user
+ * asked for a general answer, which is then labelled as not from their vault.
+ * Expected failures come back in the report, never as exceptions.
+ */
+import { SynapseError, toSynapseError } from "../core/errors";
+import type { RunLogger } from "../core/log";
+import { Perimeter } from "../core/perimeter";
+import { runCost } from "../core/pricing";
+import type { InferenceProvider } from "../core/provider";
+import { createRunContext, throwIfStopped } from "../core/run-context";
+import type { Message } from "../core/schemas";
+import { estimateTokens } from "../core/tokens";
+import type { RetrievalHit, Retriever, Scope } from "../retrieval/types";
+import type { Settings } from "../settings/schema";
+import type { VaultPort } from "../vault/vault-port";
+import { effectiveWikiFolder } from "../wiki/page-paths";
+import { checkCitations, type Citation } from "./citations";
+import { packContext, type ContextPassage } from "./context";
+import { isRelevant, questionTerms } from "./relevance";
+import type { ProviderMode } from "../core/capabilities";
+import type { ErrorKind } from "../core/errors";
+
+export const MAX_QUESTION_CHARS = 4000;
+/** What a model answering from the vault may not do without: below this, the context is not worth sending. */
+const MIN_CONTEXT_TOKENS = 500;
+const DEFAULT_CONTEXT_TOKENS = 8192;
+const ANSWER_TOKENS = 2048;
+const PROMPT_TOKENS = 400;
+
+export const NOT_IN_WIKI =
+  "Not in your wiki: nothing in it matches this question, so there is nothing to answer from. Rephrase the question, ingest a note about it, or ask for a general answer (not from your vault).";
+export const GENERAL_LABEL = "**Not from your vault** — a general answer from the model's own knowledge:\n\n";
+
+export type QueryScope = "wiki" | "notes" | "all";
+
+export interface AskDeps {
+  readonly vault: VaultPort;
+  readonly provider: InferenceProvider;
+  readonly retriever: Retriever;
+  readonly settings: Settings;
+  readonly now?: () => number;
+}
+
+export interface AskRequest {
+  readonly question: string;
+  /** Earlier turns of the conversation, oldest first. */
+  readonly history?: readonly Message[];
+  /** Defaults to the "Ask from" setting: the wiki, or the wiki then the notes. */
+  readonly scope?: QueryScope;
+  /** Only the notes in these folders (instead of all notes), for `--scope <folder>`. */
+  readonly folders?: readonly string[];
+  /** Answer from general knowledge when the vault has nothing relevant (labelled as such). */
+  readonly general?: boolean;
+  readonly signal?: AbortSignal;
+  /** Each piece of the answer as it arrives. */
+  readonly onText?: (text: string) => void;
+  readonly log?: RunLogger;
+}
+
+export interface AskReport {
+  readonly question: string;
+  readonly answer: string;
+  /** "vault": answered from the context; "none": nothing relevant, no model called; "general": labelled general answer. */
+  readonly grounding: "vault" | "none" | "general";
+  readonly citations: readonly Citation[];
+  /** What was sent as context, in order, so a reader can check each citation. */
+  readonly passages: readonly ContextPassage[];
+  /** Relevant passages left out because the model's context window was full. */
+  readonly leftOut: number;
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
+  readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
+  readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
+  readonly durationMs: number;
+}
+
+/** Refuses what must not reach a model: an empty or oversized question. */
+export function checkQuestion(question: string): string {
+  const q = question.trim();
+  if (!q) throw new SynapseError("input", "The question is empty; type what you want to know.");
+  if (q.length > MAX_QUESTION_CHARS) {
+    throw new SynapseError("input", `The question is ${q.length.toLocaleString("en-US")} characters, over the ${MAX_QUESTION_CHARS.toLocaleString("en-US")}-character limit; shorten it.`);
+  }
+  return q;
+}
+
+async function retrieveRelevant(retriever: Retriever, question: string, scope: Scope, limit: number, signal: AbortSignal): Promise<RetrievalHit[]> {
+  const terms = questionTerms(question);
+  const hits = await retriever.retrieve(question, { scope, limit, signal });
+  return hits.filter((h) => isRelevant(h, terms));
+}
+
+function contextBudget(maxContext: number, question: string, history: readonly Message[]): number {
+  const window = maxContext > 0 ? maxContext : DEFAULT_CONTEXT_TOKENS;
+  const asked = estimateTokens(question) + history.reduce((n, m) => n + estimateTokens(m.content), 0);
+  return Math.max(MIN_CONTEXT_TOKENS, window - ANSWER_TOKENS - PROMPT_TOKENS - asked);
+}
+
+export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskReport> {
+  const now = deps.now ?? (() => Date.now());
+  const started = now();
+  const { settings, vault, provider } = deps;
+  const caps = provider.capabilities();
+  const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
+  const run = createRunContext({
+    ...(request.signal ? { signal: request.signal } : {}),
+    timeoutMs: settings.runTimeoutSeconds * 1000,
+    ...(request.log ? { log: request.log } : {}),
+    now,
+  });
+  const history = request.history ?? [];
+  let answer = "";
+  let grounding: AskReport["grounding"] = "none";
+  let passages: readonly ContextPassage[] = [];
+  let citations: Citation[] = [];
+  let leftOut = 0;
+  let error: SynapseError | null = null;
+  const emit = (text: string) => {
+    answer += text;
+    request.onText?.(text);
+  };
+
+  try {
+    const question = checkQuestion(request.question);
+    perimeter.admitProvider(provider);
+    const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
+    const scope = request.scope ?? (settings.queryScope === "wiki" ? "wiki" : "all");
+    if (scope !== "notes" && (await vault.list(wikiFolder)).length === 0 && !request.folders) {
+      throw new SynapseError("input", `There is no wiki yet in "${wikiFolder}"; ingest a note first, then ask.`);
+    }
+    const wikiHits = scope === "notes" || request.folders ? [] : await retrieveRelevant(deps.retriever, question, { kind: "wiki" }, 12, run.signal);
+    const noteScope: Scope | null = request.folders ? { kind: "folders", folders: request.folders } : scope === "wiki" ? null : { kind: "notes" };
+    const noteHits = noteScope ? await retrieveRelevant(deps.retriever, question, noteScope, 8, run.signal) : [];
+    throwIfStopped(run);
+    const packed = packContext(wikiHits, noteHits, contextBudget(caps.maxContext, question, history), settings.excludedFolders);
+    passages = packed.passages;
+    leftOut = packed.leftOut;
+    const messages: Message[] = [...history, { role: "user", content: question }];
+
+    if (passages.length === 0 && !request.general) {
+      emit(NOT_IN_WIKI);
+    } else {
+      grounding = passages.length === 0 ? "general" : "vault";
+      const guarded = perimeter.guard(provider);
+      if (grounding === "general") {
+        emit(GENERAL_LABEL);
+        messages.unshift({ role: "system", content: "The user's vault has nothing on this question and they asked for a general answer. Answer from general knowledge; cite no pages." });
+      }
+      for await (const piece of guarded.chat(messages, packed.text, run)) {
+        throwIfStopped(run);
+        emit(piece);
+      }
+      // A stream that simply ends when cancelled is still a cancelled answer, not a short one.
+      throwIfStopped(run);
+      const existing = new Set<string>();
+      for (const p of passages) if (await vault.stat(p.path)) existing.add(p.path);
+      citations = checkCitations(answer, passages, (path) => existing.has(path));
+    }
+  } catch (thrown) {
+    error = toSynapseError(thrown);
+  }
+
+  const usage = run.usage.totals();
+  return {
+    question: request.question,
+    answer,
+    grounding,
+    citations,
+    passages,
+    leftOut,
+    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
+    provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
+    error: error ? { kind: error.kind, message: error.message } : null,
+    durationMs: now() - started,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Checking an answer's citations against what was actually sent. A citation is verified only when
+ * it names a passage of the context given to the model and that page still exists; anything else —
+ * a page from the model's memory, a page that does not exist, a number past the context — is
+ * reported as unverified, never dropped or silently trusted.
+ */
+import { wikilinkTargets, linkBasename } from "../core/wikilinks";
+import { stripCode } from "../core/markdown";
+import type { ContextPassage } from "./context";
+
+export interface Citation {
+  /** The page as the answer named it (a wikilink target, or the title behind a number). */
+  readonly page: string;
+  /** The vault path of the page it names in the context, or null when it names none. */
+  readonly path: string | null;
+  readonly verified: boolean;
+  /** Why it is unverified, one sentence; empty when verified. */
+  readonly reason: string;
+}
+
+/** Titles, file names and paths compare without case, accents composed the same way. */
+export function citationKey(text: string): string {
+  return text.normalize("NFC").trim().replace(/\.md$/i, "").toLocaleLowerCase();
+}
+
+/** Numbered references: "[2]" or "[^2]", not a wikilink's "[[", nor a Markdown link's "[text](". */
+const NUMBERED = /(?<!\[)\[\^?(\d{1,3})\](?![[(:])/g;
+
+export function checkCitations(
+  answer: string,
+  passages: readonly ContextPassage[],
+  pageExists: (path: string) => boolean,
+): Citation[] {
+  const byKey = new Map<string, ContextPassage>();
+  for (const p of passages) {
+    for (const key of [p.title, linkBasename(p.path), p.path]) byKey.set(citationKey(key), p);
+  }
+  const prose = stripCode(answer);
+  const out = new Map<string, Citation>();
+  for (const target of wikilinkTargets(prose)) {
+    const found = byKey.get(citationKey(target)) ?? byKey.get(citationKey(linkBasename(target)));
+    out.set(citationKey(target), judge(target, found, pageExists));
+  }
+  for (const match of prose.matchAll(NUMBERED)) {
+    const n = Number(match[1]);
+    const found = passages.find((p) => p.ref === n);
+    const page = found ? found.title : `[${n}]`;
+    if (out.has(citationKey(page))) continue;
+    out.set(citationKey(page), found ? judge(page, found, pageExists) : { page, path: null, verified: false, reason: `There is no passage ${n} in the context that was sent.` });
+  }
+  return [...out.values()];
+}
+
+function judge(page: string, found: ContextPassage | undefined, pageExists: (path: string) => boolean): Citation {
+  if (!found) return { page, path: null, verified: false, reason: "This page was not among the passages sent to the model." };
+  if (!pageExists(found.path)) return { page, path: found.path, verified: false, reason: "This page no longer exists in the vault." };
+  return { page, path: found.path, verified: true, reason: "" };
+}

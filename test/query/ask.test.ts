@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { askWiki, GENERAL_LABEL, MAX_QUESTION_CHARS, NOT_IN_WIKI } from "../../src/query/ask";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { ChatProvider, FixedRetriever, hit } from "./fakes";
+
+const ADA = "wiki/entities/Ada Lovelace.md";
+const ENGINE = "wiki/concepts/Analytical Engine.md";
+const NOTE = "notes/babbage.md";
+
+function vault(): MemoryVault {
+  return new MemoryVault({
+    [ADA]: "---\ntype: entity\n---\nAda Lovelace wrote the first program for the Analytical Engine.",
+    [ENGINE]: "---\ntype: concept\n---\nThe Analytical Engine is a mechanical computer designed by Babbage.",
+    [NOTE]: "Babbage designed the Analytical Engine in 1837.",
+  });
+}
+
+const hits = [
+  hit(ADA, "Ada Lovelace wrote the first program for the Analytical Engine."),
+  hit(ENGINE, "The Analytical Engine is a mechanical computer designed by Babbage."),
+  hit(NOTE, "Babbage designed the Analytical Engine in 1837."),
+];
+
+function settings(overrides: Partial<Settings> = {}): Settings {
+  return { ...structuredClone(DEFAULT_SETTINGS), ...overrides };
+}
+
+describe("askWiki", () => {
+  it("streams an answer grounded in wiki pages first and notes second, and verifies its citations", async () => {
+    const provider = new ChatProvider(["Ada Lovelace wrote the first program ", "[[Ada Lovelace]], for the engine [2]."]);
+    const pieces: string[] = [];
+    const report = await askWiki(
+      { vault: vault(), provider, retriever: new FixedRetriever(hits), settings: settings() },
+      { question: "Who wrote the first program for the Analytical Engine?", onText: (t) => pieces.push(t) },
+    );
+    expect(report.error).toBeNull();
+    expect(pieces).toEqual(["Ada Lovelace wrote the first program ", "[[Ada Lovelace]], for the engine [2]."]);
+    expect(report.answer).toBe(pieces.join(""));
+    expect(report.grounding).toBe("vault");
+    expect(report.passages.map((p) => [p.ref, p.path, p.kind])).toEqual([
+      [1, ADA, "wiki"],
+      [2, ENGINE, "wiki"],
+      [3, NOTE, "note"],
+    ]);
+    const sent = provider.calls[0]?.context ?? "";
+    expect(sent.indexOf("[1] [[Ada Lovelace]]")).toBeLessThan(sent.indexOf("[3] [[babbage]]"));
+    expect(report.citations).toEqual([
+      { page: "Ada Lovelace", path: ADA, verified: true, reason: "" },
+      { page: "Analytical Engine", path: ENGINE, verified: true, reason: "" },
+    ]);
+    expect(report.usage).toMatchObject({ inputTokens: 100, outputTokens: 20 });
+  });
+
+  it("marks a citation of a page that was not in the context, or does not exist, as unverified", async () => {
+    const v = vault();
+    await v.remove(ENGINE);
+    const provider = new ChatProvider(["See [[Charles Babbage]], [[Analytical Engine]] and [7]."]);
+    const report = await askWiki({ vault: v, provider, retriever: new FixedRetriever(hits), settings: settings() }, { question: "Who designed the Analytical Engine?" });
+    expect(report.citations).toEqual([
+      { page: "Charles Babbage", path: null, verified: false, reason: "This page was not among the passages sent to the model." },
+      { page: "Analytical Engine", path: ENGINE, verified: false, reason: "This page no longer exists in the vault." },
+      { page: "[7]", path: null, verified: false, reason: "There is no passage 7 in the context that was sent." },
+    ]);
+  });
+
+  it("answers 'not in your wiki' without calling the model when nothing relevant is found", async () => {
+    const provider = new ChatProvider(["should not be called"]);
+    const report = await askWiki({ vault: vault(), provider, retriever: new FixedRetriever(hits), settings: settings() }, { question: "What is the boiling point of nitrogen?" });
+    expect(provider.calls).toHaveLength(0);
+    expect(report).toMatchObject({ answer: NOT_IN_WIKI, grounding: "none", citations: [], error: null });
+  });
+
+  it("labels a general answer, asked for when the vault has nothing, as not from the vault", async () => {
+    const provider = new ChatProvider(["Nitrogen boils at 77 K."]);
+    const report = await askWiki({ vault: vault(), provider, retriever: new FixedRetriever(hits), settings: settings() }, { question: "What is the boiling point of nitrogen?", general: true });
+    expect(report.grounding).toBe("general");
+    expect(report.answer).toBe(`${GENERAL_LABEL}Nitrogen boils at 77 K.`);
+    expect(provider.calls[0]?.context).toBe("");
+  });
+
+  it("never sends a passage from an excluded folder", async () => {
+    const secret = hit("private/diary.md", "My Analytical Engine secret plans.");
+    const provider = new ChatProvider(["ok"]);
+    const report = await askWiki(
+      { vault: vault(), provider, retriever: new FixedRetriever([...hits, secret]), settings: settings({ excludedFolders: ["Private"] }) },
+      { question: "Analytical Engine plans?" },
+    );
+    expect(report.passages.map((p) => p.path)).not.toContain("private/diary.md");
+    expect(provider.calls[0]?.context).not.toContain("secret");
+  });
+
+  it("answers from the wiki only when asked to", async () => {
+    const provider = new ChatProvider(["ok"]);
+    const report = await askWiki({ vault: vault(), provider, retriever: new FixedRetriever(hits), settings: settings({ queryScope: "wiki" }) }, { question: "Analytical Engine?" });
+    expect(report.passages.map((p) => p.kind)).toEqual(["wiki", "wiki"]);
+  });
+
+  it.each([
+    ["an empty question", "   ", /question is empty/],
+    ["a question over the size limit", "x".repeat(MAX_QUESTION_CHARS + 1), /over the 4,000-character limit/],
+  ])("refuses %s in one sentence, sending nothing", async (_name, question, message) => {
+    const provider = new ChatProvider(["no"]);
+    const retriever = new FixedRetriever(hits);
+    const report = await askWiki({ vault: vault(), provider, retriever, settings: settings() }, { question });
+    expect(report.error).toMatchObject({ kind: "input", message: expect.stringMatching(message) });
+    expect(provider.calls).toHaveLength(0);
+    expect(retriever.calls).toHaveLength(0);
+  });
+
+  it("says there is no wiki yet before sending anything", async () => {
+    const provider = new ChatProvider(["no"]);
+    const report = await askWiki({ vault: new MemoryVault({ [NOTE]: "x" }), provider, retriever: new FixedRetriever(hits), settings: settings() }, { question: "Analytical Engine?" });
+    expect(report.error?.message).toBe('There is no wiki yet in "wiki"; ingest a note first, then ask.');
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it("refuses a remote provider in local-only mode before anything is sent", async () => {
+    const provider = new ChatProvider(["no"], { isLocal: false, name: "remote" });
+    const report = await askWiki({ vault: vault(), provider, retriever: new FixedRetriever(hits), settings: settings({ localOnly: true }) }, { question: "Analytical Engine?" });
+    expect(report.error?.kind).toBe("perimeter");
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it("stops mid-stream when cancelled and reports it", async () => {
+    const controller = new AbortController();
+    const provider = new ChatProvider(["one ", "two ", "three"], {}, (i) => {
+      if (i === 1) controller.abort();
+    });
+    const report = await askWiki({ vault: vault(), provider, retriever: new FixedRetriever(hits), settings: settings() }, { question: "Analytical Engine?", signal: controller.signal });
+    expect(report.answer).toBe("one ");
+    expect(report.error?.kind).toBe("cancelled");
+  });
+});
