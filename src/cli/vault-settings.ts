@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadSettings } from "../settings/load";
-import { DEFAULT_SETTINGS, type ProviderId, type Settings } from "../settings/schema";
+import { DEFAULT_SETTINGS, type Operation, type ProviderId, type Settings } from "../settings/schema";
 import { UsageError } from "./io";
 
 export const SETTINGS_FILE = join(".obsidian", "plugins", "synapse", "data.json");
@@ -37,11 +37,11 @@ function parseProvider(value: string): ProviderId {
   return value as ProviderId;
 }
 
-/** Returns the provider to use and settings with the flags applied; flags win over the vault's settings. */
-export function applyFlags(settings: Settings, flags: ProviderFlags): { id: ProviderId; settings: Settings } {
-  const id = flags.provider ? parseProvider(flags.provider) : settings.operations.ingest;
+/** Returns the provider to use for an operation and settings with the flags applied; flags win over the vault's settings. */
+export function applyFlags(settings: Settings, flags: ProviderFlags, operation: Operation = "ingest"): { id: ProviderId; settings: Settings } {
+  const id = flags.provider ? parseProvider(flags.provider) : settings.operations[operation];
   const next: Settings = structuredClone(settings);
-  next.operations.ingest = id;
+  next.operations[operation] = id;
   if (flags.maxIter !== undefined) {
     const n = Number(flags.maxIter);
     if (!Number.isInteger(n) || n < 1 || n > 10) throw new UsageError(`--max-iter must be a whole number from 1 to 10, not "${flags.maxIter}".`);

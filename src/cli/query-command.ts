@@ -1,0 +1,153 @@
+/**
+ * `synapse query "<question>" --vault <dir> …`: ask the wiki from a terminal. The answer streams
+ * to stdout as it arrives; `--json` prints one object instead. Exit codes as for ingest: 0 answered
+ * (including an honest "not in your wiki"), 2 usage or bad question, 4 provider failure, 1 when
+ * `--save` could not write, 130 interrupted.
+ */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { toSynapseError } from "../core/errors";
+import { MemoryRunLogger } from "../core/log";
+import type { Retriever } from "../retrieval/types";
+import { askWiki, type AskReport, type QueryScope } from "../query/ask";
+import { createProvider } from "../providers/factory";
+import { formatUsageLine } from "../providers/usage-summary";
+import type { Settings } from "../settings/schema";
+import { NodeVault } from "../vault/node-vault";
+import { envSecrets } from "./env-secrets";
+import { EXIT, UsageError, type CliIO } from "./io";
+import { applyFlags, readVaultSettings } from "./vault-settings";
+
+export const QUERY_USAGE = `Usage: synapse query "<question>" --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
+        [--model M] [--base-url URL] [--scope wiki|notes|all|<folder>] [--general] [--save] [--json]`;
+
+export interface QueryCommandOptions {
+  readonly signal?: AbortSignal;
+  /** The vault's search index, opened and brought up to date. */
+  readonly openRetriever: (vaultRoot: string, settings: Settings, signal?: AbortSignal) => Promise<Retriever>;
+  /** Files the answer as a synthesis page; returns its path. */
+  readonly save?: (vaultRoot: string, settings: Settings, report: AskReport) => Promise<string>;
+}
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        vault: { type: "string" },
+        provider: { type: "string" },
+        model: { type: "string" },
+        "base-url": { type: "string" },
+        "bridge-url": { type: "string" },
+        scope: { type: "string" },
+        general: { type: "boolean" },
+        save: { type: "boolean" },
+        json: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** "wiki", "notes", "all", or a folder of the vault, which must exist. */
+async function parseScope(value: string | undefined, vault: NodeVault): Promise<{ scope?: QueryScope; folders?: string[] }> {
+  if (value === undefined) return {};
+  if (value === "wiki" || value === "notes" || value === "all") return { scope: value };
+  const folder = value.replace(/\\/g, "/").replace(/^\/+|\/+$/g, "");
+  if (!folder || (await vault.list(folder)).length === 0) {
+    throw new UsageError(`--scope "${value}" is neither wiki, notes nor all, and names no folder with notes in the vault.`);
+  }
+  return { folders: [folder] };
+}
+
+export function jsonQueryReport(report: AskReport, saved: string | null): string {
+  return JSON.stringify({
+    answer: report.answer,
+    citations: report.citations.map((c) => ({ page: c.page, verified: c.verified })),
+    saved,
+    usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd },
+    provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
+    error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
+  });
+}
+
+function exitCode(report: AskReport): number {
+  const kind = report.error?.kind;
+  if (!kind) return EXIT.ok;
+  if (kind === "cancelled") return EXIT.cancelled;
+  if (kind === "input") return EXIT.usage;
+  return EXIT.provider;
+}
+
+export async function runQueryCommand(argv: readonly string[], io: CliIO, options: QueryCommandOptions): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "Ask a question, in quotes." : "Put the question in quotes: it must be one argument.");
+  if (!values.vault) throw new UsageError("--vault <dir> is required.");
+  const vaultRoot = resolve(io.cwd, values.vault);
+  if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
+  const vault = new NodeVault(vaultRoot);
+  const scope = await parseScope(values.scope, vault);
+  const loaded = await readVaultSettings(vaultRoot);
+  for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  const { id, settings } = applyFlags(
+    loaded.settings,
+    {
+      ...(values.provider !== undefined ? { provider: values.provider } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(values["base-url"] !== undefined ? { baseUrl: values["base-url"] } : {}),
+      ...(values["bridge-url"] !== undefined ? { bridgeUrl: values["bridge-url"] } : {}),
+    },
+    "query",
+  );
+  const json = values.json === true;
+  const logger = new MemoryRunLogger(settings.logContent);
+  let provider;
+  try {
+    provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch, logger, vaultPath: vaultRoot });
+  } catch (error) {
+    const failure = toSynapseError(error, "config");
+    if (json) io.stdout(`${JSON.stringify({ answer: "", citations: [], saved: null, usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: id, mode: null, isLocal: id === "offline" }, error: { kind: failure.kind, message: failure.message } })}\n`);
+    else io.stderr(`Error (${failure.kind}): ${failure.message}\n`);
+    return EXIT.provider;
+  }
+  const retriever = await options.openRetriever(vaultRoot, settings, options.signal);
+  const report = await askWiki(
+    { vault, provider, retriever, settings },
+    {
+      question: positionals[0] ?? "",
+      ...scope,
+      ...(values.general ? { general: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      log: logger,
+      ...(json ? {} : { onText: (text: string) => io.stdout(text) }),
+    },
+  );
+  let saved: string | null = null;
+  let saveFailed = false;
+  if (values.save && !report.error && report.grounding !== "none") {
+    if (!options.save) throw new UsageError("--save is not available in this build.");
+    try {
+      saved = await options.save(vaultRoot, settings, report);
+    } catch (error) {
+      saveFailed = true;
+      io.stderr(`Could not save the answer: ${toSynapseError(error).message}\n`);
+    }
+  }
+  if (json) {
+    io.stdout(`${jsonQueryReport(report, saved)}\n`);
+  } else {
+    if (report.error) io.stderr(`Error (${report.error.kind}): ${report.error.message}\n`);
+    else io.stdout("\n");
+    for (const c of report.citations) io.stderr(`  ${c.verified ? "✓" : "✗ unverified:"} ${c.page}${c.path ? ` (${c.path})` : ""}${c.verified ? "" : ` — ${c.reason}`}\n`);
+    if (report.leftOut > 0) io.stderr(`  ${report.leftOut} relevant passage(s) did not fit the model's context.\n`);
+    if (saved) io.stderr(`Saved as ${saved}\n`);
+    const usage = report.usage.inputTokens + report.usage.outputTokens > 0 ? formatUsageLine(report.usage, report.provider.model, report.usage.costUsd) : "no tokens";
+    io.stderr(`Provider: ${report.provider.name}${report.provider.model ? ` (${report.provider.model})` : ""}; ${usage}.\n`);
+  }
+  if (saveFailed) return EXIT.failure;
+  return exitCode(report);
+}

@@ -1,0 +1,166 @@
+/**
+ * "Ask the wiki": a side view with a question box, the answer streaming in, a stop button, and
+ * under each answer its sources — every passage the answer cites, as a link with the passage that
+ * supported it, unverified citations marked as such. Display only: the controller does the work.
+ */
+import { ItemView, Keymap, MarkdownRenderer, type WorkspaceLeaf } from "obsidian";
+import type { AskReport } from "../query/ask";
+import type { Turn } from "../query/history";
+
+export const QUERY_VIEW_TYPE = "synapse-query";
+
+export interface QueryController {
+  ask(question: string, options: { general: boolean; signal: AbortSignal; onText: (text: string) => void }): Promise<AskReport>;
+  /** Files the answer as a synthesis page through review; the saved path, or null when nothing was written. */
+  save(report: AskReport, withConversation: boolean): Promise<string | null>;
+  history(): Promise<Turn[]>;
+  clear(): Promise<void>;
+  open(path: string, newLeaf: boolean): void;
+}
+
+export class QueryView extends ItemView {
+  private running: AbortController | null = null;
+  private conversationEl!: HTMLElement;
+  private questionEl!: HTMLTextAreaElement;
+  private askButton!: HTMLButtonElement;
+  private stopButton!: HTMLButtonElement;
+
+  constructor(
+    leaf: WorkspaceLeaf,
+    private readonly controller: QueryController,
+  ) {
+    super(leaf);
+  }
+
+  getViewType(): string {
+    return QUERY_VIEW_TYPE;
+  }
+
+  getDisplayText(): string {
+    return "Ask the wiki";
+  }
+
+  override getIcon(): string {
+    return "message-circle-question";
+  }
+
+  override async onOpen(): Promise<void> {
+    const root = this.contentEl;
+    root.empty();
+    root.addClass("synapse-query");
+    const bar = root.createDiv({ cls: "synapse-query-bar" });
+    bar.createEl("button", { text: "Clear conversation" }).addEventListener("click", () => void this.clear());
+    this.conversationEl = root.createDiv({ cls: "synapse-query-conversation" });
+    const form = root.createDiv({ cls: "synapse-query-form" });
+    this.questionEl = form.createEl("textarea", { cls: "synapse-query-question", attr: { placeholder: "Ask a question about your wiki", rows: "3" } });
+    this.questionEl.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && Keymap.isModEvent(event)) {
+        event.preventDefault();
+        void this.ask(false);
+      }
+    });
+    const buttons = form.createDiv({ cls: "synapse-query-buttons" });
+    this.askButton = buttons.createEl("button", { cls: "mod-cta", text: "Ask" });
+    this.askButton.addEventListener("click", () => void this.ask(false));
+    this.stopButton = buttons.createEl("button", { text: "Stop" });
+    this.stopButton.hide();
+    this.stopButton.addEventListener("click", () => this.running?.abort());
+    for (const turn of await this.controller.history()) this.renderPastTurn(turn);
+  }
+
+  override async onClose(): Promise<void> {
+    this.running?.abort();
+  }
+
+  /** Asks what is in the question box (or `question`, when given), streaming the answer in. */
+  async ask(general: boolean, question = this.questionEl.value): Promise<AskReport | null> {
+    if (this.running) return null;
+    const turnEl = this.conversationEl.createDiv({ cls: "synapse-query-turn" });
+    turnEl.createDiv({ cls: "synapse-query-asked", text: question });
+    const answerEl = turnEl.createDiv({ cls: "synapse-query-answer is-streaming" });
+    const running = new AbortController();
+    this.running = running;
+    this.setRunning(true);
+    let streamed = "";
+    try {
+      const report = await this.controller.ask(question, {
+        general,
+        signal: running.signal,
+        onText: (text) => {
+          streamed += text;
+          answerEl.setText(streamed);
+        },
+      });
+      answerEl.removeClass("is-streaming");
+      answerEl.empty();
+      await MarkdownRenderer.render(this.app, report.answer, answerEl, "", this);
+      if (report.error) turnEl.createDiv({ cls: "synapse-query-error", text: report.error.message });
+      else this.questionEl.value = "";
+      this.renderSources(turnEl, report);
+      this.renderActions(turnEl, report, question);
+      return report;
+    } finally {
+      this.running = null;
+      this.setRunning(false);
+    }
+  }
+
+  private setRunning(running: boolean): void {
+    this.askButton.disabled = running;
+    if (running) this.stopButton.show();
+    else this.stopButton.hide();
+  }
+
+  private renderSources(turnEl: HTMLElement, report: AskReport): void {
+    if (report.citations.length === 0) return;
+    const list = turnEl.createEl("ul", { cls: "synapse-query-sources" });
+    for (const citation of report.citations) {
+      const item = list.createEl("li", { cls: citation.verified ? "is-verified" : "is-unverified" });
+      if (citation.path) {
+        const path = citation.path;
+        const link = item.createEl("a", { cls: "internal-link", text: citation.page, href: path });
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          this.controller.open(path, Keymap.isModEvent(event) !== false);
+        });
+      } else {
+        item.createSpan({ text: citation.page });
+      }
+      if (!citation.verified) item.createSpan({ cls: "synapse-query-unverified", text: ` — unverified: ${citation.reason}` });
+      const passage = report.passages.find((p) => p.path === citation.path);
+      if (passage && citation.verified) item.createEl("blockquote", { cls: "synapse-query-passage", text: excerpt(passage.text) });
+    }
+  }
+
+  private renderActions(turnEl: HTMLElement, report: AskReport, question: string): void {
+    const actions = turnEl.createDiv({ cls: "synapse-query-actions" });
+    if (report.grounding === "none" && !report.error) {
+      actions.createEl("button", { text: "Answer from general knowledge" }).addEventListener("click", () => void this.ask(true, question));
+    }
+    if (report.grounding !== "none" && !report.error) {
+      const save = (withConversation: boolean) => async () => {
+        const saved = await this.controller.save(report, withConversation);
+        if (saved) actions.createDiv({ cls: "synapse-query-saved", text: `Saved as ${saved}` });
+      };
+      actions.createEl("button", { text: "Save as page" }).addEventListener("click", () => void save(false)());
+      actions.createEl("button", { text: "Save with conversation" }).addEventListener("click", () => void save(true)());
+    }
+  }
+
+  private renderPastTurn(turn: Turn): void {
+    const turnEl = this.conversationEl.createDiv({ cls: "synapse-query-turn is-past" });
+    turnEl.createDiv({ cls: "synapse-query-asked", text: turn.question });
+    const answerEl = turnEl.createDiv({ cls: "synapse-query-answer" });
+    void MarkdownRenderer.render(this.app, turn.answer, answerEl, "", this);
+  }
+
+  private async clear(): Promise<void> {
+    await this.controller.clear();
+    this.conversationEl.empty();
+  }
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 280 ? `${flat.slice(0, 280)}…` : flat;
+}
