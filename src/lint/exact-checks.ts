@@ -1,0 +1,147 @@
+/**
+ * The exact checks: no model, the whole wiki, from one snapshot. Each finding names its page and
+ * the fixes that apply; a fix is "safe" only when it changes no text the user wrote (a page whose
+ * body still matches the fingerprint Synapse recorded is Synapse's own text).
+ */
+import { nameKey } from "../core/unicode";
+import { contentHash } from "../wiki/content-hash";
+import { indexPath } from "../wiki/index-log";
+import { HASH_KEY } from "../wiki/page-markdown";
+import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
+import { boundedEditDistance } from "./edit-distance";
+import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import type { Check, Finding, Fix } from "./types";
+
+export interface CheckInputs {
+  readonly snapshot: WikiSnapshot;
+  /** Has this source note changed since the page was last written from it? null when unknown. */
+  readonly sourceChanged?: (notePath: string) => boolean | null;
+}
+
+/** Synapse's own text: the body still matches the fingerprint it recorded when it wrote the page. */
+export function isSynapseText(page: PageRecord): boolean {
+  const hash = page.frontmatter[HASH_KEY];
+  return typeof hash === "string" && hash === contentHash(page.body);
+}
+
+function finding(check: Check, page: string, message: string, fixes: Fix[] = [], severity: Finding["severity"] = "warning"): Finding {
+  return { check, severity, page, message, fixes };
+}
+
+/** The closest existing name within a small edit distance, for a mistyped link. */
+function closestName(target: string, names: readonly string[]): string | null {
+  const key = nameKey(target);
+  const max = Math.max(1, Math.min(3, Math.floor(key.length / 5)));
+  let best: { name: string; d: number } | null = null;
+  for (const name of names) {
+    const d = boundedEditDistance(key, nameKey(name), max);
+    if (d <= max && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name ?? null;
+}
+
+function danglingLinks(page: PageRecord, resolver: Resolver, names: readonly string[], snapshot: WikiSnapshot): Finding[] {
+  const out: Finding[] = [];
+  for (const target of page.links) {
+    if (resolver.resolve(target)) continue;
+    const fixes: Fix[] = [];
+    const moved = resolver.movedTo(target);
+    const near = moved ? basenameOf(moved) : closestName(basenameOf(target), names);
+    if (near) {
+      fixes.push({ kind: "retarget-link", label: `Point [[${target}]] at [[${near}]]`, safe: isSynapseText(page), params: { from: target, to: near } });
+    }
+    fixes.push({ kind: "create-stub", label: `Create a stub page "${basenameOf(target)}"`, safe: true, params: { title: basenameOf(target), folder: snapshot.wikiFolder } });
+    out.push(finding("dangling-link", page.path, `[[${target}]] leads to no page or note.`, fixes));
+  }
+  return out;
+}
+
+export function exactChecks(inputs: CheckInputs): Finding[] {
+  const { snapshot } = inputs;
+  const resolver = new Resolver(snapshot);
+  const names = [...new Set(snapshot.files.map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)];
+  const findings: Finding[] = [];
+  const inbound = new Map<string, number>();
+  const count = (from: string, targets: readonly string[]) => {
+    for (const t of targets) {
+      const to = resolver.resolve(t);
+      if (to && to !== from) inbound.set(to, (inbound.get(to) ?? 0) + 1);
+    }
+  };
+  for (const page of snapshot.pages) count(page.path, page.links);
+  for (const [path, links] of snapshot.noteLinks) count(path, links);
+  const indexed = new Set((snapshot.indexText ? linksOutsideCode(snapshot.indexText) : []).map((t) => resolver.resolve(t)).filter((p): p is string => p !== null));
+  for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
+
+  const byName = new Map<string, PageRecord[]>();
+  for (const page of snapshot.pages) {
+    for (const name of new Set([page.title, ...page.aliases].map(nameKey))) byName.set(name, [...(byName.get(name) ?? []), page]);
+  }
+
+  for (const page of snapshot.pages) {
+    const on = (check: Check) => !page.ignored.has(check);
+    if (on("invalid-frontmatter")) {
+      if (page.frontmatterInvalid) findings.push(finding("invalid-frontmatter", page.path, "The frontmatter is not valid YAML; Obsidian and Synapse cannot read it.", [], "error"));
+      else if (!isPageType(page.type)) {
+        findings.push(finding("invalid-frontmatter", page.path, page.type ? `"${page.type}" is not a page type (entity, concept, source, synthesis, comparison).` : "The page has no type in its frontmatter.", [], "error"));
+      }
+    }
+    if (on("empty-page") && page.body.replace(/[^\p{L}\p{N}]/gu, "").length === 0) findings.push(finding("empty-page", page.path, "The page has no text."));
+    if (on("wrong-folder") && isPageType(page.type)) {
+      const folder = `${snapshot.wikiFolder}/${TYPE_FOLDERS[page.type]}/`;
+      if (!page.path.startsWith(folder)) {
+        findings.push(finding("wrong-folder", page.path, `A ${page.type} page outside ${folder}.`, [{ kind: "move-to-type-folder", label: `Move it to ${folder}`, safe: false, params: { to: `${folder}${basenameOf(page.path)}.md` } }], "info"));
+      }
+    }
+    if (on("missing-sources") && page.sources.length === 0 && !page.frontmatterInvalid) {
+      findings.push(finding("missing-sources", page.path, "The page cites no sources, so nothing backs what it says."));
+    }
+    if (on("missing-source-note")) {
+      for (const source of page.sources) {
+        if (resolver.resolve(source)) continue;
+        const moved = resolver.movedTo(source.replace(/^\[\[|\]\]$/g, ""));
+        const fixes: Fix[] = moved
+          ? [{ kind: "retarget-link", label: `Cite ${moved} instead`, safe: true, params: { source, to: moved } }]
+          : [{ kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } }];
+        findings.push(finding("missing-source-note", page.path, `The source "${source}" no longer exists.`, fixes));
+      }
+    }
+    if (on("stale") && inputs.sourceChanged) {
+      for (const source of page.sources) {
+        const note = resolver.resolve(source);
+        if (note && inputs.sourceChanged(note) === true) {
+          findings.push(finding("stale", page.path, `Its source ${note} changed since the page was written.`, [{ kind: "reingest", label: `Re-ingest ${note}`, safe: true, params: { note } }]));
+        }
+      }
+    }
+    if (on("dangling-link")) findings.push(...danglingLinks(page, resolver, names, snapshot));
+    if (on("orphan") && !inbound.has(page.path)) {
+      const fixes: Fix[] = [{ kind: "add-to-index", label: "List it in index.md", safe: true, params: {} }];
+      findings.push(finding("orphan", page.path, "No page or note links to this page.", fixes, "info"));
+    }
+    if (on("duplicate")) {
+      const twins = new Set([page.title, ...page.aliases].flatMap((n) => byName.get(nameKey(n)) ?? []).filter((p) => p !== page));
+      for (const twin of twins) {
+        if (twin.path < page.path) continue; // one finding per pair
+        findings.push(
+          finding("duplicate", page.path, `"${page.title}" and ${twin.path} name the same thing.`, [
+            { kind: "merge-duplicates", label: `Merge ${twin.path} into this page`, safe: false, params: { keep: page.path, remove: twin.path } },
+          ]),
+        );
+      }
+    }
+  }
+
+  if (snapshot.indexText !== null) {
+    const index = indexPath(snapshot.wikiFolder);
+    const missing = snapshot.pages.filter((p) => !indexed.has(p.path)).length;
+    const broken = linksOutsideCode(snapshot.indexText).filter((t) => !resolver.resolve(t)).length;
+    if (missing + broken > 0) {
+      const parts = [missing > 0 ? `${missing} page(s) are not listed` : "", broken > 0 ? `${broken} entr${broken === 1 ? "y leads" : "ies lead"} nowhere` : ""].filter(Boolean);
+      findings.push(finding("index", index, `index.md is out of step: ${parts.join(", ")}.`, [{ kind: "rebuild-index", label: "Rebuild index.md (your own lines are kept)", safe: true, params: {} }]));
+    }
+  } else if (snapshot.pages.length > 0) {
+    findings.push(finding("index", indexPath(snapshot.wikiFolder), "There is no index.md.", [{ kind: "rebuild-index", label: "Rebuild index.md", safe: true, params: {} }]));
+  }
+  return findings;
+}

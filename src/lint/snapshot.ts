@@ -1,0 +1,107 @@
+/**
+ * One read of the wiki for the exact checks: every page's frontmatter, title, aliases, type,
+ * sources and outgoing links (links inside code are not links), and the names of every note in the
+ * vault, so links and sources resolve as Obsidian resolves them (by path, or by name anywhere).
+ */
+import { frontmatterList, frontmatterPaths, splitFrontmatter, stripCode } from "../core/markdown";
+import { nameKey } from "../core/unicode";
+import { linkBasename, wikilinkTargets } from "../core/wikilinks";
+import type { VaultPort } from "../vault/vault-port";
+import { indexPath, logPath } from "../wiki/index-log";
+import { basenameOf, effectiveWikiFolder } from "../wiki/page-paths";
+import { isInFolder } from "../wiki/read-note";
+
+export interface PageRecord {
+  readonly path: string;
+  readonly text: string;
+  readonly frontmatter: Record<string, unknown>;
+  readonly frontmatterInvalid: boolean;
+  readonly hasFrontmatter: boolean;
+  readonly body: string;
+  readonly title: string;
+  readonly aliases: readonly string[];
+  readonly type: string;
+  readonly sources: readonly string[];
+  /** Link targets as written, outside code. */
+  readonly links: readonly string[];
+  /** Checks the user switched off for this page (`synapse_lint_ignore: [missing-sources]`). */
+  readonly ignored: ReadonlySet<string>;
+}
+
+export interface WikiSnapshot {
+  readonly wikiFolder: string;
+  readonly pages: readonly PageRecord[];
+  /** Every Markdown file of the vault, pages included. */
+  readonly files: readonly string[];
+  /** Outgoing links of every note outside the wiki (for orphans). */
+  readonly noteLinks: ReadonlyMap<string, readonly string[]>;
+  readonly indexText: string | null;
+}
+
+export function linksOutsideCode(markdown: string): string[] {
+  return wikilinkTargets(stripCode(markdown).replace(/\\\[\[[^\]\n]*\]\]/g, ""));
+}
+
+export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, excluded: (path: string) => boolean): Promise<WikiSnapshot> {
+  const wikiFolder = effectiveWikiFolder(wikiFolderSetting);
+  const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
+  const files = (await vault.list("")).filter((p) => !excluded(p));
+  const pages: PageRecord[] = [];
+  const noteLinks = new Map<string, readonly string[]>();
+  for (const path of files) {
+    const text = await vault.read(path).catch(() => null);
+    if (text === null) continue;
+    if (!isInFolder(path, wikiFolder)) {
+      noteLinks.set(path, linksOutsideCode(splitFrontmatter(text).body));
+      continue;
+    }
+    if (special.has(path)) continue;
+    const split = splitFrontmatter(text);
+    const fm = split.frontmatter;
+    pages.push({
+      path,
+      text,
+      frontmatter: fm,
+      frontmatterInvalid: split.frontmatterInvalid,
+      hasFrontmatter: split.rawFrontmatter !== "" || text.startsWith("---"),
+      body: split.body,
+      title: typeof fm.title === "string" && fm.title.trim() ? fm.title.trim() : basenameOf(path),
+      aliases: frontmatterList(fm.aliases),
+      type: typeof fm.type === "string" ? fm.type : "",
+      sources: frontmatterPaths(fm.sources),
+      links: linksOutsideCode(split.body),
+      ignored: new Set(frontmatterList(fm.synapse_lint_ignore)),
+    });
+  }
+  const indexText = await vault.read(indexPath(wikiFolder)).catch(() => null);
+  return { wikiFolder, pages, files, noteLinks, indexText };
+}
+
+/** Resolves link targets and source paths the way Obsidian does: a path, or a name anywhere. */
+export class Resolver {
+  private readonly byPath = new Map<string, string>();
+  private readonly byName = new Map<string, string>();
+  private readonly byAlias = new Map<string, string>();
+
+  constructor(snapshot: WikiSnapshot) {
+    for (const file of snapshot.files) {
+      this.byPath.set(nameKey(file.replace(/\.md$/i, "")), file);
+      const name = nameKey(basenameOf(file));
+      if (!this.byName.has(name)) this.byName.set(name, file);
+    }
+    for (const page of snapshot.pages) for (const alias of page.aliases) this.byAlias.set(nameKey(alias), page.path);
+  }
+
+  /** The file a link target or a `sources` entry names, or null. */
+  resolve(target: string): string | null {
+    const clean = target.replace(/^\[\[|\]\]$/g, "").replace(/\|.*$/, "").replace(/^\.\//, "").trim();
+    const key = nameKey(clean.replace(/\.md$/i, ""));
+    return this.byPath.get(key) ?? (clean.includes("/") ? null : (this.byName.get(nameKey(linkBasename(clean))) ?? this.byAlias.get(key) ?? null));
+  }
+
+  /** A link target written as a path whose file moved: the same name elsewhere. */
+  movedTo(target: string): string | null {
+    if (!target.includes("/")) return null;
+    return this.byName.get(nameKey(linkBasename(target))) ?? null;
+  }
+}

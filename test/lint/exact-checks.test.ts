@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { isExcluded } from "../../src/core/perimeter";
+import { exactChecks } from "../../src/lint/exact-checks";
+import { loadSnapshot } from "../../src/lint/snapshot";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { PLANTED } from "./planted-wiki";
+
+async function lint(files: Record<string, string>, sourceChanged?: (p: string) => boolean | null) {
+  const snapshot = await loadSnapshot(new MemoryVault(files), "wiki", (p) => isExcluded(p, []));
+  return exactChecks({ snapshot, ...(sourceChanged ? { sourceChanged } : {}) });
+}
+
+describe("exact checks on a wiki with planted defects", () => {
+  it("finds each planted defect, and only those", async () => {
+    const findings = await lint(PLANTED, (note) => note === "notes/engine.md" ? false : note === "notes/ada.md");
+    const got = findings.map((f) => `${f.check} ${f.page}${f.check === "dangling-link" ? ` ${f.message}` : ""}`).sort();
+    expect(got).toEqual(
+      [
+        "dangling-link wiki/concepts/Dangling.md [[Ada Lovelac]] leads to no page or note.",
+        "dangling-link wiki/concepts/Dangling.md [[Nowhere at all]] leads to no page or note.",
+        "duplicate wiki/entities/Ada Lovelace (2).md",
+        "empty-page wiki/concepts/Empty.md",
+        "index wiki/index.md",
+        "invalid-frontmatter wiki/concepts/Broken yaml.md",
+        "missing-source-note wiki/concepts/Lost source.md",
+        "missing-sources wiki/concepts/Unsourced.md",
+        "orphan wiki/concepts/Orphaned idea.md",
+        "stale wiki/entities/Ada Lovelace (2).md",
+        "stale wiki/entities/Ada Lovelace.md",
+        "wrong-folder wiki/entities/Misfiled.md",
+      ].sort(),
+    );
+  });
+
+  it("suggests the near name for a mistyped link, and a stub for a link to nothing", async () => {
+    const findings = await lint(PLANTED);
+    const typo = findings.find((f) => f.message.startsWith("[[Ada Lovelac]]"));
+    expect(typo?.fixes.map((f) => [f.kind, f.label, f.safe])).toEqual([
+      ["retarget-link", "Point [[Ada Lovelac]] at [[Ada Lovelace]]", true],
+      ["create-stub", 'Create a stub page "Ada Lovelac"', true],
+    ]);
+    const nowhere = findings.find((f) => f.message.startsWith("[[Nowhere at all]]"));
+    expect(nowhere?.fixes.map((f) => f.kind)).toEqual(["create-stub"]);
+  });
+
+  it("says why index.md is out of step and offers to rebuild it", async () => {
+    const index = (await lint(PLANTED)).find((f) => f.check === "index");
+    expect(index?.message).toBe("index.md is out of step: 1 page(s) are not listed, 1 entry leads nowhere.");
+    expect(index?.fixes[0]).toMatchObject({ kind: "rebuild-index", safe: true });
+  });
+
+  it("treats a retargeting fix on a page the user edited as unsafe", async () => {
+    const edited = { ...PLANTED, "wiki/concepts/Dangling.md": PLANTED["wiki/concepts/Dangling.md"]!.replace("Points to", "I changed this. Points to") };
+    const typo = (await lint(edited)).find((f) => f.message.startsWith("[[Ada Lovelac]]"));
+    expect(typo?.fixes[0]).toMatchObject({ kind: "retarget-link", safe: false });
+  });
+
+  it("finds nothing on a healthy wiki", async () => {
+    const healthy = Object.fromEntries(
+      Object.entries(PLANTED).filter(([p]) => ["notes/ada.md", "wiki/entities/Ada Lovelace.md", "wiki/concepts/Analytical Engine.md", "wiki/syntheses/Deliberately unsourced.md"].includes(p)),
+    );
+    healthy["notes/engine.md"] = "Engine notes about [[Analytical Engine]].";
+    healthy["wiki/index.md"] = "# Wiki index\n\n- [[wiki/entities/Ada Lovelace|Ada Lovelace]]\n- [[wiki/concepts/Analytical Engine|Analytical Engine]]\n- [[wiki/syntheses/Deliberately unsourced|Deliberately unsourced]]\n";
+    expect(await lint(healthy)).toEqual([]);
+  });
+});
