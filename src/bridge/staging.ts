@@ -4,7 +4,8 @@
  * there, and afterwards the copy is compared with what was put in to find the pages it wrote.
  * Nothing here ever writes to the vault.
  */
-import { isExcluded } from "../core/perimeter";
+import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
+import { isExcluded, isShareablePage } from "../core/perimeter";
 import { Buffer } from "node:buffer";
 import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -133,7 +134,11 @@ export async function createStaging(
   };
   const listed = wikiInfo?.isDirectory() ? await listMarkdown(vaultRoot, wikiOnDisk, limits) : [];
   const pages = listed.filter((path) => !isExcluded(path, excludedFolders));
-  for (const path of pages) add(path, await readBounded(join(vaultRoot, ...path.split("/")), limits));
+  for (const path of pages) {
+    const content = await readBounded(join(vaultRoot, ...path.split("/")), limits);
+    // A page drawn from a note in an excluded folder carries its words: the agent does not see it.
+    if (isShareablePage(frontmatterPaths(splitFrontmatter(content).frontmatter.sources), excludedFolders)) add(path, content);
+  }
   if (!baseline.has(notePath)) add(notePath, await readBounded(notePathOnDisk, limits));
 
   const root = await realpath(await mkdtemp(join(parent, "synapse-staging-")));

@@ -81,9 +81,17 @@ export function inlineTags(markdown: string): string[] {
   return [...seen];
 }
 
-/** Frontmatter `tags`, whether a list or a comma/space separated string. */
+/** A YAML scalar a person wrote in a list (`tags: [2024, history]`): strings, and numbers as written. */
+function scalarText(value: unknown): string | null {
+  if (typeof value === "string") return value.trim() || null;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+/** Frontmatter `tags`, whether a list or a comma/space separated string; numbers are tags too. */
 export function frontmatterList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim());
+  if (Array.isArray(value)) return value.map(scalarText).filter((v): v is string => v !== null);
+  if (typeof value === "number") return [String(value)];
   if (typeof value === "string") return value.split(/[,\s]+/).map((v) => v.replace(/^#/, "").trim()).filter(Boolean);
   return [];
 }

@@ -5,6 +5,7 @@
  * running out is a reported outcome, and a run that did not converge returns no pages to write.
  */
 import { SynapseError, toSynapseError } from "./errors";
+import { normalisePage } from "./page-normalise";
 import type { InferenceProvider } from "./provider";
 import { remainingMs, throwIfStopped, type RunContext } from "./run-context";
 import type { Analysis, SourceNote, WikiPage } from "./schemas";
@@ -143,7 +144,8 @@ async function generateUntilValid(
     const context = feedback ? `${options.retrievalContext}\n\n${feedback}` : options.retrievalContext;
     let pages: WikiPage[];
     try {
-      pages = await provider.generate(analysis, context, run);
+      // One shape whichever provider wrote them: clean one-line titles, one spelling per source, valid tags.
+      pages = (await provider.generate(analysis, context, run)).map(normalisePage);
     } catch (thrown) {
       const error = toSynapseError(thrown);
       // A well-formed reply that fails the schema is a generation defect: feed it back and retry.

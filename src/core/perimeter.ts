@@ -4,6 +4,8 @@
  * Both checks run before anything is sent.
  */
 import { SynapseError } from "./errors";
+import { canonicalSource, normaliseVaultPath } from "./sources";
+import { nameKey } from "./unicode";
 import type { InferenceProvider } from "./provider";
 import type { RunContext } from "./run-context";
 
@@ -13,10 +15,11 @@ export interface PrivacyPolicy {
   readonly excludedFolders: readonly string[];
 }
 
-/** Compared without case: on macOS and Windows "private/x.md" is the same file as "Private/x.md",
- * and excluding a little more than asked is the safe side of the line. */
+/** Compared as NFC and without case: on macOS and Windows "private/x.md" is the same file as
+ * "Private/x.md", macOS-synced vaults spell "Privé" decomposed, and excluding a little more than
+ * asked is the safe side of the line. */
 function normaliseFolder(folder: string): string {
-  return folder.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "").toLowerCase();
+  return nameKey(normaliseVaultPath(folder));
 }
 
 export function isExcluded(path: string, excludedFolders: readonly string[]): boolean {
@@ -25,6 +28,16 @@ export function isExcluded(path: string, excludedFolders: readonly string[]): bo
     const folder = normaliseFolder(raw);
     return folder.length > 0 && (p === folder || p.startsWith(`${folder}/`));
   });
+}
+
+/**
+ * May a wiki page be quoted or named to a provider, given the notes it was drawn from (its
+ * frontmatter `sources`, in any spelling: `[[notes/n]]`, `./notes/n.md`)? Not when any of them lies
+ * in an excluded folder: the page carries that note's words, even if it was written before the
+ * folder was excluded. A page that cites no source (the user's own) is judged by its path alone.
+ */
+export function isShareablePage(sources: readonly string[], excludedFolders: readonly string[]): boolean {
+  return !sources.some((source) => isExcluded(canonicalSource(source), excludedFolders));
 }
 
 export class Perimeter {

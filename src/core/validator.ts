@@ -4,6 +4,8 @@
  */
 import { isIso6391 } from "./iso639";
 import { PAGE_TYPES, type WikiPage } from "./schemas";
+import { canonicalSource, sourceKey } from "./sources";
+import { cleanTitle, nameKey } from "./unicode";
 import { linkBasename, wikilinkTargets } from "./wikilinks";
 
 export type ValidatedField = "batch" | "type" | "title" | "frontmatter.sources" | "frontmatter.lang" | "content";
@@ -35,9 +37,9 @@ export interface ValidationOptions {
 
 const TYPES: ReadonlySet<string> = new Set(PAGE_TYPES);
 
-/** Normalises a cited path so `./notes/a.md`, `/notes/a.md` and `notes\a.md` compare equal. */
+/** Normalises a cited path so `./notes/a.md`, `/notes/a.md`, `notes\a.md` and `[[notes/a]]` read the same. */
 export function normaliseSourcePath(path: string): string {
-  return path.trim().replace(/\\/g, "/").replace(/^\.\//, "").replace(/^\/+/, "");
+  return canonicalSource(path);
 }
 
 export function validatePages(pages: readonly WikiPage[], options: ValidationOptions): ValidationReport {
@@ -53,10 +55,10 @@ export function validatePages(pages: readonly WikiPage[], options: ValidationOpt
       add("type", `type "${page.type}" is not allowed; use one of ${PAGE_TYPES.join(", ")}.`);
     }
     if (!page.title.trim()) add("title", "title is empty; give the page a short, specific title.");
-    const sources = page.frontmatter.sources.map(normaliseSourcePath).filter((s) => s.length > 0);
+    const sources = page.frontmatter.sources.map(sourceKey).filter((s) => s.length > 0);
     if (sources.length === 0) {
       add("frontmatter.sources", `frontmatter.sources is empty; it must list "${source}".`);
-    } else if (!sources.includes(source)) {
+    } else if (!sources.includes(sourceKey(source))) {
       add("frontmatter.sources", `frontmatter.sources does not include the ingested note; add "${source}" exactly as written.`);
     }
     const lang = page.frontmatter.lang.trim();
@@ -68,12 +70,12 @@ export function validatePages(pages: readonly WikiPage[], options: ValidationOpt
 }
 
 function findDangling(pages: readonly WikiPage[], linkExists?: (basename: string) => boolean): DanglingLink[] {
-  const inBatch = new Set(pages.map((p) => p.title.trim().toLowerCase()));
+  const inBatch = new Set(pages.map((p) => nameKey(cleanTitle(p.title))));
   const dangling: DanglingLink[] = [];
   for (const page of pages) {
     for (const target of wikilinkTargets(page.content)) {
       const base = linkBasename(target);
-      if (inBatch.has(base.toLowerCase()) || linkExists?.(base)) continue;
+      if (inBatch.has(nameKey(base)) || linkExists?.(base)) continue;
       dangling.push({ page: page.title, target });
     }
   }

@@ -5,9 +5,10 @@
  */
 import { SynapseError, toSynapseError } from "../core/errors";
 import { orchestrate, type RunResult, type StopReason } from "../core/orchestrator";
-import { Perimeter, isExcluded } from "../core/perimeter";
+import { Perimeter } from "../core/perimeter";
 import { estimateCost } from "../core/pricing";
 import { createRunContext, throwIfStopped } from "../core/run-context";
+import { nameKey } from "../core/unicode";
 import type { UsageAccumulator } from "../core/usage";
 import { buildWikiContext } from "../retrieval/related-pages";
 import { applyPlan } from "./apply";
@@ -16,6 +17,7 @@ import type { IngestDeps, IngestReport, IngestRequest, PageChange } from "./inge
 import { basenameOf, effectiveWikiFolder } from "./page-paths";
 import { planPages, type PlannedChange } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
+import { shareablePages } from "./shareable-pages";
 
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -38,8 +40,8 @@ function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDe
 
 /** Without a link resolver (outside Obsidian), the vault listing tells which notes exist. */
 function namesIn(paths: readonly string[]): (basename: string) => boolean {
-  const names = new Set(paths.map((p) => basenameOf(p).toLowerCase()));
-  return (basename) => names.has(basename.toLowerCase());
+  const names = new Set(paths.map((p) => nameKey(basenameOf(p))));
+  return (basename) => names.has(nameKey(basename));
 }
 
 function stopReasonOf(result: RunResult | null, error: SynapseError | null): StopReason {
@@ -86,10 +88,11 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     const everything = deps.linkExists ? null : await vault.list("");
     const listed = everything ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
     const pagePaths = listed.filter((p) => !special.has(p));
-    // Pages in excluded folders (even inside the wiki) are neither quoted nor named to the model.
-    const shareable = pagePaths.filter((p) => !isExcluded(p, settings.excludedFolders));
+    // Pages in excluded folders (even inside the wiki), or drawn from notes there, are neither
+    // quoted nor named to the model.
+    const shareable = await shareablePages(vault, pagePaths, settings.excludedFolders);
     const context = await buildWikiContext(vault, wikiFolder, shareable, text);
-    const known = new Set(pagePaths.map((p) => basenameOf(p).toLowerCase()));
+    const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
     const noteExists = deps.linkExists ?? namesIn(everything ?? []);
     const ingestRun = { ...run, source: { path: notePath, text } };
 
@@ -100,7 +103,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         tokenBudget: settings.tokenBudget,
         retrievalContext: context.retrievalContext,
         vaultContext: context.vaultContext,
-        linkExists: (name) => known.has(name.toLowerCase()) || noteExists(name),
+        linkExists: (name) => known.has(nameKey(name)) || noteExists(name),
       },
       ingestRun,
     );

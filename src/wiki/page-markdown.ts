@@ -5,6 +5,8 @@
 import { stringify } from "yaml";
 import { frontmatterList, frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import type { WikiPage } from "../core/schemas";
+import { mergeSources } from "../core/sources";
+import { mergeTags } from "../core/tags";
 import { contentHash } from "./content-hash";
 import { basenameOf } from "./page-paths";
 
@@ -34,19 +36,23 @@ export function renderNewPage(page: WikiPage, date: string): string {
   );
 }
 
-function union(first: readonly string[], second: readonly string[]): string[] {
-  return [...new Set([...first, ...second])];
+/** The user's tags as they wrote them (a number stays a number), then the page's new ones. */
+function mergedTags(existing: unknown, added: readonly string[]): unknown[] {
+  const theirs = frontmatterList(existing);
+  const fresh = mergeTags(theirs, added).slice(theirs.length);
+  return [...(Array.isArray(existing) ? (existing as unknown[]) : theirs), ...fresh];
 }
 
-/** Existing keys are kept (the user may have added their own); lists are merged, never shortened. */
+/** Existing keys are kept (the user may have added their own); lists are merged, never shortened:
+ * a source in another spelling or a tag in another case is the same entry, kept as first written. */
 export function mergeFrontmatter(existing: Record<string, unknown>, page: WikiPage, date: string): Record<string, unknown> {
   return {
     ...existing,
     type: typeof existing.type === "string" && existing.type ? existing.type : page.type,
     title: typeof existing.title === "string" && existing.title ? existing.title : page.title.trim(),
-    sources: union(frontmatterPaths(existing.sources), page.frontmatter.sources),
+    sources: mergeSources(frontmatterPaths(existing.sources), page.frontmatter.sources),
     lang: typeof existing.lang === "string" && existing.lang ? existing.lang : page.frontmatter.lang,
-    tags: union(frontmatterList(existing.tags), page.frontmatter.tags),
+    tags: mergedTags(existing.tags, page.frontmatter.tags),
     updated: date,
   };
 }

@@ -3,6 +3,7 @@
  * empty notes, paths that leave the vault, and the wiki's own pages.
  */
 import { SynapseError } from "../core/errors";
+import { nameKey } from "../core/unicode";
 import type { VaultPort } from "../vault/vault-port";
 import { normaliseFolder } from "./page-paths";
 
@@ -17,9 +18,11 @@ export function normaliseNotePath(path: string): string {
   return parts.join("/");
 }
 
+/** Is `path` in `folder`? Compared as NFC and without case, like every path comparison. */
 export function isInFolder(path: string, folder: string): boolean {
-  const f = normaliseFolder(folder);
-  return f === "" || path === f || path.startsWith(`${f}/`);
+  const f = nameKey(normaliseFolder(folder));
+  const p = nameKey(path);
+  return f === "" || p === f || p.startsWith(`${f}/`);
 }
 
 export async function readNote(vault: VaultPort, path: string, maxBytes: number, wikiFolder: string): Promise<string> {
