@@ -10,6 +10,7 @@ import pkg from "../../package.json";
 import { diagnose } from "./doctor";
 import { generateToken, MIN_TOKEN_LENGTH } from "./security";
 import { startBridgeServer } from "./server";
+import { BRIDGE_USAGE } from "./usage";
 
 export const DEFAULT_BRIDGE_PORT = 8765;
 
@@ -30,12 +31,8 @@ interface BridgeArgs {
   readonly verbose: boolean;
 }
 
-const USAGE = `Usage: synapse bridge --vault <dir> [--vault <dir>…] [--port N] [--json] [--claude-path <file>] [--verbose]
-
-Starts the companion bridge on 127.0.0.1 so the Synapse plugin (or "synapse ingest --provider cli")
-can run the Claude agent. The token is printed on start; set SYNAPSE_BRIDGE_TOKEN to choose it.
-The agent authenticates with ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) from this environment.
-`;
+const USAGE = BRIDGE_USAGE;
+export { BRIDGE_USAGE };
 
 function parseArgs(argv: readonly string[]): BridgeArgs | string {
   const vaults: string[] = [];

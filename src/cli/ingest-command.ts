@@ -7,13 +7,13 @@ import { MemoryRunLogger } from "../core/log";
 import { createProvider } from "../providers/factory";
 import { ingestNote } from "../wiki/ingest-note";
 import { NodeVault } from "../vault/node-vault";
+import { createNodeFetch } from "../providers/transports/node-fetch";
 import { envSecrets } from "./env-secrets";
 import { EXIT, UsageError, type CliIO } from "./io";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
-export const INGEST_USAGE = `Usage: synapse ingest <note> --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
-        [--model M] [--base-url URL] [--bridge-url URL] [--max-iter N] [--dry-run] [--json] [--verbose]`;
+export { INGEST_USAGE } from "./usage";
 
 export interface IngestCommandOptions {
   /** Aborts the run (the CLI wires Ctrl-C to it). */
@@ -81,7 +81,10 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
   const logger = new MemoryRunLogger(settings.logContent);
   let provider;
   try {
-    provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch, logger, vaultPath: vaultRoot });
+    // Node's own fetch compiles undici's HTTP parser on its first request (about 0.3 s); the
+    // node:http transport the desktop plugin streams with starts at once.
+    const transport = createNodeFetch();
+    provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: transport, streamingFetch: transport, logger, vaultPath: vaultRoot });
   } catch (error) {
     const failure = toSynapseError(error, "config");
     if (json) io.stdout(`${jsonProviderFailure(id, failure.kind, failure.message)}\n`);

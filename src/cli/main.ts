@@ -1,16 +1,18 @@
-/** The headless CLI: `synapse ingest | models | bridge`. Errors are one sentence unless --verbose. */
+/**
+ * The headless CLI: `synapse ingest | models | bridge`. Errors are one sentence unless --verbose.
+ * Only this file and the command table load at start; each command's module (and through it the
+ * SDKs) loads when that command runs.
+ */
 import { readFileSync } from "node:fs";
-import { INGEST_USAGE, runIngestCommand } from "./ingest-command";
+import { asksForHelp, COMMANDS, synopsis, type CommandContext } from "./commands";
 import { EXIT, UsageError, type CliIO } from "./io";
-import { runModelsCommand } from "./models-command";
-import { runBridgeCommand } from "../bridge/command";
 
 const HELP = `Synapse keeps an LLM-maintained wiki inside an Obsidian vault.
 
-${INGEST_USAGE}
-       synapse models --provider ollama|anthropic|openai [--base-url URL] [--vault <dir>] [--json]
-       synapse bridge --vault <dir> [--vault <dir>…] [--port N] [--json]
+${synopsis()}
        synapse --version
+
+Run synapse <command> --help for a command's options.
 
 Exit codes: 0 done, 1 could not write (nothing changed), 2 usage or unusable note,
 3 not converged (nothing written), 4 provider failure (nothing written), 130 interrupted.`;
@@ -24,23 +26,21 @@ function version(): string {
   }
 }
 
-export interface MainOptions {
-  readonly signal?: AbortSignal;
-  readonly writing?: (inProgress: boolean) => void;
-}
+export type MainOptions = CommandContext;
 
 export async function main(argv: readonly string[], io: CliIO, options: MainOptions = {}): Promise<number> {
-  const { signal } = options;
   const [command, ...rest] = argv;
   const verbose = rest.includes("--verbose");
+  const entry = COMMANDS.find((c) => c.name === command);
   try {
+    if (entry) {
+      if (asksForHelp(rest)) {
+        io.stdout(`${entry.usage.trimEnd()}\n`);
+        return EXIT.ok;
+      }
+      return await entry.run(rest, io, options);
+    }
     switch (command) {
-      case "ingest":
-        return await runIngestCommand(rest, io, options);
-      case "models":
-        return await runModelsCommand(rest, io);
-      case "bridge":
-        return await runBridgeCommand([...rest], signal ? { ...io, signal } : io);
       case "--version":
       case "-v":
         io.stdout(`${version()}\n`);
@@ -56,7 +56,7 @@ export async function main(argv: readonly string[], io: CliIO, options: MainOpti
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      io.stderr(`${error.message}\n${command === "ingest" ? INGEST_USAGE : "Run synapse --help for usage."}\n`);
+      io.stderr(`${error.message}\n${entry ? entry.usage.trimEnd() : "Run synapse --help for usage."}\n`);
       return EXIT.usage;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -8,11 +8,14 @@ import { parseArgs } from "node:util";
 import type { ReadinessReport } from "../core/readiness";
 import { checkReadiness } from "../providers/factory";
 import { DEFAULT_SETTINGS, type ProviderId, type Settings } from "../settings/schema";
+import { createNodeFetch } from "../providers/transports/node-fetch";
 import { envSecrets } from "./env-secrets";
 import { EXIT, UsageError } from "./io";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
-export const MODELS_USAGE = "Usage: synapse models --provider ollama|anthropic|openai [--model M] [--base-url URL] [--vault <dir>] [--json]";
+import { MODELS_USAGE } from "./usage";
+
+export { MODELS_USAGE };
 
 export interface ModelsCommandIO {
   readonly stdout: (text: string) => void;
@@ -89,7 +92,7 @@ export async function runModelsCommand(argv: readonly string[], io: ModelsComman
     const report = await checkReadiness(id, {
       settings: effective,
       secrets: envSecrets(io.env),
-      fetch: (input, init) => fetch(input, init),
+      fetch: createNodeFetch(),
     });
     if (values.json) io.stdout(`${JSON.stringify(report)}\n`);
     else io.stdout(formatReadiness(report, configuredModel(id, effective)));

@@ -5,14 +5,16 @@
  * with every value they would otherwise read from `process.env` passed explicitly, so a stray
  * ANTHROPIC_BASE_URL or OPENAI_ORG_ID in the user's shell cannot redirect a request.
  */
-import Anthropic from "@anthropic-ai/sdk";
-import { Ollama } from "ollama/browser";
-import OpenAI from "openai";
+import type Anthropic from "@anthropic-ai/sdk";
+import type OpenAI from "openai";
 import { SynapseError } from "../core/errors";
 import type { InferenceProvider } from "../core/provider";
 import { OPENAI_PRESETS, type ProviderId, type Settings } from "../settings/schema";
 import { sanitiseOptions } from "./advanced-options";
 import { AnthropicProvider } from "./anthropic/anthropic-provider";
+import { anthropicSdk } from "./anthropic/sdk";
+import { lazyModule } from "./lazy-module";
+import { openaiSdk } from "./openai/sdk";
 import { displayUrl, isLoopbackUrl, parseBaseUrl } from "./base-url";
 import type { ReadinessReport } from "../core/readiness";
 import type { FetchLike, ProviderEnvironment, SecretRole } from "./environment";
@@ -91,9 +93,15 @@ export function ollamaHost(settings: Settings): URL {
 }
 
 /** A client per request, over a fetch bound to that request's signal (see ollama/client.ts). */
+/** ollama-js, loaded when the Ollama backend first sends a request. */
+const ollamaSdk = lazyModule(() => import("ollama/browser"));
+
 export function ollamaConnect(host: URL, fetchImpl: FetchLike, streamingFetch: FetchLike): OllamaConnect {
   const base = displayUrl(host);
-  return (binding) => new Ollama({ host: base, fetch: bindFetch(binding.streaming ? streamingFetch : fetchImpl, binding) });
+  return async (binding) => {
+    const { Ollama } = await ollamaSdk.load();
+    return new Ollama({ host: base, fetch: bindFetch(binding.streaming ? streamingFetch : fetchImpl, binding) });
+  };
 }
 
 export function createOllama(env: ProviderEnvironment): OllamaProvider {
@@ -119,7 +127,8 @@ export function anthropicUrl(settings: Settings): URL {
   return parseBaseUrl(settings.profiles.anthropic.baseUrl || DEFAULT_ANTHROPIC_URL, "Anthropic base URL (setting \"Base URL\" or --base-url)");
 }
 
-export function anthropicClient(env: ProviderEnvironment, url: URL, key: string, transport: FetchLike): Anthropic {
+export async function anthropicClient(env: ProviderEnvironment, url: URL, key: string, transport: FetchLike): Promise<Anthropic> {
+  const { default: Anthropic } = await anthropicSdk.load();
   return new Anthropic({
     apiKey: key,
     authToken: null,
@@ -153,7 +162,7 @@ export function createAnthropic(env: ProviderEnvironment): AnthropicProvider {
   const key = anthropicKey(env);
   const { fetch, streamingFetch } = transports(env, "Anthropic");
   const timeout = requestTimeoutMs(env.settings);
-  const build = (transport: FetchLike) => anthropicClient(env, url, key, transport);
+  const build = (transport: FetchLike) => lazyModule(() => anthropicClient(env, url, key, transport)).load;
   return new AnthropicProvider({
     client: build(fetch),
     streamingClient: build(streamingFetch),
@@ -191,7 +200,8 @@ export function openaiKey(env: ProviderEnvironment, url: URL): string | null {
   return key;
 }
 
-export function openaiClient(env: ProviderEnvironment, url: URL, key: string | null, transport: FetchLike): OpenAI {
+export async function openaiClient(env: ProviderEnvironment, url: URL, key: string | null, transport: FetchLike): Promise<OpenAI> {
+  const { default: OpenAI } = await openaiSdk.load();
   return new OpenAI({
     // Local servers (LM Studio, llama.cpp, vLLM) accept any key; the SDK insists on one.
     apiKey: key ?? "no-key",
@@ -214,7 +224,7 @@ export function createOpenAI(env: ProviderEnvironment): OpenAICompatibleProvider
   const key = openaiKey(env, url);
   const { fetch, streamingFetch } = transports(env, "The OpenAI-compatible provider");
   const timeout = requestTimeoutMs(env.settings);
-  const build = (transport: FetchLike) => openaiClient(env, url, key, transport);
+  const build = (transport: FetchLike) => lazyModule(() => openaiClient(env, url, key, transport)).load;
   return new OpenAICompatibleProvider({
     client: build(fetch),
     streamingClient: build(streamingFetch),

@@ -24,9 +24,9 @@ import {
   transports,
 } from "./factory";
 import { ollamaReadiness } from "./ollama/readiness";
-import { mapSdkError, type SdkErrorClasses } from "./sdk-errors";
-import * as AnthropicSdk from "@anthropic-ai/sdk";
-import * as OpenAISdk from "openai";
+import { mapSdkError, sdkErrorClasses, type SdkErrorClasses } from "./sdk-errors";
+import { anthropicSdk } from "./anthropic/sdk";
+import { openaiSdk } from "./openai/sdk";
 
 type ModelEntry = { name: string; capabilities: string[] };
 
@@ -98,7 +98,6 @@ async function hostedCheck(env: ProviderEnvironment, which: "anthropic" | "opena
   const url = which === "anthropic" ? anthropicUrl(env.settings) : openaiUrl(env.settings);
   const key = which === "anthropic" ? anthropicKey(env) : openaiKey(env, url);
   const { fetch } = transports(env, label);
-  const classes: SdkErrorClasses = which === "anthropic" ? AnthropicSdk : OpenAISdk;
   const { signal, dispose } = deadlineSignal(createRunContext(), requestTimeoutMs(env.settings));
   const details = [
     `${label} at ${displayUrl(url)}.`,
@@ -110,7 +109,7 @@ async function hostedCheck(env: ProviderEnvironment, which: "anthropic" | "opena
   const models: ModelEntry[] = [];
   try {
     if (which === "anthropic") {
-      const client = anthropicClient(env, url, key ?? "", fetch);
+      const client = await anthropicClient(env, url, key ?? "", fetch);
       // Bounded: at most 10 pages of the model list.
       let page = await client.models.list({ limit: 100 }, { signal, maxRetries: 0 });
       for (let i = 0; i < 10; i++) {
@@ -119,11 +118,12 @@ async function hostedCheck(env: ProviderEnvironment, which: "anthropic" | "opena
         page = await page.getNextPage();
       }
     } else {
-      const client = openaiClient(env, url, key, fetch);
+      const client = await openaiClient(env, url, key, fetch);
       const page = await client.models.list({ signal, maxRetries: 0 });
       for (const m of page.data) models.push({ name: m.id, capabilities: capabilitiesOf(m as unknown as Record<string, unknown>) });
     }
   } catch (error) {
+    const classes: SdkErrorClasses = sdkErrorClasses(which === "anthropic" ? anthropicSdk.loaded : openaiSdk.loaded);
     const failure = SynapseError.isInstance(error) ? error : mapSdkError(error, classes, { label, model: profile.model, where: displayUrl(url), secrets: key ? [key] : [] });
     const reachable = failure.status !== undefined;
     return report(which, { reachable, details, problems: [signal.aborted ? `${label} did not answer within the request timeout.` : failure.message] });

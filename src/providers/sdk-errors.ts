@@ -17,6 +17,16 @@ export interface SdkErrorClasses {
   readonly APIUserAbortError: Ctor;
 }
 
+class NeverThrown extends Error {}
+
+/**
+ * The error classes of an SDK that may not be loaded yet. An SDK that was never loaded threw
+ * nothing, so until then no error is one of its classes.
+ */
+export function sdkErrorClasses(sdk: SdkErrorClasses | null): SdkErrorClasses {
+  return sdk ?? { APIError: NeverThrown, APIConnectionError: NeverThrown, APIConnectionTimeoutError: NeverThrown, APIUserAbortError: NeverThrown };
+}
+
 export interface SdkErrorContext {
   readonly label: string;
   readonly model: string;

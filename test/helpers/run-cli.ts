@@ -9,9 +9,9 @@ export interface CliRun {
 
 export const CLI = new URL("../../dist/cli.mjs", import.meta.url).pathname;
 
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; nodeArgs?: readonly string[] } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],

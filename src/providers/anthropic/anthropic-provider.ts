@@ -4,7 +4,6 @@
  * is a refusal; nothing else is, however the prose reads.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
 import type { z } from "zod";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
@@ -19,15 +18,17 @@ import { parseReply } from "../json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";
-import { mapSdkError } from "../sdk-errors";
+import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
+import { anthropicSdk } from "./sdk";
 import { AnthropicMessage, AnthropicStreamEvent, inputTokensOf } from "./envelope";
 
 export type AnthropicClient = Pick<Anthropic, "messages">;
 
 export interface AnthropicAdapterConfig {
-  readonly client: AnthropicClient;
+  /** The client, built (and the SDK loaded) on the first request. */
+  readonly client: () => Promise<AnthropicClient>;
   /** Same settings over the streaming transport. */
-  readonly streamingClient: AnthropicClient;
+  readonly streamingClient: () => Promise<AnthropicClient>;
   /** Display form of the endpoint (no credentials). */
   readonly where: string;
   readonly isLocal: boolean;
@@ -42,7 +43,6 @@ export interface AnthropicAdapterConfig {
   readonly logger?: RunLogger;
 }
 
-const SDK_CLASSES = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 const TOOL_NAME = "submit";
 
 export class AnthropicProvider implements InferenceProvider {
@@ -89,7 +89,7 @@ export class AnthropicProvider implements InferenceProvider {
   }
 
   private mapError(error: unknown): SynapseError {
-    return mapSdkError(error, SDK_CLASSES, { label: "Anthropic", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+    return mapSdkError(error, sdkErrorClasses(anthropicSdk.loaded), { label: "Anthropic", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
   }
 
   private body(pair: PromptPair, schema: Record<string, unknown>, what: string): Record<string, unknown> {
@@ -120,7 +120,7 @@ export class AnthropicProvider implements InferenceProvider {
       prompt,
       mapError: (error) => this.mapError(error),
       send: async (signal) => {
-        const raw: unknown = await this.config.client.messages.create(body, { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs });
+        const raw: unknown = await (await this.config.client()).messages.create(body, { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs });
         const parsed = AnthropicMessage.safeParse(raw);
         const usage = parsed.success && parsed.data.usage ? { inputTokens: inputTokensOf(parsed.data.usage), outputTokens: parsed.data.usage.output_tokens ?? 0 } : null;
         return { raw, usage, ...(parsed.success ? { replyText: JSON.stringify(parsed.data.content) } : {}) };
@@ -130,7 +130,8 @@ export class AnthropicProvider implements InferenceProvider {
   }
 
   private async *streamChat(signal: AbortSignal, system: string, turns: readonly { role: "user" | "assistant"; content: string }[]): AsyncGenerator<StreamPart> {
-    const stream = await this.config.streamingClient.messages.create(
+    const client = await this.config.streamingClient();
+    const stream = await client.messages.create(
       { ...this.config.options, model: this.config.model, max_tokens: this.config.maxTokens, system, messages: [...turns], stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
       { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs },
     );

@@ -18,7 +18,8 @@ export interface RequestBinding {
   readonly streaming?: boolean;
 }
 
-export type OllamaConnect = (binding: RequestBinding) => OllamaApi;
+/** Builds a client for one request; the first call loads ollama-js. */
+export type OllamaConnect = (binding: RequestBinding) => Promise<OllamaApi>;
 
 /** A fetch that always carries `signal` (merged with any the client passes) and reports responses. */
 export function bindFetch(fetchImpl: FetchLike, binding: RequestBinding): FetchLike {

@@ -103,7 +103,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       prompt: texts.join("\n---\n"),
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.embeddingModel, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       send: async (signal) => {
-        const client = this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
+        const client = await this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
         const raw: unknown = await client.embed({ model: this.config.embeddingModel, input: [...texts] });
         const parsed = OllamaEmbedReply.safeParse(raw);
         const usage = parsed.success ? { inputTokens: parsed.data.prompt_eval_count ?? 0, outputTokens: 0 } : null;
@@ -134,7 +134,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       prompt: "",
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       send: async (signal) => {
-        const client = this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
+        const client = await this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
         const raw: unknown = await client.show({ model });
         return { raw, usage: null };
       },
@@ -158,7 +158,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       prompt,
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       send: async (signal) => {
-        const client = this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
+        const client = await this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
         const raw: unknown = await client.chat({
           model: this.config.model,
           messages: [
@@ -181,7 +181,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   }
 
   private async *streamChat(binding: RequestBinding, messages: readonly Message[]): AsyncGenerator<StreamPart> {
-    const client = this.config.connect(binding);
+    const client = await this.config.connect(binding);
     const stream = await client.chat({ model: this.config.model, messages: [...messages], stream: true, options: { ...this.config.options } });
     // Closing the iterator (a caller that stops reading, a cancel) must close the connection.
     const stop = () => stream.abort();

@@ -45,7 +45,7 @@ function failed(value: unknown): value is SynapseError {
 export async function ollamaReadiness(input: OllamaReadinessInput): Promise<ReadinessReport> {
   const details: string[] = [];
   const problems: string[] = [];
-  const version = await request(input, input.model, (connect, signal) => connect({ signal }).version());
+  const version = await request(input, input.model, async (connect, signal) => (await connect({ signal })).version());
   if (failed(version)) {
     return {
       provider: "ollama",
@@ -66,7 +66,7 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
       : "The host is not this machine: notes are sent over the network, and local-only mode refuses it.",
   );
 
-  const tags = await request(input, input.model, (connect, signal) => connect({ signal }).list());
+  const tags = await request(input, input.model, async (connect, signal) => (await connect({ signal })).list());
   const parsedTags = failed(tags) ? null : OllamaTagsReply.safeParse(tags);
   if (failed(tags) || !parsedTags?.success) {
     problems.push(failed(tags) ? tags.message : "Ollama's model list (/api/tags) was not in the expected format.");
@@ -80,7 +80,7 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
       models.push({ name: entry.name, capabilities: [], contextLength: 0 });
       continue;
     }
-    const show = await request(input, entry.name, (connect, signal) => connect({ signal }).show({ model: entry.name }));
+    const show = await request(input, entry.name, async (connect, signal) => (await connect({ signal })).show({ model: entry.name }));
     const parsed = failed(show) ? null : OllamaShowReply.safeParse(show);
     models.push(
       parsed?.success

@@ -6,7 +6,6 @@
  * `message.refusal` is a refusal.
  */
 import type OpenAI from "openai";
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { z } from "zod";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
@@ -21,14 +20,16 @@ import { parseReply } from "../json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";
-import { mapSdkError } from "../sdk-errors";
+import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
+import { openaiSdk } from "./sdk";
 import { OpenAIChunk, OpenAICompletion } from "./envelope";
 
 export type OpenAIClient = Pick<OpenAI, "chat">;
 
 export interface OpenAIAdapterConfig {
-  readonly client: OpenAIClient;
-  readonly streamingClient: OpenAIClient;
+  /** The client, built (and the SDK loaded) on the first request. */
+  readonly client: () => Promise<OpenAIClient>;
+  readonly streamingClient: () => Promise<OpenAIClient>;
   /** Display form of the base URL (no credentials). */
   readonly where: string;
   readonly isLocal: boolean;
@@ -47,11 +48,11 @@ export interface OpenAIAdapterConfig {
   readonly logger?: RunLogger;
 }
 
-const SDK_CLASSES = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
 
 /** A 400/422 that complains about the structured-output request itself. */
 function rejectsResponseFormat(error: unknown): boolean {
-  if (!(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
+  const APIError = openaiSdk.loaded?.APIError;
+  if (!APIError || !(error instanceof APIError) || (error.status !== 400 && error.status !== 422)) return false;
   return /response_format|json_schema|structured output|strict/i.test(error.message);
 }
 
@@ -100,7 +101,7 @@ export class OpenAICompatibleProvider implements InferenceProvider {
   }
 
   private mapError(error: unknown): SynapseError {
-    return mapSdkError(error, SDK_CLASSES, { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+    return mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
   }
 
   private body(pair: PromptPair, schema: Record<string, unknown>, schemaName: string, withFormat: boolean): Record<string, unknown> {
@@ -127,8 +128,9 @@ export class OpenAICompatibleProvider implements InferenceProvider {
       prompt,
       mapError: (error) => this.mapError(error),
       send: async (signal) => {
+        const client = await this.config.client();
         const create = (withFormat: boolean) =>
-          this.config.client.chat.completions.create(this.body(pair, schema, schemaName, withFormat) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { ...options, signal });
+          client.chat.completions.create(this.body(pair, schema, schemaName, withFormat) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { ...options, signal });
         let raw: unknown;
         if (this.promptOnly) raw = await create(false);
         else {
@@ -150,7 +152,8 @@ export class OpenAICompatibleProvider implements InferenceProvider {
   }
 
   private async *streamChat(signal: AbortSignal, messages: readonly Message[]): AsyncGenerator<StreamPart> {
-    const stream = await this.config.streamingClient.chat.completions.create(
+    const client = await this.config.streamingClient();
+    const stream = await client.chat.completions.create(
       {
         ...this.config.options,
         model: this.config.model,

@@ -1,0 +1,54 @@
+/**
+ * The CLI's commands. Each names its usage (from a module that imports nothing) and loads its own
+ * module only when it runs, so `synapse --version`, `--help` and `<command> --help` start as fast
+ * as Node does, and `synapse ingest` loads only what an ingest needs. A new command is one entry
+ * here; `--help` / `-h` anywhere in its arguments then prints its usage and exits 0.
+ */
+import { BRIDGE_USAGE } from "../bridge/usage";
+import type { CliIO } from "./io";
+import { INGEST_USAGE, MODELS_USAGE } from "./usage";
+
+export interface CommandContext {
+  readonly signal?: AbortSignal;
+  /** Told when writing to the vault starts and ends, so a second Ctrl-C does not cut it in half. */
+  readonly writing?: (inProgress: boolean) => void;
+}
+
+export interface CliCommand {
+  readonly name: string;
+  /** The full usage: `synapse <name> --help` prints it, a usage error repeats it. */
+  readonly usage: string;
+  run(argv: readonly string[], io: CliIO, context: CommandContext): Promise<number>;
+}
+
+export const COMMANDS: readonly CliCommand[] = [
+  {
+    name: "ingest",
+    usage: INGEST_USAGE,
+    run: async (argv, io, context) => (await import("./ingest-command")).runIngestCommand(argv, io, context),
+  },
+  {
+    name: "models",
+    usage: MODELS_USAGE,
+    run: async (argv, io) => (await import("./models-command")).runModelsCommand(argv, io),
+  },
+  {
+    name: "bridge",
+    usage: BRIDGE_USAGE,
+    run: async (argv, io, context) => (await import("../bridge/command")).runBridgeCommand([...argv], context.signal ? { ...io, signal: context.signal } : io),
+  },
+];
+
+/** `--help` or `-h` among the options (not after `--`, where everything is an argument). */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+}
+
+/** The first line of each usage, for `synapse --help`. */
+export function synopsis(): string {
+  return COMMANDS.map((c, i) => {
+    const lines = c.usage.split("\n\n")[0] ?? c.usage;
+    return i === 0 ? lines : lines.replace(/^Usage: /, "       ");
+  }).join("\n");
+}
