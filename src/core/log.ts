@@ -18,8 +18,21 @@ export interface CallEvent {
   readonly content?: { readonly prompt?: string; readonly reply?: string };
 }
 
+/** What an ingest put into the model's context and what it left out for lack of room. */
+export interface ContextEvent {
+  /** Tokens (estimated) the context could take: the window minus the prompt and the answer. */
+  readonly budgetTokens: number;
+  readonly usedTokens: number;
+  /** Paths (and headings) quoted, best first; `truncated` when the chunk was cut to fit. */
+  readonly included: readonly { readonly path: string; readonly heading: string; readonly tokens: number; readonly truncated: boolean }[];
+  /** Related chunks that did not fit, best first. */
+  readonly omitted: readonly { readonly path: string; readonly heading: string; readonly tokens: number }[];
+}
+
 export interface RunLogger {
   call(event: CallEvent): void;
+  /** Records the context an ingest assembled; loggers that only count calls may ignore it. */
+  context?(event: ContextEvent): void;
   /** Whether content capture is on; providers only build `content` when it is. */
   readonly capturesContent: boolean;
 }
@@ -45,8 +58,23 @@ export function redact(text: string, secrets: readonly string[] = [], max = MAX_
 /** A logger that keeps events in memory (reports, tests). */
 export class MemoryRunLogger implements RunLogger {
   readonly events: CallEvent[] = [];
+  readonly contexts: ContextEvent[] = [];
   constructor(readonly capturesContent = false) {}
   call(event: CallEvent): void {
     this.events.push(event);
   }
+  context(event: ContextEvent): void {
+    this.contexts.push(event);
+  }
+}
+
+/** One line for a run log: what the context held and what did not fit. */
+export function describeContext(event: ContextEvent): string {
+  const pages = new Set(event.included.map((i) => i.path)).size;
+  const left = event.omitted.length;
+  return (
+    `context: ${event.included.length} passage${event.included.length === 1 ? "" : "s"} from ${pages} page${pages === 1 ? "" : "s"}, ` +
+    `${event.usedTokens.toLocaleString("en-US")} of ${event.budgetTokens.toLocaleString("en-US")} tokens` +
+    (left > 0 ? `; left out for lack of room: ${event.omitted.slice(0, 10).map((o) => o.path + (o.heading ? ` › ${o.heading}` : "")).join(", ")}${left > 10 ? ` and ${left - 10} more` : ""}` : "")
+  );
 }

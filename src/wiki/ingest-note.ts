@@ -10,6 +10,8 @@ import { estimateCost } from "../core/pricing";
 import { createRunContext, throwIfStopped } from "../core/run-context";
 import { nameKey } from "../core/unicode";
 import type { UsageAccumulator } from "../core/usage";
+import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../retrieval/context";
+import { contextEvent } from "../retrieval/pack";
 import { buildWikiContext } from "../retrieval/related-pages";
 import { applyPlan } from "./apply";
 import { indexPath, logPath, planIndexAndLog } from "./index-log";
@@ -42,6 +44,13 @@ function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDe
 function namesIn(paths: readonly string[]): (basename: string) => boolean {
   const names = new Set(paths.map((p) => nameKey(basenameOf(p))));
   return (basename) => names.has(nameKey(basename));
+}
+
+/** Notes in the run log what the context holds and what did not fit. */
+async function logged(request: IngestRequest, building: Promise<IngestContext>): Promise<IngestContext> {
+  const context = await building;
+  request.log?.context?.(contextEvent(context.packed));
+  return context;
 }
 
 function stopReasonOf(result: RunResult | null, error: SynapseError | null): StopReason {
@@ -89,9 +98,25 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     const listed = everything ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
     const pagePaths = listed.filter((p) => !special.has(p));
     // Pages in excluded folders (even inside the wiki), or drawn from notes there, are neither
-    // quoted nor named to the model.
-    const shareable = await shareablePages(vault, pagePaths, settings.excludedFolders);
-    const context = await buildWikiContext(vault, wikiFolder, shareable, text);
+    // quoted nor named to the model. With retrieval, only the pages it returns are checked.
+    const isShareable = async (path: string) => (await shareablePages(vault, [path], settings.excludedFolders)).length === 1;
+    const context = deps.retriever
+      ? await logged(request, buildIngestContext({
+          retriever: deps.retriever,
+          noteText: text,
+          notePath,
+          wikiFolder,
+          budgetTokens: contextBudget({
+            maxContext: caps.maxContext,
+            answerTokens: deps.answerTokens ?? DEFAULT_ANSWER_TOKENS,
+            promptTokens: promptTokensFor(text),
+            runTokenBudget: settings.tokenBudget,
+          }),
+          shareable: isShareable,
+          pageCount: pagePaths.length,
+          ...(request.signal ? { signal: request.signal } : {}),
+        }))
+      : await buildWikiContext(vault, wikiFolder, await shareablePages(vault, pagePaths, settings.excludedFolders), text);
     const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
     const noteExists = deps.linkExists ?? namesIn(everything ?? []);
     const ingestRun = { ...run, source: { path: notePath, text } };

@@ -8,6 +8,7 @@ import type { ErrorKind } from "../core/errors";
 import type { ProviderMode } from "../core/capabilities";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
+import type { Retriever } from "../retrieval/types";
 
 export type PageAction = "created" | "updated" | "merged" | "unchanged";
 
@@ -47,6 +48,13 @@ export interface IngestDeps {
    * one, the ingest lists the vault once.
    */
   readonly linkExists?: (basename: string) => boolean;
+  /**
+   * Fused retrieval over the vault's index. With one, the model's context is the wiki pages most
+   * related to the note, packed into the provider's window; without one, the pages the note names.
+   */
+  readonly retriever?: Retriever;
+  /** Tokens reserved for the model's answer when packing the context (default 4,096). */
+  readonly answerTokens?: number;
 }
 
 export interface IngestRequest {

@@ -1,0 +1,51 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { buildIngestContext, contextBudget, noteQuery, DEFAULT_CONTEXT_WINDOW } from "../../src/retrieval/context";
+import { estimateTokens } from "../../src/retrieval/tokens";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { wordOverlapRetriever } from "../helpers/word-overlap-retriever";
+
+const pages: Record<string, string> = {};
+for (let i = 0; i < 30; i++) pages[`wiki/concepts/Garden ${i}.md`] = `# Garden ${i}\n\n${"Tomatoes need sun, water and compost in the garden. ".repeat(5 + i * 3)}`;
+pages["wiki/concepts/Rockets.md"] = "Rockets burn fuel to reach orbit.";
+
+const NOTE = "# Growing tomatoes\n\nTomatoes need sun and compost; water the garden in the morning.\n\n## Compost\n\nKitchen scraps make compost.\n";
+
+describe("ingest context", () => {
+  it("asks the retriever with the note's title, headings and key terms", () => {
+    const query = noteQuery(NOTE, "Tomatoes");
+    expect(query).toContain("Growing tomatoes");
+    expect(query).toContain("Compost");
+    expect(query).toContain("garden");
+  });
+
+  it("packs the related pages within the budget, best first, and reports what did not fit", async () => {
+    const vault = new MemoryVault(pages);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 6000 }), async (budget) => {
+        const context = await buildIngestContext({ retriever: wordOverlapRetriever(vault), noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens: budget, shareable: async () => true, pageCount: 31 });
+        const passages = context.retrievalContext.slice(context.vaultContext.length);
+        expect(estimateTokens(context.vaultContext) + estimateTokens(passages)).toBeLessThanOrEqual(Math.max(budget, estimateTokens(context.vaultContext)));
+        expect(context.packed.blocks.length + context.packed.omitted.length).toBe(context.candidates.length);
+        expect(context.candidates).not.toContain("wiki/concepts/Rockets.md");
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it("names only related titles to the analysis, never the whole wiki", async () => {
+    const context = await buildIngestContext({ retriever: wordOverlapRetriever(new MemoryVault(pages)), noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens: 2000, shareable: async (p) => !p.endsWith("Garden 3.md"), pageCount: 31 });
+    expect(context.vaultContext).toContain("has 31 pages");
+    expect(context.vaultContext).toContain("Garden 0");
+    expect(context.vaultContext).not.toContain("Rockets");
+    expect(context.vaultContext).not.toContain("Garden 3;");
+    expect(context.retrievalContext).not.toContain("(wiki/concepts/Garden 3.md)");
+  });
+
+  it("leaves the window minus the prompt and the answer, and a quarter of the run's budget at most", () => {
+    expect(contextBudget({ maxContext: 128_000, promptTokens: 3000, answerTokens: 8000 })).toBe(117_000);
+    expect(contextBudget({ maxContext: 128_000, promptTokens: 3000, answerTokens: 8000, runTokenBudget: 100_000 })).toBe(25_000);
+    expect(contextBudget({ maxContext: 0, promptTokens: 1000, answerTokens: 4096 })).toBe(DEFAULT_CONTEXT_WINDOW - 5096);
+    expect(contextBudget({ maxContext: 4096, promptTokens: 3000, answerTokens: 4096 })).toBe(0);
+  });
+});
