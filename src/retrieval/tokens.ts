@@ -8,7 +8,7 @@
 const DENSE_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const DENSE_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]+/gu;
 /** Fenced blocks (an unclosed fence runs to the end) and inline code spans. */
-const CODE = /(^|\n)(```|~~~)[^\n]*\n[\s\S]*?(?:\n\2[^\n]*(?=\n|$)|$)|`[^`\n]+`/g;
+const CODE = /(^|\n)(```|~~~)[^\n]*(?:\n[\s\S]*?)??(?:\n\2[^\n]*(?=\n|$)|$)|`[^`\n]+`/g;
 
 function denseChars(text: string): number {
   if (!DENSE_CHAR.test(text)) return 0;

@@ -30,8 +30,14 @@ describe("context packing", () => {
         const order = packed.blocks.map((b) => list.indexOf(b.hit));
         expect([...order].sort((a, b) => a - b)).toEqual(order);
       }),
-      { numRuns: 300 },
+      { numRuns: 1000 },
     );
+  });
+
+  it("keeps an empty code block from swallowing the blocks after it", () => {
+    const list = [hit("wiki/a.md", "```js\n", 3), hit("wiki/b.md", "", 2), hit("wiki/c.md", "", 1)];
+    const packed = packHits(list, 33);
+    expect(estimateTokens(packedText(packed))).toBeLessThanOrEqual(33);
   });
 
   it("takes hits best first and skips one that does not fit for a smaller one after it", () => {
