@@ -91,6 +91,28 @@ export class ObsidianVault implements VaultPort {
     if (file) await this.app.fileManager.trashFile(file);
   }
 
+  async append(path: string, text: string): Promise<void> {
+    await this.app.vault.append(this.file(path), text);
+  }
+
+  /** Temporary files a killed CLI (NodeVault) left in the folder; Obsidian's own writes leave none. */
+  async removeStrayTempFiles(folder: string): Promise<string[]> {
+    const target = clean(folder);
+    const root = target === "" ? this.app.vault.getRoot() : this.app.vault.getFolderByPath(target);
+    if (!root) return [];
+    const stray: TFile[] = [];
+    const walk = (node: TFolder) => {
+      for (const child of node.children) {
+        if (child instanceof TFolder) walk(child);
+        else if (child instanceof TFile && child.name.endsWith(".synapse-tmp")) stray.push(child);
+      }
+    };
+    walk(root);
+    // Leftovers of a write, not notes: removed outright rather than sent to the trash.
+    for (const file of stray) await this.app.vault.adapter.remove(file.path);
+    return stray.map((f) => f.path).sort();
+  }
+
   /**
    * Does a wikilink to this name lead somewhere, as Obsidian resolves it (any folder, aliases of
    * case, `.md` optional)? The metadata cache answers without reading files.

@@ -64,6 +64,19 @@ export class MemoryVault implements VaultPort {
     return Promise.resolve();
   }
 
+  append(path: string, text: string): Promise<void> {
+    try {
+      this.files.set(path, { content: this.get(path) + text, mtime: ++this.clock });
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  removeStrayTempFiles(): Promise<string[]> {
+    return Promise.resolve([]);
+  }
+
   /** Everything, for assertions. */
   snapshot(): Record<string, string> {
     return Object.fromEntries([...this.files.entries()].map(([p, f]) => [p, f.content]));

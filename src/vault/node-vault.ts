@@ -4,12 +4,14 @@
  * temporary file first and is renamed into place, so a crash never leaves half a file.
  */
 import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, link, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
 import type { VaultPort, VaultStat } from "./vault-port";
 
 const SKIPPED_DIRS = new Set([".obsidian", ".trash", ".git", "node_modules"]);
+/** What a write in progress is called until it is renamed into place; a crash can leave one. */
+const TEMP_SUFFIX = ".synapse-tmp";
 
 export class NodeVault implements VaultPort {
   readonly root: string;
@@ -102,7 +104,7 @@ export class NodeVault implements VaultPort {
 
   private async writeAtomically(full: string, content: string): Promise<void> {
     await mkdir(dirname(full), { recursive: true });
-    const temp = `${full}.${randomBytes(6).toString("hex")}.synapse-tmp`;
+    const temp = `${full}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
     try {
       await writeFile(temp, content, "utf8");
       await rename(temp, full);
@@ -115,7 +117,7 @@ export class NodeVault implements VaultPort {
   async create(path: string, content: string): Promise<void> {
     const full = await this.confined(path);
     await mkdir(dirname(full), { recursive: true });
-    const temp = `${full}.${randomBytes(6).toString("hex")}.synapse-tmp`;
+    const temp = `${full}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
     await writeFile(temp, content, "utf8");
     try {
       // link() fails if the target exists: the file appears whole, and never over another.
@@ -142,5 +144,30 @@ export class NodeVault implements VaultPort {
 
   async remove(path: string): Promise<void> {
     await rm(await this.confined(path), { force: true });
+  }
+
+  async append(path: string, text: string): Promise<void> {
+    const full = await this.confined(path);
+    const exists = await stat(full).catch(() => null);
+    if (!exists?.isFile()) throw new SynapseError("vault", `"${path}" does not exist.`);
+    await appendFile(full, text, "utf8");
+  }
+
+  async removeStrayTempFiles(folder: string): Promise<string[]> {
+    const found: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const full = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
+        } else if (entry.name.endsWith(TEMP_SUFFIX)) {
+          await rm(full, { force: true });
+          found.push(relative(this.root, full).split(sep).join("/"));
+        }
+      }
+    };
+    await walk(await this.confined(folder));
+    return found.sort();
   }
 }

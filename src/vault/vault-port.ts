@@ -21,8 +21,18 @@ export interface VaultPort {
   process(path: string, update: (current: string) => string): Promise<string>;
   /** Creates a folder and its parents; does nothing if it exists. */
   createFolder(path: string): Promise<void>;
-  /** Deletes a file (used to roll back a file this run created). */
+  /** Deletes a file (used to roll back a file this run created, and by lint and undo). */
   remove(path: string): Promise<void>;
+  /**
+   * Appends text to an existing file without reading and rewriting it (log.md grows by one entry
+   * per run, whatever its size).
+   */
+  append(path: string, text: string): Promise<void>;
+  /**
+   * Removes the temporary files an interrupted write of this vault left below a folder
+   * (`*.synapse-tmp`) and returns their paths. Vaults whose writes leave none return [].
+   */
+  removeStrayTempFiles(folder: string): Promise<string[]>;
   /**
    * The vault-relative path with symbolic links resolved, where the vault can have them, so the
    * perimeter judges the folder a note really lives in, not the alias it was reached by.

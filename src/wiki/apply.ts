@@ -1,70 +1,234 @@
 /**
- * Applying a plan: every change or none. Each write is journaled with what the file held before;
- * if any write fails, the ones already made are undone, so a failure never leaves a half-written wiki.
+ * The one write path. Every operation that changes the vault — ingest, query's "save as page",
+ * lint's fixes, undo — hands its planned changes to `applyPlan` with who is writing and why:
+ *
+ * 1. take the vault's write lock (one writer per vault; a clear message naming the other writer);
+ * 2. roll back a run that an earlier crash left half-done (its journal is still there);
+ * 3. read every target as it is now and compute its new content (a file nobody needs to change is
+ *    not rewritten; a change that no longer fits — a file made or edited since it was planned —
+ *    stops the run before anything is written);
+ * 4. write the journal: every target with its previous content (or absence), enough to restore the
+ *    vault wherever a crash strikes;
+ * 5. apply the changes, index.md's affected lines and one log.md entry (appended);
+ * 6. record the run in the history (for undo), remove the journal, release the lock.
+ *
+ * A failure in step 5 rolls back what was written; a crash is rolled back by `recoverInterruptedRun`
+ * at the next start. Either way the vault is whole: the run happened entirely or not at all.
  */
-import { SynapseError } from "../core/errors";
+import { SynapseError, toSynapseError } from "../core/errors";
+import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
-import type { PageAction } from "./ingest-types";
-import type { PlannedChange } from "./plan";
+import { contentHash } from "./content-hash";
+import { LOG_PREAMBLE, editIndex, indexPath, logEntryText, logPath, type IndexEdit } from "./index-log";
+import type { ChangeAction, PlannedChange } from "./planned-change";
+import { reconcileIndex } from "./index-reconcile";
+import { JOURNAL_KEY, rollBackEntries, rollBackJournal } from "./journal";
+import { newRunId, recordRun } from "./run-history";
+import { acquireWriteLock, type LockOptions } from "./write-lock";
+import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
+
+export type { PlannedChange } from "./planned-change";
+
+/** What a composition root (plugin, CLI, bridge) builds once and every operation reuses. */
+export interface WriteContext {
+  /** Where the journal, the lock and the history live. */
+  readonly store: StateStore;
+  /** Who writes, as other writers will name it. */
+  readonly writer: WriterIdentity;
+  /** Lock tuning: process liveness (CLI, bridge), how long to wait for another writer, a wait notice. */
+  readonly lock?: Pick<LockOptions, "isAlive" | "waitMs" | "onWait" | "staleAfterMs" | "heartbeatMs">;
+  /** Test seam: awaited after each file is written (the crash test pauses there). */
+  readonly afterEachWrite?: (path: string) => Promise<void>;
+}
+
+export interface ApplyRun extends WriteContext {
+  readonly operation: WriteOperation;
+  /** What the run is about: the source note's title, the question, "lint fixes", the undone run's label. */
+  readonly label: string;
+  readonly wikiFolder: string;
+  readonly now?: () => number;
+  /** Lines for the log.md entry after the pages: provider and model, tokens, cost. */
+  readonly logDetails?: readonly string[];
+  /**
+   * Keep index.md in step with the page changes (default). Undo passes false and restores index.md
+   * itself as one of its changes.
+   */
+  readonly maintainIndex?: boolean;
+  /**
+   * Every page of the wiki as listed before the run, when the caller has that listing: index lines
+   * pointing at wiki pages that are gone are removed, and a page moved to another folder is relisted
+   * where it now is.
+   */
+  readonly existingPages?: readonly string[];
+  /** For an undo: the id of the run it reverts. */
+  readonly undoes?: string;
+}
 
 export interface AppliedChange {
   readonly path: string;
-  readonly action: PageAction;
+  readonly action: ChangeAction;
 }
 
-interface JournalEntry {
+export interface ApplyResult {
+  /** The run's id in the history, or null when no file needed to change (nothing recorded). */
+  readonly runId: string | null;
+  /** One per planned change, in order, with what applying it did. */
+  readonly changes: readonly AppliedChange[];
+}
+
+interface Step {
   readonly path: string;
-  /** What the file held before, or null when this run created it. */
+  readonly type: string;
+  readonly title: string;
+  readonly action: ChangeAction;
+  /** null: the file did not exist. */
   readonly previous: string | null;
+  /** null: the file is removed. */
+  readonly next: string | null;
 }
 
-async function rollBack(vault: VaultPort, journal: readonly JournalEntry[]): Promise<string[]> {
-  const failed: string[] = [];
-  for (const entry of [...journal].reverse()) {
-    try {
-      if (entry.previous === null) await vault.remove(entry.path);
-      else {
-        const previous = entry.previous;
-        await vault.process(entry.path, () => previous);
-      }
-    } catch {
-      failed.push(entry.path);
-    }
-  }
-  return failed;
+const BOOKKEEPING = new Set(["index", "log"]);
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
 }
 
-export async function applyPlan(vault: VaultPort, changes: readonly PlannedChange[]): Promise<AppliedChange[]> {
-  const journal: JournalEntry[] = [];
-  const applied: AppliedChange[] = [];
-  for (const change of changes) {
-    try {
-      if (change.create !== undefined) {
-        await vault.create(change.path, change.create);
-        journal.push({ path: change.path, previous: null });
-        applied.push({ path: change.path, action: "created" });
-      } else if (change.update) {
-        const update = change.update;
-        let previous = "";
-        let action: PageAction = "unchanged";
-        await vault.process(change.path, (current) => {
-          previous = current;
-          const next = update(current);
-          action = next.action;
-          return next.content;
-        });
-        if (action !== "unchanged") journal.push({ path: change.path, previous });
-        applied.push({ path: change.path, action });
-      }
-    } catch (cause) {
-      const failed = await rollBack(vault, journal);
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      const undo =
-        failed.length === 0
-          ? `the ${journal.length} change(s) already made were undone`
-          : `these files could not be restored: ${failed.join(", ")}`;
-      throw new SynapseError("vault", `Writing "${change.path}" failed (${reason}); ${undo}.`, { cause });
+async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
+  return (await vault.stat(path)) ? vault.read(path) : null;
+}
+
+function conflict(message: string): SynapseError {
+  return new SynapseError("vault", `${message} Nothing was written; run it again to plan from the vault as it is now.`);
+}
+
+/** Judges one planned change against the file as it is now. */
+async function stepFor(vault: VaultPort, change: PlannedChange): Promise<Step> {
+  const previous = await readOrNull(vault, change.path);
+  const base = { path: change.path, type: change.type, title: change.title, previous };
+  if (change.remove) {
+    if (previous === null) return { ...base, action: "unchanged", next: null };
+    if (change.remove.expected !== undefined && previous !== change.remove.expected) {
+      throw conflict(`"${change.path}" was edited after this change was planned, so it is not removed.`);
     }
+    return { ...base, action: "removed", next: null };
   }
-  return applied;
+  if (previous === null) {
+    if (change.create === undefined) throw conflict(`"${change.path}" no longer exists.`);
+    return { ...base, action: "created", next: change.create };
+  }
+  if (!change.update) throw conflict(`"${change.path}" was created by someone else after this change was planned.`);
+  const { content, action } = change.update(previous);
+  return content === previous ? { ...base, action: "unchanged", next: previous } : { ...base, action, next: content };
+}
+
+function indexEditFor(steps: readonly Step[]): IndexEdit {
+  const pages = steps.filter((s) => !BOOKKEEPING.has(s.type) && s.action !== "unchanged");
+  return {
+    upsert: pages.filter((s) => s.next !== null).map((s) => ({ path: s.path, type: s.type, title: s.title })),
+    remove: pages.filter((s) => s.next === null).map((s) => s.path),
+  };
+}
+
+function journalEntry(step: Step, logText: string | null): JournalEntry {
+  if (logText !== null) return { kind: "append", path: step.path, text: logText };
+  return { kind: "write", path: step.path, previous: step.previous, nextHash: step.next === null ? null : contentHash(step.next) };
+}
+
+async function writeStep(vault: VaultPort, step: Step, appendText: string | null): Promise<void> {
+  if (appendText !== null) return vault.append(step.path, appendText);
+  if (step.next === null) return vault.remove(step.path);
+  if (step.previous === null) return vault.create(step.path, step.next);
+  const { previous, next } = step;
+  await vault.process(step.path, (current) => {
+    // Someone wrote the file since we read it a moment ago: never overwrite their change.
+    if (current !== previous) throw conflict(`"${step.path}" changed while Synapse was writing it.`);
+    return next;
+  });
+}
+
+export async function applyPlan(vault: VaultPort, changes: readonly PlannedChange[], run: ApplyRun): Promise<ApplyResult> {
+  const now = run.now ?? (() => Date.now());
+  const lock = await acquireWriteLock(run.store, { ...run.lock, writer: run.writer, activity: `${run.operation} of “${run.label}”`, now });
+  try {
+    await rollBackJournal(vault, run.store);
+    const steps: Step[] = [];
+    for (const change of changes) steps.push(await stepFor(vault, change));
+    const changed = steps.filter((s) => s.action !== "unchanged");
+    const result = (runId: string | null): ApplyResult => ({ runId, changes: steps.map((s) => ({ path: s.path, action: s.action })) });
+    if (changed.length === 0) return result(null);
+
+    const ordered = [...changed];
+    if (run.maintainIndex !== false) {
+      const path = indexPath(run.wikiFolder);
+      if (changed.some((s) => s.path === path)) throw new SynapseError("vault", "index.md is maintained by the write path; plan page changes only.");
+      const current = await readOrNull(vault, path);
+      const edit = indexEditFor(changed);
+      const reconciled = run.existingPages && current !== null ? reconcileIndex(current, run.existingPages, run.wikiFolder, edit) : edit;
+      const next = editIndex(current ?? "", reconciled);
+      if (next !== current) ordered.push({ path, type: "index", title: "Wiki index", action: current === null ? "created" : "updated", previous: current, next });
+    }
+    const logFile = logPath(run.wikiFolder);
+    const entry = logEntryText({
+      date: isoDay(now()),
+      operation: run.operation,
+      label: run.label,
+      pages: changed.filter((s) => !BOOKKEEPING.has(s.type)),
+      details: run.logDetails ?? [],
+    });
+    const logExists = (await vault.stat(logFile)) !== null;
+    const logStep: Step = { path: logFile, type: "log", title: "Synapse log", action: logExists ? "updated" : "created", previous: null, next: logExists ? null : `${LOG_PREAMBLE}${entry}` };
+    const appendText = logExists ? entry : null;
+
+    const runId = newRunId(now());
+    const journal: Journal = {
+      version: 1,
+      runId,
+      operation: run.operation,
+      label: run.label,
+      started: now(),
+      writer: run.writer,
+      entries: [...ordered.map((s) => journalEntry(s, null)), journalEntry(logStep, appendText)],
+    };
+    await run.store.write(JOURNAL_KEY, JSON.stringify(journal));
+    const done: JournalEntry[] = [];
+    for (const [i, step] of [...ordered, logStep].entries()) {
+      const isLog = i === ordered.length;
+      try {
+        await writeStep(vault, step, isLog ? appendText : null);
+      } catch (cause) {
+        const failed = await rollBackEntries(vault, done);
+        await run.store.remove(JOURNAL_KEY);
+        const reason = toSynapseError(cause).message;
+        const undo = failed.length === 0 ? `the ${done.length} change(s) already made were undone` : `these files could not be restored: ${failed.join(", ")}`;
+        throw new SynapseError("vault", `Writing "${step.path}" failed (${reason}); ${undo}.`, { cause });
+      }
+      const entryDone = journal.entries[i];
+      if (entryDone) done.push(entryDone);
+      await run.afterEachWrite?.(step.path);
+    }
+
+    const files: RunFile[] = ordered.map((s) => ({
+      path: s.path,
+      type: s.type,
+      title: s.title,
+      action: s.action === "unchanged" ? "updated" : s.action,
+      before: s.previous,
+      after: s.next,
+    }));
+    await recordRun(run.store, {
+      version: 1,
+      id: runId,
+      operation: run.operation,
+      label: run.label,
+      at: now(),
+      writer: run.writer,
+      files,
+      log: { path: logFile, text: appendText ?? logStep.next ?? "" },
+      undoes: run.undoes ?? null,
+    });
+    await run.store.remove(JOURNAL_KEY);
+    return result(runId);
+  } finally {
+    await lock.release();
+  }
 }

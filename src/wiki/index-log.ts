@@ -1,10 +1,10 @@
 /**
- * index.md (one line per page, by type) and log.md (one line per ingest). Both are Synapse's own
- * files; they are updated incrementally — the index from its own lines, never by reading every
- * page — so an ingest costs the same on a 10-page wiki and a 10,000-page one.
+ * index.md (one line per page, by type) and log.md (one entry per run). Both are edited in place:
+ * the index by inserting, replacing or removing only the lines of the pages a run touched (never a
+ * re-sort, never reading a page), the log by appending one entry. A run's cost stays nearly flat
+ * however big the wiki is, and whatever the user wrote around and on the lines stays.
  */
-import type { PageAction } from "./ingest-types";
-import type { PlannedChange } from "./plan";
+import type { ChangeAction } from "./planned-change";
 import { normaliseFolder } from "./page-paths";
 
 const SECTIONS: readonly [type: string, heading: string][] = [
@@ -15,8 +15,8 @@ const SECTIONS: readonly [type: string, heading: string][] = [
   ["comparison", "Comparisons"],
 ];
 
-const INDEX_PREAMBLE = "# Wiki index\n\nMaintained by Synapse: one line per page, grouped by type. Text above the first section is yours to edit.\n";
-const LOG_PREAMBLE = "# Synapse log\n\nOne line per ingest, newest last.\n";
+const INDEX_PREAMBLE = "# Wiki index\n\nMaintained by Synapse: one line per page, grouped by type. Your own text, and anything you add after a link, is kept.\n";
+export const LOG_PREAMBLE = "# Synapse log\n\nOne entry per run, newest last: `## [date] operation | what`, then the pages it touched.\n";
 
 export function indexPath(wikiFolder: string): string {
   const folder = normaliseFolder(wikiFolder);
@@ -34,96 +34,158 @@ export interface IndexEntry {
   readonly title: string;
 }
 
-const ENTRY = /^- \[\[([^\]|]+)\|([^\]]*)\]\](.*)$/;
+/** An entry line: `- [[target|Title]]` and whatever the user wrote after it. */
+const ENTRY = /^(\s*[-*] )\[\[([^\]|]+)\|([^\]]*)\]\](.*)$/;
 
-function entryLine(entry: IndexEntry): string {
-  return `- [[${entry.path.replace(/\.md$/i, "")}|${entry.title.replace(/[[\]|]/g, " ")}]]`;
+function linkTarget(path: string): string {
+  return path.replace(/\.md$/i, "");
+}
+
+function entryLink(entry: IndexEntry): string {
+  return `[[${linkTarget(entry.path)}|${entry.title.replace(/[[\]|]/g, " ")}]]`;
+}
+
+function entryKey(line: string): string | null {
+  const match = ENTRY.exec(line);
+  return match?.[2] ? match[2].trim().toLowerCase() : null;
+}
+
+function headingOf(type: string): string {
+  return (SECTIONS.find(([t]) => t === type) ?? SECTIONS[0])?.[1] ?? "Sources";
+}
+
+/** Index of the line after the section that starts at `start` (next `## ` heading or the end). */
+function sectionEnd(lines: readonly string[], start: number): number {
+  let i = start + 1;
+  while (i < lines.length && !(lines[i] ?? "").startsWith("## ")) i++;
+  return i;
+}
+
+function insertEntry(lines: string[], entry: IndexEntry): void {
+  const heading = `## ${headingOf(entry.type)}`;
+  const line = `- ${entryLink(entry)}`;
+  let start = lines.findIndex((l) => l.trim() === heading);
+  if (start === -1) {
+    // A new section goes before the first known section that follows it in the usual order.
+    const order = SECTIONS.map(([, h]) => `## ${h}`);
+    const later = order.slice(order.indexOf(heading) + 1);
+    const next = lines.findIndex((l) => later.includes(l.trim()));
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    if (next === -1) lines.push(...(lines.length > 0 ? [""] : []), heading, "", line);
+    else lines.splice(next, 0, heading, "", line, "");
+    return;
+  }
+  const end = sectionEnd(lines, start);
+  // Before the first entry whose title sorts after this one; else after the section's last entry.
+  let lastEntry = -1;
+  for (let i = start + 1; i < end; i++) {
+    const match = ENTRY.exec(lines[i] ?? "");
+    if (!match) continue;
+    if ((match[3] ?? "").localeCompare(entry.title) > 0) {
+      lines.splice(i, 0, line);
+      return;
+    }
+    lastEntry = i;
+  }
+  if (lastEntry !== -1) {
+    lines.splice(lastEntry + 1, 0, line);
+    return;
+  }
+  start += 1;
+  if (lines[start] === "") start += 1;
+  lines.splice(start, 0, line, ...(lines[start] !== undefined && lines[start] !== "" ? [""] : []));
+}
+
+/** Removes an entry line; a known section left with nothing but blank lines goes with it. */
+function removeLine(lines: string[], i: number): void {
+  lines.splice(i, 1);
+  let start = i - 1;
+  while (start >= 0 && !(lines[start] ?? "").startsWith("## ")) start--;
+  const known = start >= 0 && SECTIONS.some(([, h]) => (lines[start] ?? "").trim() === `## ${h}`);
+  const end = start >= 0 ? sectionEnd(lines, start) : -1;
+  if (known && lines.slice(start + 1, end).every((l) => l.trim() === "")) {
+    lines.splice(start, end - start);
+    // The blank line that separated it from what came before now ends the file or doubles one.
+    if (start > 0 && lines[start - 1] === "" && (start === lines.length || lines[start] === "")) lines.splice(start - 1, 1);
+    return;
+  }
+  // The blank line after the entry list stays single.
+  if (i > 0 && lines[i - 1] === "" && lines[i] === "") lines.splice(i, 1);
+}
+
+export interface IndexEdit {
+  /** Pages to list (or relist under a new title); an existing line keeps its place and its annotation. */
+  readonly upsert?: readonly IndexEntry[];
+  /** Paths whose lines go. */
+  readonly remove?: readonly string[];
+  /** Paths that moved: their lines point at the new path, in place. */
+  readonly move?: readonly { readonly from: string; readonly to: string }[];
 }
 
 /**
- * Upserts entries into an index file's text. The preamble, any line in a known section that is not
- * an entry, and sections Synapse does not know are all kept where the user put them; only the
- * entry lines of the known sections are re-sorted.
+ * Applies an edit to index.md's text, touching only the affected lines. Everything else — the
+ * preamble, the user's lines, their annotations after a link, sections Synapse does not know — is
+ * kept byte for byte.
  */
+export function editIndex(current: string, edit: IndexEdit): string {
+  const source = current === "" ? INDEX_PREAMBLE : current;
+  const crlf = source.includes("\r\n");
+  const lines = source.replace(/\r\n/g, "\n").split("\n");
+  const trailingNewline = lines[lines.length - 1] === "";
+  if (trailingNewline) lines.pop();
+  const removing = new Set((edit.remove ?? []).map((p) => linkTarget(p).trim().toLowerCase()));
+  const moves = new Map((edit.move ?? []).map((m) => [linkTarget(m.from).trim().toLowerCase(), linkTarget(m.to)]));
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] ?? "";
+    const key = entryKey(line);
+    if (key === null) continue;
+    if (removing.has(key)) removeLine(lines, i);
+    else if (moves.has(key)) {
+      const match = ENTRY.exec(line);
+      if (match) lines[i] = `${match[1]}[[${moves.get(key)}|${match[3]}]]${match[4]}`;
+    }
+  }
+  for (const entry of edit.upsert ?? []) {
+    const key = linkTarget(entry.path).trim().toLowerCase();
+    const at = lines.findIndex((l) => entryKey(l) === key);
+    if (at === -1) {
+      insertEntry(lines, entry);
+      continue;
+    }
+    const match = ENTRY.exec(lines[at] ?? "");
+    if (match && match[3] !== entry.title.replace(/[[\]|]/g, " ")) lines[at] = `${match[1]}${entryLink(entry)}${match[4]}`;
+  }
+  const text = `${lines.join("\n")}${trailingNewline || current === "" ? "\n" : ""}`;
+  return crlf ? text.replace(/\n/g, "\r\n") : text;
+}
+
+/** Compatibility with earlier callers (the benchmark seeds its index with it): an index with these entries. */
 export function upsertIndex(current: string, entries: readonly IndexEntry[]): string {
-  const headings = new Map(SECTIONS.map(([type, heading]) => [heading, type]));
-  const lines = current ? current.replace(/\r\n/g, "\n").split("\n") : [];
-  const firstSection = lines.findIndex((l) => l.startsWith("## ") && headings.has(l.slice(3).trim()));
-  const preamble = (firstSection === -1 ? (current ? lines : INDEX_PREAMBLE.split("\n")) : lines.slice(0, firstSection)).join("\n").trimEnd();
-  const sections = new Map<string, { entries: Map<string, string>; extras: string[] }>(
-    SECTIONS.map(([type]) => [type, { entries: new Map(), extras: [] }]),
-  );
-  /** Sections the user added, verbatim and in their order, after the known ones. */
-  const foreign: string[] = [];
-  let currentType: string | null = null;
-  for (const line of firstSection === -1 ? [] : lines.slice(firstSection)) {
-    if (line.startsWith("## ")) {
-      currentType = headings.get(line.slice(3).trim()) ?? null;
-      if (currentType === null) foreign.push(line);
-      continue;
-    }
-    const section = currentType ? sections.get(currentType) : undefined;
-    if (!section) {
-      foreign.push(line);
-      continue;
-    }
-    const match = ENTRY.exec(line);
-    if (match?.[1]) section.entries.set(match[1].toLowerCase(), line);
-    else if (line.trim()) section.extras.push(line);
-  }
-  for (const entry of entries) {
-    const key = entry.path.replace(/\.md$/i, "").toLowerCase();
-    for (const section of sections.values()) section.entries.delete(key);
-    (sections.get(entry.type) ?? sections.get("source"))?.entries.set(key, entryLine(entry));
-  }
-  const parts = [preamble];
-  for (const [type, heading] of SECTIONS) {
-    const section = sections.get(type);
-    if (!section || section.entries.size + section.extras.length === 0) continue;
-    const sorted = [...section.entries.values()].sort((a, b) => (ENTRY.exec(a)?.[2] ?? a).localeCompare(ENTRY.exec(b)?.[2] ?? b));
-    parts.push([`## ${heading}`, "", ...sorted, ...(section.extras.length > 0 ? ["", ...section.extras] : [])].join("\n"));
-  }
-  const tail = foreign.join("\n").trim();
-  if (tail) parts.push(tail);
-  return `${parts.join("\n\n")}\n`;
+  return editIndex(current, { upsert: entries });
 }
 
-export interface LogLine {
-  readonly timestamp: string;
-  readonly sourcePath: string;
-  readonly sourceTitle: string;
-  readonly provider: string;
-  readonly counts: Readonly<Record<PageAction, number>>;
-  readonly tokens: number;
+export interface LogEntry {
+  /** ISO day, e.g. 2026-11-30. */
+  readonly date: string;
+  readonly operation: string;
+  readonly label: string;
+  readonly pages: readonly { readonly path: string; readonly title: string; readonly action: ChangeAction }[];
+  /** Further lines: provider and model, tokens, cost… */
+  readonly details: readonly string[];
 }
 
-export function appendLog(current: string, line: LogLine): string {
-  const c = line.counts;
-  const text =
-    `- ${line.timestamp} — [[${line.sourcePath.replace(/\.md$/i, "")}|${line.sourceTitle.replace(/[[\]|]/g, " ")}]] with ${line.provider}: ` +
-    `${c.created} created, ${c.updated} updated, ${c.merged} merged, ${c.unchanged} unchanged` +
-    (line.tokens > 0 ? ` (${line.tokens.toLocaleString("en-US")} tokens)` : "");
-  const base = current.trim() ? current.trimEnd() : LOG_PREAMBLE.trimEnd();
-  return `${base}\n${current.trim() ? "" : "\n"}${text}\n`;
-}
-
-/** Planned changes for index.md and log.md that accompany the page changes. */
-export function planIndexAndLog(
-  pages: readonly PlannedChange[],
-  existing: ReadonlySet<string>,
-  wikiFolder: string,
-  log: Omit<LogLine, "counts">,
-): PlannedChange[] {
-  const counts: Record<PageAction, number> = { created: 0, updated: 0, merged: 0, unchanged: 0 };
-  for (const p of pages) counts[p.action] += 1;
-  const entries = pages.map((p) => ({ path: p.path, type: p.type, title: p.title }));
-  const index = indexPath(wikiFolder);
-  const logFile = logPath(wikiFolder);
-  const indexChange: PlannedChange = existing.has(index)
-    ? { path: index, type: "index", title: "Wiki index", action: "updated", update: (cur) => ({ content: upsertIndex(cur, entries), action: "updated" }) }
-    : { path: index, type: "index", title: "Wiki index", action: "created", create: upsertIndex("", entries) };
-  const logChange: PlannedChange = existing.has(logFile)
-    ? { path: logFile, type: "log", title: "Synapse log", action: "updated", update: (cur) => ({ content: appendLog(cur, { ...log, counts }), action: "updated" }) }
-    : { path: logFile, type: "log", title: "Synapse log", action: "created", create: appendLog("", { ...log, counts }) };
-  return [indexChange, logChange];
+/**
+ * The text one run appends to log.md. Greppable: `grep "^## \[2026-11" log.md` lists a month's
+ * runs, `grep "| ingest" …` would not, so the operation comes first: `## [2026-11-30] ingest | Title`.
+ */
+export function logEntryText(entry: LogEntry): string {
+  const label = entry.label.replace(/[\r\n]+/g, " ").trim() || "(untitled)";
+  const lines = [`## [${entry.date}] ${entry.operation} | ${label}`, ""];
+  const changed = entry.pages.filter((p) => p.action !== "unchanged");
+  for (const page of changed) lines.push(`- ${page.action} [[${linkTarget(page.path)}|${page.title.replace(/[[\]|]/g, " ")}]]`);
+  const unchanged = entry.pages.length - changed.length;
+  if (unchanged > 0) lines.push(`- ${unchanged} page${unchanged === 1 ? "" : "s"} unchanged`);
+  if (entry.pages.length === 0) lines.push("- no pages changed");
+  for (const detail of entry.details) lines.push(`- ${detail}`);
+  return `\n${lines.join("\n")}\n`;
 }

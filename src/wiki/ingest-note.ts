@@ -13,9 +13,11 @@ import type { UsageAccumulator } from "../core/usage";
 import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../retrieval/context";
 import { contextEvent } from "../retrieval/pack";
 import { buildWikiContext } from "../retrieval/related-pages";
-import { applyPlan } from "./apply";
-import { indexPath, logPath, planIndexAndLog } from "./index-log";
-import type { IngestDeps, IngestReport, IngestRequest, PageChange } from "./ingest-types";
+import { MemoryStateStore } from "../vault/memory-state-store";
+import { applyPlan, type WriteContext } from "./apply";
+import { indexPath, logPath } from "./index-log";
+import type { IngestDeps, IngestReport, IngestRequest, PageAction, PageChange } from "./ingest-types";
+import type { ChangeAction } from "./planned-change";
 import { basenameOf, effectiveWikiFolder } from "./page-paths";
 import { planPages, type PlannedChange } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
@@ -25,8 +27,20 @@ function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-function timestamp(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+/** Without a write context from the root (tests), runs are journaled in memory only. */
+function defaultWriteContext(): WriteContext {
+  return { store: new MemoryStateStore(), writer: { kind: "cli", pid: null, host: null } };
+}
+
+/** The log.md lines after the pages: what was ingested, with what, at what cost. */
+function logDetails(notePath: string, sourceTitle: string, provider: string, usage: UsageAccumulator, cost: number | null): string[] {
+  const t = usage.totals();
+  return [
+    `source: [[${notePath.replace(/\.md$/i, "")}|${sourceTitle.replace(/[[\]|]/g, " ")}]]`,
+    `provider: ${provider}`,
+    `tokens: ${t.inputTokens.toLocaleString("en-US")} in, ${t.outputTokens.toLocaleString("en-US")} out`,
+    `cost: ${cost === null ? "unknown (no price for this model)" : cost === 0 ? "$0" : `$${cost.toFixed(4)}`}`,
+  ];
 }
 
 /** Cost the providers reported (agent runs), else an estimate from the price table. */
@@ -51,6 +65,11 @@ async function logged(request: IngestRequest, building: Promise<IngestContext>):
   const context = await building;
   request.log?.context?.(contextEvent(context.packed));
   return context;
+}
+
+/** An ingest never removes a page; a change it planned as a removal is reported as it stands. */
+function pageAction(action: ChangeAction): PageAction {
+  return action === "removed" ? "unchanged" : action;
 }
 
 function stopReasonOf(result: RunResult | null, error: SynapseError | null): StopReason {
@@ -146,18 +165,24 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         date,
         noteExists,
       });
-      const bookkeeping = planIndexAndLog(planned, new Set(listed), wikiFolder, {
-        timestamp: timestamp(now()),
-        sourcePath: notePath,
-        sourceTitle,
-        provider: caps.model ? `${caps.name} (${caps.model})` : caps.name,
-        tokens: run.usage.totalTokens(),
-      });
       // Last chance to cancel: from here on the plan is applied whole or not at all.
       throwIfStopped(run);
-      const applied = request.dryRun ? planned : await applyPlan(vault, [...planned, ...bookkeeping]);
+      const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
+      const applied = request.dryRun
+        ? planned
+        : (
+            await applyPlan(vault, planned, {
+              ...(deps.write ?? defaultWriteContext()),
+              operation: "ingest",
+              label: sourceTitle,
+              wikiFolder,
+              now,
+              existingPages: pagePaths,
+              logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
+            })
+          ).changes;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
-      pages = planned.map((p) => ({ path: p.path, type: p.type, title: p.title, action: actions.get(p.path) ?? p.action }));
+      pages = planned.map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action) }));
     }
   } catch (thrown) {
     error = toSynapseError(thrown);

@@ -9,6 +9,7 @@ import type { ProviderMode } from "../core/capabilities";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import type { Retriever } from "../retrieval/types";
+import type { WriteContext } from "./apply";
 
 export type PageAction = "created" | "updated" | "merged" | "unchanged";
 
@@ -43,6 +44,11 @@ export interface IngestDeps {
   readonly provider: InferenceProvider;
   readonly settings: Settings;
   readonly now?: () => number;
+  /**
+   * Where runs are journaled, locked and recorded for undo, and who writes (built once by the
+   * plugin, the CLI or the bridge). Without it (tests), an in-memory store is used.
+   */
+  readonly write?: WriteContext;
   /**
    * Does a note with this basename exist anywhere in the vault? (Obsidian: metadataCache.) Without
    * one, the ingest lists the vault once.

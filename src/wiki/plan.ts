@@ -14,18 +14,9 @@ import { cleanTitle } from "../core/unicode";
 import { titleKey } from "./page-identity";
 import { basenameOf } from "./page-paths";
 import { PageTargets } from "./page-targets";
+import type { PlannedChange } from "./planned-change";
 
-export interface PlannedChange {
-  readonly path: string;
-  readonly type: string;
-  readonly title: string;
-  /** What the change will do, judged against the file as it is now. */
-  readonly action: PageAction;
-  /** Content of a new file; absent for updates. */
-  readonly create?: string;
-  /** For an existing file: the new content computed from whatever the file holds when applied. */
-  readonly update?: (current: string) => { content: string; action: PageAction };
-}
+export type { PlannedChange } from "./planned-change";
 
 export interface PlanContext {
   readonly vault: VaultPort;

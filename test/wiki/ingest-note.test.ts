@@ -35,7 +35,9 @@ describe("ingesting a note", () => {
     expect(page).toMatch(/^---\ntype: concept\ntitle: Example concept\nsources:\n {2}- notes\/Source note.md\nlang: en\n/);
     expect(page).toContain("created: 2026-11-29");
     expect(readVaultFile(root, "wiki/index.md")).toContain("- [[wiki/concepts/Example concept|Example concept]]");
-    expect(readVaultFile(root, "wiki/log.md")).toContain("[[notes/Source note|Source note]] with scripted: 1 created");
+    expect(readVaultFile(root, "wiki/log.md")).toContain(
+      "## [2026-11-29] ingest | Source note\n\n- created [[wiki/concepts/Example concept|Example concept]]\n- source: [[notes/Source note|Source note]]\n- provider: scripted\n",
+    );
   });
 
   it("writes nothing when the run does not converge", async () => {
@@ -179,6 +181,8 @@ describe("ingesting a note", () => {
       process: (p, fn) => disk.process(p, fn),
       createFolder: (p) => disk.createFolder(p),
       remove: (p) => disk.remove(p),
+      append: (p, t) => disk.append(p, t),
+      removeStrayTempFiles: (f) => disk.removeStrayTempFiles(f),
       create: async (p, c) => {
         creates += 1;
         if (creates === 3) throw new Error("ENOSPC: no space left on device");

@@ -6,6 +6,7 @@ import { MemoryVault } from "../../src/vault/memory-vault";
 import { applyPlan } from "../../src/wiki/apply";
 import { planPages, type PlanContext } from "../../src/wiki/plan";
 import { aPage } from "../builders";
+import { aWriteRun } from "../helpers/write-run";
 
 const DATE = "2026-11-30";
 
@@ -17,7 +18,7 @@ function context(vault: MemoryVault, existingPaths: readonly string[], noteExist
 async function ingestBatch(vault: MemoryVault, pages: readonly WikiPage[], noteExists?: (name: string) => boolean): Promise<string[]> {
   const existing = await vault.list("wiki");
   const planned = await planPages(pages, context(vault, existing, noteExists));
-  await applyPlan(vault, planned);
+  await applyPlan(vault, planned, aWriteRun());
   return planned.map((c) => c.path);
 }
 

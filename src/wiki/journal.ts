@@ -1,0 +1,96 @@
+/**
+ * The journal of the run in progress (`journal/current.json` in the StateStore) and how to roll it
+ * back. `applyPlan` writes it before the first file changes; while it exists, a run was (or is
+ * being) applied. Rolling back restores every file to what it held before, file by file, and only
+ * where the file still holds what the run wrote or held before: a file someone changed since the
+ * crash is kept as it is and named.
+ */
+import type { StateStore } from "../vault/state-store";
+import type { VaultPort } from "../vault/vault-port";
+import { contentHash } from "./content-hash";
+import { hasRun } from "./run-history";
+import { JournalSchema, parseRecord, type JournalEntry } from "./write-records";
+
+export const JOURNAL_KEY = "journal/current.json";
+
+async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
+  return (await vault.stat(path)) ? vault.read(path) : null;
+}
+
+/** Undoes one journal entry; returns false when the file holds something else and was left alone. */
+async function rollBackEntry(vault: VaultPort, entry: JournalEntry): Promise<boolean> {
+  const current = await readOrNull(vault, entry.path);
+  if (entry.kind === "append") {
+    if (current === null) return true;
+    const at = current.lastIndexOf(entry.text);
+    if (at === -1) return true; // never appended (the crash came first)
+    await vault.process(entry.path, (now) => {
+      const i = now.lastIndexOf(entry.text);
+      return i === -1 ? now : now.slice(0, i) + now.slice(i + entry.text.length);
+    });
+    return true;
+  }
+  const { previous, nextHash } = entry;
+  if (current === previous) return true; // not written yet, or already restored
+  if (current === null) {
+    // The run removed it (or it vanished since): bring it back.
+    if (previous !== null) await vault.create(entry.path, previous);
+    return true;
+  }
+  if (nextHash === null || contentHash(current) !== nextHash) return false; // someone else's content
+  if (previous === null) await vault.remove(entry.path);
+  else await vault.process(entry.path, () => previous);
+  return true;
+}
+
+/** Rolls entries back, last first; returns the paths it could not restore. */
+export async function rollBackEntries(vault: VaultPort, entries: readonly JournalEntry[]): Promise<string[]> {
+  const failed: string[] = [];
+  for (const entry of [...entries].reverse()) {
+    try {
+      if (!(await rollBackEntry(vault, entry))) failed.push(entry.path);
+    } catch {
+      failed.push(entry.path);
+    }
+  }
+  return failed;
+}
+
+export type JournalOutcome =
+  | { readonly status: "none" }
+  /** The run had finished (its history record exists); only the journal was left. */
+  | { readonly status: "completed"; readonly runId: string }
+  | { readonly status: "rolled-back"; readonly runId: string; readonly label: string; readonly operation: string; readonly files: readonly string[]; readonly kept: readonly string[] }
+  /** The journal could not be read; it was set aside under this key for a person to look at. */
+  | { readonly status: "unreadable"; readonly movedTo: string; readonly reason: string };
+
+/**
+ * Finishes or rolls back the run a journal describes. The caller holds the write lock, so the
+ * journal belongs to a writer that is gone.
+ */
+export async function rollBackJournal(vault: VaultPort, store: StateStore): Promise<JournalOutcome> {
+  const text = await store.read(JOURNAL_KEY);
+  if (text === null) return { status: "none" };
+  const parsed = parseRecord(JournalSchema, text);
+  if (!parsed.ok) {
+    const movedTo = `journal/unreadable-${Date.now()}.json`;
+    await store.write(movedTo, text);
+    await store.remove(JOURNAL_KEY);
+    return { status: "unreadable", movedTo, reason: parsed.reason };
+  }
+  const journal = parsed.value;
+  if (await hasRun(store, journal.runId)) {
+    await store.remove(JOURNAL_KEY);
+    return { status: "completed", runId: journal.runId };
+  }
+  const kept = await rollBackEntries(vault, journal.entries);
+  await store.remove(JOURNAL_KEY);
+  return {
+    status: "rolled-back",
+    runId: journal.runId,
+    label: journal.label,
+    operation: journal.operation,
+    files: journal.entries.map((e) => e.path),
+    kept,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * One change to one file of the vault, as every operation plans it (ingest, query's "save as page",
+ * lint's fixes, undo) and as `applyPlan` carries it out. A change says what it does relative to
+ * the file as it was planned, and how to recompute itself from the file as it is when applied.
+ */
+import type { PageAction } from "./ingest-types";
+
+/** What applying a change did (or will do) to its file; `removed` deletes it. */
+export type ChangeAction = PageAction | "removed";
+
+export interface PlannedChange {
+  /** Vault-relative path. */
+  readonly path: string;
+  /** Page type (entity, concept, source, synthesis, comparison), or "index"/"log" for bookkeeping. */
+  readonly type: string;
+  readonly title: string;
+  /** What the change will do, judged against the file as it was when planned. */
+  readonly action: ChangeAction;
+  /**
+   * Content of a new file. When the file exists by the time the plan is applied (someone made it
+   * since), the change uses `update` if it has one; otherwise nothing is written and the run stops.
+   */
+  readonly create?: string;
+  /** For an existing file: the new content computed from whatever the file holds when applied. */
+  readonly update?: (current: string) => { content: string; action: PageAction };
+  /**
+   * Deletes the file. With `expected`, only if it still holds exactly that text; otherwise nothing
+   * is written and the run stops (someone edited the file since it was planned).
+   */
+  readonly remove?: { readonly expected?: string };
+}

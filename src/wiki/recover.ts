@@ -1,0 +1,52 @@
+/**
+ * What every start does before reading the vault: finish or roll back a run that a crash
+ * interrupted (its journal is still there) and remove the temporary files a killed write left.
+ * The plugin calls it once the layout is ready; the CLI before every command on a vault; the bridge
+ * before it stages a vault. It takes the write lock, so it never touches the run of a writer that
+ * is alive: then it does nothing and says so.
+ */
+import { SynapseError } from "../core/errors";
+import type { VaultPort } from "../vault/vault-port";
+import type { WriteContext } from "./apply";
+import { rollBackJournal, type JournalOutcome } from "./journal";
+import { acquireWriteLock } from "./write-lock";
+
+export type RecoveryReport =
+  | { readonly status: "busy"; readonly message: string }
+  | { readonly status: "done"; readonly journal: JournalOutcome; readonly strayFiles: readonly string[] };
+
+export async function recoverInterruptedRun(vault: VaultPort, context: WriteContext & { readonly wikiFolder: string; readonly now?: () => number }): Promise<RecoveryReport> {
+  let lock;
+  try {
+    lock = await acquireWriteLock(context.store, {
+      ...context.lock,
+      writer: context.writer,
+      activity: "recovery of an interrupted run",
+      ...(context.now ? { now: context.now } : {}),
+    });
+  } catch (error) {
+    if (SynapseError.isInstance(error)) return { status: "busy", message: error.message };
+    throw error;
+  }
+  try {
+    const journal = await rollBackJournal(vault, context.store);
+    const strayFiles = await vault.removeStrayTempFiles(context.wikiFolder);
+    return { status: "done", journal, strayFiles };
+  } finally {
+    await lock.release();
+  }
+}
+
+/** One sentence for the user about what recovery did, or null when there was nothing to do. */
+export function describeRecovery(report: RecoveryReport): string | null {
+  if (report.status === "busy") return null;
+  const parts: string[] = [];
+  const j = report.journal;
+  if (j.status === "rolled-back") {
+    parts.push(`An interrupted ${j.operation} (“${j.label}”) was rolled back: ${j.files.length} file(s) restored to what they held before`);
+    if (j.kept.length > 0) parts.push(`these were changed since and left as they are: ${j.kept.join(", ")}`);
+  }
+  if (j.status === "unreadable") parts.push(`The journal of an interrupted run could not be read (${j.reason}); it was set aside as ${j.movedTo}`);
+  if (report.strayFiles.length > 0) parts.push(`${report.strayFiles.length} leftover temporary file(s) removed`);
+  return parts.length > 0 ? `Synapse: ${parts.join("; ")}.` : null;
+}

@@ -1,0 +1,105 @@
+/**
+ * Undo: reverts the last run that changed the vault (and, run again, the one before), byte for
+ * byte — files it changed get their earlier content back, pages it created go, pages it removed
+ * return. A file the user edited after that run is a conflict: it is listed, and undo goes ahead
+ * only when the caller says so (the plugin asks; the CLI refuses). index.md is never a conflict: if
+ * it was edited since, only the lines of the pages concerned change. log.md only grows: the undo is
+ * appended to it as `## [date] undo | <label>`.
+ */
+import { SynapseError } from "../core/errors";
+import type { VaultPort } from "../vault/vault-port";
+import { applyPlan, type ApplyResult, type WriteContext } from "./apply";
+import { editIndex, indexPath } from "./index-log";
+import type { PlannedChange } from "./planned-change";
+import { lastUndoableRun, readHistory } from "./run-history";
+import type { RunFile, RunRecord } from "./write-records";
+
+export interface UndoPreview {
+  readonly run: RunRecord;
+  /** Files edited since the run (their content is not what the run left). */
+  readonly conflicts: readonly string[];
+}
+
+async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
+  return (await vault.stat(path)) ? vault.read(path) : null;
+}
+
+/** The run the next undo reverts and the files edited since, or null when there is nothing to undo. */
+export async function previewUndo(vault: VaultPort, context: Pick<WriteContext, "store">): Promise<UndoPreview | null> {
+  const { runs } = await readHistory(context.store);
+  const run = lastUndoableRun(runs);
+  if (!run) return null;
+  const conflicts: string[] = [];
+  for (const file of run.files) {
+    if (file.type === "index" && file.before !== null) continue; // edited lines are merged, not lost
+    if ((await readOrNull(vault, file.path)) !== file.after) conflicts.push(file.path);
+  }
+  return { run, conflicts };
+}
+
+function editedSince(path: string): SynapseError {
+  return new SynapseError("vault", `"${path}" was edited after the run being undone; nothing was undone.`);
+}
+
+/** The change that brings one file back to what it held before the run. */
+function revert(file: RunFile, force: boolean): PlannedChange {
+  const base = { path: file.path, type: file.type, title: file.title };
+  const { before, after } = file;
+  if (before === null) return { ...base, action: "removed", remove: force || after === null ? {} : { expected: after } };
+  const restore = (current: string) => {
+    if (!force && current !== after) throw editedSince(file.path);
+    return { content: before, action: "updated" as const };
+  };
+  return { ...base, action: after === null ? "created" : "updated", create: before, ...(after === null && !force ? {} : { update: restore }) };
+}
+
+/** index.md: back to its earlier bytes when untouched since, else only the affected lines. */
+function revertIndex(file: RunFile, pages: readonly RunFile[]): PlannedChange {
+  const { before, after } = file;
+  const edit = {
+    remove: pages.filter((p) => p.before === null).map((p) => p.path),
+    upsert: pages.filter((p) => p.before !== null).map((p) => ({ path: p.path, type: p.type, title: p.title })),
+  };
+  const base = { path: file.path, type: "index", title: file.title };
+  if (before === null) return { ...base, action: "removed", remove: { expected: after ?? "" } };
+  return { ...base, action: "updated", create: before, update: (current) => ({ content: current === after ? before : editIndex(current, edit), action: "updated" }) };
+}
+
+export interface UndoOptions {
+  readonly wikiFolder: string;
+  readonly now?: () => number;
+  /** Undo even files edited since the run (the user confirmed); their later edits are lost. */
+  readonly force?: boolean;
+}
+
+export interface UndoOutcome {
+  readonly run: RunRecord;
+  readonly result: ApplyResult;
+}
+
+/**
+ * Reverts the last undoable run through the one write path (journaled, locked, logged). Throws a
+ * `vault` error naming the edited files when there are conflicts and `force` is not set.
+ */
+export async function undoLastRun(vault: VaultPort, context: WriteContext, options: UndoOptions): Promise<UndoOutcome | null> {
+  const preview = await previewUndo(vault, context);
+  if (!preview) return null;
+  const { run, conflicts } = preview;
+  if (conflicts.length > 0 && !options.force) {
+    throw new SynapseError("vault", `These files were edited after the run being undone: ${conflicts.join(", ")}. Nothing was undone.`);
+  }
+  const pages = run.files.filter((f) => f.type !== "index");
+  const index = run.files.find((f) => f.type === "index" && f.path === indexPath(options.wikiFolder));
+  const changes = [...pages.map((f) => revert(f, options.force === true)), ...(index ? [revertIndex(index, pages)] : [])];
+  const result = await applyPlan(vault, changes, {
+    ...context,
+    operation: "undo",
+    label: run.label,
+    wikiFolder: options.wikiFolder,
+    maintainIndex: false,
+    undoes: run.id,
+    logDetails: [`undid the ${run.operation} of ${new Date(run.at).toISOString().slice(0, 16).replace("T", " ")} UTC`],
+    ...(options.now ? { now: options.now } : {}),
+  });
+  return { run, result };
+}
