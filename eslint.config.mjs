@@ -9,6 +9,7 @@ const nodeOnly = [
   "src/bridge/**",
   "src/vault/node-vault.ts",
   "src/vault/node-state-store.ts",
+  "src/vault/node-write-context.ts",
   "src/providers/transports/node-fetch.ts",
   "test/**",
   "bench/**",

@@ -8,8 +8,10 @@ import { createProvider } from "../providers/factory";
 import { ingestNote } from "../wiki/ingest-note";
 import { NodeVault } from "../vault/node-vault";
 import { createNodeFetch } from "../providers/transports/node-fetch";
+import { nodeWriteContext } from "../vault/node-write-context";
 import { envSecrets } from "./env-secrets";
 import { EXIT, UsageError, type CliIO } from "./io";
+import { recoverVault } from "./recovery";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
@@ -78,6 +80,8 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
 
   const json = values.json === true;
   const vault = new NodeVault(vaultRoot);
+  const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  await recoverVault(vault, settings.wikiFolder, write, io);
   const logger = new MemoryRunLogger(settings.logContent);
   let provider;
   try {
@@ -95,7 +99,7 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
   if (!json) io.stderr(`Ingesting ${notePath} with ${caps.name}${caps.model ? ` (${caps.model})` : ""}${caps.isLocal ? ", on this machine" : ""}…\n`);
 
   const report = await ingestNote(
-    { vault, provider, settings },
+    { vault, provider, settings, write },
     {
       notePath,
       dryRun: values["dry-run"] === true,
