@@ -138,17 +138,20 @@ describe("one writer per vault", () => {
     const store = new MemoryStateStore();
     const vault = new MemoryVault();
     let waitedFor = "";
-    let second: Promise<unknown> | null = null;
+    const second: Promise<unknown>[] = [];
     await applyPlan(vault, [create("wiki/concepts/A.md", "a")], {
       ...run(context(store)),
       afterEachWrite: async () => {
-        second ??= applyPlan(vault, [create("wiki/concepts/B.md", "b")], {
-          ...run({ store, writer: { kind: "cli", pid: 2, host: "here" }, lock: { waitMs: 60_000, onWait: (h) => (waitedFor = h.writer.kind) } }),
-        });
+        if (second.length > 0) return;
+        second.push(
+          applyPlan(vault, [create("wiki/concepts/B.md", "b")], {
+            ...run({ store, writer: { kind: "cli", pid: 2, host: "here" }, lock: { waitMs: 60_000, onWait: (h) => (waitedFor = h.writer.kind) } }),
+          }),
+        );
         await Promise.resolve();
       },
     });
-    await second;
+    await Promise.all(second);
     expect(waitedFor).toBe("cli");
     expect(Object.keys(vault.snapshot())).toEqual(expect.arrayContaining(["wiki/concepts/A.md", "wiki/concepts/B.md"]));
   });
