@@ -42,6 +42,10 @@ export function stripCode(markdown: string): string {
 /** Plain prose for language detection and term extraction: no code, links, URLs, HTML or markup. */
 export function plainText(markdown: string): string {
   return stripCode(markdown)
+    // Block ids (`text ^b15695`, or alone on a line) are addresses, not words.
+    .replace(/(^|[ \t])\^[A-Za-z0-9-]+[ \t]*$/gm, "$1")
+    // Footnote marks (`[^1]`) likewise; a footnote's own text stays.
+    .replace(/\[\^[^\]\s]+\]:?/g, " ")
     .replace(/<!--[\s\S]*?-->/g, " ")
     .replace(/%%[\s\S]*?%%/g, " ")
     .replace(/<[^>\n]+>/g, " ")

@@ -2,6 +2,7 @@
  * Deterministic extraction: what the Offline provider can honestly say about a note without a
  * language model — its title, outline, links, tags, recurring named phrases and lead paragraph.
  */
+import { codeRanges } from "../../core/code-spans";
 import { frontmatterList, headings, inlineTags, plainText, splitFrontmatter, stripCode, type Heading } from "../../core/markdown";
 import { linkBasename, wikilinkTargets } from "../../core/wikilinks";
 import { guessLanguage } from "./language";
@@ -47,7 +48,8 @@ function titleOf(path: string, frontmatter: Record<string, unknown>, outline: re
 
 function sentences(prose: string): string[] {
   return prose
-    .replace(/([.!?。！？])\s+/gu, "$1\n")
+    // CJK full stops end a sentence with no space after them.
+    .replace(/([.!?])\s+|([。！？])\s*/gu, "$1$2\n")
     .split(/\n+/u)
     .map((s) => s.replace(/\s+/g, " ").trim())
     .filter((s) => s.length > 0);
@@ -89,12 +91,31 @@ function isExcludedPhrase(phrase: string, exclude: ReadonlySet<string>): boolean
 
 const CAPITALISED = /^(?:\p{Lu}[\p{Ll}\p{Lu}\p{N}'’-]*|\p{Lu}{2,}\p{N}*)$/u;
 
-function namedPhrases(allSentences: readonly string[], exclude: ReadonlySet<string>): Term[] {
+/** Languages whose grammar capitalises every noun: there, one capitalised word names nothing. */
+const NOUNS_CAPITALISED = new Set(["de", "lb"]);
+
+/**
+ * A single capitalised word is a common word, not a name, when the note also writes it in lower case
+ * ("Notes" beside "notes", "Examples" beside "example"): it was capitalised by a heading, a list
+ * item or a UI label.
+ */
+function isCommonWord(word: string, lowerWords: ReadonlySet<string>): boolean {
+  const lower = word.toLowerCase();
+  return [lower, lower.replace(/s$/u, ""), lower.replace(/es$/u, ""), `${lower}s`, `${lower}es`].some((form) => lowerWords.has(form));
+}
+
+function namedPhrases(allSentences: readonly string[], exclude: ReadonlySet<string>, language: string): Term[] {
+  const lowerWords = new Set(allSentences.flatMap((s) => s.split(/[^\p{L}\p{N}'’-]+/u)).filter((w) => /^\p{Ll}/u.test(w)));
+  const isName = (phrase: string) =>
+    phrase.includes(" ") || (!NOUNS_CAPITALISED.has(language) && !isCommonWord(phrase, lowerWords));
   const counts = new Map<string, number>();
   for (const sentence of allSentences) {
     const words = sentence.split(/[\s,;:()"“”«»]+/u).map((w) => w.replace(/[.!?]+$/u, ""));
     let run: string[] = [];
     const flush = (endIndex: number) => {
+      // A first word the note also writes in lower case ("Zum Beispiel", "For Example") is capitalised
+      // only because it opens the sentence.
+      if (endIndex === run.length && run.length > 1 && lowerWords.has((run[0] ?? "").toLowerCase())) run = run.slice(1);
       // A lone capitalised word that opens the sentence is most likely just capitalised grammar.
       while (run.length > 0 && STOPWORDS.has((run[0] ?? "").toLowerCase())) run = run.slice(1);
       const startsSentence = endIndex - run.length === 0;
@@ -113,10 +134,33 @@ function namedPhrases(allSentences: readonly string[], exclude: ReadonlySet<stri
     flush(words.length);
   }
   return [...counts.entries()]
-    .filter(([, count]) => count >= 2)
+    .filter(([phrase, count]) => count >= 2 && isName(phrase))
     .sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]))
     .slice(0, MAX_TERMS)
     .map(([name, count]) => ({ name, count, context: firstContext(allSentences, name) }));
+}
+
+/** Link targets written inside code spans and fenced blocks: examples of syntax, not links. */
+function linksInCode(body: string): string[] {
+  const code = codeRanges(body).map(({ start, end }) => body.slice(start, end)).join("\n");
+  return [...code.matchAll(/\[\[([^\]|#^\n]+)/g)].map((m) => linkBasename((m[1] ?? "").trim())).filter(Boolean);
+}
+
+/** `body` without the wikilinks and Markdown links that point at an example target. */
+function withoutExamples(body: string, examples: ReadonlySet<string>): string {
+  if (examples.size === 0) return body;
+  const isExample = (target: string) => {
+    let decoded = target;
+    try {
+      decoded = decodeURIComponent(target);
+    } catch {
+      // A malformed escape: compare the target as written.
+    }
+    return examples.has(linkBasename(decoded.replace(/[#^].*$/u, "").trim()).toLowerCase());
+  };
+  return body
+    .replace(/\[\[([^\]|#^\n]+)[^\]\n]*\]\]/g, (link, target: string) => (isExample(target) ? " " : link))
+    .replace(/\[[^\]\n]*\]\(([^)\s]+)\)/g, (link, target: string) => (isExample(target) ? " " : link));
 }
 
 /** "Charles Babbage", "Analytical Engine": two or more words, each capitalised. */
@@ -129,7 +173,10 @@ export function extract(path: string, text: string): Extraction {
   const { frontmatter, body } = splitFrontmatter(text);
   const outline = headings(body);
   const title = titleOf(path, frontmatter, outline);
-  const prose = plainText(body);
+  // A link the note also shows as code ("`[[Example]]` displays as [[Example]]") demonstrates syntax:
+  // neither it nor its display text ("Custom name") is a term of the note.
+  const examples = new Set(linksInCode(body).map((t) => t.toLowerCase()));
+  const prose = plainText(withoutExamples(body, examples));
   const allSentences = sentences(prose);
   const tags = [...new Set([...frontmatterList(frontmatter.tags), ...inlineTags(body)])];
 
@@ -138,17 +185,18 @@ export function extract(path: string, text: string): Extraction {
   const allTargets = [...stripCode(body).matchAll(/(^|[^!])\[\[([^\]|#^\n]+)/g)].map((m) => linkBasename((m[2] ?? "").trim()));
   for (const t of allTargets) linkCounts.set(t, (linkCounts.get(t) ?? 0) + 1);
   const links = targets
-    .filter((t, i, all) => all.indexOf(t) === i && t.toLowerCase() !== title.toLowerCase())
+    .filter((t, i, all) => all.indexOf(t) === i && t.toLowerCase() !== title.toLowerCase() && !examples.has(t.toLowerCase()))
     .map((name) => ({ name, count: linkCounts.get(name) ?? 1, context: firstContext(allSentences, name) }));
 
-  const exclude = new Set([title.toLowerCase(), ...links.map((l) => l.name.toLowerCase())]);
+  const exclude = new Set([title.toLowerCase(), ...links.map((l) => l.name.toLowerCase()), ...examples]);
+  const language = guessLanguage(prose);
   return {
     title,
-    language: guessLanguage(prose),
+    language,
     lead: leadParagraph(body),
     headings: outline,
     tags,
     links,
-    namedPhrases: namedPhrases(allSentences, exclude),
+    namedPhrases: namedPhrases(allSentences, exclude, language),
   };
 }
