@@ -148,6 +148,8 @@ export function guessLanguage(markdown: string, fallback = "en"): string {
   const script = byScript(sample, letters);
   if (script) return script;
   if (letters < MIN_LETTERS) return fallback;
-  const guess = byLetters(sample, letters) ?? refine(sample, detect(sample));
+  // Acronyms (CSV, CSS, API) say nothing about the language, and "CS" reads as Hungarian to tinyld.
+  const words = sample.replace(/(?<!\p{L})\p{Lu}{2,}(?!\p{L})/gu, " ");
+  const guess = byLetters(sample, letters) ?? refine(words, detect(words));
   return guess && isIso6391(guess) ? guess : fallback;
 }
