@@ -136,7 +136,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
     strictMcpConfig: true,
     maxTurns: request.maxTurns,
     maxBudgetUsd: request.maxBudgetUsd,
-    systemPrompt: systemPrompt(request.wikiFolder),
+    systemPrompt: systemPrompt(request.wikiFolder, request.wikiLanguage),
     abortController,
     env: options.env,
     ...(request.model ? { model: request.model } : {}),

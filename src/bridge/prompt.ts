@@ -4,9 +4,11 @@
  * the vault's layout, so what the agent writes maps one to one onto vault paths.
  */
 import { PAGE_TYPES } from "../core/schemas";
+import { describeLanguage } from "../core/wiki-language";
 import { TYPE_FOLDERS } from "../wiki/page-paths";
 
-export function systemPrompt(wikiFolder: string): string {
+/** `wikiLanguage`: the ISO 639-1 code every page must be written in, or undefined to follow the note. */
+export function systemPrompt(wikiFolder: string, wikiLanguage?: string): string {
   const folders = PAGE_TYPES.map((t) => `${t} pages in "${wikiFolder}/${TYPE_FOLDERS[t]}/"`).join(", ");
   return [
     "You maintain a wiki of Markdown pages inside an Obsidian vault. Raw source notes stay untouched;",
@@ -36,7 +38,9 @@ export function systemPrompt(wikiFolder: string): string {
     "  pages only when the note gives real material for them.",
     "- Link pages with [[wikilinks]] by title. Prefer updating an existing page (add the note to its",
     "  sources and extend its body) over creating a near-duplicate.",
-    "- Write in the note's language. State only what the sources support.",
+    wikiLanguage
+      ? `- Write every page, titles included, in ${describeLanguage(wikiLanguage)}, whatever the note's language, and set lang: ${wikiLanguage}. State only what the sources support.`
+      : "- Write in the note's language. State only what the sources support.",
     "- Keep existing frontmatter fields and the user's text when you edit a page.",
     "- When you are done, answer with one short sentence listing the pages you wrote.",
   ].join("\n");

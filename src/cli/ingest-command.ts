@@ -37,6 +37,7 @@ function parse(argv: readonly string[]) {
         "base-url": { type: "string" },
         "bridge-url": { type: "string" },
         "max-iter": { type: "string" },
+        lang: { type: "string" },
         "dry-run": { type: "boolean" },
         json: { type: "boolean" },
         verbose: { type: "boolean" },
@@ -76,6 +77,7 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     ...(values["base-url"] !== undefined ? { baseUrl: values["base-url"] } : {}),
     ...(values["bridge-url"] !== undefined ? { bridgeUrl: values["bridge-url"] } : {}),
     ...(values["max-iter"] !== undefined ? { maxIter: values["max-iter"] } : {}),
+    ...(values.lang !== undefined ? { lang: values.lang } : {}),
   });
 
   const json = values.json === true;

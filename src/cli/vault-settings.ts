@@ -1,6 +1,7 @@
 /** Reading the vault's plugin settings (`.obsidian/plugins/synapse/data.json`) and applying CLI flags. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { isWikiLanguage } from "../core/wiki-language";
 import { loadSettings } from "../settings/load";
 import { DEFAULT_SETTINGS, type Operation, type ProviderId, type Settings } from "../settings/schema";
 import { UsageError } from "./io";
@@ -29,6 +30,8 @@ export interface ProviderFlags {
   readonly baseUrl?: string;
   readonly bridgeUrl?: string;
   readonly maxIter?: string;
+  /** "auto" or an ISO 639-1 code: the language every page is written in. */
+  readonly lang?: string;
 }
 
 function parseProvider(value: string): ProviderId {
@@ -46,6 +49,13 @@ export function applyFlags(settings: Settings, flags: ProviderFlags, operation: 
     const n = Number(flags.maxIter);
     if (!Number.isInteger(n) || n < 1 || n > 10) throw new UsageError(`--max-iter must be a whole number from 1 to 10, not "${flags.maxIter}".`);
     next.maxIter = n;
+  }
+  if (flags.lang !== undefined) {
+    const lang = flags.lang.trim().toLowerCase();
+    if (!isWikiLanguage(lang)) {
+      throw new UsageError(`--lang must be "auto" (each note's language) or a two-letter ISO 639-1 code such as "en", "de" or "ja", not "${flags.lang}".`);
+    }
+    next.wikiLanguage = lang;
   }
   const { model, baseUrl } = flags;
   if (id === "ollama") {

@@ -5,6 +5,7 @@
  * client side, so a newer bridge adding a field breaks no older plugin.
  */
 import * as z from "zod";
+import { isIso6391 } from "./iso639";
 import { WikiPageSchema } from "./schemas";
 
 /** Version of this protocol; the bridge reports it on /health, the client checks it. */
@@ -49,6 +50,8 @@ export const IngestRequestSchema = z.strictObject({
     .refine((pages) => pages.reduce((n, p) => n + p.content.length, 0) <= MAX_PREVIOUS_PAGES_CHARS, "previous pages are too large"),
   /** The model the agent uses; the agent's default when absent. */
   model: z.string().min(1).max(200).optional(),
+  /** ISO 639-1 code every page is written in, when the user fixed the wiki's language; else each note's. */
+  wikiLanguage: z.string().refine(isIso6391, "must be a two-letter ISO 639-1 code").optional(),
 });
 export type IngestRequest = z.input<typeof IngestRequestSchema>;
 export type ParsedIngestRequest = z.output<typeof IngestRequestSchema>;

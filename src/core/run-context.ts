@@ -25,6 +25,11 @@ export interface RunContext {
   readonly source?: SourceNote;
   readonly progress?: (event: ProgressEvent) => void;
   readonly log?: RunLogger;
+  /**
+   * The ISO 639-1 code every page of this run is written in, when the user fixed the wiki's
+   * language; absent, each page follows its note's language.
+   */
+  readonly wikiLanguage?: string;
   /** Injected clock so tests can control time. */
   readonly now: () => number;
 }
@@ -37,6 +42,7 @@ export interface RunContextOptions {
   source?: SourceNote;
   progress?: (event: ProgressEvent) => void;
   log?: RunLogger;
+  wikiLanguage?: string;
   now?: () => number;
 }
 
@@ -50,6 +56,7 @@ export function createRunContext(options: RunContextOptions = {}): RunContext {
     ...(options.source ? { source: options.source } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.wikiLanguage ? { wikiLanguage: options.wikiLanguage } : {}),
     now,
   };
 }

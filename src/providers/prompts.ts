@@ -6,6 +6,7 @@
  */
 import { PAGE_TYPES, type Analysis, type Message } from "../core/schemas";
 import type { RunContext } from "../core/run-context";
+import { describeLanguage } from "../core/wiki-language";
 
 export interface PromptPair {
   readonly system: string;
@@ -44,13 +45,18 @@ export function analyzePrompt(sourceText: string, vaultContext: string, schema: 
 
 export function generatePrompt(analysis: Analysis, retrievalContext: string, schema: Record<string, unknown>, run: RunContext): PromptPair {
   const path = sourcePathOf(run);
+  const fixed = run.wikiLanguage;
   const lang = analysis.language.trim() || "en";
+  // The user may fix the wiki's language; otherwise each page follows its note.
+  const language = fixed
+    ? `- Write every page, titles included, in ${describeLanguage(fixed)}, whatever the source's language; keep names and quotations as the source writes them. "frontmatter.lang" is "${fixed}".`
+    : `- "frontmatter.lang" is the ISO 639-1 code of the page's language; write in the source's language ("${lang}").`;
   const system = [
     "You write pages for a personal wiki kept in an Obsidian vault, from the analysis of one source note.",
     "Rules for every page:",
     `- "type" is one of: ${PAGE_TYPES.join(", ")}. Write one "source" page for the note itself, and entity or concept pages for what deserves its own page.`,
     `- "frontmatter.sources" lists "${path}" exactly as written here.`,
-    `- "frontmatter.lang" is the ISO 639-1 code of the page's language; write in the source's language ("${lang}").`,
+    language,
     '- "frontmatter.tags" holds a few lowercase tags.',
     '- "content" is the Markdown body without frontmatter; link other pages with [[Page Title]] wikilinks.',
     "- Use only facts from the analysis and the context; do not invent.",

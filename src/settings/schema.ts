@@ -5,6 +5,7 @@
  * which Obsidian's secret storage keeps them.
  */
 import * as z from "zod";
+import { AUTO_LANGUAGE, isWikiLanguage } from "../core/wiki-language";
 
 export const SETTINGS_VERSION = 1;
 
@@ -71,6 +72,8 @@ const ModelPriceSchema = z.object({ input: z.number().nonnegative(), output: z.n
 export const SettingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
   wikiFolder: z.string().default("wiki"),
+  /** "auto": each page in its note's language; an ISO 639-1 code: every page in that language. */
+  wikiLanguage: z.string().refine(isWikiLanguage, 'use "auto" or a two-letter ISO 639-1 code such as "en"').default(AUTO_LANGUAGE),
   /** Generation attempts per ingest (analyse runs once). */
   maxIter: z.number().int().min(1).max(10).default(3),
   /** Tokens (in + out) one ingest may spend; 0 for no limit. */

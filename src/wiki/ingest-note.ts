@@ -7,6 +7,7 @@ import { SynapseError, toSynapseError } from "../core/errors";
 import { orchestrate, type RunResult, type StopReason } from "../core/orchestrator";
 import { Perimeter } from "../core/perimeter";
 import { estimateCost } from "../core/pricing";
+import { fixedWikiLanguage } from "../core/wiki-language";
 import { createRunContext, throwIfStopped } from "../core/run-context";
 import { nameKey } from "../core/unicode";
 import type { UsageAccumulator } from "../core/usage";
@@ -85,12 +86,14 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
   const { settings, vault, provider } = deps;
   const caps = provider.capabilities();
   const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
+  const wikiLanguage = fixedWikiLanguage(settings.wikiLanguage);
   const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
   const run = createRunContext({
     ...(request.signal ? { signal: request.signal } : {}),
     timeoutMs: settings.runTimeoutSeconds * 1000,
     ...(request.progress ? { progress: request.progress } : {}),
     ...(request.log ? { log: request.log } : {}),
+    ...(wikiLanguage ? { wikiLanguage } : {}),
     now,
   });
   let result: RunResult | null = null;

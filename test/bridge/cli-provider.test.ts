@@ -32,12 +32,15 @@ interface Rig {
   readonly sent: IngestRequest[];
   /** Every URL the provider fetched. */
   readonly urls: string[];
+  /** What each scripted agent was asked (prompt and SDK options). */
+  readonly agentCalls: ReturnType<typeof fakeAgent>["calls"][];
   provider(overrides?: Partial<CliProviderOptions>): ReturnType<typeof createCliProvider>;
 }
 
 async function rig(...scripts: FakeAgentScript[]): Promise<Rig> {
   const vault = makeVault();
   let call = 0;
+  const agentCalls: ReturnType<typeof fakeAgent>["calls"][] = [];
   const bridge = await startBridgeServer({
     vaults: [vault.root],
     token: TOKEN,
@@ -47,7 +50,9 @@ async function rig(...scripts: FakeAgentScript[]): Promise<Rig> {
     heartbeatMs: 25,
     loadQuery: () => {
       const script = scripts[Math.min(call++, scripts.length - 1)] ?? { steps: [] };
-      return Promise.resolve(fakeAgent(script).query);
+      const agent = fakeAgent(script);
+      agentCalls.push(agent.calls);
+      return Promise.resolve(agent.query);
     },
   });
   cleanups.push(vault.dispose, () => bridge.close());
@@ -64,6 +69,7 @@ async function rig(...scripts: FakeAgentScript[]): Promise<Rig> {
     bridge,
     sent,
     urls,
+    agentCalls,
     provider: (overrides = {}) =>
       createCliProvider({
         bridgeUrl: bridge.url,
@@ -143,6 +149,16 @@ describe("the cli provider", () => {
       retrievalContext: "Related: [[CRDT]]",
       previousPages: [],
     });
+  });
+
+  it("sends the wiki language the user chose, and the agent is told to write in it", async () => {
+    const r = await rig({ steps: [writePage()] });
+    await r.provider().generate(SEED, "", createRunContext({ source: { path: NOTE_PATH, text: NOTE_TEXT }, wikiLanguage: "de" }));
+    expect(r.sent[0]?.wikiLanguage).toBe("de");
+    expect(r.agentCalls[0]?.[0]?.options.systemPrompt).toContain('in German ("de"), whatever the note\'s language, and set lang: de');
+    // Following each note's language sends nothing, so an older bridge still accepts the request.
+    await r.provider().generate(SEED, "", runFor());
+    expect(r.sent[1]).not.toHaveProperty("wikiLanguage");
   });
 
   it("sends the previous pages back for a repair round, through the orchestrator", async () => {

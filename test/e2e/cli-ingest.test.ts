@@ -57,6 +57,20 @@ describe("synapse ingest (built CLI)", () => {
     expect(run.stdout).toContain("+ wiki/entities/Charles Babbage.md");
   });
 
+  it("writes the pages' fixed words in the language --lang names, overriding the vault's setting", async () => {
+    const vault = makeVault({ [NOTE]: TEXT });
+    mkdirSync(join(vault, ".obsidian/plugins/synapse"), { recursive: true });
+    writeFileSync(join(vault, ".obsidian/plugins/synapse/data.json"), JSON.stringify({ version: 1, wikiLanguage: "fr" }));
+    const run = await runCli(["ingest", NOTE, "--vault", vault, "--lang", "DE", "--json"]);
+    expect(run.code).toBe(0);
+    const source = snapshot(vault)["wiki/sources/Ada Lovelace (source).md"] ?? "";
+    expect(source).toContain("> [!info] Ohne Sprachmodell extrahiert");
+    expect(source).toContain("## Zusammenfassung");
+    // The summary is the note's own English sentence, and lang says what the page's text is.
+    expect(source).toContain("lang: en");
+    expect(source).toContain("Ada Lovelace wrote the first program");
+  });
+
   it("writes nothing with --dry-run and still reports the plan", async () => {
     const vault = makeVault({ [NOTE]: TEXT });
     const before = snapshot(vault);
@@ -82,6 +96,7 @@ describe("synapse ingest (built CLI)", () => {
     ["an unknown provider", ["ingest", NOTE, "--vault", ".", "--provider", "gpt"], /Unknown provider "gpt"/],
     ["a bad --max-iter", ["ingest", NOTE, "--vault", ".", "--max-iter", "0"], /--max-iter must be a whole number from 1 to 10/],
     ["a model for the offline provider", ["ingest", NOTE, "--vault", ".", "--model", "x"], /uses no model/],
+    ["a --lang that is not a language code", ["ingest", NOTE, "--vault", ".", "--lang", "german"], /--lang must be "auto" \(each note's language\) or a two-letter ISO 639-1 code such as "en", "de" or "ja", not "german"\./],
     ["an unknown command", ["digest"], /Unknown command "digest"/],
   ])("exits 2 with a usage message for %s", async (_name, args, message) => {
     const vault = makeVault({ [NOTE]: TEXT });

@@ -50,6 +50,7 @@ async function saved(harness: Harness): Promise<Record<string, unknown>> {
 const EVERY_ROW = [
   "Backends › Ingest with",
   "Wiki and limits › Wiki folder",
+  "Wiki and limits › Wiki language",
   "Wiki and limits › Generation attempts",
   "Wiki and limits › Token budget",
   "Wiki and limits › Request timeout",
@@ -135,6 +136,23 @@ describe("the settings tab", () => {
     });
     expect(SettingsSchema.parse(data)).toEqual(data);
     expect(harness.plugin.currentSettings.maxIter).toBe(5);
+  });
+
+  it("chooses the wiki's language from a dropdown that starts with each note's own", async () => {
+    const { harness, controls } = await openTab();
+    const language = controls.dropdown("Wiki and limits", "Wiki language");
+    const options = [...language.selectEl.options];
+    expect(options[0]).toMatchObject({ value: "auto", text: "Same as each note" });
+    expect(options.map((o) => o.value)).toEqual(expect.arrayContaining(["en", "de", "fr", "es", "ja", "zh", "ko", "ru"]));
+    expect(options.find((o) => o.value === "de")?.text).toBe("Deutsch (de)");
+    expect(language.getValue()).toBe("auto");
+    language.setValue("ja");
+    expect(await saved(harness)).toMatchObject({ wikiLanguage: "ja" });
+  });
+
+  it("keeps a wiki language set outside the list selectable", async () => {
+    const { controls } = await openTab({ data: { version: 1, wikiLanguage: "sw" } });
+    expect(controls.dropdown("Wiki and limits", "Wiki language").getValue()).toBe("sw");
   });
 
   it("refuses an invalid number, says why on the row, and keeps the last valid value", async () => {

@@ -176,6 +176,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       retrievalContext: clipContext(retrievalContext),
       previousPages: previousPagesFor(lastPages.get(run) ?? []),
       ...(options.model ? { model: options.model } : {}),
+      ...(run.wikiLanguage ? { wikiLanguage: run.wikiLanguage } : {}),
     };
 
     const { signal, dispose } = deadlineSignal(run);

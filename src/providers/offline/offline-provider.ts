@@ -48,7 +48,8 @@ export class OfflineProvider implements InferenceProvider {
     if (!source) throw new SynapseError("config", "The Offline provider needs the source note to generate pages.");
     // Extraction is cheap and deterministic, so generate re-reads the note rather than keeping state.
     const found = extract(source.path, source.text);
-    return Promise.resolve(offlinePages(analysis, found, source.path));
+    // A wiki language the user fixed sets the fixed words; the extracted text stays the note's.
+    return Promise.resolve(offlinePages(analysis, found, source.path, run.wikiLanguage ?? analysis.language));
   }
 
   async *chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {

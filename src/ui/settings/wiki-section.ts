@@ -1,4 +1,5 @@
 /** Where the wiki lives and how far one ingest may go. */
+import { AUTO_LANGUAGE, COMMON_LANGUAGES } from "../../core/wiki-language";
 import { FolderInputSuggest } from "../folder-suggest";
 import { numberRow, save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 
@@ -16,11 +17,36 @@ function wikiFolderRow(ctx: SettingsContext): SettingRow {
   };
 }
 
+/** The dropdown's options: follow each note, then the common languages by their own names. */
+export function wikiLanguageOptions(current: string): Record<string, string> {
+  const options: Record<string, string> = { [AUTO_LANGUAGE]: "Same as each note" };
+  for (const [code, , own] of COMMON_LANGUAGES) options[code] = `${own} (${code})`;
+  // A code set in data.json or with the CLI's --lang stays selectable even if it is not listed.
+  if (!(current in options)) options[current] = current;
+  return options;
+}
+
+function wikiLanguageRow(ctx: SettingsContext): SettingRow {
+  return {
+    name: "Wiki language",
+    desc: "The language pages are written in. Same as each note: a German note gets German pages. With one language chosen, models write every page in it; the Offline provider writes its headings in it but keeps the note's text as it is.",
+    build: (setting) => {
+      setting.addDropdown((dropdown) =>
+        dropdown
+          .addOptions(wikiLanguageOptions(ctx.store.settings.wikiLanguage))
+          .setValue(ctx.store.settings.wikiLanguage)
+          .onChange((value) => void save(setting, ctx.store, (draft) => (draft.wikiLanguage = value))),
+      );
+    },
+  };
+}
+
 export function wikiSection(ctx: SettingsContext): SettingSection {
   return {
     heading: "Wiki and limits",
     rows: [
       wikiFolderRow(ctx),
+      wikiLanguageRow(ctx),
       numberRow(
         ctx,
         "Generation attempts",
