@@ -24,6 +24,8 @@ export interface ProviderCapabilities {
   readonly streaming: boolean;
   /** Context window in tokens (0 when unknown). */
   readonly maxContext: number;
+  /** The most output tokens one reply may have (0 when unknown); bounds raising the output limit. */
+  readonly maxOutputTokens: number;
   /** The provider can produce embeddings (for vector retrieval). */
   readonly supportsEmbeddings: boolean;
 }
@@ -38,6 +40,7 @@ const CONSERVATIVE: ProviderCapabilities = {
   structuredOutput: "none",
   streaming: false,
   maxContext: 0,
+  maxOutputTokens: 0,
   supportsEmbeddings: false,
 };
 

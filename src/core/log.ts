@@ -14,6 +14,10 @@ export interface CallEvent {
   readonly attempt: number;
   readonly inputTokens?: number;
   readonly outputTokens?: number;
+  /** The output limit this attempt asked for, when the adapter sets one. */
+  readonly outputLimit?: number;
+  /** What else the log should say about this attempt ("stopped at the output limit"). */
+  readonly note?: string;
   /** Present only when the user opted in to content capture; truncated and redacted. */
   readonly content?: { readonly prompt?: string; readonly reply?: string };
 }

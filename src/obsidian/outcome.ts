@@ -135,8 +135,9 @@ export function describeCall(event: CallEvent): string {
   const tokens = event.inputTokens !== undefined || event.outputTokens !== undefined
     ? ` · ${event.inputTokens ?? 0} in, ${event.outputTokens ?? 0} out`
     : "";
-  const outcome = event.outcome === "ok" ? "ok" : `failed: ${event.outcome}`;
-  return `${event.operation} · ${event.provider}${model} · attempt ${event.attempt} · ${outcome} · ${Math.round(event.durationMs)} ms${tokens}`;
+  const outcome = event.outcome === "ok" ? "ok" : `failed: ${event.outcome}${event.note ? ` (${event.note})` : ""}`;
+  const limit = event.outputLimit ? ` · limit ${event.outputLimit}` : "";
+  return `${event.operation} · ${event.provider}${model} · attempt ${event.attempt} · ${outcome} · ${Math.round(event.durationMs)} ms${tokens}${limit}`;
 }
 
 function summaryLine(note: IngestedNote): string {

@@ -11,6 +11,7 @@ import { raceAbort } from "../core/abort";
 import { SynapseError } from "../core/errors";
 import { redact, type CallEvent, type RunLogger } from "../core/log";
 import { deadlineSignal, remainingMs, throwIfStopped, type RunContext } from "../core/run-context";
+import { isTruncated } from "./output-limit";
 import { nextDelay, sleep, withRetry, type RetryPolicy } from "./retry";
 
 export interface TokenUsage {
@@ -66,6 +67,8 @@ export interface Exchange<R> {
 
 export interface CallSpec<R, T> {
   readonly operation: Operation;
+  /** The output limit the request asks for, recorded in the log. */
+  readonly outputLimit?: number;
   /** The prompt as text, kept only for opt-in content capture. */
   readonly prompt: string;
   send(signal: AbortSignal): Promise<Exchange<R>>;
@@ -156,16 +159,21 @@ export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: 
       reply = exchange.replyText;
       recordUsage(run, config, spec.operation, usage);
       const value = spec.interpret(exchange.raw);
-      logAttempt(run, config, { operation: spec.operation, outcome: "ok", durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
+      logAttempt(run, config, { operation: spec.operation, outcome: "ok", durationMs: run.now() - started, attempt, ...tokens(usage), ...limitOf(spec) }, spec.prompt, reply);
       return value;
     } catch (thrown) {
       const error = settleError(thrown, signal, run, config, spec.mapError);
-      logAttempt(run, config, { operation: spec.operation, outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
+      const note = isTruncated(error) ? { note: "stopped at the output limit" } : {};
+      logAttempt(run, config, { operation: spec.operation, outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage), ...limitOf(spec), ...note }, spec.prompt, reply);
       throw error;
     } finally {
       dispose();
     }
   });
+}
+
+function limitOf(spec: { readonly outputLimit?: number }): { outputLimit?: number } {
+  return spec.outputLimit && spec.outputLimit > 0 ? { outputLimit: spec.outputLimit } : {};
 }
 
 function tokens(usage: TokenUsage | null): { inputTokens?: number; outputTokens?: number } {

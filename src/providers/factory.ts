@@ -89,7 +89,7 @@ export function ollamaHost(settings: Settings): URL {
   const raw = settings.profiles.ollama.host.trim() || DEFAULT_OLLAMA_HOST;
   // OLLAMA_HOST is commonly written without a scheme ("127.0.0.1:11434"); Ollama itself accepts that.
   const withScheme = raw.includes("://") ? raw : `http://${raw}`;
-  return parseBaseUrl(withScheme, "Ollama host (setting \"Ollama host\" or --base-url)");
+  return parseBaseUrl(withScheme, "Ollama host (setting \"Host\" under Local: Ollama, or --base-url)");
 }
 
 /** A client per request, over a fetch bound to that request's signal (see ollama/client.ts). */
@@ -116,11 +116,19 @@ export function createOllama(env: ProviderEnvironment): OllamaProvider {
     model: profile.model.trim(),
     embeddingModel: profile.embeddingModel.trim(),
     options: sanitiseOptions(profile.options).options,
+    maxTokens: ollamaMaxTokens(profile),
     declaresTools: profile.supportsTools,
     requestTimeoutMs: requestTimeoutMs(env.settings),
     retry: resolveRetryPolicy(env.retry),
     ...(env.logger ? { logger: env.logger } : {}),
   });
+}
+
+/** The setting, else a num_predict from the advanced options, else 0 (Ollama decides). */
+function ollamaMaxTokens(profile: Settings["profiles"]["ollama"]): number {
+  if (profile.maxTokens > 0) return profile.maxTokens;
+  const fromOptions = Number(profile.options.num_predict);
+  return Number.isInteger(fromOptions) && fromOptions > 0 ? fromOptions : 0;
 }
 
 export function anthropicUrl(settings: Settings): URL {

@@ -25,6 +25,8 @@ export const OllamaProfileSchema = z.object({
   embeddingModel: z.string().default(""),
   /** The user's claim that the model does tool calling; the readiness check compares it with what the model reports. */
   supportsTools: z.boolean().default(false),
+  /** Output tokens per reply (Ollama's num_predict); 0 leaves it to Ollama, which stops when the context is full. */
+  maxTokens: z.number().int().nonnegative().default(0),
   /** Ollama `options` (temperature, num_ctx…). */
   options: AdvancedOptionsSchema.default({}),
 });

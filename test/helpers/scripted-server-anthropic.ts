@@ -83,7 +83,7 @@ export const renderAnthropic: Renderer = {
         const stopReason = reply.finish === "length" ? "max_tokens" : "end_turn";
         if (!stream) {
           const blocks = contentBlocks(body, reply.text);
-          return jsonResponse(res, 200, message(model, blocks, blocks[0]?.type === "tool_use" ? "tool_use" : stopReason, usage));
+          return jsonResponse(res, 200, message(model, blocks, blocks[0]?.type === "tool_use" && reply.finish !== "length" ? "tool_use" : stopReason, usage));
         }
         streamText(res, model, reply.text, usage);
         return finish(stopReason, usage.output);

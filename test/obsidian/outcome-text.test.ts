@@ -77,6 +77,26 @@ describe("the result listing", () => {
     expect(outcomeNotice("Notes/Wax.md", api).text).toMatch(/API key in the settings/);
   });
 
+  it("says in the call log which output limit each attempt asked for, and which one was cut off", () => {
+    const listing = buildResultListing(
+      [
+        {
+          notePath: "Notes/Wax.md",
+          report: aReport(),
+          calls: [
+            { provider: "ollama", model: "qwen3:8b", operation: "generate", outcome: "schema", durationMs: 900, attempt: 1, outputLimit: 1000, note: "stopped at the output limit" },
+            { provider: "ollama", model: "qwen3:8b", operation: "generate", outcome: "ok", durationMs: 1200, attempt: 1, outputLimit: 2000 },
+          ],
+        },
+      ],
+      "Ingested",
+    );
+    expect(listing.calls.map((c) => c.line)).toEqual([
+      "generate · ollama (qwen3:8b) · attempt 1 · failed: schema (stopped at the output limit) · 900 ms · limit 1000",
+      "generate · ollama (qwen3:8b) · attempt 1 · ok · 1200 ms · limit 2000",
+    ]);
+  });
+
   it("says no price for an unpriced model, never a cost it does not know", () => {
     const failed = aReport({ converged: false, stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: "ollama", mode: "local", isLocal: true, model: "llama3.1:8b" } });
     const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: failed }], "Ingested");

@@ -62,15 +62,18 @@ const EVERY_ROW = [
   "Local: Ollama › Host",
   "Local: Ollama › Model",
   "Local: Ollama › Embedding model",
+  "Local: Ollama › Max output tokens",
   "Local: Ollama › Test connection",
   "API: Anthropic › Model",
   "API: Anthropic › API key",
   "API: Anthropic › Base URL",
+  "API: Anthropic › Max output tokens",
   "API: Anthropic › Test connection",
   "API: OpenAI-compatible › Service",
   "API: OpenAI-compatible › Base URL",
   "API: OpenAI-compatible › Model",
   "API: OpenAI-compatible › API key",
+  "API: OpenAI-compatible › Max output tokens",
   "API: OpenAI-compatible › Test connection",
   "CLI agent through the bridge › Bridge URL",
   "CLI agent through the bridge › Bridge token",
@@ -80,6 +83,23 @@ const EVERY_ROW = [
 ];
 
 describe("the settings tab", () => {
+  it("has every setting that a message tells the user to change", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const join = (...parts: string[]) => path.join(...parts);
+    const readFileSync = (file: string) => fs.readFileSync(file, "utf8");
+    const readdirSync = (dir: string) => fs.readdirSync(dir, { recursive: true, encoding: "utf8" });
+    const root = join(__dirname, "..", "..", "src");
+    const files = readdirSync(root).filter((f) => f.endsWith(".ts")).map((f) => join(root, f));
+    const named = new Set<string>();
+    for (const file of files) {
+      for (const match of readFileSync(file).matchAll(/(?:setting|[Rr]aise) \\?"([A-Z][A-Za-z ]+)\\?"/g)) named.add(match[1] ?? "");
+    }
+    const rows = new Set(EVERY_ROW.map((row) => row.split(" › ")[1]));
+    expect(named.size).toBeGreaterThan(5);
+    expect([...named].filter((name) => !rows.has(name))).toEqual([]);
+  });
+
   it("renders every control, grouped by section, showing the settings in force", async () => {
     const { controls } = await openTab({ data: { version: 1, wikiFolder: "kb", maxIter: 4, excludedFolders: ["Private", "Journal"] } });
     expect(controls.rows()).toEqual(EVERY_ROW);

@@ -38,11 +38,11 @@ describe("Anthropic backend", () => {
     expect(body.max_tokens).toBe(2048);
   });
 
-  it("says to raise max tokens when a cut-off reply fails the schema", async () => {
-    server.setScript([{ kind: "content", text: '{"title": "Intro', finish: "length" }]);
-    const error = await failure(() => createProvider("anthropic", envFor("anthropic", server)).analyze("text", "", ingestRun()));
-    expect(error.kind).toBe("schema");
-    expect(error.message).toMatch(/"Max tokens" limit/);
+  it("asks again with more output tokens when a forced tool call is cut off at max_tokens", async () => {
+    server.setScript([{ kind: "content", text: '{"title": "Intro', finish: "length" }, { kind: "content", text: REPLIES.analysis }]);
+    const analysis = await createProvider("anthropic", envFor("anthropic", server)).analyze("text", "", ingestRun());
+    expect(analysis.title).toBe((JSON.parse(REPLIES.analysis) as { title: string }).title);
+    expect(server.modelRequests().map((r) => (r.body as { max_tokens: number }).max_tokens)).toEqual([8192, 16384]);
   });
 
   it("treats an overloaded error event inside a stream as transient", async () => {

@@ -9,9 +9,17 @@ import { orchestrate, type OrchestratorOptions } from "../../src/core/orchestrat
 import { createRunContext, type ProgressEvent } from "../../src/core/run-context";
 import { formatUsageSummary } from "../../src/providers/usage-summary";
 import type { Protocol, Reply, ScriptedServer } from "../helpers/scripted-server";
+
 import type { FetchLike } from "../../src/providers/environment";
 import { WAIT_MS } from "../helpers/eventually";
 import { API_KEY, MODELS, REPLIES, VALID, collect, content, failure, ingestRun, nodeFetch, promptSent, providerFor, schemaSent, startServer } from "./harness";
+
+/** The output limit a request asked for, wherever the protocol puts it. */
+function limitSent(protocol: Protocol, body: unknown): number | undefined {
+  const b = body as { options?: { num_predict?: number }; max_tokens?: number; max_completion_tokens?: number };
+  if (protocol === "ollama") return b.options?.num_predict;
+  return b.max_completion_tokens ?? b.max_tokens;
+}
 
 const OPTIONS: OrchestratorOptions = { maxIter: 3, tokenBudget: 0, retrievalContext: "", vaultContext: "" };
 
@@ -214,6 +222,43 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
       const calls = modelCalls().length;
       await new Promise((r) => setTimeout(r, 150));
       expect(modelCalls()).toHaveLength(calls);
+    });
+
+    it("raises the output limit after a reply cut off at it, uses nothing from the cut reply, and logs it", async () => {
+      const cut: Reply = { kind: "content", text: REPLIES.analysis.slice(0, 60), finish: "length" };
+      server.setScript([cut, content(REPLIES.analysis)]);
+      const log = new MemoryRunLogger();
+      const progress: ProgressEvent[] = [];
+      const analysis = await provider({ profile: { maxTokens: 1000 } }).analyze("text", "", ingestRun({ log, progress: (e) => progress.push(e) }));
+      expect(analysis.title).toBe((JSON.parse(REPLIES.analysis) as { title: string }).title);
+      expect(modelCalls().map((r) => limitSent(protocol, r.body))).toEqual([1000, 2000]);
+      expect(progress).toContainEqual({ type: "activity", message: expect.stringMatching(/stopped at the 1000-token output limit; trying again with 2000\.$/) as string });
+      const attempts = log.events.filter((e) => e.operation === "analyze").map((e) => [e.outcome, e.outputLimit, e.note]);
+      expect(attempts).toEqual([
+        ["schema", 1000, "stopped at the output limit"],
+        ["ok", 2000, undefined],
+      ]);
+    });
+
+    it("stops raising after a few doublings and names the setting to change", async () => {
+      server.setScript([{ kind: "content", text: REPLIES.pages.slice(0, 80), finish: "length" }]);
+      const error = await failure(() => provider({ profile: { maxTokens: 1000 } }).analyze("text", "", ingestRun()));
+      expect(error.kind).toBe("schema");
+      const section = { ollama: "Local: Ollama", anthropic: "API: Anthropic", openai: "API: OpenAI-compatible" }[protocol];
+      expect(error.message).toMatch(new RegExp(`stopped at the 8000-token output limit before it was complete; nothing from it is used\\. Raise "Max output tokens" under ${section} in the settings\\.$`));
+      expect(modelCalls().map((r) => limitSent(protocol, r.body))).toEqual([1000, 2000, 4000, 8000]);
+    });
+
+    it("never raises the output limit past what the model declares", async () => {
+      const probe = provider();
+      if (protocol === "ollama") await probe.analyze("short", "", ingestRun()); // learns the context from /api/show
+      const declared = probe.capabilities().maxOutputTokens;
+      expect(declared).toBeGreaterThan(1000);
+      server.reset();
+      server.setScript([{ kind: "content", text: REPLIES.analysis.slice(0, 60), finish: "length" }]);
+      const error = await failure(() => provider({ profile: { maxTokens: declared - 1 } }).analyze("text", "", ingestRun()));
+      expect(modelCalls().map((r) => limitSent(protocol, r.body))).toEqual([declared - 1, declared]);
+      expect(error.message).toMatch(/That is (the most .* declares|the model's whole context); ingest a shorter note\.$/);
     });
 
     it("sends no generate request once the token budget is spent", async () => {

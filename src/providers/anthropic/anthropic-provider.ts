@@ -13,7 +13,8 @@ import type { RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
-import { knownContextWindow } from "../context-windows";
+import { knownContextWindow, knownMaxOutput } from "../context-windows";
+import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { parseReply } from "../json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
@@ -48,8 +49,19 @@ const TOOL_NAME = "submit";
 export class AnthropicProvider implements InferenceProvider {
   private readonly call: CallConfig;
 
+  private readonly output: OutputLimitContext;
+
   constructor(private readonly config: AnthropicAdapterConfig) {
     this.call = callConfig("anthropic", "Anthropic", config);
+    this.output = {
+      label: "Anthropic",
+      limits: new OutputLimits(config.maxTokens),
+      ceiling: () => outputCeiling(config.maxTokens, this.capabilities()),
+      advice: (limit) =>
+        limit < outputCeiling(config.maxTokens, this.capabilities())
+          ? `Raise "Max output tokens" under API: Anthropic in the settings.`
+          : `That is the most ${config.model} declares; ingest a shorter note.`,
+    };
   }
 
   capabilities(): ProviderCapabilities {
@@ -63,6 +75,7 @@ export class AnthropicProvider implements InferenceProvider {
       structuredOutput: this.config.structuredOutput === "tool" ? "tool_call" : "json_schema",
       streaming: true,
       maxContext: knownContextWindow(this.config.model),
+      maxOutputTokens: knownMaxOutput(this.config.model),
       supportsEmbeddings: false,
     });
   }
@@ -92,7 +105,7 @@ export class AnthropicProvider implements InferenceProvider {
     return mapSdkError(error, sdkErrorClasses(anthropicSdk.loaded), { label: "Anthropic", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
   }
 
-  private body(pair: PromptPair, schema: Record<string, unknown>, what: string): Record<string, unknown> {
+  private body(pair: PromptPair, schema: Record<string, unknown>, what: string, maxTokens: number): Record<string, unknown> {
     const constraint =
       this.config.structuredOutput === "tool"
         ? {
@@ -103,7 +116,7 @@ export class AnthropicProvider implements InferenceProvider {
     return {
       ...this.config.options,
       model: this.config.model,
-      max_tokens: this.config.maxTokens,
+      max_tokens: maxTokens,
       system: pair.system,
       messages: [{ role: "user", content: pair.user }],
       ...constraint,
@@ -114,9 +127,11 @@ export class AnthropicProvider implements InferenceProvider {
     const { operation, pair, schema, replySchema, what } = request;
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Anthropic", { inputTokens: estimateTokens(prompt) });
-    const body = this.body(pair, schema, what) as unknown as Anthropic.MessageCreateParamsNonStreaming;
-    return callWithPolicy(this.call, run, {
+    return withOutputLimit(run, this.output, (limit) => {
+      const body = this.body(pair, schema, what, limit) as unknown as Anthropic.MessageCreateParamsNonStreaming;
+      return callWithPolicy(this.call, run, {
       operation,
+      outputLimit: limit,
       prompt,
       mapError: (error) => this.mapError(error),
       send: async (signal) => {
@@ -125,7 +140,8 @@ export class AnthropicProvider implements InferenceProvider {
         const usage = parsed.success && parsed.data.usage ? { inputTokens: inputTokensOf(parsed.data.usage), outputTokens: parsed.data.usage.output_tokens ?? 0 } : null;
         return { raw, usage, ...(parsed.success ? { replyText: JSON.stringify(parsed.data.content) } : {}) };
       },
-      interpret: (raw) => interpretMessage(raw, replySchema, what),
+      interpret: (raw) => interpretMessage(raw, replySchema, what, limit),
+      });
     });
   }
 
@@ -163,7 +179,7 @@ function refusal(): SynapseError {
 }
 
 /** A message envelope into the requested value: refusal, tool input, or JSON text. */
-export function interpretMessage<T>(raw: unknown, replySchema: z.ZodType<T>, what: string): T {
+export function interpretMessage<T>(raw: unknown, replySchema: z.ZodType<T>, what: string, limit: number): T {
   const parsed = AnthropicMessage.safeParse(raw);
   if (!parsed.success) throw envelopeError("Anthropic", "no content in the reply");
   const message = parsed.data;
@@ -173,9 +189,8 @@ export function interpretMessage<T>(raw: unknown, replySchema: z.ZodType<T>, wha
   try {
     return parseReply(reply, replySchema, "Anthropic", what);
   } catch (error) {
-    if (message.stop_reason === "max_tokens" && SynapseError.isInstance(error)) {
-      throw new SynapseError("schema", `${error.message} The reply reached the "Max tokens" limit; raise it in the settings.`, { cause: error });
-    }
+    // Cut off at the limit: only an object that closed before it was used (above).
+    if (message.stop_reason === "max_tokens" && SynapseError.isInstance(error)) throw truncatedError("Anthropic", what, limit, error);
     throw error;
   }
 }

@@ -5,6 +5,7 @@
  * length and capabilities, so `capabilities()` becomes more precise, never more generous.
  */
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
+import { SynapseError } from "../../core/errors";
 import type { InferenceProvider } from "../../core/provider";
 import type { RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
@@ -12,6 +13,7 @@ import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWi
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
 import { parseReply } from "../json-repair";
+import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { chatMessages, promptText } from "../prompts";
 import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import { parseRetryAfter, type RetryPolicy } from "../retry";
@@ -30,6 +32,8 @@ export interface OllamaAdapterConfig {
   readonly embeddingModel: string;
   /** Ollama `options` (temperature, num_ctx…), reserved keys already removed. */
   readonly options: Readonly<Record<string, string | number | boolean>>;
+  /** Output tokens per reply, sent as num_predict; 0 leaves it to Ollama (until the context is full). */
+  readonly maxTokens: number;
   /** The user's claim that the model does tool calling; cross-checked against /api/show. */
   readonly declaresTools: boolean;
   readonly requestTimeoutMs: number;
@@ -46,14 +50,27 @@ interface ModelInfo {
 export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private info: ModelInfo | null = null;
   private readonly call: CallConfig;
+  private readonly output: OutputLimitContext;
 
   constructor(private readonly config: OllamaAdapterConfig) {
     this.call = callConfig("ollama", "Ollama", config);
+    this.output = {
+      label: "Ollama",
+      limits: new OutputLimits(config.maxTokens),
+      ceiling: () => outputCeiling(config.maxTokens, this.capabilities()),
+      advice: (limit) =>
+        limit <= 0
+          ? "Ollama ends a reply when the model's context is full; ingest a shorter note or pick a model with a larger context."
+          : limit < outputCeiling(config.maxTokens, this.capabilities())
+            ? `Raise "Max output tokens" under Local: Ollama in the settings.`
+            : "That is the model's whole context; ingest a shorter note.",
+    };
   }
 
   capabilities(): ProviderCapabilities {
     const numCtx = Number(this.config.options.num_ctx);
     const reported = this.info?.capabilities;
+    const maxContext = Number.isFinite(numCtx) && numCtx > 0 ? numCtx : (this.info?.contextLength ?? 0);
     return defineCapabilities({
       name: "ollama",
       mode: "local",
@@ -65,7 +82,9 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       structuredOutput: "json_schema",
       streaming: true,
       // num_ctx is what Ollama will actually use; otherwise the model's own limit.
-      maxContext: Number.isFinite(numCtx) && numCtx > 0 ? numCtx : (this.info?.contextLength ?? 0),
+      maxContext,
+      // A reply can fill at most the context the prompt leaves free.
+      maxOutputTokens: maxContext,
       supportsEmbeddings: this.config.embeddingModel.length > 0,
     });
   }
@@ -153,8 +172,9 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     await this.modelInfo(run);
     checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimateTokens(prompt) });
     let retryAfterMs: number | undefined;
-    return callWithPolicy(this.call, run, {
+    return withOutputLimit(run, this.output, (limit) => callWithPolicy(this.call, run, {
       operation,
+      outputLimit: limit,
       prompt,
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       send: async (signal) => {
@@ -167,7 +187,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
           ],
           format: schema,
           stream: false,
-          options: { ...this.config.options },
+          options: { ...this.config.options, ...(limit > 0 ? { num_predict: limit } : {}) },
         });
         const parsed = OllamaChatReply.safeParse(raw);
         return { raw, usage: parsed.success ? usageOf(parsed.data) : null, ...(parsed.success ? { replyText: parsed.data.message.content ?? "" } : {}) };
@@ -175,9 +195,15 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       interpret: (raw) => {
         const parsed = OllamaChatReply.safeParse(raw);
         if (!parsed.success) throw envelopeError("Ollama", "no message in the reply");
-        return parseReply(parsed.data.message.content ?? "", replySchema, "Ollama", what);
+        try {
+          return parseReply(parsed.data.message.content ?? "", replySchema, "Ollama", what);
+        } catch (error) {
+          // Cut off at the limit: only an object that closed before it was used (above).
+          if (parsed.data.done_reason === "length" && SynapseError.isInstance(error)) throw truncatedError("Ollama", what, limit > 0 ? limit : null, error);
+          throw error;
+        }
       },
-    });
+    }));
   }
 
   private async *streamChat(binding: RequestBinding, messages: readonly Message[]): AsyncGenerator<StreamPart> {

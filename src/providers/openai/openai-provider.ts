@@ -15,7 +15,8 @@ import type { RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
-import { knownContextWindow } from "../context-windows";
+import { knownContextWindow, knownMaxOutput } from "../context-windows";
+import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { parseReply } from "../json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
@@ -60,10 +61,20 @@ export class OpenAICompatibleProvider implements InferenceProvider {
   private readonly call: CallConfig;
   /** Set once the server refuses `response_format`; later calls go straight to prompt-described JSON. */
   private promptOnly: boolean;
+  private readonly output: OutputLimitContext;
 
   constructor(private readonly config: OpenAIAdapterConfig) {
     this.promptOnly = config.structuredOutput === "prompt";
     this.call = callConfig("openai", "The OpenAI-compatible server", config);
+    this.output = {
+      label: "The OpenAI-compatible server",
+      limits: new OutputLimits(config.maxTokens),
+      ceiling: () => outputCeiling(config.maxTokens, this.capabilities()),
+      advice: (limit) =>
+        limit < outputCeiling(config.maxTokens, this.capabilities())
+          ? `Raise "Max output tokens" under API: OpenAI-compatible in the settings.`
+          : `That is the most ${config.model} declares; ingest a shorter note.`,
+    };
   }
 
   capabilities(): ProviderCapabilities {
@@ -77,6 +88,7 @@ export class OpenAICompatibleProvider implements InferenceProvider {
       structuredOutput: this.promptOnly ? "none" : "json_schema",
       streaming: true,
       maxContext: knownContextWindow(this.config.model),
+      maxOutputTokens: knownMaxOutput(this.config.model),
       supportsEmbeddings: false,
     });
   }
@@ -104,11 +116,11 @@ export class OpenAICompatibleProvider implements InferenceProvider {
     return mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
   }
 
-  private body(pair: PromptPair, schema: Record<string, unknown>, schemaName: string, withFormat: boolean): Record<string, unknown> {
+  private body(pair: PromptPair, schema: Record<string, unknown>, schemaName: string, withFormat: boolean, maxTokens: number): Record<string, unknown> {
     return {
       ...this.config.options,
       model: this.config.model,
-      [this.config.maxTokensField]: this.config.maxTokens,
+      [this.config.maxTokensField]: maxTokens,
       messages: [
         { role: "system", content: pair.system },
         { role: "user", content: pair.user },
@@ -123,14 +135,15 @@ export class OpenAICompatibleProvider implements InferenceProvider {
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
     const options = { maxRetries: 0, timeout: this.config.requestTimeoutMs };
-    return callWithPolicy(this.call, run, {
+    return withOutputLimit(run, this.output, (limit) => callWithPolicy(this.call, run, {
       operation,
+      outputLimit: limit,
       prompt,
       mapError: (error) => this.mapError(error),
       send: async (signal) => {
         const client = await this.config.client();
         const create = (withFormat: boolean) =>
-          client.chat.completions.create(this.body(pair, schema, schemaName, withFormat) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { ...options, signal });
+          client.chat.completions.create(this.body(pair, schema, schemaName, withFormat, limit) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { ...options, signal });
         let raw: unknown;
         if (this.promptOnly) raw = await create(false);
         else {
@@ -147,8 +160,8 @@ export class OpenAICompatibleProvider implements InferenceProvider {
         const usage = parsed.success && parsed.data.usage ? { inputTokens: parsed.data.usage.prompt_tokens ?? 0, outputTokens: parsed.data.usage.completion_tokens ?? 0 } : null;
         return { raw, usage, ...(parsed.success ? { replyText: parsed.data.choices[0]?.message.content ?? "" } : {}) };
       },
-      interpret: (raw) => interpretCompletion(raw, replySchema, what),
-    });
+      interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
+    }));
   }
 
   private async *streamChat(signal: AbortSignal, messages: readonly Message[]): AsyncGenerator<StreamPart> {
@@ -187,7 +200,7 @@ function refusalError(text: string): SynapseError {
 }
 
 /** A completion envelope into the requested value: refusal, or JSON content parsed tolerantly. */
-export function interpretCompletion<T>(raw: unknown, replySchema: z.ZodType<T>, what: string): T {
+export function interpretCompletion<T>(raw: unknown, replySchema: z.ZodType<T>, what: string, limit: number): T {
   const parsed = OpenAICompletion.safeParse(raw);
   if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "no choices in the reply");
   const choice = parsed.data.choices[0];
@@ -195,9 +208,8 @@ export function interpretCompletion<T>(raw: unknown, replySchema: z.ZodType<T>, 
   try {
     return parseReply(choice?.message.content ?? "", replySchema, "OpenAI-compatible", what);
   } catch (error) {
-    if (choice?.finish_reason === "length" && SynapseError.isInstance(error)) {
-      throw new SynapseError("schema", `${error.message} The reply reached the "Max tokens" limit; raise it in the settings.`, { cause: error });
-    }
+    // Cut off at the limit: only an object that closed before it was used (above).
+    if (choice?.finish_reason === "length" && SynapseError.isInstance(error)) throw truncatedError("OpenAI-compatible", what, limit, error);
     throw error;
   }
 }

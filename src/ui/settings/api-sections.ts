@@ -4,7 +4,7 @@
  */
 import type { TextComponent } from "obsidian";
 import { OPENAI_PRESETS, type Settings } from "../../settings/schema";
-import { save, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+import { numberRow, save, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 import { secretRow } from "./secret-row";
 import { testConnectionRow } from "./test-connection";
 
@@ -43,6 +43,14 @@ export function anthropicSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.anthropic.baseUrl,
         (d, v) => (d.profiles.anthropic.baseUrl = v),
         "https://api.anthropic.com",
+      ),
+      numberRow(
+        ctx,
+        "Max output tokens",
+        "The most tokens one reply may have. A reply cut off at this limit is never used: the next attempt asks for twice as many, up to what the model allows.",
+        { min: 1, integer: true },
+        (s) => s.profiles.anthropic.maxTokens,
+        (d, v) => (d.profiles.anthropic.maxTokens = v),
       ),
       testConnectionRow(ctx, "anthropic", "the Anthropic API"),
     ],
@@ -105,6 +113,14 @@ export function openaiSection(ctx: SettingsContext): SettingSection {
         "Pick or create the secret that holds the key for this server. Local servers such as LM Studio need none.",
         (s) => s.profiles.openai.apiKeySecret,
         (d, v) => (d.profiles.openai.apiKeySecret = v),
+      ),
+      numberRow(
+        ctx,
+        "Max output tokens",
+        "The most tokens one reply may have. A reply cut off at this limit is never used: the next attempt asks for twice as many, up to what the model allows.",
+        { min: 1, integer: true },
+        (s) => s.profiles.openai.maxTokens,
+        (d, v) => (d.profiles.openai.maxTokens = v),
       ),
       testConnectionRow(ctx, "openai", "the server"),
     ],

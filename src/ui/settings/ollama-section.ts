@@ -6,7 +6,7 @@
 import type { DropdownComponent } from "obsidian";
 import type { ReadinessReport } from "../../core/readiness";
 import type { Settings } from "../../settings/schema";
-import { save, showProblem, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+import { numberRow, save, showProblem, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 import { testConnectionRow } from "./test-connection";
 
 type Models = ReadinessReport["models"];
@@ -101,6 +101,14 @@ export function ollamaSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.ollama.embeddingModel,
         (d, v) => (d.profiles.ollama.embeddingModel = v),
         () => embeddingFilter(models),
+      ),
+      numberRow(
+        ctx,
+        "Max output tokens",
+        "The most tokens one reply may have (Ollama's num_predict); 0 lets the model write until its context is full. A reply cut off at this limit is never used: the next attempt asks for twice as many, up to the model's context.",
+        { min: 0, integer: true },
+        (s) => s.profiles.ollama.maxTokens,
+        (d, v) => (d.profiles.ollama.maxTokens = v),
       ),
       testConnectionRow(ctx, "ollama", "the Ollama server", loaded),
     ],
