@@ -6,6 +6,7 @@
  */
 import * as z from "zod";
 import { AUTO_LANGUAGE, isWikiLanguage } from "../core/wiki-language";
+import { wikiFolderProblem } from "./folder-name";
 
 export const SETTINGS_VERSION = 1;
 
@@ -73,7 +74,14 @@ const ModelPriceSchema = z.object({ input: z.number().nonnegative(), output: z.n
 
 export const SettingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
-  wikiFolder: z.string().default("wiki"),
+  /** Vault-relative; refused when some platform could not hold it (`Wiki.`, `C:\\x`, `NUL`). */
+  wikiFolder: z
+    .string()
+    .superRefine((folder, ctx) => {
+      const problem = wikiFolderProblem(folder);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .default("wiki"),
   /** "auto": each page in its note's language; an ISO 639-1 code: every page in that language. */
   wikiLanguage: z.string().refine(isWikiLanguage, 'use "auto" or a two-letter ISO 639-1 code such as "en"').default(AUTO_LANGUAGE),
   /** Generation attempts per ingest (analyse runs once). */
