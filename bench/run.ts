@@ -1,12 +1,14 @@
 /** `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions. */
 import { benchCli } from "./cli.bench";
 import { benchIngest } from "./ingest.bench";
+import { benchLanguage } from "./language.bench";
 import { benchPlugin } from "./plugin.bench";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
 results.push(...(await benchIngest()));
 results.push(...benchCli());
+results.push(...benchLanguage());
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);
