@@ -6,7 +6,7 @@
  */
 import { BRIDGE_USAGE } from "../bridge/usage";
 import type { CliIO } from "./io";
-import { INGEST_USAGE, MODELS_USAGE } from "./usage";
+import { HISTORY_USAGE, INGEST_USAGE, MODELS_USAGE, UNDO_USAGE } from "./usage";
 
 export interface CommandContext {
   readonly signal?: AbortSignal;
@@ -31,6 +31,16 @@ export const COMMANDS: readonly CliCommand[] = [
     name: "models",
     usage: MODELS_USAGE,
     run: async (argv, io) => (await import("./models-command")).runModelsCommand(argv, io),
+  },
+  {
+    name: "undo",
+    usage: UNDO_USAGE,
+    run: async (argv, io) => (await import("./undo-command")).runUndoCommand(argv, io),
+  },
+  {
+    name: "history",
+    usage: HISTORY_USAGE,
+    run: async (argv, io) => (await import("./history-command")).runHistoryCommand(argv, io),
   },
   {
     name: "bridge",

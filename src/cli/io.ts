@@ -13,6 +13,8 @@ export const EXIT = {
   usage: 2,
   notConverged: 3,
   provider: 4,
+  /** Undo refused: files were edited after the run being undone. */
+  edited: 5,
   /** Interrupted with Ctrl-C. */
   cancelled: 130,
 } as const;

@@ -15,7 +15,8 @@ ${synopsis()}
 Run synapse <command> --help for a command's options.
 
 Exit codes: 0 done, 1 could not write (nothing changed), 2 usage or unusable note,
-3 not converged (nothing written), 4 provider failure (nothing written), 130 interrupted.`;
+3 not converged (nothing written), 4 provider failure (nothing written), 5 undo refused
+(files edited since), 130 interrupted.`;
 
 function version(): string {
   try {

@@ -7,3 +7,13 @@ export const INGEST_USAGE = `Usage: synapse ingest <note> --vault <dir> [--provi
         [--model M] [--base-url URL] [--bridge-url URL] [--max-iter N] [--lang auto|CODE] [--dry-run] [--json] [--verbose]`;
 
 export const MODELS_USAGE = "Usage: synapse models --provider ollama|anthropic|openai [--model M] [--base-url URL] [--vault <dir>] [--json]";
+
+export const UNDO_USAGE = `Usage: synapse undo --vault <dir> [--json]
+
+Reverts the last run that changed the vault (an ingest, a saved answer, lint fixes): files it changed
+get their earlier content back, pages it created are removed. Run it again to undo the run before.
+If you edited one of those files since, nothing is undone and the files are listed (exit code 5).`;
+
+export const HISTORY_USAGE = `Usage: synapse history --vault <dir> [--json]
+
+Lists the last 20 runs that changed the vault, newest first, with the files each touched.`;

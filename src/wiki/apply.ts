@@ -179,7 +179,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
     const logStep: Step = { path: logFile, type: "log", title: "Synapse log", action: logExists ? "updated" : "created", previous: null, next: logExists ? null : `${LOG_PREAMBLE}${entry}` };
     const appendText = logExists ? entry : null;
 
-    const runId = newRunId(now());
+    const runId = await newRunId(run.store, now());
     const journal: Journal = {
       version: 1,
       runId,

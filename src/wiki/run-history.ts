@@ -9,10 +9,22 @@ import { RunRecordSchema, parseRecord, type RunRecord } from "./write-records";
 export const HISTORY_LIMIT = 20;
 const FOLDER = "history";
 
-/** A run id that sorts by time: `20261130T180211Z-k3f9q2`. */
-export function newRunId(now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return `${stamp}-${Math.random().toString(36).slice(2, 8)}`;
+const ID_TIME = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z-/;
+
+function idTime(id: string): number {
+  const m = ID_TIME.exec(id);
+  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number(m[7])) : 0;
+}
+
+/**
+ * A run id that sorts by time, `20261130T180211042Z-k3f9q2`, and always after every recorded run
+ * (runs a millisecond apart, or a clock set back, still sort in the order they happened).
+ */
+export async function newRunId(store: StateStore, now: number): Promise<string> {
+  const keys = await store.list(FOLDER);
+  const last = keys.length > 0 ? idTime((keys[keys.length - 1] ?? "").slice(FOLDER.length + 1)) : 0;
+  const stamp = new Date(Math.max(now, last + 1)).toISOString().replace(/[-:.]/g, "");
+  return `${stamp}-${Math.random().toString(36).slice(2, 8).padEnd(6, "0")}`;
 }
 
 export async function recordRun(store: StateStore, record: RunRecord): Promise<void> {

@@ -1,0 +1,37 @@
+/** What the commands that work on a vault's history share: `--vault <dir> [--json]`, the write context, recovery. */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { NodeVault } from "../vault/node-vault";
+import { nodeWriteContext } from "../vault/node-write-context";
+import type { WriteContext } from "../wiki/apply";
+import { effectiveWikiFolder } from "../wiki/page-paths";
+import { UsageError, type CliIO } from "./io";
+import { recoverVault } from "./recovery";
+import { readVaultSettings } from "./vault-settings";
+
+export interface OpenedVault {
+  readonly vault: NodeVault;
+  readonly write: WriteContext;
+  readonly wikiFolder: string;
+  readonly json: boolean;
+}
+
+export async function openVault(argv: readonly string[], io: CliIO): Promise<OpenedVault> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } } }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (!values.vault) throw new UsageError("--vault <dir> is required.");
+  const root = resolve(io.cwd, values.vault);
+  if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${root} does not exist.`);
+  const { settings, warnings } = await readVaultSettings(root);
+  for (const warning of warnings) io.stderr(`Warning: ${warning}\n`);
+  const vault = new NodeVault(root);
+  const write = nodeWriteContext(root, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
+  await recoverVault(vault, wikiFolder, write, io);
+  return { vault, write, wikiFolder, json: values.json === true };
+}
