@@ -129,6 +129,19 @@ function indexEditFor(steps: readonly Step[]): IndexEdit {
   };
 }
 
+/**
+ * The listing the caller made may be older than the lock (another writer ran meanwhile): a line is
+ * removed or moved only if its page is really gone now.
+ */
+async function confirmGone(vault: VaultPort, own: IndexEdit, reconciled: IndexEdit): Promise<IndexEdit> {
+  const ownRemove = new Set(own.remove ?? []);
+  const remove: string[] = [];
+  for (const path of reconciled.remove ?? []) if (ownRemove.has(path) || !(await vault.stat(path))) remove.push(path);
+  const move: { from: string; to: string }[] = [];
+  for (const m of reconciled.move ?? []) if (!(await vault.stat(m.from))) move.push(m);
+  return { ...reconciled, remove, move };
+}
+
 function journalEntry(step: Step, logText: string | null): JournalEntry {
   if (logText !== null) return { kind: "append", path: step.path, text: logText };
   return { kind: "write", path: step.path, previous: step.previous, nextHash: step.next === null ? null : contentHash(step.next) };
@@ -163,7 +176,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       if (changed.some((s) => s.path === path)) throw new SynapseError("vault", "index.md is maintained by the write path; plan page changes only.");
       const current = await readOrNull(vault, path);
       const edit = indexEditFor(changed);
-      const reconciled = run.existingPages && current !== null ? reconcileIndex(current, run.existingPages, run.wikiFolder, edit) : edit;
+      const reconciled = run.existingPages && current !== null ? await confirmGone(vault, edit, reconcileIndex(current, run.existingPages, run.wikiFolder, edit)) : edit;
       const next = editIndex(current ?? "", reconciled);
       if (next !== current) ordered.push({ path, type: "index", title: "Wiki index", action: current === null ? "created" : "updated", previous: current, next });
     }

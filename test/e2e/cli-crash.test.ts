@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLI, runCli } from "../helpers/run-cli";
+import { makeVault, snapshot } from "../helpers/temp-vault";
+
+const NOTE = "notes/Ada Lovelace.md";
+const TEXT = "# Ada Lovelace\n\nAda Lovelace wrote the first program for the [[Analytical Engine]] of Charles Babbage. Charles Babbage designed it. Luigi Menabrea described it.\n";
+const STATE = ".obsidian/plugins/synapse/state";
+
+function notes(root: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(snapshot(root)).filter(([p]) => !p.startsWith(".obsidian/")));
+}
+
+/** Starts an ingest that pauses after each file it writes, and kills it (SIGKILL) after `writes` writes. */
+function killDuringApply(vault: string, writes: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "ingest", NOTE, "--vault", vault, "--provider", "offline"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SYNAPSE_TEST_APPLY_DELAY_MS: "1500" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const journal = join(vault, STATE, "journal", "current.json");
+    let seen = 0;
+    // The pause after each write is long next to the polling; poll the vault to see how far the run got, then kill it.
+    const timer = setInterval(() => {
+      if (!existsSync(journal)) return;
+      const entries = (JSON.parse(readFileSync(journal, "utf8")) as { entries: { path: string; kind: string; previous?: string | null }[] }).entries;
+      const written = entries.filter((e) => e.kind === "write" && e.previous === null && existsSync(join(vault, e.path))).length;
+      if (written >= writes && seen === 0) {
+        seen = written;
+        child.kill("SIGKILL");
+      }
+    }, 20);
+    child.on("error", reject);
+    child.on("close", (_code, signal) => {
+      clearInterval(timer);
+      if (signal === "SIGKILL") resolve();
+      else reject(new Error(`the ingest ended by itself (${signal ?? _code}) before it was killed`));
+    });
+  });
+}
+
+describe("a killed apply (built CLI, SIGKILL)", () => {
+  it.each([1, 2, 3])("is rolled back whole by the next command after %i file(s) were written", async (writes) => {
+    const vault = makeVault({ [NOTE]: TEXT, "wiki/index.md": "# My index\n\nMine.\n" });
+    const before = notes(vault);
+    await killDuringApply(vault, writes);
+    expect(notes(vault)).not.toEqual(before);
+    expect(existsSync(join(vault, STATE, "journal", "current.json"))).toBe(true);
+
+    const history = await runCli(["history", "--vault", vault]);
+    expect(history.code).toBe(0);
+    expect(history.stderr).toMatch(/An interrupted ingest \(“Ada Lovelace”\) was rolled back/);
+    expect(notes(vault)).toEqual(before);
+    expect(Object.keys(snapshot(vault)).filter((p) => p.endsWith(".synapse-tmp") || p.endsWith("lock.json") || p.includes("journal/"))).toEqual([]);
+
+    // And the vault works as before: the same ingest now completes.
+    expect((await runCli(["ingest", NOTE, "--vault", vault, "--provider", "offline"])).code).toBe(0);
+  });
+
+  it("removes temporary files a killed write left in the wiki folder", async () => {
+    const vault = makeVault({ [NOTE]: TEXT, "wiki/concepts/Page.md.1a2b3c.synapse-tmp": "half a page" });
+    expect((await runCli(["history", "--vault", vault])).stderr).toContain("1 leftover temporary file(s) removed");
+    expect(Object.keys(snapshot(vault)).filter((p) => p.endsWith(".synapse-tmp"))).toEqual([]);
+  });
+});
+
+describe("two CLI writers on one vault", () => {
+  it("the second waits for the first and both ingests land whole", async () => {
+    const vault = makeVault({ [NOTE]: TEXT, "notes/Engine.md": "# Analytical Engine\n\nThe Analytical Engine of Charles Babbage. Ada Lovelace wrote about it.\n" });
+    const slow = { SYNAPSE_TEST_APPLY_DELAY_MS: "150" };
+    const [a, b] = await Promise.all([
+      runCli(["ingest", NOTE, "--vault", vault, "--provider", "offline", "--json"], { env: slow, timeoutMs: 60_000 }),
+      runCli(["ingest", "notes/Engine.md", "--vault", vault, "--provider", "offline", "--json"], { env: slow, timeoutMs: 60_000 }),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const index = readFileSync(join(vault, "wiki/index.md"), "utf8");
+    for (const report of [a, b]) {
+      for (const page of (JSON.parse(report.stdout) as { pages: { path: string }[] }).pages) expect(index).toContain(`[[${page.path.replace(/\.md$/, "")}|`);
+    }
+    const log = readFileSync(join(vault, "wiki/log.md"), "utf8");
+    expect(log.match(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| /gm)).toHaveLength(2);
+  });
+
+  it("with no time to wait, the second fails with a message naming the first, and writes nothing", async () => {
+    const vault = makeVault({ [NOTE]: TEXT });
+    const lock = { version: 1, writer: { kind: "plugin", pid: null, host: null }, token: "x", activity: "ingest of “Other note”", started: Date.now(), heartbeat: Date.now() };
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(join(vault, STATE), { recursive: true });
+    writeFileSync(join(vault, STATE, "lock.json"), JSON.stringify(lock));
+    const before = notes(vault);
+    const run = await runCli(["ingest", NOTE, "--vault", vault, "--provider", "offline"], { env: { SYNAPSE_LOCK_WAIT_SECONDS: "0" } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/Another writer is changing this vault: the Synapse plugin in Obsidian, ingest of “Other note”, since \d\d:\d\d:\d\d UTC\. Nothing was written/);
+    expect(notes(vault)).toEqual(before);
+  });
+});
