@@ -10,6 +10,11 @@ import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
+import { ObsidianVault } from "./obsidian/obsidian-vault";
+import { confirmWithModal, undoLastChange } from "./obsidian/undo-service";
+import { pluginWriteContext } from "./obsidian/write-context";
+import { effectiveWikiFolder } from "./wiki/page-paths";
+import { describeRecovery, recoverInterruptedRun } from "./wiki/recover";
 import { DEFAULT_SETTINGS, type Operation, type Settings } from "./settings/schema";
 import { SynapseSettingTab } from "./ui/settings-tab";
 
@@ -25,6 +30,8 @@ export default class SynapsePlugin extends Plugin {
   /** Set by onload; the ingest queue and its reporting. */
   ingest: IngestService | null = null;
   private store: SettingsStore | null = null;
+  /** Settles once the start-up recovery of an interrupted run is done (tests wait on it). */
+  recovered: Promise<void> = Promise.resolve();
 
   constructor(
     app: App,
@@ -38,11 +45,18 @@ export default class SynapsePlugin extends Plugin {
     const store = await SettingsStore.open({ load: () => this.loadData(), save: (data) => this.saveData(data) });
     this.store = store;
     const environment = new PluginEnvironment(this.app);
-    const ingest = new IngestService(this.app, store, environment, this.seams.createProvider);
+    const write = pluginWriteContext(this.app, this.manifest);
+    const ingest = new IngestService(this.app, store, environment, this.seams.createProvider, write);
     this.ingest = ingest;
     this.register(() => ingest.dispose());
 
     registerCommands(this, ingest);
+    this.addCommand({
+      id: "undo-last-change",
+      // "Undo last ingest" first, so the palette finds it by the words people use.
+      name: "Undo last ingest or other change",
+      callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
+    });
     const status = new StatusBar(this.addStatusBarItem());
     this.register(ingest.queue.subscribe((snapshot) => status.show(snapshot)));
     this.registerDomEvent(status.element, "click", () => {
@@ -58,6 +72,15 @@ export default class SynapsePlugin extends Plugin {
     );
 
     this.app.workspace.onLayoutReady(() => {
+      // A run a crash (or a killed CLI) interrupted is rolled back before anything else reads the wiki.
+      this.recovered = recoverInterruptedRun(new ObsidianVault(this.app), { ...write, wikiFolder: effectiveWikiFolder(store.settings.wikiFolder) })
+        .then((report) => {
+          const text = describeRecovery(report);
+          if (text) new Notice(text, 15000);
+        })
+        .catch((error: unknown) => {
+          new Notice(`Synapse could not check for an interrupted run: ${error instanceof Error ? error.message : String(error)}`);
+        });
       if (store.loadWarnings.length > 0) {
         new Notice(`Synapse reset some settings to their defaults: ${store.loadWarnings.join(" ")}`, 15000);
       }

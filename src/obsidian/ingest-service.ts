@@ -13,6 +13,7 @@ import type { ProviderEnvironment } from "../providers/environment";
 import type { ProviderId, Settings } from "../settings/schema";
 import { isExcluded } from "../core/perimeter";
 import { ResultModal } from "../ui/result-modal";
+import type { WriteContext } from "../wiki/apply";
 import type { IngestReport } from "../wiki/ingest-types";
 import type { PluginEnvironment } from "./environment";
 import { IngestQueue, type JobOutcome, type QueueJob } from "./ingest-queue";
@@ -84,6 +85,8 @@ export class IngestService {
     private readonly store: SettingsStore,
     private readonly environment: PluginEnvironment,
     private readonly factory?: ProviderFactory,
+    /** Where runs are journaled and recorded for undo (the plugin's state folder). */
+    private readonly write?: WriteContext,
   ) {}
 
   /** Ingests one note; resolves when it is done and reported (after any ingests ahead of it). */
@@ -168,7 +171,7 @@ export class IngestService {
         const { ingestNote } = await import("../wiki/ingest-note");
         const vault = new ObsidianVault(this.app);
         const report = await ingestNote(
-          { vault, provider, settings, linkExists: (name) => vault.linkExists(name) },
+          { vault, provider, settings, ...(this.write ? { write: this.write } : {}), linkExists: (name) => vault.linkExists(name) },
           { notePath, signal, progress, log: logger },
         );
         return { notePath, report, calls: logger.events };

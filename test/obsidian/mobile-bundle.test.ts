@@ -37,7 +37,7 @@ describe("on mobile", () => {
     const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST);
     await plugin.onload();
     const registered = Plugin.fromOriginalType2__(plugin);
-    expect([...registered.commands__.keys()].sort()).toEqual(["cancel-ingest", "ingest-active-note", "ingest-folder"]);
+    expect([...registered.commands__.keys()].sort()).toEqual(["cancel-ingest", "ingest-active-note", "ingest-folder", "undo-last-change"]);
 
     const file = app.vault.getFileByPath("Notes/Bees.md");
     vi.spyOn(app.workspace, "getActiveFile").mockReturnValue(file);
