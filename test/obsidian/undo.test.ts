@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { aPage, ScriptedProvider } from "../builders";
+import { eventually } from "../helpers/eventually";
 import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
@@ -39,7 +40,7 @@ async function load(): Promise<Harness> {
 async function undo(harness: Harness): Promise<void> {
   const before = harness.notices.length;
   runCommand(harness, "undo-last-change");
-  await vi.waitFor(() => expect(harness.notices.length).toBeGreaterThan(before), { timeout: 10_000 });
+  await eventually(() => expect(harness.notices.length).toBeGreaterThan(before));
 }
 
 describe("Undo last ingest (plugin command)", () => {
@@ -76,13 +77,13 @@ describe("Undo last ingest (plugin command)", () => {
     const answer = async (button: string) => {
       const opened = harness.opened.length;
       runCommand(harness, "undo-last-change");
-      await vi.waitFor(() => expect(harness.opened.length).toBeGreaterThan(opened), { timeout: 10_000 });
+      await eventually(() => expect(harness.opened.length).toBeGreaterThan(opened));
       const modal = harness.opened.at(-1)?.contentEl as HTMLElement;
       expect(modal.textContent).toContain("You edited these files after the ingest of “Source note”");
       expect([...modal.querySelectorAll(".synapse-undo-files li")].map((li) => li.textContent)).toEqual([page]);
       const before = harness.notices.length;
       [...modal.querySelectorAll("button")].find((b) => b.textContent === button)?.click();
-      await vi.waitFor(() => expect(harness.notices.length).toBeGreaterThan(before), { timeout: 10_000 });
+      await eventually(() => expect(harness.notices.length).toBeGreaterThan(before));
     };
     await answer("Keep everything");
     expect(harness.notices.at(-1)).toBe("Nothing was undone; 1 edited file was kept.");
