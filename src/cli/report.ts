@@ -12,7 +12,9 @@ export function jsonReport(report: IngestReport): string {
   return JSON.stringify({
     converged: report.converged,
     attempts: { analyze: report.attempts.analyze, generate: report.attempts.generate },
-    pages: report.pages.map((p) => ({ path: p.path, type: p.type, title: p.title, action: p.action })),
+    pages: report.pages.map((p) => ({ path: p.path, type: p.type, title: p.title, action: p.action, ...(p.detail ? { detail: p.detail } : {}) })),
+    contradictions: report.contradictions.map((c) => ({ page: c.page, sources: [...c.sources], passages: [...c.passages] })),
+    locked: report.locked.map((l) => ({ path: l.path, title: l.title, wouldAdd: l.wouldAdd })),
     usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd },
     provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
     error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
@@ -27,6 +29,8 @@ export function jsonProviderFailure(id: ProviderId, kind: ErrorKind, message: st
     converged: false,
     attempts: { analyze: 0, generate: 0 },
     pages: [],
+    contradictions: [],
+    locked: [],
     usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
     provider: { name: id, mode: MODES[id], isLocal: id === "offline" },
     error: { kind, message },
@@ -65,6 +69,12 @@ function tokens(report: IngestReport): string {
   return formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
 }
 
+function indent(text: string, prefix: string): string[] {
+  const lines = text.split("\n");
+  const shown = lines.slice(0, 12).map((l) => `${prefix}${l}`);
+  return lines.length > 12 ? [...shown, `${prefix}… (${lines.length - 12} more lines)`] : shown;
+}
+
 export function humanReport(report: IngestReport, notePath: string): string {
   const lines: string[] = [];
   const seconds = (report.durationMs / 1000).toFixed(1);
@@ -73,8 +83,20 @@ export function humanReport(report: IngestReport, notePath: string): string {
     for (const p of report.pages) counts.set(p.action, (counts.get(p.action) ?? 0) + 1);
     const summary = [...counts.entries()].map(([action, n]) => `${n} ${action}`).join(", ") || "no pages";
     lines.push(`${report.dryRun ? "Planned (dry run, nothing written)" : "Done"} in ${seconds} s: ${summary}.`);
-    for (const p of report.pages) lines.push(`  ${SYMBOL[p.action] ?? "·"} ${p.path}  (${p.type}${p.action === "created" ? "" : `, ${p.action}`})`);
+    for (const p of report.pages) {
+      lines.push(`  ${SYMBOL[p.action] ?? "·"} ${p.path}  (${p.type}${p.action === "created" ? "" : `, ${p.action}`})`);
+      if (p.detail) lines.push(`      ${p.detail}`);
+    }
+    for (const l of report.locked) {
+      lines.push(`  ! ${l.path}  (locked: left alone; Synapse would have added)`);
+      lines.push(...indent(l.wouldAdd, "      | "));
+    }
+    for (const c of report.contradictions) {
+      lines.push(`  ! ${c.page}: contradiction between ${c.sources[0]} and ${c.sources[1] || "the page"}`);
+      lines.push(`      ${c.sources[0]}: ${c.passages[0]}`, `      ${c.sources[1] || "the page"}: ${c.passages[1]}`);
+    }
     if (report.dangling.length > 0) lines.push(`  ${report.dangling.length} link(s) point to pages that do not exist yet.`);
+    for (const warning of report.issues) lines.push(`  Warning: ${warning}`);
   } else if (report.error && !["max_iter", "budget", "deadline"].includes(report.stopReason)) {
     lines.push(`Error (${report.error.kind}): ${report.error.message}`);
     lines.push(`Nothing was written for ${notePath}.`);

@@ -25,6 +25,15 @@ export const AnalysisSchema = z.object({
 });
 export type Analysis = z.infer<typeof AnalysisSchema>;
 
+/** A contradiction a model noticed between the source it writes from and the wiki it was shown. */
+export const ContradictionClaimSchema = z.object({
+  /** What the source says, quoted or closely paraphrased. */
+  claim: z.string(),
+  /** The passage of the existing page it contradicts, quoted as it stands there. */
+  existing: z.string(),
+});
+export type ContradictionClaim = z.infer<typeof ContradictionClaimSchema>;
+
 /** The page shape; `type` is a parameter so replies can be parsed leniently and asked for strictly. */
 function pageSchema<T extends z.ZodType<string>>(type: T, lenient: boolean) {
   const list = lenient ? z.array(z.string()).default([]) : z.array(z.string());
@@ -44,15 +53,26 @@ function pageSchema<T extends z.ZodType<string>>(type: T, lenient: boolean) {
   });
 }
 
+/** Other names of the page's subject: synonyms, abbreviations, its name in other languages. */
+const aliasesField = z.array(z.string());
+/** Passages of the existing wiki this page's source contradicts; an empty list says "none". */
+const contradictsField = z.array(ContradictionClaimSchema);
+
 /**
  * A page as providers return it. Parsing is lenient (missing lists become empty) so that the
  * validator, not the parser, reports what is wrong in words a model can act on.
  */
-export const WikiPageSchema = pageSchema(z.string().default(""), true);
+export const WikiPageSchema = pageSchema(z.string().default(""), true).extend({
+  // Most replies and every page read back from the vault carry neither, so both may be missing.
+  aliases: aliasesField.optional(),
+  contradicts: contradictsField.optional(),
+});
 export type WikiPage = z.infer<typeof WikiPageSchema>;
 
 /** What a model is asked to produce when generating; strict, with the page type enum. */
-export const PagesReplySchema = z.object({ pages: z.array(pageSchema(PageTypeSchema, false)) });
+export const PagesReplySchema = z.object({
+  pages: z.array(pageSchema(PageTypeSchema, false).extend({ aliases: aliasesField, contradicts: contradictsField })),
+});
 /** What a model reply is parsed with. */
 export const LenientPagesReplySchema = z.object({ pages: z.array(WikiPageSchema) });
 

@@ -51,6 +51,8 @@ export function setupFailure(id: ProviderId, error: unknown): IngestReport {
     error: { kind: e.kind, message: e.message },
     issues: [],
     dangling: [],
+    contradictions: [],
+    locked: [],
     durationMs: 0,
   };
 }

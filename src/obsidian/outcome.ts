@@ -31,7 +31,7 @@ function plural(n: number, word: string): string {
 const ACTION_WORDS: Record<PageAction, string> = {
   created: "created",
   updated: "updated",
-  merged: "merged into your edits",
+  merged: "merged",
   unchanged: "unchanged",
 };
 
@@ -118,6 +118,12 @@ export interface ResultListing {
   readonly title: string;
   readonly groups: readonly { readonly heading: string; readonly pages: readonly ListedPage[] }[];
   readonly failures: readonly { readonly notePath: string; readonly message: string; readonly issues: readonly string[] }[];
+  /** Locked pages left alone, with what Synapse would have added. */
+  readonly locked: readonly { readonly path: string; readonly title: string; readonly wouldAdd: string }[];
+  /** Contradictions between notes, one sentence each, with the page they are shown on. */
+  readonly contradictions: readonly { readonly path: string; readonly text: string }[];
+  /** Sentences about single pages, e.g. that the user's edit was kept. */
+  readonly details: readonly { readonly path: string; readonly text: string }[];
   /** One line per note: provider, tokens, cost, time. */
   readonly summary: readonly string[];
   readonly calls: readonly { readonly line: string; readonly prompt?: string; readonly reply?: string }[];
@@ -126,7 +132,7 @@ export interface ResultListing {
 const GROUP_HEADINGS: Record<PageAction, string> = {
   created: "Created",
   updated: "Updated",
-  merged: "Merged into pages you edited",
+  merged: "Merged beside other notes' parts or your text",
   unchanged: "Already up to date",
 };
 
@@ -177,5 +183,14 @@ export function buildResultListing(notes: readonly IngestedNote[], title: string
       ...(event.content?.reply !== undefined ? { reply: event.content.reply } : {}),
     })),
   );
-  return { title, groups, failures, summary: notes.map(summaryLine), calls };
+  const converged = notes.filter((n) => n.report.converged);
+  const locked = converged.flatMap((n) => n.report.locked.map((l) => ({ path: l.path, title: l.title, wouldAdd: l.wouldAdd })));
+  const contradictions = converged.flatMap((n) =>
+    n.report.contradictions.map((c) => ({
+      path: c.page,
+      text: `${noteName(c.sources[0])} says "${c.passages[0]}"; ${c.sources[1] ? noteName(c.sources[1]) : "the page"} says "${c.passages[1]}".`,
+    })),
+  );
+  const details = converged.flatMap((n) => n.report.pages.flatMap((p) => (p.detail ? [{ path: p.path, text: p.detail }] : [])));
+  return { title, groups, failures, locked, contradictions, details, summary: notes.map(summaryLine), calls };
 }

@@ -59,6 +59,9 @@ export function generatePrompt(analysis: Analysis, retrievalContext: string, sch
     language,
     '- "frontmatter.tags" holds a few lowercase tags.',
     '- "content" is the Markdown body without frontmatter; link other pages with [[Page Title]] wikilinks.',
+    "- When the wiki already has a page for the same subject (perhaps under another name or in another language), use that page's exact title.",
+    '- "aliases" lists other names of the subject: synonyms, abbreviations, its name in other languages; [] when there are none.',
+    '- "contradicts" lists each passage of the related wiki content that the source contradicts, as {"claim": what the source says, "existing": the passage quoted exactly}; [] when there are none. Never settle a contradiction yourself.',
     "- Use only facts from the analysis and the context; do not invent.",
     schemaBlock(schema),
   ].join("\n");

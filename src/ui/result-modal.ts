@@ -35,6 +35,16 @@ export class ResultModal extends Modal {
         item.createSpan({ cls: "synapse-result-type", text: ` ${page.type}` });
       }
     }
+    this.pathNotes("Contradictions between notes", listing.contradictions);
+    this.pathNotes("Notes on pages", listing.details);
+    if (listing.locked.length > 0) {
+      contentEl.createDiv({ cls: "synapse-result-heading", text: `Locked pages left alone (${listing.locked.length})` });
+      for (const page of listing.locked) {
+        const details = contentEl.createEl("details", { cls: "synapse-result-locked" });
+        details.createEl("summary", { text: `${page.title}: what Synapse would have added` });
+        details.createEl("pre", { text: page.wouldAdd });
+      }
+    }
     if (listing.failures.length > 0) {
       contentEl.createDiv({ cls: "synapse-result-heading", text: `Not ingested (${listing.failures.length})` });
       const list = contentEl.createEl("ul", { cls: "synapse-result-failures" });
@@ -58,6 +68,17 @@ export class ResultModal extends Modal {
         if (call.prompt !== undefined) details.createEl("pre", { text: `Sent:\n${call.prompt}` });
         if (call.reply !== undefined) details.createEl("pre", { text: `Received:\n${call.reply}` });
       }
+    }
+  }
+
+  private pathNotes(heading: string, notes: readonly { readonly path: string; readonly text: string }[]): void {
+    if (notes.length === 0) return;
+    this.contentEl.createDiv({ cls: "synapse-result-heading", text: `${heading} (${notes.length})` });
+    const list = this.contentEl.createEl("ul", { cls: "synapse-result-notes" });
+    for (const note of notes) {
+      const item = list.createEl("li");
+      item.createEl("strong", { text: note.path.slice(note.path.lastIndexOf("/") + 1).replace(/\.md$/i, "") });
+      item.createSpan({ text: `: ${note.text}` });
     }
   }
 

@@ -47,8 +47,9 @@ export class MemoryVault implements VaultPort {
 
   process(path: string, update: (current: string) => string): Promise<string> {
     try {
-      const next = update(this.get(path));
-      this.files.set(path, { content: next, mtime: ++this.clock });
+      const current = this.get(path);
+      const next = update(current);
+      if (next !== current) this.files.set(path, { content: next, mtime: ++this.clock });
       return Promise.resolve(next);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));

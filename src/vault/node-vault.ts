@@ -133,8 +133,10 @@ export class NodeVault implements VaultPort {
 
   async process(path: string, update: (current: string) => string): Promise<string> {
     const full = await this.confined(path);
-    const next = update(await readFile(full, "utf8"));
-    await this.writeAtomically(full, next);
+    const current = await readFile(full, "utf8");
+    const next = update(current);
+    // Bytes that would not change are not rewritten (no new mtime, no sync, no file event).
+    if (next !== current) await this.writeAtomically(full, next);
     return next;
   }
 

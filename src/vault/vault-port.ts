@@ -17,7 +17,7 @@ export interface VaultPort {
   list(folder: string): Promise<string[]>;
   /** Creates a new file; fails if one exists. Creates missing parent folders. */
   create(path: string, content: string): Promise<void>;
-  /** Atomic read-modify-write of an existing file; returns what was written. */
+  /** Atomic read-modify-write of an existing file; returns the content; writes nothing when it is unchanged. */
   process(path: string, update: (current: string) => string): Promise<string>;
   /** Creates a folder and its parents; does nothing if it exists. */
   createFolder(path: string): Promise<void>;

@@ -17,10 +17,11 @@ import { buildWikiContext } from "../retrieval/related-pages";
 import { MemoryStateStore } from "../vault/memory-state-store";
 import { applyPlan, type WriteContext } from "./apply";
 import { indexPath, logPath } from "./index-log";
-import type { IngestDeps, IngestReport, IngestRequest, PageAction, PageChange } from "./ingest-types";
+import { recordContradictions, type Contradiction } from "./contradictions";
+import type { IngestDeps, IngestReport, IngestRequest, LockedPage, PageAction, PageChange } from "./ingest-types";
 import type { ChangeAction } from "./planned-change";
 import { basenameOf, effectiveWikiFolder } from "./page-paths";
-import { planPages, type PlannedChange } from "./plan";
+import { planPages, type PlannedPage } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
 import { shareablePages } from "./shareable-pages";
 
@@ -98,6 +99,9 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
   });
   let result: RunResult | null = null;
   let pages: PageChange[] = [];
+  let contradictions: Contradiction[] = [];
+  let locked: LockedPage[] = [];
+  const warnings: string[] = [];
   let error: SynapseError | null = null;
 
   try {
@@ -159,7 +163,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
       request.progress?.({ type: "phase", phase: "writing" });
       const sourceTitle = result.analysis?.title || basenameOf(notePath);
       const date = isoDay(now());
-      const planned: PlannedChange[] = await planPages(result.pages, {
+      const planned: PlannedPage[] = await planPages(result.pages, {
         vault,
         wikiFolder,
         existingPaths: pagePaths,
@@ -185,7 +189,17 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
             })
           ).changes;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
-      pages = planned.map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action) }));
+      pages = planned
+        .filter((p) => p.locked === undefined)
+        .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }));
+      locked = planned.flatMap((p) => (p.locked !== undefined ? [{ path: p.path, title: p.title, wouldAdd: p.locked }] : []));
+      contradictions = planned.flatMap((p) => p.contradictions ?? []);
+      if (deps.write && !request.dryRun && contradictions.length > 0) {
+        // The pages already show them; a record lint cannot read is reported, never fatal.
+        await recordContradictions(deps.write.store, contradictions, date).catch((cause: unknown) => {
+          warnings.push(cause instanceof Error ? cause.message : String(cause));
+        });
+      }
     }
   } catch (thrown) {
     error = toSynapseError(thrown);
@@ -202,8 +216,10 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
     provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
     error: error ? { kind: error.kind, message: error.message } : null,
-    issues: (result?.issues ?? []).map((i) => i.message),
+    issues: [...(result?.issues ?? []).map((i) => i.message), ...warnings],
     dangling: result?.dangling ?? [],
+    contradictions: converged ? contradictions : [],
+    locked: converged ? locked : [],
     durationMs: now() - started,
   };
 }

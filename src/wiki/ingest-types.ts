@@ -10,6 +10,9 @@ import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import type { Retriever } from "../retrieval/types";
 import type { WriteContext } from "./apply";
+import type { Contradiction } from "./contradictions";
+
+export type { Contradiction } from "./contradictions";
 
 export type PageAction = "created" | "updated" | "merged" | "unchanged";
 
@@ -18,8 +21,21 @@ export interface PageChange {
   readonly path: string;
   readonly type: string;
   readonly title: string;
-  /** created: new file; updated: our own page rewritten; merged: a page the user edited, kept and appended to. */
+  /**
+   * created: new file; updated: this note's own part of the page revised (or only its frontmatter);
+   * merged: this note's material added beside other notes' parts or the user's text; unchanged: no write.
+   */
   readonly action: PageAction;
+  /** A sentence worth showing, e.g. that the user's edit of this note's part was kept. */
+  readonly detail?: string;
+}
+
+/** A page with `synapse: locked` that this run would have changed and left alone. */
+export interface LockedPage {
+  readonly path: string;
+  readonly title: string;
+  /** The Markdown Synapse would have added. */
+  readonly wouldAdd: string;
 }
 
 export interface IngestReport {
@@ -35,6 +51,10 @@ export interface IngestReport {
   /** The last attempt's validation problems, one sentence each. */
   readonly issues: readonly string[];
   readonly dangling: readonly DanglingLink[];
+  /** Contradictions between this note and other notes found on the pages (shown there as callouts). */
+  readonly contradictions: readonly Contradiction[];
+  /** Locked pages this run left alone, with what it would have added. */
+  readonly locked: readonly LockedPage[];
   readonly durationMs: number;
 }
 

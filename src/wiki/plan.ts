@@ -1,20 +1,36 @@
 /**
- * Planning turns validated pages into vault changes without touching the vault: where each page
- * goes, whether it is new, ours to rewrite, or edited by the user (then kept and appended to), and
- * how links between the new pages must be spelled once titles became file names.
+ * Planning turns validated pages into vault changes without touching the vault: which existing page
+ * each one is (by id, title, alias or confirmed similarity, wherever the user moved it), what the
+ * ingested note's material does to that page (see triage.ts), where a new page goes, and how links
+ * between the new pages must be spelled once titles became file names.
  */
 import { replaceOutsideCode } from "../core/code-spans";
-import { splitFrontmatter } from "../core/markdown";
 import type { PageType, WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "./content-hash";
+import type { Contradiction } from "./contradictions";
+import { findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
+import { findPagesById, newPageId, recordOf, type PageRecord, type PageRegistry } from "./identity";
 import type { PageAction } from "./ingest-types";
-import { HASH_KEY, composeMarkdown, mergeFrontmatter, renderNewPage } from "./page-markdown";
+import { renderNewPage } from "./page-markdown";
 import { cleanTitle } from "../core/unicode";
 import { titleKey } from "./page-identity";
 import { basenameOf } from "./page-paths";
 import { PageTargets } from "./page-targets";
 import type { PlannedChange } from "./planned-change";
+import { renderBody } from "./provenance";
+import { triage } from "./triage";
+import { updateExisting, type UpdateResult } from "./update-page";
+
+/** A page's planned change, with what the run result reports about it. */
+export interface PlannedPage extends PlannedChange {
+  /** The page's `synapse_id`. */
+  readonly id?: string;
+  /** The page is locked (`synapse: locked`): what Synapse would have added, which it did not. */
+  readonly locked?: string;
+  /** A sentence for the run result, e.g. that the user's edit of a section was kept. */
+  readonly detail?: string;
+  readonly contradictions?: readonly Contradiction[];
+}
 
 export type { PlannedChange } from "./planned-change";
 
@@ -30,6 +46,10 @@ export interface PlanContext {
   readonly date: string;
   /** Does a note with this basename exist anywhere in the vault (wiki pages included)? */
   readonly noteExists?: (basename: string) => boolean;
+  /** The wiki's pages by id; read from `existingPaths` when not given. */
+  readonly registry?: PageRegistry;
+  /** Accepts or rejects a similar page as the same subject; the threshold when not given. */
+  readonly confirm?: ConfirmMatch;
 }
 
 const LINK = /(!?)\[\[([^\]|\n]+)(\|[^\]\n]*)?\]\]/g;
@@ -56,66 +76,89 @@ export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, st
   });
 }
 
-/** Every non-blank line of `inner` stands, whole, as a line of `outer`. */
-function keepsEveryLine(outer: string, inner: string): boolean {
-  const lines = new Set(outer.split("\n").map((l) => l.trim()));
-  const needed = inner.split("\n").map((l) => l.trim()).filter(Boolean);
-  return needed.length > 0 && needed.every((l) => lines.has(l));
+interface Target {
+  readonly page: WikiPage;
+  readonly path: string;
+  /** The existing page it is, or null for a new page. */
+  readonly record: PageRecord | null;
+  /** Names to add to the existing page's `aliases`. */
+  readonly aliases: readonly string[];
 }
 
-/** Decides what an update does to the file's current content. */
-export function updateExisting(current: string, page: WikiPage, ctx: Pick<PlanContext, "sourceTitle" | "sourcePath" | "date">): { content: string; action: PageAction } {
-  const { frontmatter, rawFrontmatter, body, frontmatterInvalid } = splitFrontmatter(current);
-  const newBody = page.content.trim();
-  const sourceLink = `[[${ctx.sourcePath.replace(/\.md$/i, "")}|${ctx.sourceTitle.replace(/[[\]|]/g, " ")}]]`;
-  const appended = `${body.trimEnd()}\n\n## Update from ${sourceLink} (${ctx.date})\n\n${newBody}`;
-  if (frontmatterInvalid) {
-    // YAML we cannot read is the user's to fix: keep it byte for byte and only append.
-    if (body.includes(newBody)) return { content: current, action: "unchanged" };
-    return { content: `---\n${rawFrontmatter}\n---\n${appended}\n`, action: "merged" };
-  }
-  const merged = mergeFrontmatter(frontmatter, page, ctx.date);
-  const ours = typeof frontmatter[HASH_KEY] === "string" && frontmatter[HASH_KEY] === contentHash(body);
-  if (ours) {
-    const sameBody = contentHash(newBody) === frontmatter[HASH_KEY];
-    const sameSources = JSON.stringify(merged.sources) === JSON.stringify(frontmatter.sources);
-    if (sameBody && sameSources) return { content: current, action: "unchanged" };
-    return { content: composeMarkdown({ ...merged, [HASH_KEY]: contentHash(newBody) }, newBody), action: "updated" };
-  }
-  // The user edited this page (or wrote it): keep every word of theirs and append ours, once.
-  if (body.includes(newBody)) return { content: current, action: "unchanged" };
-  // A body that keeps each of the user's lines whole (an agent editing in place) loses nothing.
-  if (keepsEveryLine(newBody, body)) return { content: composeMarkdown(merged, newBody), action: "merged" };
-  return { content: composeMarkdown(merged, appended), action: "merged" };
-}
-
-export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): Promise<PlannedChange[]> {
+export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): Promise<PlannedPage[]> {
+  const registry = ctx.registry ?? (await findPagesById(ctx.vault, ctx.existingPaths));
+  const confirm = ctx.confirm ?? thresholdConfirm;
   const targetsOf = new PageTargets(ctx);
-  const targets: { page: WikiPage; path: string; exists: boolean }[] = [];
+  const claimed = new Set<string>();
+  const unclaimed = () => registry.records.filter((r) => !claimed.has(r.path));
   const fileNames = new Map<string, string>();
+  const batch: WikiPage[] = [];
   const seenTitles = new Set<string>();
-
   for (const page of pages) {
     // One line, no invisible characters: a title with a line break would split index.md entries.
     const title = cleanTitle(page.title);
     const key = titleKey(title);
     if (seenTitles.has(key)) continue; // one page per title and batch; the validator let both through
     seenTitles.add(key);
-    const { path, exists, linkable } = await targetsOf.target(title, page.type as PageType);
-    if (linkable) fileNames.set(key, basenameOf(path));
-    targets.push({ page: { ...page, title }, path, exists });
+    batch.push({ ...page, title });
   }
 
-  const changes: PlannedChange[] = [];
-  for (const { page, path, exists } of targets) {
-    const linked: WikiPage = { ...page, title: page.title.trim(), content: rewriteLinks(page.content, fileNames) };
-    if (!exists) {
-      changes.push({ path, type: page.type, title: linked.title, action: "created", create: renderNewPage(linked, ctx.date) });
+  // Exact titles and aliases first, for the whole batch, so a page's own existing page is never
+  // taken by another page of the batch that only looks similar to it.
+  const matches = new Map<WikiPage, ExistingMatch>();
+  for (const [pass, accept] of [["exact", () => false], ["similar", confirm]] as const) {
+    for (const page of batch) {
+      if (matches.has(page)) continue;
+      const match = await findExistingPage(page, unclaimed(), accept);
+      if (!match || (pass === "exact" && match.reason === "similar")) continue;
+      claimed.add(match.record.path);
+      matches.set(page, match);
+    }
+  }
+
+  const targets: Target[] = [];
+  for (const page of batch) {
+    const key = titleKey(page.title);
+    const match = matches.get(page);
+    if (match) {
+      fileNames.set(key, basenameOf(match.record.path));
+      const aliases = match.reason === "title" ? (page.aliases ?? []) : [page.title, ...(page.aliases ?? [])];
+      targets.push({ page, path: match.record.path, record: match.record, aliases });
       continue;
     }
-    const update = (current: string) => updateExisting(current, linked, ctx);
-    const { action } = update(await ctx.vault.read(path));
-    changes.push({ path, type: page.type, title: linked.title, action, update });
+    const { path, exists, linkable } = await targetsOf.target(page.title, page.type as PageType);
+    if (linkable) fileNames.set(key, basenameOf(path));
+    // PageTargets finds an existing file only when it records this title, which the registry would
+    // have matched already; read it anyway rather than trust that.
+    const record = exists ? (registry.records.find((r) => r.path === path) ?? recordOf(path, await ctx.vault.read(path))) : null;
+    targets.push({ page, path, record, aliases: [] });
+  }
+
+  const changes: PlannedPage[] = [];
+  for (const { page, path, record, aliases } of targets) {
+    const linked: WikiPage = { ...page, content: rewriteLinks(page.content, fileNames) };
+    const id = record?.id ?? newPageId(page.type, linked.title, ctx.sourcePath, ctx.date);
+    const onPage = (found: UpdateResult["contradictions"]) => found.map((c): Contradiction => ({ page: path, ...c }));
+    if (!record) {
+      const result = triage([], { source: ctx.sourcePath, sourceTitle: ctx.sourceTitle, content: linked.content, claims: page.contradicts ?? [] });
+      const create = renderNewPage(linked, ctx.date, id, renderBody(result.segments));
+      changes.push({ path, type: page.type, title: linked.title, action: "created", create, id, contradictions: onPage(result.contradictions) });
+      continue;
+    }
+    const update = (current: string) => updateExisting(current, linked, { ...ctx, aliases, id });
+    const planned = update(await ctx.vault.read(path));
+    changes.push({
+      path,
+      type: record.type || page.type,
+      title: record.title,
+      action: planned.action,
+      // A file whose bytes would not change is not written at all.
+      ...(planned.action === "unchanged" ? {} : { update }),
+      id,
+      ...(planned.locked !== undefined ? { locked: planned.locked } : {}),
+      ...(planned.detail ? { detail: planned.detail } : {}),
+      contradictions: onPage(planned.contradictions),
+    });
   }
   return changes;
 }

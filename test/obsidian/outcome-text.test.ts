@@ -16,6 +16,8 @@ function aReport(overrides: Partial<IngestReport> = {}): IngestReport {
     error: null,
     issues: [],
     dangling: [],
+    contradictions: [],
+    locked: [],
     durationMs: 4321,
     ...overrides,
   };
@@ -26,8 +28,8 @@ const page = (path: string, action: PageChange["action"], title = path.split("/"
 describe("the notice an ingest ends with", () => {
   it("counts the pages by what happened to them", () => {
     const report = aReport({ pages: [page("wiki/a.md", "created"), page("wiki/b.md", "created"), page("wiki/c.md", "updated"), page("wiki/d.md", "merged")] });
-    expect(countPages(report)).toBe("2 pages created, 1 updated, 1 merged into your edits");
-    expect(outcomeNotice("Notes/Bees.md", report)).toEqual({ ok: true, text: 'Synapse ingested "Bees": 2 pages created, 1 updated, 1 merged into your edits.' });
+    expect(countPages(report)).toBe("2 pages created, 1 updated, 1 merged");
+    expect(outcomeNotice("Notes/Bees.md", report)).toEqual({ ok: true, text: 'Synapse ingested "Bees": 2 pages created, 1 updated, 1 merged.' });
     expect(outcomeNotice("Bees.md", aReport({ pages: [page("wiki/a.md", "unchanged")] })).text).toBe('Synapse ingested "Bees": nothing new, the wiki already had it.');
   });
 

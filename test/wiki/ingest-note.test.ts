@@ -137,19 +137,32 @@ describe("ingesting a note", () => {
     expect(report.error).toMatchObject({ kind: "input", message: expect.stringContaining("Largest note") });
   });
 
-  it("updates its own unedited page instead of duplicating it, and merges sources", async () => {
+  it("keeps what each note contributed when a second note yields the same page, and merges sources", async () => {
     const root = makeVault({ [SOURCE_PATH]: NOTE, "notes/Second.md": "# Second\n\nMore about the Example concept." });
     await ingest(root, new ScriptedProvider([[concept("First version.")]]));
     const second: WikiPage = { ...concept("Second version."), frontmatter: { sources: ["notes/Second.md"], lang: "en", tags: [] } };
     const report = await ingest(root, new ScriptedProvider([[second]]), { notePath: "notes/Second.md" });
-    expect(report.pages).toEqual([expect.objectContaining({ path: "wiki/concepts/Example concept.md", action: "updated" })]);
+    expect(report.pages).toEqual([expect.objectContaining({ path: "wiki/concepts/Example concept.md", action: "merged" })]);
     const page = readVaultFile(root, "wiki/concepts/Example concept.md");
-    expect(page).toContain("Second version.");
-    expect(page).not.toContain("First version.");
+    expect(page).toMatch(/\*From \[\[notes\/Source note\|Source note\]\]\*\n\nFirst version\.\n\n%% \/synapse:source %%/);
+    expect(page).toMatch(/\*From \[\[notes\/Second\|Source note\]\]\*\n\nSecond version\.\n\n%% \/synapse:source %%/);
     expect(page).toMatch(/sources:\n {2}- notes\/Source note.md\n {2}- notes\/Second.md/);
   });
 
-  it("never overwrites a page the user edited: keeps every word and appends the update", async () => {
+  it("revises only a changed note's part of a page: what it no longer says disappears", async () => {
+    const root = makeVault({ [SOURCE_PATH]: NOTE, "notes/Second.md": "# Second\n\nMore about the Example concept." });
+    await ingest(root, new ScriptedProvider([[concept("First claim.\n\nA claim dropped later.")]]));
+    const second: WikiPage = { ...concept("Second note's claim."), frontmatter: { sources: ["notes/Second.md"], lang: "en", tags: [] } };
+    await ingest(root, new ScriptedProvider([[second]]), { notePath: "notes/Second.md" });
+    const report = await ingest(root, new ScriptedProvider([[concept("First claim, revised.")]]));
+    expect(report.pages[0]?.action).toBe("updated");
+    const page = readVaultFile(root, "wiki/concepts/Example concept.md");
+    expect(page).toContain("First claim, revised.");
+    expect(page).not.toContain("A claim dropped later.");
+    expect(page).toContain("Second note's claim.");
+  });
+
+  it("never overwrites a page the user edited: keeps every word and adds the new version below the edit", async () => {
     const root = makeVault({ [SOURCE_PATH]: NOTE });
     await ingest(root, new ScriptedProvider([[concept("Generated text.")]]));
     const path = `${root}/wiki/concepts/Example concept.md`;
@@ -158,13 +171,16 @@ describe("ingesting a note", () => {
     writeFileSync(path, edited);
     const report = await ingest(root, new ScriptedProvider([[concept("Fresh generated text.")]]));
     expect(report.pages[0]?.action).toBe("merged");
+    expect(report.pages[0]?.detail).toContain("Your edit");
     const page = readVaultFile(root, "wiki/concepts/Example concept.md");
     expect(page).toContain("Generated text, corrected by me.\n\nMy own paragraph.");
     expect(page).toContain("rating: 5");
-    expect(page).toMatch(/## Update from \[\[notes\/Source note\|Source note\]\] \(2026-11-29\)\n\nFresh generated text\./);
-    // The same update again changes nothing.
+    expect(page.indexOf("Fresh generated text.")).toBeGreaterThan(page.indexOf("My own paragraph."));
+    // The same update again changes nothing, and the page is not even rewritten.
+    const before = readVaultFile(root, "wiki/concepts/Example concept.md");
     const again = await ingest(root, new ScriptedProvider([[concept("Fresh generated text.")]]));
     expect(again.pages[0]?.action).toBe("unchanged");
+    expect(readVaultFile(root, "wiki/concepts/Example concept.md")).toBe(before);
   });
 
   it("rolls every change back when a write fails midway", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { updateExisting } from "../../src/wiki/plan";
+import { updateExisting } from "../../src/wiki/update-page";
 import { SOURCE_PATH, aPage } from "../builders";
 
 const ctx = { sourceTitle: "Source note", sourcePath: SOURCE_PATH, date: "2026-11-29" };
@@ -22,6 +22,6 @@ describe("updating a page the user wrote or edited", () => {
   it("does not take a short body of the user's for an in-place edit just because a word recurs", () => {
     const current = "---\ntitle: Ada\n---\n\nLovelace\n";
     const { content } = updateExisting(current, aPage().withContent("Ada Lovelace wrote the first program.").build(), ctx);
-    expect(content).toMatch(/Lovelace\n\n## Update from/);
+    expect(content).toMatch(/^Lovelace\n\n%% synapse:source notes\/Source note.md hash=[0-9a-f]{16} %%\n\*From \[\[notes\/Source note\|Source note\]\]\*\n\nAda Lovelace wrote the first program\.\n\n%% \/synapse:source %%\n$/m);
   });
 });
