@@ -8,6 +8,7 @@ import { contentHash } from "../wiki/content-hash";
 import { indexPath } from "../wiki/index-log";
 import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
+import { isAllSynapseText } from "../wiki/provenance";
 import { boundedEditDistance } from "./edit-distance";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
@@ -18,10 +19,14 @@ export interface CheckInputs {
   readonly sourceChanged?: (notePath: string) => boolean | null;
 }
 
-/** Synapse's own text: the body still matches the fingerprint it recorded when it wrote the page. */
+/**
+ * Synapse's own text: every source section still matches the hash recorded in its marker and there
+ * is no text of the user's around them — or, for a page written before source sections, the body
+ * still matches the fingerprint recorded in its frontmatter.
+ */
 export function isSynapseText(page: PageRecord): boolean {
   const hash = page.frontmatter[HASH_KEY];
-  return typeof hash === "string" && hash === contentHash(page.body);
+  return (typeof hash === "string" && hash === contentHash(page.body)) || isAllSynapseText(page.body);
 }
 
 function finding(check: Check, page: string, message: string, fixes: Fix[] = [], severity: Finding["severity"] = "warning"): Finding {

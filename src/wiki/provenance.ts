@@ -118,3 +118,9 @@ export function attribution(sourcePath: string, sourceTitle: string): string {
   const label = sourceTitle.replace(/[[\]|]/g, " ").replace(/\s+/g, " ").trim() || target;
   return `*From [[${target}|${label}]]*`;
 }
+
+/** Is the whole body Synapse's own text: source sections only, none edited, nothing of the user's? */
+export function isAllSynapseText(body: string): boolean {
+  const segments = parseBody(body);
+  return segments.length > 0 && segments.every((s) => s.kind === "section" && isUnedited(s));
+}

@@ -57,3 +57,14 @@ describe("source sections in a page body", () => {
     expect(attribution("notes/Ada.md", "Ada [Lovelace]")).toBe("*From [[notes/Ada|Ada Lovelace]]*");
   });
 });
+
+describe("telling Synapse's text from the user's", () => {
+  it("is Synapse's text only when every section is unedited and nothing else is on the page", async () => {
+    const { isAllSynapseText } = await import("../../src/wiki/provenance");
+    const body = renderBody([newSection("notes/a.md", "A."), newSection("notes/b.md", "B.")]);
+    expect(isAllSynapseText(body)).toBe(true);
+    expect(isAllSynapseText(`${body}\n\nMine.`)).toBe(false);
+    expect(isAllSynapseText(body.replace("A.", "A!"))).toBe(false);
+    expect(isAllSynapseText("Just text.")).toBe(false);
+  });
+});
