@@ -10,7 +10,6 @@ import type { VaultPort } from "../vault/vault-port";
 import type { Contradiction } from "./contradictions";
 import { findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
 import { findPagesById, newPageId, recordOf, type PageRecord, type PageRegistry } from "./identity";
-import type { PageAction } from "./ingest-types";
 import { renderNewPage } from "./page-markdown";
 import { cleanTitle } from "../core/unicode";
 import { titleKey } from "./page-identity";
@@ -152,8 +151,8 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
       type: record.type || page.type,
       title: record.title,
       action: planned.action,
-      // A file whose bytes would not change is not written at all.
-      ...(planned.action === "unchanged" ? {} : { update }),
+      // applyPlan writes nothing when the content it computes is what the file holds.
+      update,
       id,
       ...(planned.locked !== undefined ? { locked: planned.locked } : {}),
       ...(planned.detail ? { detail: planned.detail } : {}),
