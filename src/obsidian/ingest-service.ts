@@ -46,6 +46,8 @@ export function setupFailure(id: ProviderId, error: unknown): IngestReport {
     dryRun: false,
     attempts: { analyze: 0, generate: 0 },
     pages: [],
+    upToDate: null,
+    declined: [],
     usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
     provider: { name: id, mode: MODES[id], isLocal: false, model: null },
     error: { kind: e.kind, message: e.message },

@@ -4,7 +4,7 @@
  * was cancelled or failed writes nothing.
  */
 import { SynapseError, toSynapseError } from "../core/errors";
-import { orchestrate, type RunResult, type StopReason } from "../core/orchestrator";
+import { orchestrate, type RunResult } from "../core/orchestrator";
 import { Perimeter } from "../core/perimeter";
 import { estimateCost } from "../core/pricing";
 import { fixedWikiLanguage } from "../core/wiki-language";
@@ -18,12 +18,14 @@ import { MemoryStateStore } from "../vault/memory-state-store";
 import { applyPlan, type WriteContext } from "./apply";
 import { indexPath, logPath } from "./index-log";
 import { recordContradictions, type Contradiction } from "./contradictions";
-import type { IngestDeps, IngestReport, IngestRequest, LockedPage, PageAction, PageChange } from "./ingest-types";
+import type { IngestDeps, IngestReport, IngestRequest, IngestStopReason, LockedPage, PageAction, PageChange } from "./ingest-types";
 import type { ChangeAction } from "./planned-change";
 import { basenameOf, effectiveWikiFolder } from "./page-paths";
 import { planPages, type PlannedPage } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
+import { previewChanges, selectReviewed } from "./review";
 import { shareablePages } from "./shareable-pages";
+import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -74,7 +76,8 @@ function pageAction(action: ChangeAction): PageAction {
   return action === "removed" ? "unchanged" : action;
 }
 
-function stopReasonOf(result: RunResult | null, error: SynapseError | null): StopReason {
+function stopReasonOf(result: RunResult | null, error: SynapseError | null, upToDate: UpToDate | null): IngestStopReason {
+  if (upToDate && !error) return "up_to_date";
   if (!error) return result?.stopReason ?? "error";
   if (error.kind === "cancelled") return "cancelled";
   // A failure after convergence (while writing) is an error, whatever the loop said.
@@ -102,7 +105,11 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
   let contradictions: Contradiction[] = [];
   let locked: LockedPage[] = [];
   const warnings: string[] = [];
+  let declined: PageChange[] = [];
+  let upToDate: UpToDate | null = null;
   let error: SynapseError | null = null;
+  const registryStore = deps.state ?? deps.write?.store;
+  const registry = registryStore ? new SourceRegistry(registryStore) : null;
 
   try {
     const notePath = normaliseNotePath(request.notePath);
@@ -118,6 +125,13 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     if (realPath !== notePath) perimeter.admitNote(realPath);
     request.progress?.({ type: "phase", phase: "reading" });
     const text = await readNote(vault, notePath, settings.maxNoteBytes, wikiFolder);
+    const fingerprint = registry ? await noteFingerprint(text) : null;
+    if (registry && fingerprint && !request.force) {
+      upToDate = await registry.upToDate(notePath, fingerprint, wikiFolder, async (p) => (await vault.stat(p)) !== null);
+      // A moved note keeps its record under its new path; in a dry run nothing is recorded.
+      if (upToDate?.movedFrom && !request.dryRun) await registry.record(notePath, upToDate.entry, upToDate.movedFrom);
+    }
+    if (upToDate) return finish();
     const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
     // One listing of the vault serves both the wiki's pages and, outside Obsidian, the note names.
     const everything = deps.linkExists ? null : await vault.list("");
@@ -172,54 +186,80 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         date,
         noteExists,
       });
-      // Last chance to cancel: from here on the plan is applied whole or not at all.
+      // Last chance to cancel before the review: from here on the plan is applied whole or not at all.
       throwIfStopped(run);
+      let chosen = planned;
+      if (request.review) {
+        const previews = await previewChanges(vault, planned);
+        const changes = previews.filter((c) => c.action !== "unchanged");
+        const selection = await request.review({ notePath, sourceTitle, dryRun: request.dryRun === true, changes });
+        // The user may take their time: only a cancel stops the run now, not the model's deadline.
+        if (run.signal.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
+        chosen = selectReviewed(planned, previews, selection);
+        const kept = new Set(chosen.map((c) => c.path));
+        declined = changes.filter((c) => !kept.has(c.path)).map((c) => ({ path: c.path, type: c.type, title: c.title, action: pageAction(c.action) }));
+      }
+      // A review that kept no change writes nothing at all, not even a log entry.
+      const writesSomething = declined.length === 0 || chosen.some((c) => c.action !== "unchanged");
       const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
-      const applied = request.dryRun
-        ? planned
-        : (
-            await applyPlan(vault, planned, {
-              ...(deps.write ?? defaultWriteContext()),
-              operation: "ingest",
-              label: sourceTitle,
-              wikiFolder,
-              now,
-              existingPages: pagePaths,
-              logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
-            })
-          ).changes;
+      const applied =
+        request.dryRun || !writesSomething
+          ? chosen
+          : (
+              await applyPlan(vault, chosen, {
+                ...(deps.write ?? defaultWriteContext()),
+                operation: "ingest",
+                label: sourceTitle,
+                wikiFolder,
+                now,
+                existingPages: pagePaths,
+                logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
+              })
+            ).changes;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
-      pages = planned
+      pages = chosen
         .filter((p) => p.locked === undefined)
         .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }));
       locked = planned.flatMap((p) => (p.locked !== undefined ? [{ path: p.path, title: p.title, wouldAdd: p.locked }] : []));
-      contradictions = planned.flatMap((p) => p.contradictions ?? []);
+      contradictions = chosen.flatMap((p) => p.contradictions ?? []);
       if (deps.write && !request.dryRun && contradictions.length > 0) {
         // The pages already show them; a record lint cannot read is reported, never fatal.
         await recordContradictions(deps.write.store, contradictions, date).catch((cause: unknown) => {
           warnings.push(cause instanceof Error ? cause.message : String(cause));
         });
       }
+      if (registry && fingerprint && !request.dryRun && writesSomething) {
+        // The vault is written; failing to remember it only costs a provider call next time.
+        await registry
+          .record(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: pages.map((p) => p.path) })
+          .catch(() => undefined);
+      }
     }
   } catch (thrown) {
     error = toSynapseError(thrown);
   }
 
-  const usage = run.usage.totals();
-  const converged = result?.converged === true && error === null;
-  return {
-    converged,
-    stopReason: stopReasonOf(result, error),
-    dryRun: request.dryRun === true,
-    attempts: result?.attempts ?? { analyze: 0, generate: 0 },
-    pages: converged ? pages : [],
-    usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
-    provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
-    error: error ? { kind: error.kind, message: error.message } : null,
-    issues: [...(result?.issues ?? []).map((i) => i.message), ...warnings],
-    dangling: result?.dangling ?? [],
-    contradictions: converged ? contradictions : [],
-    locked: converged ? locked : [],
-    durationMs: now() - started,
-  };
+  return finish();
+
+  function finish(): IngestReport {
+    const usage = run.usage.totals();
+    const converged = (result?.converged === true || upToDate !== null) && error === null;
+    return {
+      converged,
+      stopReason: stopReasonOf(result, error, upToDate),
+      dryRun: request.dryRun === true,
+      attempts: result?.attempts ?? { analyze: 0, generate: 0 },
+      pages: converged ? pages : [],
+      upToDate: upToDate && !error ? { since: upToDate.entry.ingestedAt, movedFrom: upToDate.movedFrom } : null,
+      declined: converged ? declined : [],
+      usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
+      provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
+      error: error ? { kind: error.kind, message: error.message } : null,
+      issues: [...(result?.issues ?? []).map((i) => i.message), ...warnings],
+      dangling: result?.dangling ?? [],
+      contradictions: converged ? contradictions : [],
+      locked: converged ? locked : [],
+      durationMs: now() - started,
+    };
+  }
 }

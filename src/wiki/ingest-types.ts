@@ -7,12 +7,14 @@ import type { DanglingLink } from "../core/validator";
 import type { ErrorKind } from "../core/errors";
 import type { ProviderMode } from "../core/capabilities";
 import type { Settings } from "../settings/schema";
+import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import type { Retriever } from "../retrieval/types";
 import type { WriteContext } from "./apply";
 import type { Contradiction } from "./contradictions";
 
 export type { Contradiction } from "./contradictions";
+import type { ReviewHook } from "./review";
 
 export type PageAction = "created" | "updated" | "merged" | "unchanged";
 
@@ -38,13 +40,25 @@ export interface LockedPage {
   readonly wouldAdd: string;
 }
 
+/** How an ingest ended: the loop's reason, or "up_to_date" when the note had not changed and no provider was called. */
+export type IngestStopReason = StopReason | "up_to_date";
+
 export interface IngestReport {
+  /** True when the ingest succeeded: pages were planned and applied, or the note was already up to date. */
   readonly converged: boolean;
-  readonly stopReason: StopReason;
+  readonly stopReason: IngestStopReason;
   readonly dryRun: boolean;
   readonly attempts: { readonly analyze: number; readonly generate: number };
   /** Pages written (or, with dryRun, planned); empty unless converged. */
   readonly pages: readonly PageChange[];
+  /**
+   * Set when the note's content had not changed since its last ingest into this wiki: nothing was
+   * sent to any provider and nothing written. `since` is that ingest's ISO timestamp; `movedFrom`
+   * the path it was ingested under when the note has been moved or renamed since.
+   */
+  readonly upToDate: { readonly since: string; readonly movedFrom: string | null } | null;
+  /** Changes the review left out (not written); empty without a review. */
+  readonly declined: readonly PageChange[];
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
   readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
   readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
@@ -63,6 +77,12 @@ export interface IngestDeps {
   /** The provider as built by the factory; the ingest puts it behind the perimeter itself. */
   readonly provider: InferenceProvider;
   readonly settings: Settings;
+  /**
+   * Synapse's state for this vault, for the source registry: with it (or with `write`, whose store
+   * it defaults to), an ingest skips a note whose content is unchanged since its last ingest and
+   * records each successful one; without either, every ingest runs.
+   */
+  readonly state?: StateStore;
   readonly now?: () => number;
   /**
    * Where runs are journaled, locked and recorded for undo, and who writes (built once by the
@@ -87,6 +107,13 @@ export interface IngestRequest {
   /** Vault-relative path of the note to ingest. */
   readonly notePath: string;
   readonly dryRun?: boolean;
+  /** Ingest even when the note is unchanged since its last ingest. */
+  readonly force?: boolean;
+  /**
+   * Called with the plan before anything is written (in a dry run too, where its answer changes
+   * nothing); only the changes it returns are applied. Without it, the whole plan is applied.
+   */
+  readonly review?: ReviewHook;
   readonly signal?: AbortSignal;
   readonly progress?: (event: ProgressEvent) => void;
   readonly log?: RunLogger;

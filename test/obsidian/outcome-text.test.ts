@@ -11,6 +11,8 @@ function aReport(overrides: Partial<IngestReport> = {}): IngestReport {
     dryRun: false,
     attempts: { analyze: 1, generate: 1 },
     pages: [],
+    upToDate: null,
+    declined: [],
     usage: { inputTokens: 1200, outputTokens: 800, costUsd: 0.0123 },
     provider: { name: "anthropic", mode: "api", isLocal: false, model: "claude-sonnet-4-5" },
     error: null,
