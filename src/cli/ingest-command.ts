@@ -1,16 +1,18 @@
-/** `synapse ingest <note> --vault <dir> …`: one ingest from a terminal, same core as the plugin. */
+/** `synapse ingest <note|folder> --vault <dir> …`: ingests from a terminal, same core as the plugin. */
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { createProvider } from "../providers/factory";
-import { ingestNote } from "../wiki/ingest-note";
 import { NodeVault } from "../vault/node-vault";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import { nodeWriteContext } from "../vault/node-write-context";
 import { envSecrets } from "./env-secrets";
+import { runFolderIngest } from "./folder-ingest";
+import { runCliIngest, type CliIngestContext } from "./ingest-run";
 import { EXIT, UsageError, type CliIO } from "./io";
+import { jsonFolderProviderFailure } from "./folder-report";
 import { recoverVault } from "./recovery";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
 import { applyFlags, readVaultSettings } from "./vault-settings";
@@ -39,6 +41,8 @@ function parse(argv: readonly string[]) {
         "max-iter": { type: "string" },
         lang: { type: "string" },
         "dry-run": { type: "boolean" },
+        diff: { type: "boolean" },
+        force: { type: "boolean" },
         json: { type: "boolean" },
         verbose: { type: "boolean" },
       },
@@ -48,7 +52,7 @@ function parse(argv: readonly string[]) {
   }
 }
 
-/** The note as a vault-relative path: accepts it relative to the vault, or to the working directory. */
+/** The note (or folder) as a vault-relative path: accepts it relative to the vault, or to the working directory. */
 async function notePathIn(vaultRoot: string, note: string, cwd: string): Promise<string> {
   const fromCwd = resolve(cwd, note);
   const inside = relative(vaultRoot, fromCwd);
@@ -60,14 +64,29 @@ async function notePathIn(vaultRoot: string, note: string, cwd: string): Promise
   return note.replace(/\\/g, "/");
 }
 
+/** Is this vault path a folder? (A missing path is a note: the ingest then says it is missing.) */
+async function isFolder(vault: NodeVault, path: string): Promise<boolean> {
+  if (path === "") return true;
+  try {
+    return (await stat(vault.resolvePath(path))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export async function runIngestCommand(argv: readonly string[], io: CliIO, options: IngestCommandOptions = {}): Promise<number> {
   const { values, positionals } = parse(argv);
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "Name the note to ingest." : `Ingest one note at a time (got ${positionals.length}).`);
+  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "Name the note to ingest." : `Ingest one note or one folder at a time (got ${positionals.length}).`);
   if (!values.vault) throw new UsageError("--vault <dir> is required.");
   const vaultRoot = resolve(io.cwd, values.vault);
   const vaultStat = await stat(vaultRoot).catch(() => null);
   if (!vaultStat?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
-  const notePath = await notePathIn(vaultRoot, positionals[0] ?? "", io.cwd);
+  // "." and "./notes/" name folders of the vault as well as "" and "notes" do.
+  const notePath = (await notePathIn(vaultRoot, positionals[0] ?? "", io.cwd))
+    .split("/")
+    .filter((part, i, parts) => part !== "." && (part !== "" || i === parts.length - 1))
+    .join("/")
+    .replace(/\/$/, "");
 
   const loaded = await readVaultSettings(vaultRoot);
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
@@ -84,6 +103,7 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
   const vault = new NodeVault(vaultRoot);
   const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
   await recoverVault(vault, settings.wikiFolder, write, io);
+  const folder = await isFolder(vault, notePath);
   const logger = new MemoryRunLogger(settings.logContent);
   let provider;
   try {
@@ -93,29 +113,34 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: transport, streamingFetch: transport, logger, vaultPath: vaultRoot });
   } catch (error) {
     const failure = toSynapseError(error, "config");
-    if (json) io.stdout(`${jsonProviderFailure(id, failure.kind, failure.message)}\n`);
+    if (json) io.stdout(`${folder ? jsonFolderProviderFailure(notePath, failure.kind, failure.message) : jsonProviderFailure(id, failure.kind, failure.message)}\n`);
     else io.stderr(`Error (${failure.kind}): ${failure.message}\n`);
     return EXIT.provider;
   }
+  const ctx: CliIngestContext = {
+    vault,
+    write,
+    provider,
+    settings,
+    logger,
+    io,
+    dryRun: values["dry-run"] === true,
+    force: values.force === true,
+    diff: values.diff === true,
+    json,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.writing ? { writing: options.writing } : {}),
+  };
   const caps = provider.capabilities();
-  if (!json) io.stderr(`Ingesting ${notePath} with ${caps.name}${caps.model ? ` (${caps.model})` : ""}${caps.isLocal ? ", on this machine" : ""}…\n`);
+  const using = `${caps.name}${caps.model ? ` (${caps.model})` : ""}${caps.isLocal ? ", on this machine" : ""}`;
+  if (folder) return runFolderIngest(notePath, ctx, using);
 
-  const report = await ingestNote(
-    { vault, provider, settings, write },
-    {
-      notePath,
-      dryRun: values["dry-run"] === true,
-      ...(options.signal ? { signal: options.signal } : {}),
-      log: logger,
-      progress: (event) => {
-        if (event.type === "phase" && event.phase === "writing") options.writing?.(true);
-        const line = describeProgress(event);
-        if (line && !json) io.stderr(`  ${line}\n`);
-      },
-    },
-  );
-  options.writing?.(false);
-  if (json) io.stdout(`${jsonReport(report)}\n`);
+  if (!json) io.stderr(`Ingesting ${notePath} with ${using}…\n`);
+  const { report, diffs } = await runCliIngest(notePath, ctx, (event) => {
+    const line = describeProgress(event);
+    if (line && !json) io.stderr(`  ${line}\n`);
+  });
+  if (json) io.stdout(`${jsonReport(report, diffs)}\n`);
   else io.stdout(humanReport(report, notePath));
   if (values.verbose && report.error) {
     for (const event of logger.events) io.stderr(`  call ${event.operation} ${event.provider} ${event.outcome} ${event.durationMs} ms\n`);

@@ -7,18 +7,33 @@ import { formatUsageLine } from "../providers/usage-summary";
 import type { IngestReport } from "../wiki/ingest-types";
 import { EXIT } from "./io";
 
-/** Exactly the documented shape, nothing internal. */
-export function jsonReport(report: IngestReport): string {
-  return JSON.stringify({
+/**
+ * Exactly the documented shape, nothing internal. With `diffs` (from --diff), each page also carries
+ * the unified diff of its change (null when it does not change).
+ */
+export function jsonReportObject(report: IngestReport, diffs?: ReadonlyMap<string, string>): Record<string, unknown> {
+  return {
     converged: report.converged,
+    upToDate: report.upToDate !== null,
     attempts: { analyze: report.attempts.analyze, generate: report.attempts.generate },
-    pages: report.pages.map((p) => ({ path: p.path, type: p.type, title: p.title, action: p.action, ...(p.detail ? { detail: p.detail } : {}) })),
+    pages: report.pages.map((p) => ({
+      path: p.path,
+      type: p.type,
+      title: p.title,
+      action: p.action,
+      ...(p.detail ? { detail: p.detail } : {}),
+      ...(diffs ? { diff: diffs.get(p.path) ?? null } : {}),
+    })),
     contradictions: report.contradictions.map((c) => ({ page: c.page, sources: [...c.sources], passages: [...c.passages] })),
     locked: report.locked.map((l) => ({ path: l.path, title: l.title, wouldAdd: l.wouldAdd })),
     usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd },
     provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
     error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
-  });
+  };
+}
+
+export function jsonReport(report: IngestReport, diffs?: ReadonlyMap<string, string>): string {
+  return JSON.stringify(jsonReportObject(report, diffs));
 }
 
 const MODES: Readonly<Record<ProviderId, ProviderMode>> = { offline: "offline", ollama: "local", anthropic: "api", openai: "api", cli: "cli" };
@@ -27,6 +42,7 @@ const MODES: Readonly<Record<ProviderId, ProviderMode>> = { offline: "offline", 
 export function jsonProviderFailure(id: ProviderId, kind: ErrorKind, message: string): string {
   return JSON.stringify({
     converged: false,
+    upToDate: false,
     attempts: { analyze: 0, generate: 0 },
     pages: [],
     contradictions: [],
@@ -75,16 +91,32 @@ function indent(text: string, prefix: string): string[] {
   return lines.length > 12 ? [...shown, `${prefix}… (${lines.length - 12} more lines)`] : shown;
 }
 
+const DRY_WORDS: Record<string, string> = { created: "create", updated: "update", merged: "merge", unchanged: "keep" };
+
+/** One line per page: what happens to it, where it is, and its title. */
+function pageLine(page: IngestReport["pages"][number], dryRun: boolean): string {
+  const what = `(${page.type}${page.action === "created" || dryRun ? "" : `, ${page.action}`})`;
+  if (dryRun) return `  ${(DRY_WORDS[page.action] ?? page.action).padEnd(6)} ${page.path}  "${page.title}" ${what}`;
+  return `  ${SYMBOL[page.action] ?? "·"} ${page.path}  ${what}`;
+}
+
 export function humanReport(report: IngestReport, notePath: string): string {
   const lines: string[] = [];
   const seconds = (report.durationMs / 1000).toFixed(1);
+  if (report.upToDate) {
+    const since = report.upToDate.since.slice(0, 16).replace("T", " ");
+    const moved = report.upToDate.movedFrom ? ` (as ${report.upToDate.movedFrom}, since moved)` : "";
+    lines.push(`Already up to date: ${notePath} has not changed since it was ingested on ${since} UTC${moved}.`);
+    lines.push("Nothing was sent to a provider and nothing was written; --force ingests it again.");
+    return `${lines.join("\n")}\n`;
+  }
   if (report.converged) {
     const counts = new Map<string, number>();
     for (const p of report.pages) counts.set(p.action, (counts.get(p.action) ?? 0) + 1);
     const summary = [...counts.entries()].map(([action, n]) => `${n} ${action}`).join(", ") || "no pages";
     lines.push(`${report.dryRun ? "Planned (dry run, nothing written)" : "Done"} in ${seconds} s: ${summary}.`);
     for (const p of report.pages) {
-      lines.push(`  ${SYMBOL[p.action] ?? "·"} ${p.path}  (${p.type}${p.action === "created" ? "" : `, ${p.action}`})`);
+      lines.push(pageLine(p, report.dryRun));
       if (p.detail) lines.push(`      ${p.detail}`);
     }
     for (const l of report.locked) {
