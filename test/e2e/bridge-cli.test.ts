@@ -93,7 +93,8 @@ describe("synapse ingest --provider cli through synapse bridge (built CLI, real 
   });
 
   it("shows the agent's progress on the terminal", async () => {
-    const run = await runCli(["ingest", NOTE_PATH, "--vault", vault.root, "--provider", "cli", "--bridge-url", url], {
+    // The same note again, unchanged: --force, or it would be "already up to date" without any agent.
+    const run = await runCli(["ingest", NOTE_PATH, "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--force"], {
       env: { SYNAPSE_BRIDGE_TOKEN: token },
     });
     expect(run.code).toBe(0);
@@ -106,7 +107,7 @@ describe("synapse ingest --provider cli through synapse bridge (built CLI, real 
 
   it("refuses a wrong token before any agent runs", async () => {
     const before = api.agentRequests().length;
-    const run = await runCli(["ingest", NOTE_PATH, "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--json"], {
+    const run = await runCli(["ingest", NOTE_PATH, "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--json", "--force"], {
       env: { SYNAPSE_BRIDGE_TOKEN: "not-the-token-0123456789" },
     });
     expect(run.code).not.toBe(0);
