@@ -6,7 +6,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually";
 import { CLI, runCli } from "../helpers/run-cli";
 import type { ScriptedServer } from "../helpers/scripted-server";
 import { makeVault, snapshot } from "../helpers/temp-vault";
@@ -113,7 +114,7 @@ describe("Ctrl-C during a folder ingest (scripted Ollama)", () => {
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    await vi.waitFor(() => expect(server.modelRequests()).toHaveLength(3), { timeout: 20_000, interval: 20 });
+    await eventually(() => expect(server.modelRequests()).toHaveLength(3));
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     const report = JSON.parse(stdout) as FolderReport;
