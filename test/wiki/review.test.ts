@@ -68,7 +68,9 @@ describe("review before apply", () => {
     const index = await vault.read("wiki/index.md");
     expect(index).toContain("Bees");
     expect(index).not.toContain("Example concept");
-    expect(await vault.read("wiki/log.md")).toContain("1 created");
+    const log = await vault.read("wiki/log.md");
+    expect(log).toContain("- created [[wiki/entities/Bees|Bees]]");
+    expect(log).not.toContain("Example concept");
     expect((await new SourceRegistry(state).entry(SOURCE_PATH))?.pages).toEqual(["wiki/entities/Bees.md"]);
   });
 
