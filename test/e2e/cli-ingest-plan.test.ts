@@ -7,7 +7,7 @@ import { makeVault, snapshot } from "../helpers/temp-vault";
 
 const NOTE = "notes/Ada Lovelace.md";
 const TEXT = "# Ada Lovelace\n\nAda Lovelace wrote the first program for the [[Analytical Engine]] of Charles Babbage. Charles Babbage designed it.\n";
-const BABBAGE = "wiki/entities/Charles Babbage.md";
+const SOURCE_PAGE = "wiki/sources/Ada Lovelace (source).md";
 
 interface JsonPage {
   path: string;
@@ -16,12 +16,10 @@ interface JsonPage {
   diff?: string | null;
 }
 
-/** A vault where the Babbage page exists, was edited by its user, and the note is new again. */
+/** A vault ingested once, whose note has changed since: its source page changes, a page is new. */
 async function vaultWithEditedPage(): Promise<string> {
   const vault = makeVault({ [NOTE]: TEXT });
   expect((await runCli(["ingest", NOTE, "--vault", vault])).code).toBe(0);
-  const page = join(vault, BABBAGE);
-  writeFileSync(page, readFileSync(page, "utf8").replace("## Mentioned in", "My own remark about Babbage.\n\n## Mentioned in"));
   writeFileSync(join(vault, NOTE), `${TEXT}\nCharles Babbage also built the [[Difference Engine]].\n`);
   return vault;
 }
@@ -43,8 +41,7 @@ describe("synapse ingest --dry-run and --diff (built CLI)", () => {
     const before = snapshot(vault);
     const run = await runCli(["ingest", NOTE, "--vault", vault, "--dry-run", "--diff"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`--- a/${BABBAGE}\n+++ b/${BABBAGE}\n@@ `);
-    expect(run.stdout).toContain("+Charles Babbage appears in [[Ada Lovelace]] (3 times).");
+    expect(run.stdout).toContain(`--- a/${SOURCE_PAGE}\n+++ b/${SOURCE_PAGE}\n@@ `);
     expect(run.stdout).toMatch(/^\+.*Difference Engine/m);
     expect(run.stdout).toContain("--- /dev/null\n+++ b/wiki/entities/Difference Engine.md");
     // The diff comes first, then the plan.
@@ -58,13 +55,11 @@ describe("synapse ingest --dry-run and --diff (built CLI)", () => {
     const planned = (JSON.parse(dry.stdout) as { pages: JsonPage[] }).pages;
     const run = await runCli(["ingest", NOTE, "--vault", vault, "--diff"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`+++ b/${BABBAGE}`);
+    expect(run.stdout).toContain(`+++ b/${SOURCE_PAGE}`);
     expect(run.stdout).toMatch(/Done in [\d.]+ s: /);
-    const babbage = readFileSync(join(vault, BABBAGE), "utf8");
-    expect(babbage).toContain("My own remark about Babbage.");
-    expect(babbage).toContain("Charles Babbage appears in [[Ada Lovelace]] (3 times).");
+    const babbage = readFileSync(join(vault, SOURCE_PAGE), "utf8");
     // Every added line of the diff is in the file now.
-    const diff = planned.find((p) => p.path === BABBAGE)?.diff ?? "";
+    const diff = planned.find((p) => p.path === SOURCE_PAGE)?.diff ?? "";
     const added = diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).map((l) => l.slice(1));
     expect(added.length).toBeGreaterThan(0);
     for (const line of added) expect(babbage.split("\n")).toContain(line);
@@ -78,9 +73,9 @@ describe("synapse ingest --dry-run and --diff (built CLI)", () => {
     const pages = (JSON.parse(run.stdout) as { pages: JsonPage[] }).pages;
     expect(pages.map((p) => Object.keys(p))).toEqual(pages.map(() => ["path", "type", "title", "action", "diff"]));
     const byPath = new Map(pages.map((p) => [p.path, p]));
-    expect(byPath.get(BABBAGE)).toMatchObject({ action: "merged", diff: expect.stringContaining(`+++ b/${BABBAGE}`) as unknown });
+    expect(byPath.get(SOURCE_PAGE)).toMatchObject({ action: "updated", diff: expect.stringContaining(`+++ b/${SOURCE_PAGE}`) as unknown });
     expect(byPath.get("wiki/entities/Difference Engine.md")?.diff).toMatch(/^--- \/dev\/null/);
-    expect(byPath.get("wiki/entities/Analytical Engine.md")).toMatchObject({ action: "unchanged", diff: null });
+    expect(byPath.get("wiki/entities/Charles Babbage.md")).toMatchObject({ action: "unchanged", diff: null });
 
     const plain = JSON.parse((await runCli(["ingest", NOTE, "--vault", vault, "--dry-run", "--json"])).stdout) as { pages: JsonPage[] };
     expect(plain.pages.every((p) => !("diff" in p))).toBe(true);
