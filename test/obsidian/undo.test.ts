@@ -52,6 +52,10 @@ describe("Undo last ingest (plugin command)", () => {
   it("restores every file the last ingest touched and removes the pages it created", async () => {
     const harness = await load();
     await ingestWith(harness, writes("First words."));
+    // The note changes too: an unchanged note would be "already up to date" and not ingested again.
+    const note = harness.app.vault.getFileByPath(NOTE);
+    if (!note) throw new Error("no note");
+    await harness.app.vault.modify(note, `${TEXT}\n\nA second thought.`);
     const afterFirst = await contents(harness);
     await ingestWith(harness, writes("Second words, rewritten."));
     expect(await contents(harness)).not.toEqual(afterFirst);

@@ -14,10 +14,11 @@ const B = "notes/B.md";
 function setup(files: Record<string, string> = {}) {
   const vault = new MemoryVault({ [A]: "# A\n\nA note about things.\n", [B]: "# B\n\nAnother note about things.\n", ...files });
   const state = new MemoryStateStore();
+  // `force`: these tests re-ingest unchanged notes on purpose, to see what the page model does with them.
   const ingest = (note: string, pages: WikiPage[]) =>
     ingestNote(
       { vault, write: { store: state, writer: { kind: "cli", pid: null, host: null } }, provider: new ScriptedProvider([pages]), settings: DEFAULT_SETTINGS, now: NOW },
-      { notePath: note },
+      { notePath: note, force: true },
     );
   return { vault, state, ingest };
 }
