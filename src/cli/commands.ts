@@ -6,7 +6,7 @@
  */
 import { BRIDGE_USAGE } from "../bridge/usage";
 import type { CliIO } from "./io";
-import { HISTORY_USAGE, INGEST_USAGE, MODELS_USAGE, UNDO_USAGE } from "./usage";
+import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, MODELS_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
 
 export interface CommandContext {
   readonly signal?: AbortSignal;
@@ -41,6 +41,16 @@ export const COMMANDS: readonly CliCommand[] = [
     name: "history",
     usage: HISTORY_USAGE,
     run: async (argv, io) => (await import("./history-command")).runHistoryCommand(argv, io),
+  },
+  {
+    name: "search",
+    usage: SEARCH_USAGE,
+    run: async (argv, io, context) => (await import("./search-command")).runSearchCommand(argv, io, context.signal ? { signal: context.signal } : {}),
+  },
+  {
+    name: "index",
+    usage: INDEX_USAGE,
+    run: async (argv, io, context) => (await import("./index-command")).runIndexCommand(argv, io, context.signal ? { signal: context.signal } : {}),
   },
   {
     name: "bridge",

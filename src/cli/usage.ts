@@ -17,3 +17,7 @@ If you edited one of those files since, nothing is undone and the files are list
 export const HISTORY_USAGE = `Usage: synapse history --vault <dir> [--json]
 
 Lists the last 20 runs that changed the vault, newest first, with the files each touched.`;
+
+export const SEARCH_USAGE = `Usage: synapse search "<query>" --vault <dir> [--scope wiki|notes|all|<folder>[,<folder>…]] [--limit N] [--json]`;
+
+export const INDEX_USAGE = "Usage: synapse index --vault <dir> [--json]";

@@ -1,0 +1,48 @@
+/** `synapse search "<query>" --vault <dir>`: ranked results from the vault's index, updated first. */
+import { parseArgs } from "node:util";
+import { parseScope } from "../retrieval/scope";
+import { EXIT, UsageError, type CliIO } from "./io";
+import { openVaultIndex } from "./open-index";
+
+export { SEARCH_USAGE } from "./usage";
+
+function parse(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { vault: { type: "string" }, scope: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export async function runSearchCommand(argv: readonly string[], io: CliIO, options: { signal?: AbortSignal } = {}): Promise<number> {
+  const { values, positionals } = parse(argv);
+  if (positionals.length !== 1 || (positionals[0] ?? "").trim() === "") throw new UsageError('Give one query, in quotes: synapse search "my words" --vault <dir>.');
+  const limit = values.limit === undefined ? 10 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000 (got "${values.limit ?? ""}").`);
+  let scope;
+  try {
+    scope = parseScope(values.scope ?? "all");
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const json = values.json === true;
+  const { index } = await openVaultIndex(values.vault, io, { progress: !json, ...(options.signal ? { signal: options.signal } : {}) });
+  const started = performance.now();
+  const hits = await index.retrieve(positionals[0] ?? "", { scope, limit, ...(options.signal ? { signal: options.signal } : {}) });
+  const tookMs = Math.round((performance.now() - started) * 10) / 10;
+  if (json) {
+    io.stdout(`${JSON.stringify({ results: hits.map((h) => ({ path: h.path, heading: h.heading, score: h.score, snippet: h.snippet })), tookMs })}\n`);
+    return EXIT.ok;
+  }
+  if (hits.length === 0) io.stdout(`No results (${tookMs} ms).\n`);
+  hits.forEach((h, i) => {
+    io.stdout(`${i + 1}. ${h.path}${h.heading ? ` › ${h.heading}` : ""}  (${h.score.toFixed(4)})\n   ${h.snippet}\n`);
+  });
+  if (hits.length > 0) io.stdout(`${hits.length} result(s) in ${tookMs} ms.\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,159 @@
+/**
+ * The link graph: wikilinks, embeds and frontmatter `sources` as edges between notes, tags as
+ * shared labels. Targets are kept as written and resolved when asked, the way Obsidian resolves a
+ * link (a path when it has one, else the file name; the shortest path wins a tie), so a note created
+ * later is linked at once without revisiting the notes that point at it.
+ */
+import { basenameOf } from "./chunker";
+import { retrievalError } from "./errors";
+import type { NoteLinks } from "./links";
+
+export type Relation = "link" | "embed" | "source" | "backlink" | "tag";
+
+export interface Neighbour {
+  readonly path: string;
+  readonly relation: Relation;
+}
+
+export interface GraphHit {
+  readonly path: string;
+  /** Hops from the start. */
+  readonly depth: number;
+  /** 1 / (1 + depth): higher is closer. */
+  readonly score: number;
+}
+
+/** Resolves a link target to a note path; the plugin can hand in Obsidian's own resolver. */
+export interface LinkResolver {
+  resolve(target: string, from: string): string | null;
+}
+
+export const MAX_DEPTH = 6;
+
+const key = (text: string) => text.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\.md$/i, "").toLowerCase();
+
+export class GraphIndex implements LinkResolver {
+  private readonly notes = new Map<string, NoteLinks>();
+  private readonly byName = new Map<string, Set<string>>();
+  private readonly byPath = new Map<string, string>();
+  private readonly inbound = new Map<string, Set<string>>();
+  private readonly tagged = new Map<string, Set<string>>();
+
+  constructor(private readonly resolver: LinkResolver | null = null) {}
+
+  get size(): number {
+    return this.notes.size;
+  }
+
+  has(path: string): boolean {
+    return this.notes.has(path);
+  }
+
+  linksOf(path: string): NoteLinks | undefined {
+    return this.notes.get(path);
+  }
+
+  set(path: string, links: NoteLinks): void {
+    this.remove(path);
+    this.notes.set(path, links);
+    addTo(this.byName, key(basenameOf(path)), path);
+    this.byPath.set(key(path), path);
+    for (const target of targetsOf(links)) addTo(this.inbound, key(basenameOf(target)), path);
+    for (const tag of links.tags) addTo(this.tagged, tag, path);
+  }
+
+  remove(path: string): void {
+    const links = this.notes.get(path);
+    if (!links) return;
+    this.notes.delete(path);
+    removeFrom(this.byName, key(basenameOf(path)), path);
+    this.byPath.delete(key(path));
+    for (const target of targetsOf(links)) removeFrom(this.inbound, key(basenameOf(target)), path);
+    for (const tag of links.tags) removeFrom(this.tagged, tag, path);
+  }
+
+  resolve(target: string, from: string): string | null {
+    if (this.resolver) return this.resolver.resolve(target, from);
+    const full = key(target);
+    const exact = this.byPath.get(full);
+    if (exact) return exact;
+    const named = this.byName.get(key(basenameOf(target)));
+    if (!named || named.size === 0) return null;
+    if (named.size === 1) return named.values().next().value ?? null;
+    const candidates = [...named].filter((p) => full.includes("/") ? key(p).endsWith(full) : true);
+    return (candidates.length > 0 ? candidates : [...named]).sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0] ?? null;
+  }
+
+  /** Notes one hop away, each once, by the strongest relation, in a stable order. */
+  neighbours(path: string, options: { tags?: boolean } = {}): readonly Neighbour[] {
+    checkPath(path);
+    const links = this.notes.get(path);
+    if (!links) return Object.freeze([]);
+    const out = new Map<string, Relation>();
+    const add = (p: string | null, relation: Relation) => {
+      if (p && p !== path && !out.has(p)) out.set(p, relation);
+    };
+    for (const t of links.links) add(this.resolve(t, path), "link");
+    for (const t of links.embeds) add(this.resolve(t, path), "embed");
+    for (const t of links.sources) add(this.resolve(t, path), "source");
+    for (const source of [...(this.inbound.get(key(basenameOf(path))) ?? [])].sort()) {
+      const theirs = this.notes.get(source);
+      if (theirs && targetsOf(theirs).some((t) => this.resolve(t, source) === path)) add(source, "backlink");
+    }
+    if (options.tags) {
+      for (const tag of links.tags) for (const p of [...(this.tagged.get(tag) ?? [])].sort()) add(p, "tag");
+    }
+    return Object.freeze([...out].map(([p, relation]) => Object.freeze({ path: p, relation })));
+  }
+
+  /** Every note within `depth` hops (links, embeds, sources, backlinks), nearest first. */
+  traverse(start: string, depth: number): readonly GraphHit[] {
+    checkPath(start);
+    if (!Number.isInteger(depth) || depth < 0 || depth > MAX_DEPTH) {
+      throw retrievalError(`The traversal depth must be a whole number from 0 to ${MAX_DEPTH} (got ${String(depth)}).`);
+    }
+    const seen = new Map<string, number>([[start, 0]]);
+    let frontier = this.notes.has(start) ? [start] : [];
+    for (let d = 1; d <= depth && frontier.length > 0; d++) {
+      const next: string[] = [];
+      for (const p of frontier) {
+        for (const n of this.neighbours(p)) {
+          if (seen.has(n.path)) continue;
+          seen.set(n.path, d);
+          next.push(n.path);
+        }
+      }
+      frontier = next;
+    }
+    seen.delete(start);
+    const hits = [...seen].map(([path, d]) => Object.freeze({ path, depth: d, score: 1 / (1 + d) }));
+    hits.sort((a, b) => a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return Object.freeze(hits);
+  }
+
+  /** Notes carrying a tag (without `#`, any case), sorted. */
+  withTag(tag: string): readonly string[] {
+    return Object.freeze([...(this.tagged.get(tag.replace(/^#/, "").toLowerCase()) ?? [])].sort());
+  }
+}
+
+function targetsOf(links: NoteLinks): string[] {
+  return [...links.links, ...links.embeds, ...links.sources];
+}
+
+function checkPath(path: string): void {
+  if (typeof path !== "string" || path.trim() === "") throw retrievalError("A graph query needs the path of a note.");
+}
+
+function addTo(map: Map<string, Set<string>>, k: string, value: string): void {
+  let set = map.get(k);
+  if (!set) map.set(k, (set = new Set()));
+  set.add(value);
+}
+
+function removeFrom(map: Map<string, Set<string>>, k: string, value: string): void {
+  const set = map.get(k);
+  if (!set) return;
+  set.delete(value);
+  if (set.size === 0) map.delete(k);
+}

@@ -1,0 +1,80 @@
+/**
+ * Brings a VaultIndex up to date with the vault: new and changed notes are indexed, vanished ones
+ * dropped. The cheap test comes first (modification time and size), then the content hash, so a
+ * sync that touched every file's time re-reads them but re-indexes none. Work goes in batches with
+ * a yield between them, so a caller on Obsidian's main thread never blocks for long.
+ */
+import type { VaultPort } from "../vault/vault-port";
+import type { VaultIndex } from "./vault-index";
+
+export interface SyncProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface SyncOptions {
+  readonly progress?: (progress: SyncProgress) => void;
+  readonly signal?: AbortSignal;
+  /** Notes handled between two yields (default 50). */
+  readonly batchSize?: number;
+  /** Persist the changed shards at the end (default true). */
+  readonly flush?: boolean;
+}
+
+export interface SyncResult {
+  readonly total: number;
+  readonly indexed: number;
+  readonly removed: number;
+  readonly unchanged: number;
+  readonly shardsWritten: number;
+  readonly bytesWritten: number;
+}
+
+const TIME_SLICE_MS = 30;
+const yieldToEventLoop = () => new Promise<void>((resolve) => globalThis.setTimeout(resolve, 0));
+
+export async function syncIndex(index: VaultIndex, vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
+  const batchSize = options.batchSize ?? 50;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError("The batch size must be a whole number of at least 1.");
+  const listed = (await vault.list("")).filter((p) => !index.excluded(p));
+  const present = new Set(listed);
+  let removed = 0;
+  for (const path of index.paths()) {
+    if (!present.has(path) && index.remove(path)) removed += 1;
+  }
+  let indexed = 0;
+  let unchanged = 0;
+  let sliceStart = Date.now();
+  let inBatch = 0;
+  options.progress?.({ done: 0, total: listed.length });
+  for (let i = 0; i < listed.length; i++) {
+    // Yield after a batch, or sooner when a batch of large notes runs past the time slice.
+    if (inBatch >= batchSize || Date.now() - sliceStart > TIME_SLICE_MS) {
+      options.signal?.throwIfAborted();
+      options.progress?.({ done: i, total: listed.length });
+      await yieldToEventLoop();
+      sliceStart = Date.now();
+      inBatch = 0;
+    }
+    inBatch += 1;
+    const path = listed[i] as string;
+    const stat = await vault.stat(path);
+    if (!stat) continue;
+    const known = index.stateOf(path);
+    if (known && known.mtime === stat.mtime && known.size === stat.size) {
+      unchanged += 1;
+      continue;
+    }
+    let text: string;
+    try {
+      text = await vault.read(path);
+    } catch {
+      continue; // vanished between the listing and the read
+    }
+    if (index.upsert(path, text, stat)) indexed += 1;
+    else unchanged += 1;
+  }
+  options.progress?.({ done: listed.length, total: listed.length });
+  const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush();
+  return { total: listed.length, indexed, removed, unchanged, ...flushed };
+}

@@ -1,0 +1,219 @@
+/**
+ * The vault's search index: text (BM25 over chunks), graph (links, backlinks, tags) and, when an
+ * embedding model is configured, vectors — kept up to date note by note and persisted in shards in
+ * the vault's StateStore under `index/`. Obsidian-free: the plugin and the CLI both drive it.
+ * Excluded folders are never indexed; a note moved into one is dropped at the next update.
+ */
+import { isExcluded } from "../core/perimeter";
+import { contentHash } from "../wiki/content-hash";
+import type { StateStore } from "../vault/state-store";
+import { parseNote } from "./chunker";
+import { expandThroughGraph, reciprocalRankFusion } from "./fusion";
+import { GraphIndex, type LinkResolver } from "./graph-index";
+import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
+import { chunkTerms } from "./note-terms";
+import { checkLimit, checkQuery, scopeFilter } from "./scope";
+import { encodeShard, loadShards, shardKey, shardOf, type NoteRecord } from "./shards";
+import { makeSnippet } from "./snippet";
+import { TextIndex, type TextHit } from "./text-index";
+import { tokenize } from "./tokenize";
+import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
+
+export interface VaultIndexOptions {
+  readonly store: StateStore;
+  /** Reads a note's current text, for snippets and chunk text (a VaultPort will do). */
+  readonly reader: { read(path: string): Promise<string> };
+  readonly wikiFolder: string;
+  readonly excludedFolders: readonly string[];
+  /** Where links come from (default: the markdown parser). */
+  readonly links?: LinkExtractor;
+  /** How link targets resolve (default: by path, then by file name, as Obsidian does). */
+  readonly resolver?: LinkResolver;
+}
+
+export interface NoteState {
+  readonly mtime: number;
+  readonly size: number;
+  readonly hash: string;
+}
+
+export interface FlushResult {
+  readonly shardsWritten: number;
+  readonly bytesWritten: number;
+}
+
+/** How much of a top result's fused score its graph neighbours receive, and from how many top results. */
+const GRAPH_SHARE = 0.25;
+const GRAPH_SEEDS = 5;
+
+export class VaultIndex implements Retriever {
+  readonly text = new TextIndex();
+  readonly graph: GraphIndex;
+  private readonly notes = new Map<string, NoteState>();
+  private readonly dirty = new Set<number>();
+  private readonly extract: LinkExtractor;
+  /** Shards found corrupt or of an older format when the index was opened. */
+  rejectedShards = 0;
+
+  private constructor(private readonly options: VaultIndexOptions) {
+    this.graph = new GraphIndex(options.resolver ?? null);
+    this.extract = options.links ?? parseLinks;
+  }
+
+  /** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. */
+  static async open(options: VaultIndexOptions): Promise<VaultIndex> {
+    const index = new VaultIndex(options);
+    const loaded = await loadShards(options.store);
+    index.rejectedShards = loaded.rejected;
+    for (const record of loaded.notes) {
+      if (index.excluded(record.path) || index.notes.has(record.path)) {
+        index.dirty.add(shardOf(record.path));
+        continue;
+      }
+      index.load(record);
+    }
+    return index;
+  }
+
+  get size(): number {
+    return this.notes.size;
+  }
+
+  paths(): string[] {
+    return [...this.notes.keys()].sort();
+  }
+
+  stateOf(path: string): NoteState | undefined {
+    return this.notes.get(path);
+  }
+
+  excluded(path: string): boolean {
+    return isExcluded(path, this.options.excludedFolders);
+  }
+
+  /** Indexes a note's text (or drops it when it lies in an excluded folder); says whether anything changed. */
+  upsert(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): boolean {
+    if (this.excluded(path)) return this.remove(path);
+    const hash = contentHash(markdown);
+    const known = this.notes.get(path);
+    this.dirty.add(shardOf(path));
+    if (known && known.hash === hash) {
+      this.notes.set(path, { mtime: stat.mtime, size: stat.size, hash });
+      return false;
+    }
+    const parsed = parseNote(path, markdown);
+    this.load({ path, mtime: stat.mtime, size: stat.size, hash, chunks: chunkTerms(markdown, parsed), links: this.extract(path, markdown, parsed) });
+    return true;
+  }
+
+  /** Records a new modification time for a note whose text did not change. */
+  touch(path: string, stat: { readonly mtime: number; readonly size: number }): void {
+    const known = this.notes.get(path);
+    if (!known) return;
+    this.notes.set(path, { ...known, mtime: stat.mtime, size: stat.size });
+    this.dirty.add(shardOf(path));
+  }
+
+  remove(path: string): boolean {
+    if (!this.notes.has(path)) return false;
+    this.notes.delete(path);
+    this.text.remove(path);
+    this.graph.remove(path);
+    this.dirty.add(shardOf(path));
+    return true;
+  }
+
+  /** Moves a note's entry without re-reading it. */
+  rename(from: string, to: string): void {
+    const state = this.notes.get(from);
+    const links = this.graph.linksOf(from);
+    if (!state || !links) return;
+    const chunks = this.text.chunksOf(from);
+    this.remove(from);
+    if (this.excluded(to)) return;
+    this.load({ path: to, ...state, chunks, links });
+  }
+
+  private load(record: NoteRecord): void {
+    this.notes.set(record.path, { mtime: record.mtime, size: record.size, hash: record.hash });
+    this.text.set(record.path, record.chunks);
+    this.graph.set(record.path, record.links);
+  }
+
+  /** Writes the shards that changed since the last flush. */
+  async flush(): Promise<FlushResult> {
+    const shards = [...this.dirty].sort((a, b) => a - b);
+    this.dirty.clear();
+    if (shards.length === 0) return { shardsWritten: 0, bytesWritten: 0 };
+    const members = new Map<number, string[]>(shards.map((s) => [s, []]));
+    for (const path of this.notes.keys()) members.get(shardOf(path))?.push(path);
+    let bytes = 0;
+    for (const shard of shards) {
+      const paths = (members.get(shard) ?? []).sort();
+      if (paths.length === 0) {
+        await this.options.store.remove(shardKey(shard));
+        continue;
+      }
+      const text = encodeShard(paths.map((p) => this.record(p)));
+      bytes += text.length;
+      await this.options.store.write(shardKey(shard), text);
+    }
+    return { shardsWritten: shards.length, bytesWritten: bytes };
+  }
+
+  private record(path: string): NoteRecord {
+    const state = this.notes.get(path) as NoteState;
+    const links: NoteLinks = this.graph.linksOf(path) ?? { links: [], embeds: [], tags: [], sources: [] };
+    return { path, ...state, chunks: this.text.chunksOf(path), links };
+  }
+
+  /** Text hits alone (BM25), best chunk first. */
+  searchText(query: string, options: { readonly scope: Scope; readonly limit: number }): readonly TextHit[] {
+    checkQuery(query);
+    checkLimit(options.limit);
+    const accept = this.accept(options.scope);
+    return Object.freeze(this.text.search(tokenize(query), options.limit, accept).map((h) => Object.freeze(h)));
+  }
+
+  private accept(scope: Scope): (path: string) => boolean {
+    const inScope = scopeFilter(scope, this.options.wikiFolder);
+    return (path) => inScope(path) && !this.excluded(path);
+  }
+
+  async retrieve(query: string, options: RetrieveOptions): Promise<readonly RetrievalHit[]> {
+    checkQuery(query);
+    checkLimit(options.limit);
+    const accept = this.accept(options.scope);
+    const terms = tokenize(query);
+    const textHits = this.text.search(terms, Math.max(options.limit * 3, 30), accept);
+    const bestChunk = new Map<string, TextHit>();
+    for (const hit of textHits) if (!bestChunk.has(hit.path)) bestChunk.set(hit.path, hit);
+    const textRanked = [...bestChunk.keys()].map((path) => ({ path }));
+    const fused = reciprocalRankFusion([{ hits: textRanked, weight: 1 }]);
+    const seeds = textRanked.slice(0, GRAPH_SEEDS).map((h) => h.path);
+    const expanded = expandThroughGraph(fused, seeds, (p) => this.graph.neighbours(p).map((n) => n.path), GRAPH_SHARE, accept);
+    const ranked = [...expanded].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const hits: RetrievalHit[] = [];
+    for (const [path, score] of ranked) {
+      if (hits.length >= options.limit) break;
+      options.signal?.throwIfAborted();
+      const hit = await this.hitFor(path, score, bestChunk.get(path), terms);
+      if (hit) hits.push(hit);
+    }
+    return Object.freeze(hits);
+  }
+
+  private async hitFor(path: string, score: number, chunk: TextHit | undefined, terms: readonly string[]): Promise<RetrievalHit | null> {
+    let markdown: string;
+    try {
+      markdown = await this.options.reader.read(path);
+    } catch {
+      return null; // gone since it was indexed: the next sync drops it
+    }
+    const ordinal = chunk?.ordinal ?? 0;
+    let found: { heading: string; start: number; end: number } | undefined = this.text.chunksOf(path)[ordinal];
+    if (!found || contentHash(markdown) !== this.notes.get(path)?.hash) found = parseNote(path, markdown).chunks[ordinal];
+    const text = found ? markdown.slice(found.start, found.end) : markdown;
+    return Object.freeze({ path, heading: found?.heading ?? "", score, snippet: makeSnippet(text, terms), text });
+  }
+}
