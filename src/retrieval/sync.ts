@@ -17,6 +17,11 @@ export interface SyncOptions {
   readonly signal?: AbortSignal;
   /** Notes handled between two yields (default 50). */
   readonly batchSize?: number;
+  /**
+   * How to let the host breathe between batches. The plugin passes a `window.setTimeout` yield so
+   * Obsidian can paint; the CLI needs none (the default only lets pending promises run).
+   */
+  readonly yieldNow?: () => Promise<void>;
   /** Persist the changed shards at the end (default true). */
   readonly flush?: boolean;
 }
@@ -31,7 +36,6 @@ export interface SyncResult {
 }
 
 const TIME_SLICE_MS = 30;
-const yieldToEventLoop = () => new Promise<void>((resolve) => globalThis.setTimeout(resolve, 0));
 
 export async function syncIndex(index: VaultIndex, vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
   const batchSize = options.batchSize ?? 50;
@@ -44,6 +48,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   }
   let indexed = 0;
   let unchanged = 0;
+  const yieldNow = options.yieldNow ?? (() => Promise.resolve());
   let sliceStart = Date.now();
   let inBatch = 0;
   options.progress?.({ done: 0, total: listed.length });
@@ -52,7 +57,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     if (inBatch >= batchSize || Date.now() - sliceStart > TIME_SLICE_MS) {
       options.signal?.throwIfAborted();
       options.progress?.({ done: i, total: listed.length });
-      await yieldToEventLoop();
+      await yieldNow();
       sliceStart = Date.now();
       inBatch = 0;
     }
