@@ -22,8 +22,12 @@ export type LinkExtractor = (path: string, markdown: string, parsed: ParsedNote)
 const LINK = /(!?)\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
 const MD_LINK = /(!?)\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/gi;
 
+const FRONTMATTER = /^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
+
 export const parseLinks: LinkExtractor = (_path, markdown, parsed) => {
-  const text = stripCode(markdown);
+  // Frontmatter links are `sources`, read from the parsed frontmatter; the body's links are links.
+  const body = markdown.replace(FRONTMATTER, "");
+  const text = stripCode(body);
   const links = new Set<string>();
   const embeds = new Set<string>();
   for (const m of text.matchAll(LINK)) addTarget(m[1] === "!" ? embeds : links, m[2] ?? "");
@@ -31,7 +35,7 @@ export const parseLinks: LinkExtractor = (_path, markdown, parsed) => {
     if (/^[a-z]+:/i.test(m[2] ?? "")) continue;
     addTarget(m[1] === "!" ? embeds : links, safeDecode(m[2] ?? ""));
   }
-  const tags = new Set([...parsed.tags, ...inlineTags(markdown)].map((t) => t.replace(/^#/, "").toLowerCase()).filter(Boolean));
+  const tags = new Set([...parsed.tags, ...inlineTags(body)].map((t) => t.replace(/^#/, "").toLowerCase()).filter(Boolean));
   const sources = parsed.sources.map((s) => s.replace(/^\[\[|\]\]$/g, "").replace(/[|#^].*$/, "").trim()).filter(Boolean);
   return { links: [...links], embeds: [...embeds], tags: [...tags], sources };
 };

@@ -132,6 +132,7 @@ export class VaultIndex implements Retriever {
     this.remove(from);
     if (this.excluded(to)) return;
     this.load({ path: to, ...state, chunks, links });
+    this.dirty.add(shardOf(to));
   }
 
   private load(record: NoteRecord): void {

@@ -1,0 +1,72 @@
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeVault, snapshot } from "../helpers/temp-vault";
+import { runCli } from "../helpers/run-cli";
+
+const NOTES = {
+  "notes/Espresso.md": "# Espresso\n\nEspresso is brewed by forcing hot water through finely ground coffee.\n\n## Crema\n\nThe crema is the foam on top.",
+  "wiki/Coffee.md": "---\ntype: concept\n---\nCoffee is a drink. See [[Espresso]].",
+  "private/secret.md": "crema recipe kept private",
+  "notes/Tea.md": "Tea is steeped, not brewed under pressure.",
+};
+
+function vaultWithSettings() {
+  const vault = makeVault(NOTES);
+  mkdirSync(join(vault, ".obsidian/plugins/synapse"), { recursive: true });
+  writeFileSync(join(vault, ".obsidian/plugins/synapse/data.json"), JSON.stringify({ excludedFolders: ["private"] }));
+  return vault;
+}
+
+describe("synapse search and index (built CLI)", () => {
+  it("index builds, reports counts, then updates incrementally", async () => {
+    const vault = vaultWithSettings();
+    const notesBefore = snapshot(vault);
+    const first = await runCli(["index", "--vault", vault, "--json"]);
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout) as Record<string, number>;
+    expect(Object.keys(report)).toEqual(["notes", "chunks", "indexed", "removed", "unchanged", "rebuiltShards", "bytes", "tookMs"]);
+    expect(report).toMatchObject({ notes: 3, indexed: 3, removed: 0 });
+    expect(report.bytes).toBeGreaterThan(0);
+    // The notes themselves are untouched; the index lives in the state folder.
+    const after = snapshot(vault);
+    for (const [path, text] of Object.entries(notesBefore)) expect(after[path]).toBe(text);
+    expect(Object.keys(after).some((p) => p.startsWith(".obsidian/plugins/synapse/state/index/"))).toBe(true);
+
+    appendFileSync(join(vault, "notes/Tea.md"), "\nGreen tea too.");
+    const second = JSON.parse((await runCli(["index", "--vault", vault, "--json"])).stdout) as Record<string, number>;
+    expect(second).toMatchObject({ notes: 3, indexed: 1, unchanged: 2 });
+    const human = await runCli(["index", "--vault", vault]);
+    expect(human.stdout).toMatch(/3 notes .* 0 new or changed/);
+    expect(human.stderr).toMatch(/Indexing 3\/3 notes/);
+  });
+
+  it("search --json prints exactly {results:[{path,heading,score,snippet}], tookMs}, ranked, scoped, never excluded", async () => {
+    const vault = vaultWithSettings();
+    const run = await runCli(["search", "crema", "--vault", vault, "--json"]);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout) as { results: Record<string, unknown>[]; tookMs: number };
+    expect(Object.keys(out)).toEqual(["results", "tookMs"]);
+    expect(typeof out.tookMs).toBe("number");
+    expect(out.results[0]).toEqual({ path: "notes/Espresso.md", heading: "Crema", score: expect.any(Number), snippet: expect.stringMatching(/\*\*crema\*\*/i) });
+    expect(out.results.map((r) => r.path)).not.toContain("private/secret.md");
+    for (const r of out.results) expect(Object.keys(r)).toEqual(["path", "heading", "score", "snippet"]);
+
+    const wiki = JSON.parse((await runCli(["search", "coffee", "--vault", vault, "--scope", "wiki", "--json"])).stdout) as typeof out;
+    expect(wiki.results.map((r) => r.path)).toEqual(["wiki/Coffee.md"]);
+    const limited = JSON.parse((await runCli(["search", "brewed", "--vault", vault, "--limit", "1", "--json"])).stdout) as typeof out;
+    expect(limited.results).toHaveLength(1);
+  });
+
+  it("search prints ranked lines for people and refuses bad flags with a usage error", async () => {
+    const vault = vaultWithSettings();
+    const human = await runCli(["search", "espresso", "--vault", vault]);
+    expect(human.stdout).toMatch(/^1\. notes\/Espresso\.md/m);
+    expect(human.stdout).toMatch(/result\(s\) in/);
+    const bad = await runCli(["search", "x", "--vault", vault, "--limit", "zero"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--limit must be a whole number/);
+    expect((await runCli(["search", "--vault", vault])).code).toBe(2);
+    expect((await runCli(["index"])).stderr).toMatch(/--vault <dir> is required/);
+  });
+});

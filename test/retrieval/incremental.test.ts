@@ -1,0 +1,77 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { VaultIndex } from "../../src/retrieval/vault-index";
+import { aVault, indexed, openIndex } from "./index-builder";
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "café", "naïve", "링크", "ノート", "заметка", "ملاحظة"];
+const PATHS = ["a.md", "b.md", "wiki/c.md", "wiki/d.md", "x/e.md", "f.md"];
+const QUERIES = ["alpha", "beta gamma", "cafe", "naive delta", "ノート", "заметка", "ملاحظة", "c"];
+
+const note = fc
+  .record({
+    title: fc.option(fc.constantFrom(...WORDS), { nil: undefined }),
+    sections: fc.array(fc.record({ heading: fc.constantFrom("", ...WORDS), words: fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }) }), { maxLength: 4 }),
+    link: fc.option(fc.constantFrom("a", "b", "c", "d", "e"), { nil: undefined }),
+  })
+  .map(({ title, sections, link }) => {
+    const fm = title ? `---\ntitle: ${title}\n---\n` : "";
+    const body = sections.map((s) => `${s.heading ? `## ${s.heading}\n` : ""}${s.words.join(" ")}\n`).join("\n");
+    return `${fm}${body}${link ? `\nSee [[${link}]].` : ""}`;
+  });
+
+const edit = fc.oneof(
+  fc.record({ kind: fc.constant("upsert" as const), path: fc.constantFrom(...PATHS), text: note }),
+  fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
+  fc.record({ kind: fc.constant("rename" as const), path: fc.constantFrom(...PATHS), to: fc.constantFrom(...PATHS) }),
+);
+
+async function answers(index: VaultIndex) {
+  const out: Record<string, unknown> = {};
+  for (const q of QUERIES) {
+    out[`text:${q}`] = index.searchText(q, { scope: { kind: "all" }, limit: 20 }).map((h) => [h.path, h.heading, h.ordinal, h.score.toFixed(9)]);
+    out[`fused:${q}`] = (await index.retrieve(q, { scope: { kind: "all" }, limit: 20 })).map((h) => [h.path, h.heading, h.score.toFixed(9)]);
+  }
+  for (const p of index.paths()) out[`graph:${p}`] = index.graph.traverse(p, 2);
+  return out;
+}
+
+describe("incremental updates", () => {
+  it("give the same answers as a rebuild, after any sequence of edits, and after a restart", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { maxLength: 25 }), async (edits) => {
+        const vault = aVault();
+        const live = await openIndex(vault);
+        let t = 1;
+        for (const e of edits) {
+          if (e.kind === "upsert") {
+            vault.files.set(e.path, e.text);
+            live.upsert(e.path, e.text, { mtime: t++, size: e.text.length });
+          } else if (e.kind === "remove") {
+            vault.files.delete(e.path);
+            live.remove(e.path);
+          } else if (vault.files.has(e.path) && !vault.files.has(e.to)) {
+            vault.files.set(e.to, vault.files.get(e.path) ?? "");
+            vault.files.delete(e.path);
+            live.rename(e.path, e.to);
+          }
+        }
+        await live.flush();
+        const rebuilt = await indexed(aVault(Object.fromEntries(vault.files)));
+        const expected = await answers(rebuilt);
+        expect(await answers(live)).toEqual(expected);
+        expect(live.paths()).toEqual([...vault.files.keys()].sort());
+        const restarted = await openIndex(vault);
+        expect(await answers(restarted)).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("re-indexes nothing when only the modification time changed", async () => {
+    const vault = aVault({ "a.md": "alpha beta" });
+    const index = await indexed(vault);
+    expect(index.upsert("a.md", "alpha beta", { mtime: 99, size: 10 })).toBe(false);
+    expect(index.stateOf("a.md")?.mtime).toBe(99);
+    expect(index.upsert("a.md", "alpha gamma", { mtime: 100, size: 11 })).toBe(true);
+  });
+});

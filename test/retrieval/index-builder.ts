@@ -1,0 +1,37 @@
+/** A VaultIndex over an in-memory vault, for retrieval tests. */
+import { VaultIndex } from "../../src/retrieval/vault-index";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+
+export interface TestVault {
+  readonly files: Map<string, string>;
+  readonly store: MemoryStateStore;
+  readonly reader: { read(path: string): Promise<string> };
+}
+
+export function aVault(files: Record<string, string> = {}): TestVault {
+  const map = new Map(Object.entries(files));
+  return {
+    files: map,
+    store: new MemoryStateStore(),
+    reader: {
+      read: async (path: string) => {
+        const text = map.get(path);
+        if (text === undefined) throw new Error(`No note ${path}`);
+        return text;
+      },
+    },
+  };
+}
+
+export async function openIndex(vault: TestVault, options: { excludedFolders?: string[] } = {}): Promise<VaultIndex> {
+  const index = await VaultIndex.open({ store: vault.store, reader: vault.reader, wikiFolder: "wiki", excludedFolders: options.excludedFolders ?? [] });
+  return index;
+}
+
+/** Opens an index and upserts every note of the vault. */
+export async function indexed(vault: TestVault, options: { excludedFolders?: string[] } = {}): Promise<VaultIndex> {
+  const index = await openIndex(vault, options);
+  let t = 1;
+  for (const [path, text] of [...vault.files].sort()) index.upsert(path, text, { mtime: t++, size: text.length });
+  return index;
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { shardKey, shardOf } from "../../src/retrieval/shards";
+import { syncIndex } from "../../src/retrieval/sync";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { aVault, indexed, openIndex } from "./index-builder";
+
+const files: Record<string, string> = {};
+for (let i = 0; i < 60; i++) files[`notes/n${i}.md`] = `# Note ${i}\n\nword${i} shared text about topic${i % 7}. [[n${(i + 1) % 60}]]`;
+
+describe("the persisted index", () => {
+  it("survives a restart: the reopened index answers the same", async () => {
+    const vault = aVault(files);
+    const index = await indexed(vault);
+    const written = await index.flush();
+    expect(written.shardsWritten).toBeGreaterThan(1);
+    const again = await openIndex(vault);
+    expect(again.size).toBe(60);
+    expect(again.rejectedShards).toBe(0);
+    for (const q of ["word17", "topic3 shared", "note"]) {
+      expect(await again.retrieve(q, { scope: { kind: "all" }, limit: 10 })).toEqual(await index.retrieve(q, { scope: { kind: "all" }, limit: 10 }));
+    }
+  });
+
+  it("rewrites only the shard of the note that changed", async () => {
+    const vault = aVault(files);
+    const index = await indexed(vault);
+    await index.flush();
+    index.upsert("notes/n5.md", "changed", { mtime: 1000, size: 7 });
+    expect((await index.flush()).shardsWritten).toBe(1);
+    expect((await index.flush()).shardsWritten).toBe(0);
+  });
+
+  it("detects a truncated shard, drops it, and the next sync indexes its notes again", async () => {
+    const memory = new MemoryVault();
+    for (const [path, text] of Object.entries(files)) await memory.create(path, text);
+    const vault = aVault(files);
+    const first = await openIndex(vault);
+    await syncIndex(first, memory);
+    const key = shardKey(shardOf("notes/n17.md"));
+    const whole = (await vault.store.read(key)) ?? "";
+    await vault.store.write(key, whole.slice(0, Math.floor(whole.length / 2)));
+
+    const reopened = await openIndex(vault);
+    expect(reopened.rejectedShards).toBe(1);
+    expect(reopened.stateOf("notes/n17.md")).toBeUndefined();
+    const result = await syncIndex(reopened, memory);
+    expect(result.indexed).toBeGreaterThan(0);
+    expect(result.indexed).toBeLessThan(60);
+    expect((await reopened.retrieve("word17", { scope: { kind: "all" }, limit: 1 }))[0]?.path).toBe("notes/n17.md");
+    expect((await openIndex(vault)).rejectedShards).toBe(0);
+  });
+
+  it("rebuilds a shard written by another format version", async () => {
+    const vault = aVault(files);
+    const index = await indexed(vault);
+    await index.flush();
+    const key = shardKey(shardOf("notes/n3.md"));
+    const text = (await vault.store.read(key)) ?? "";
+    await vault.store.write(key, text.replace(/^synapse-index \d+/, "synapse-index 999"));
+    expect((await openIndex(vault)).rejectedShards).toBe(1);
+  });
+
+  it("syncs in batches with progress, and a second sync re-reads nothing", async () => {
+    const memory = new MemoryVault();
+    for (const [path, text] of Object.entries(files)) await memory.create(path, text);
+    const index = await openIndex(aVault());
+    const seen: number[] = [];
+    let yields = 0;
+    const first = await syncIndex(index, memory, { batchSize: 10, progress: (p) => seen.push(p.done), yieldNow: async () => void (yields += 1) });
+    expect(first).toMatchObject({ total: 60, indexed: 60, removed: 0 });
+    expect(yields).toBeGreaterThanOrEqual(5);
+    expect(seen.at(-1)).toBe(60);
+    expect(await syncIndex(index, memory)).toMatchObject({ indexed: 0, unchanged: 60, shardsWritten: 0 });
+    await memory.remove("notes/n1.md");
+    expect(await syncIndex(index, memory)).toMatchObject({ removed: 1, shardsWritten: 1 });
+  });
+
+  it("stops a sync when its signal is aborted", async () => {
+    const memory = new MemoryVault();
+    for (const [path, text] of Object.entries(files)) await memory.create(path, text);
+    const index = await openIndex(aVault());
+    const controller = new AbortController();
+    await expect(syncIndex(index, memory, { batchSize: 5, signal: controller.signal, progress: (p) => p.done >= 10 && controller.abort() })).rejects.toThrow();
+  });
+});
