@@ -61,6 +61,13 @@ function danglingLinks(page: PageRecord, resolver: Resolver, names: readonly str
   return out;
 }
 
+/** Of two duplicates, the one to keep: the shorter file name, then the first path. */
+function keepsOver(a: PageRecord, b: PageRecord): boolean {
+  const la = basenameOf(a.path).length;
+  const lb = basenameOf(b.path).length;
+  return la !== lb ? la < lb : a.path < b.path;
+}
+
 export function exactChecks(inputs: CheckInputs): Finding[] {
   const { snapshot } = inputs;
   const resolver = new Resolver(snapshot);
@@ -127,7 +134,8 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
     if (on("duplicate")) {
       const twins = new Set([page.title, ...page.aliases].flatMap((n) => byName.get(nameKey(n)) ?? []).filter((p) => p !== page));
       for (const twin of twins) {
-        if (twin.path < page.path) continue; // one finding per pair
+        // One finding per pair, on the page that stays: the plainer name ("Ada" before "Ada (2)").
+        if (keepsOver(twin, page)) continue;
         findings.push(
           finding("duplicate", page.path, `"${page.title}" and ${twin.path} name the same thing.`, [
             { kind: "merge-duplicates", label: `Merge ${twin.path} into this page`, safe: false, params: { keep: page.path, remove: twin.path } },

@@ -18,7 +18,7 @@ describe("exact checks on a wiki with planted defects", () => {
       [
         "dangling-link wiki/concepts/Dangling.md [[Ada Lovelac]] leads to no page or note.",
         "dangling-link wiki/concepts/Dangling.md [[Nowhere at all]] leads to no page or note.",
-        "duplicate wiki/entities/Ada Lovelace (2).md",
+        "duplicate wiki/entities/Ada Lovelace.md",
         "empty-page wiki/concepts/Empty.md",
         "index wiki/index.md",
         "invalid-frontmatter wiki/concepts/Broken yaml.md",

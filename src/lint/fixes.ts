@@ -1,0 +1,215 @@
+/**
+ * Lint's fixes as planned changes for the one write path: each chosen fix becomes edits of whole
+ * files (recomputed from the file as it is when applied), so fixes are reviewed as diffs, applied
+ * all-or-nothing, recorded in log.md and undone in one step like every other write.
+ * Several fixes on one file compose into one change; a fix that would act on a file another fix
+ * removes is left out and said so. The plan edits index.md itself (fixes are about the index too),
+ * so it is applied with `maintainIndex: false`.
+ */
+import { stringify } from "yaml";
+import { replaceOutsideCode } from "../core/code-spans";
+import { frontmatterList, splitFrontmatter } from "../core/markdown";
+import { mergeSources, sourceKey } from "../core/sources";
+import { nameKey } from "../core/unicode";
+import type { PageType } from "../core/schemas";
+import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
+import type { PlannedChange } from "../wiki/planned-change";
+import { basenameOf, pagePath } from "../wiki/page-paths";
+import { Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import type { Finding, Fix } from "./types";
+
+export interface ChosenFix {
+  readonly finding: Finding;
+  readonly fix: Fix;
+}
+
+export interface FixPlan {
+  readonly changes: readonly PlannedChange[];
+  /** Fixes that are not plain edits (re-ingest a note): the caller runs them through ingest. */
+  readonly reingest: readonly string[];
+  /** Fixes left out, with why. */
+  readonly skipped: readonly { readonly fix: ChosenFix; readonly reason: string }[];
+  /** The fixes the changes carry out. */
+  readonly planned: readonly ChosenFix[];
+}
+
+type Edit = (current: string) => string;
+
+/** One fix per finding: the first safe one ("fix all safe"), or the first one offered ("fix all"). */
+export function chooseFixes(findings: readonly Finding[], mode: "safe" | "all"): ChosenFix[] {
+  const out: ChosenFix[] = [];
+  for (const finding of findings) {
+    const fix = finding.fixes.find((f) => mode === "all" || f.safe);
+    if (fix) out.push({ finding, fix });
+  }
+  return out;
+}
+
+const LINK = /(!?)\[\[([^\]|#^\n]+)([#^][^\]|\n]*)?(\|[^\]\n]*)?\]\]/g;
+
+/** Rewrites links (outside code) whose target resolves to `from` so they point at `to`, keeping what they showed. */
+export function retargetLinks(markdown: string, matches: (target: string) => boolean, to: string): string {
+  return replaceOutsideCode(markdown, LINK, (m) => {
+    const [whole, bang = "", target = "", anchor = "", alias] = m;
+    if (!matches(target.trim())) return whole;
+    const shown = alias ?? (bang ? "" : `|${basenameOf(target.trim())}`);
+    return `${bang}[[${to}${anchor}${shown === `|${to}` ? "" : shown}]]`;
+  });
+}
+
+function withFrontmatter(current: string, edit: (fm: Record<string, unknown>) => void): string {
+  const split = splitFrontmatter(current);
+  if (split.frontmatterInvalid) return current;
+  const fm = { ...split.frontmatter };
+  edit(fm);
+  return `---\n${stringify(fm, { lineWidth: 0 }).trimEnd()}\n---\n${split.body.startsWith("\n") ? "" : "\n"}${split.body}`;
+}
+
+function stub(title: string, sources: readonly string[], linkedFrom: string, date: string): string {
+  const fm = { type: "concept", title, sources: [...sources], tags: [], created: date, updated: date, synapse_stub: true };
+  return `---\n${stringify(fm, { lineWidth: 0 }).trimEnd()}\n---\n\n# ${title}\n\nA stub: [[${basenameOf(linkedFrom)}]] links here. Ingest a note about ${title} to fill it.\n`;
+}
+
+/** The merged page keeps its own text and takes the other's sources, aliases and title as an alias. */
+function absorb(keep: string, removed: PageRecord): string {
+  const merged = withFrontmatter(keep, (fm) => {
+    fm.sources = mergeSources(frontmatterList(fm.sources), [...removed.sources]);
+    const aliases = frontmatterList(fm.aliases);
+    const ownTitle = typeof fm.title === "string" ? fm.title : "";
+    for (const alias of [removed.title, ...removed.aliases]) {
+      if (nameKey(alias) !== nameKey(ownTitle) && !aliases.some((a) => nameKey(a) === nameKey(alias))) aliases.push(alias);
+    }
+    if (aliases.length > 0) fm.aliases = aliases;
+  });
+  const body = removed.body.trim();
+  if (!body || merged.includes(body)) return merged;
+  return `${merged.trimEnd()}\n\n## Merged from ${removed.title}\n\n${body}\n`;
+}
+
+export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], date: string): FixPlan {
+  const resolver = new Resolver(snapshot);
+  const pages = new Map(snapshot.pages.map((p) => [p.path, p]));
+  const edits = new Map<string, Edit[]>();
+  const creates = new Map<string, string>();
+  const removes = new Map<string, string>();
+  const reingest = new Set<string>();
+  const skipped: { fix: ChosenFix; reason: string }[] = [];
+  const planned: ChosenFix[] = [];
+  const index = indexPath(snapshot.wikiFolder);
+  const edit = (path: string, e: Edit) => edits.set(path, [...(edits.get(path) ?? []), e]);
+  const entryOf = (p: PageRecord): IndexEntry => ({ path: p.path, type: p.type, title: p.title });
+
+  // Removals first, so later fixes can see what goes.
+  for (const c of chosen) if (c.fix.kind === "merge-duplicates") removes.set(c.fix.params.remove ?? "", pages.get(c.fix.params.remove ?? "")?.text ?? "");
+
+  for (const c of chosen) {
+    const { fix, finding } = c;
+    const p = fix.params;
+    if (removes.has(finding.page) && fix.kind !== "merge-duplicates") {
+      skipped.push({ fix: c, reason: `${finding.page} is removed by a merge in the same run.` });
+      continue;
+    }
+    switch (fix.kind) {
+      case "retarget-link":
+        if (p.source !== undefined) {
+          const from = sourceKey(p.source);
+          edit(finding.page, (cur) => withFrontmatter(cur, (fm) => (fm.sources = frontmatterList(fm.sources).map((s) => (sourceKey(s) === from ? (p.to ?? s) : s)))));
+        } else {
+          const from = nameKey(p.from ?? "");
+          edit(finding.page, (cur) => retargetLinks(cur, (t) => nameKey(t) === from, p.to ?? ""));
+        }
+        break;
+      case "drop-missing-source": {
+        const gone = sourceKey(p.source ?? "");
+        edit(finding.page, (cur) => withFrontmatter(cur, (fm) => (fm.sources = frontmatterList(fm.sources).filter((s) => sourceKey(s) !== gone))));
+        break;
+      }
+      case "create-stub": {
+        const path = pagePath(snapshot.wikiFolder, "concept" as PageType, p.title ?? "Untitled");
+        if (resolver.resolve(basenameOf(path)) || creates.has(path)) {
+          skipped.push({ fix: c, reason: `A page named "${basenameOf(path)}" exists or is already planned.` });
+          continue;
+        }
+        creates.set(path, stub(p.title ?? "Untitled", pages.get(finding.page)?.sources ?? [], finding.page, date));
+        edit(index, (cur) => editIndex(cur, { upsert: [{ path, type: "concept", title: p.title ?? "Untitled" }] }));
+        break;
+      }
+      case "add-to-index": {
+        const page = pages.get(finding.page);
+        if (page) edit(index, (cur) => editIndex(cur, { upsert: [entryOf(page)] }));
+        break;
+      }
+      case "rebuild-index": {
+        // Evaluated when applied, so it sees every page this plan creates or removes.
+        edit(index, (cur) => {
+          const listed = snapshot.pages.filter((pg) => !removes.has(pg.path)).map(entryOf);
+          const known = new Set([...snapshot.files, ...creates.keys()].filter((f) => !removes.has(f)).map((f) => f.replace(/\.md$/i, "").toLowerCase()));
+          const stale = [...cur.matchAll(/^\s*[-*] \[\[([^\]|]+)\|/gm)].map((m) => m[1] ?? "").filter((t) => !known.has(t.toLowerCase()));
+          return editIndex(cur, { upsert: listed, remove: stale.map((t) => `${t}.md`) });
+        });
+        break;
+      }
+      case "merge-duplicates": {
+        const keep = pages.get(p.keep ?? "");
+        const removed = pages.get(p.remove ?? "");
+        if (!keep || !removed) {
+          skipped.push({ fix: c, reason: "One of the pages to merge is gone." });
+          continue;
+        }
+        edit(keep.path, (cur) => absorb(cur, removed));
+        const pointsAtRemoved = (t: string) => resolver.resolve(t) === removed.path;
+        const to = basenameOf(keep.path);
+        for (const other of [...snapshot.pages.map((pg) => pg.path), ...snapshot.noteLinks.keys()]) {
+          if (other === removed.path) continue;
+          const links = pages.get(other)?.links ?? snapshot.noteLinks.get(other) ?? [];
+          if (links.some(pointsAtRemoved)) edit(other, (cur) => retargetLinks(cur, pointsAtRemoved, to));
+        }
+        edit(index, (cur) => editIndex(cur, { remove: [removed.path] }));
+        break;
+      }
+      case "move-to-type-folder": {
+        const page = pages.get(finding.page);
+        const to = p.to ?? "";
+        if (!page || resolver.resolve(to.replace(/\.md$/i, "")) || creates.has(to)) {
+          skipped.push({ fix: c, reason: `Something already stands at ${to}.` });
+          continue;
+        }
+        creates.set(to, page.text);
+        removes.set(page.path, page.text);
+        const pointsAtPage = (t: string) => t.includes("/") && resolver.resolve(t) === page.path;
+        for (const other of [...snapshot.pages.map((pg) => pg.path), ...snapshot.noteLinks.keys()]) {
+          const links = pages.get(other)?.links ?? snapshot.noteLinks.get(other) ?? [];
+          if (other !== page.path && links.some(pointsAtPage)) edit(other, (cur) => retargetLinks(cur, pointsAtPage, to.replace(/\.md$/i, "")));
+        }
+        edit(index, (cur) => editIndex(cur, { move: [{ from: page.path, to }] }));
+        break;
+      }
+      case "reingest":
+        reingest.add(p.note ?? "");
+        break;
+      case "link-from-related":
+        skipped.push({ fix: c, reason: "Linking from a related page is offered in the plugin's report, not applied in bulk." });
+        continue;
+    }
+    planned.push(c);
+  }
+
+  const changes: PlannedChange[] = [];
+  for (const [path, content] of creates) changes.push({ path, type: "concept", title: basenameOf(path), action: "created", create: content });
+  for (const [path, fns] of edits) {
+    if (removes.has(path)) continue;
+    const page = pages.get(path);
+    changes.push({
+      path,
+      type: path === index ? "index" : (page?.type ?? "note"),
+      title: page?.title ?? basenameOf(path),
+      action: "updated",
+      update: (current) => {
+        const next = fns.reduce((text, fn) => fn(text), current);
+        return { content: next, action: next === current ? "unchanged" : "updated" };
+      },
+    });
+  }
+  for (const [path, expected] of removes) changes.push({ path, type: pages.get(path)?.type ?? "page", title: pages.get(path)?.title ?? basenameOf(path), action: "removed", remove: { expected } });
+  return { changes, reingest: [...reingest], skipped, planned };
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { isExcluded } from "../../src/core/perimeter";
+import { exactChecks } from "../../src/lint/exact-checks";
+import { chooseFixes, planFixes, retargetLinks, type ChosenFix } from "../../src/lint/fixes";
+import { loadSnapshot } from "../../src/lint/snapshot";
+import type { FixKind } from "../../src/lint/types";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { applyPlan, type WriteContext } from "../../src/wiki/apply";
+import { undoLastRun } from "../../src/wiki/undo";
+import { PLANTED } from "./planted-wiki";
+
+const NOW = () => Date.UTC(2026, 10, 30, 18, 0);
+
+async function snapshotOf(vault: MemoryVault) {
+  return loadSnapshot(vault, "wiki", (p) => isExcluded(p, []));
+}
+
+async function files(vault: MemoryVault): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const path of await vault.list("")) out[path] = await vault.read(path);
+  return out;
+}
+
+/** Plans the chosen fixes on the planted wiki, applies them through the write path, and returns what is needed to check and undo. */
+async function applyFixes(pick: ((c: ChosenFix) => boolean) | "safe") {
+  const vault = new MemoryVault(PLANTED);
+  const before = await files(vault);
+  const snapshot = await snapshotOf(vault);
+  const findings = exactChecks({ snapshot });
+  const chosen = pick === "safe" ? chooseFixes(findings, "safe") : findings.flatMap((finding) => finding.fixes.map((fix) => ({ finding, fix }))).filter(pick);
+  const plan = planFixes(snapshot, chosen, "2026-11-30");
+  const ctx: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: 1, host: "here" } };
+  await applyPlan(vault, plan.changes, { ...ctx, operation: "lint", label: `${plan.planned.length} fixes`, wikiFolder: "wiki", now: NOW, maintainIndex: false });
+  return { vault, before, plan, ctx, after: await files(vault) };
+}
+
+async function undoesByteForByte({ vault, before, ctx }: Awaited<ReturnType<typeof applyFixes>>) {
+  await undoLastRun(vault, ctx, { wikiFolder: "wiki", now: NOW });
+  const restored = await files(vault);
+  delete restored["wiki/log.md"];
+  expect(restored).toEqual(before);
+}
+
+const kind = (k: FixKind) => (c: ChosenFix) => c.fix.kind === k;
+
+describe("lint fixes through the write path", () => {
+  it("retargets a mistyped link, keeping what it showed, and undoes byte for byte", async () => {
+    const run = await applyFixes(kind("retarget-link"));
+    expect(run.after["wiki/concepts/Dangling.md"]).toContain("[[Ada Lovelace|Ada Lovelac]]");
+    expect(run.after["wiki/concepts/Dangling.md"]).toContain("[[Nowhere at all]]");
+    expect(run.after["wiki/log.md"]).toMatch(/## \[2026-11-30\] lint \| 1 fixes/);
+    await undoesByteForByte(run);
+  });
+
+  it("creates a stub page for a link to nothing, and undo removes it", async () => {
+    const run = await applyFixes((c) => c.fix.kind === "create-stub" && c.fix.params.title === "Nowhere at all");
+    expect(run.after["wiki/concepts/Nowhere at all.md"]).toMatch(/^---\ntype: concept\ntitle: Nowhere at all\nsources:\n {2}- notes\/engine.md/);
+    await undoesByteForByte(run);
+  });
+
+  it("lists an orphan in index.md and rebuilds an index out of step, keeping the user's lines", async () => {
+    const run = await applyFixes((c) => c.fix.kind === "add-to-index" || c.fix.kind === "rebuild-index");
+    const index = run.after["wiki/index.md"] ?? "";
+    expect(index).toContain("[[wiki/concepts/Orphaned idea|Orphaned idea]]");
+    expect(index).not.toContain("Gone");
+    expect(index.startsWith("# Wiki index\n")).toBe(true);
+    await undoesByteForByte(run);
+  });
+
+  it("merges duplicates: sources and aliases unioned, every link to the removed page rewritten, the page removed", async () => {
+    const run = await applyFixes(kind("merge-duplicates"));
+    expect(run.after["wiki/entities/Ada Lovelace (2).md"]).toBeUndefined();
+    const kept = run.after["wiki/entities/Ada Lovelace.md"] ?? "";
+    expect(kept).toContain("Countess of Lovelace");
+    expect(kept).toContain("A second page about");
+    expect(run.after["wiki/index.md"]).not.toContain("Ada Lovelace (2)");
+    await undoesByteForByte(run);
+  });
+
+  it("moves a page to its type folder and drops a source that no longer exists", async () => {
+    const run = await applyFixes((c) => c.fix.kind === "move-to-type-folder" || c.fix.kind === "drop-missing-source");
+    expect(run.after["wiki/entities/Misfiled.md"]).toBeUndefined();
+    expect(run.after["wiki/concepts/Misfiled.md"]).toBe(PLANTED["wiki/entities/Misfiled.md"]);
+    expect(run.after["wiki/index.md"]).toContain("[[wiki/concepts/Misfiled|Misfiled]]");
+    expect(run.after["wiki/concepts/Lost source.md"]).not.toContain("notes/deleted.md");
+    await undoesByteForByte(run);
+  });
+
+  it("'fix all safe' leaves the exact checks with nothing a safe fix could mend, and no user text changed", async () => {
+    const run = await applyFixes("safe");
+    const remaining = exactChecks({ snapshot: await snapshotOf(run.vault) });
+    // What is left needs a person: duplicates, broken YAML, an empty page, a lost source…
+    expect(remaining.filter((f) => f.fixes.some((x) => x.safe && x.kind !== "create-stub"))).toEqual([]);
+    expect(remaining.map((f) => f.check).sort()).toEqual(["duplicate", "empty-page", "invalid-frontmatter", "missing-source-note", "missing-sources", "wrong-folder"]);
+    // The user's notes and the page they wrote themselves are untouched.
+    for (const path of ["notes/ada.md", "notes/engine.md", "wiki/syntheses/Deliberately unsourced.md"]) expect(run.after[path]).toBe(run.before[path]);
+    await undoesByteForByte(run);
+  });
+});
+
+describe("retargetLinks", () => {
+  it("keeps headings and aliases, and leaves links in code alone", () => {
+    const md = "[[Old#Part]] [[Old|shown]] `[[Old]]`\n```\n[[Old]]\n```\n![[Old]]";
+    expect(retargetLinks(md, (t) => t === "Old", "New")).toBe("[[New#Part|Old]] [[New|shown]] `[[Old]]`\n```\n[[Old]]\n```\n![[New]]");
+  });
+});
