@@ -11,7 +11,6 @@ import { replaceOutsideCode } from "../core/code-spans";
 import { frontmatterList, splitFrontmatter } from "../core/markdown";
 import { mergeSources, sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
-import type { PageType } from "../core/schemas";
 import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
 import type { PlannedChange } from "../wiki/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
@@ -125,7 +124,7 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         break;
       }
       case "create-stub": {
-        const path = pagePath(snapshot.wikiFolder, "concept" as PageType, p.title ?? "Untitled");
+        const path = pagePath(snapshot.wikiFolder, "concept", p.title ?? "Untitled");
         if (resolver.resolve(basenameOf(path)) || creates.has(path)) {
           skipped.push({ fix: c, reason: `A page named "${basenameOf(path)}" exists or is already planned.` });
           continue;
