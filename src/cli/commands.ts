@@ -6,7 +6,7 @@
  */
 import { BRIDGE_USAGE } from "../bridge/usage";
 import type { CliIO } from "./io";
-import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, MODELS_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
+import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
 
 export interface CommandContext {
   readonly signal?: AbortSignal;
@@ -51,6 +51,16 @@ export const COMMANDS: readonly CliCommand[] = [
     name: "index",
     usage: INDEX_USAGE,
     run: async (argv, io, context) => (await import("./index-command")).runIndexCommand(argv, io, context.signal ? { signal: context.signal } : {}),
+  },
+  {
+    name: "query",
+    usage: QUERY_USAGE,
+    run: async (argv, io, context) => (await import("./query-command")).runQueryCommand(argv, io, context.signal ? { signal: context.signal } : {}),
+  },
+  {
+    name: "lint",
+    usage: LINT_USAGE,
+    run: async (argv, io) => (await import("./lint-command")).runLintCommand(argv, io),
   },
   {
     name: "bridge",

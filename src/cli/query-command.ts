@@ -9,25 +9,33 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
-import type { Retriever } from "../retrieval/types";
 import { askWiki, type AskReport, type QueryScope } from "../query/ask";
 import { createProvider } from "../providers/factory";
 import { formatUsageLine } from "../providers/usage-summary";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
+import { nodeWriteContext } from "../vault/node-write-context";
+import { applyPlan } from "../wiki/apply";
+import { effectiveWikiFolder } from "../wiki/page-paths";
+import { planAnswerPage } from "../query/save";
+import { openVaultIndex } from "./open-index";
 import { envSecrets } from "./env-secrets";
 import { EXIT, UsageError, type CliIO } from "./io";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
-export const QUERY_USAGE = `Usage: synapse query "<question>" --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
-        [--model M] [--base-url URL] [--scope wiki|notes|all|<folder>] [--general] [--save] [--json]`;
+export { QUERY_USAGE } from "./usage";
 
 export interface QueryCommandOptions {
   readonly signal?: AbortSignal;
-  /** The vault's search index, opened and brought up to date. */
-  readonly openRetriever: (vaultRoot: string, settings: Settings, signal?: AbortSignal) => Promise<Retriever>;
-  /** Files the answer as a synthesis page; returns its path. */
-  readonly save?: (vaultRoot: string, settings: Settings, report: AskReport) => Promise<string>;
+}
+
+/** Files the answer as a synthesis page through the write path; returns its path. */
+async function saveAnswer(vault: NodeVault, vaultRoot: string, settings: Settings, report: AskReport, io: CliIO): Promise<string> {
+  const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
+  const change = await planAnswerPage(vault, wikiFolder, report, [], new Date().toISOString().slice(0, 10));
+  await applyPlan(vault, [change], { ...write, operation: "query", label: report.question, wikiFolder });
+  return change.path;
 }
 
 function parse(argv: readonly string[]) {
@@ -114,7 +122,7 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
     else io.stderr(`Error (${failure.kind}): ${failure.message}\n`);
     return EXIT.provider;
   }
-  const retriever = await options.openRetriever(vaultRoot, settings, options.signal);
+  const { index: retriever } = await openVaultIndex(values.vault, io, options.signal ? { signal: options.signal } : {});
   const report = await askWiki(
     { vault, provider, retriever, settings },
     {
@@ -129,9 +137,8 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
   let saved: string | null = null;
   let saveFailed = false;
   if (values.save && !report.error && report.grounding !== "none") {
-    if (!options.save) throw new UsageError("--save is not available in this build.");
     try {
-      saved = await options.save(vaultRoot, settings, report);
+      saved = await saveAnswer(vault, vaultRoot, settings, report, io);
     } catch (error) {
       saveFailed = true;
       io.stderr(`Could not save the answer: ${toSynapseError(error).message}\n`);

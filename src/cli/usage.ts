@@ -21,3 +21,8 @@ Lists the last 20 runs that changed the vault, newest first, with the files each
 export const SEARCH_USAGE = `Usage: synapse search "<query>" --vault <dir> [--scope wiki|notes|all|<folder>[,<folder>…]] [--limit N] [--json]`;
 
 export const INDEX_USAGE = "Usage: synapse index --vault <dir> [--json]";
+
+export const QUERY_USAGE = `Usage: synapse query "<question>" --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
+        [--model M] [--base-url URL] [--scope wiki|notes|all|<folder>] [--general] [--save] [--json]`;
+
+export const LINT_USAGE = "Usage: synapse lint --vault <dir> [--fix safe|all] [--dry-run] [--json]";

@@ -17,6 +17,7 @@ import type { RetrievalHit, Retriever, Scope } from "../retrieval/types";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import { effectiveWikiFolder } from "../wiki/page-paths";
+import { shareablePages } from "../wiki/shareable-pages";
 import { checkCitations, type Citation } from "./citations";
 import { packContext, type ContextPassage } from "./context";
 import { isRelevant, questionTerms } from "./relevance";
@@ -130,7 +131,10 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     if (scope !== "notes" && (await vault.list(wikiFolder)).length === 0 && !request.folders) {
       throw new SynapseError("input", `There is no wiki yet in "${wikiFolder}"; ingest a note first, then ask.`);
     }
-    const wikiHits = scope === "notes" || request.folders ? [] : await retrieveRelevant(deps.retriever, question, { kind: "wiki" }, 12, run.signal);
+    const found = scope === "notes" || request.folders ? [] : await retrieveRelevant(deps.retriever, question, { kind: "wiki" }, 12, run.signal);
+    // A page drawn from a note in an excluded folder carries that note's words: never quoted.
+    const shareable = new Set(await shareablePages(vault, [...new Set(found.map((h) => h.path))], settings.excludedFolders));
+    const wikiHits = found.filter((h) => shareable.has(h.path));
     const noteScope: Scope | null = request.folders ? { kind: "folders", folders: request.folders } : scope === "wiki" ? null : { kind: "notes" };
     const noteHits = noteScope ? await retrieveRelevant(deps.retriever, question, noteScope, 8, run.signal) : [];
     throwIfStopped(run);

@@ -90,6 +90,16 @@ describe("askWiki", () => {
     expect(provider.calls[0]?.context).not.toContain("secret");
   });
 
+  it("never quotes a wiki page drawn from a note in an excluded folder", async () => {
+    const v = vault();
+    await v.create("wiki/concepts/Secret plans.md", "---\ntype: concept\nsources: [private/diary.md]\n---\nAnalytical Engine secret plans.");
+    const provider = new ChatProvider(["ok"]);
+    const retriever = new FixedRetriever([hit("wiki/concepts/Secret plans.md", "Analytical Engine secret plans."), ...hits]);
+    const report = await askWiki({ vault: v, provider, retriever, settings: settings({ excludedFolders: ["private"] }) }, { question: "Analytical Engine plans?" });
+    expect(report.passages.map((p) => p.path)).not.toContain("wiki/concepts/Secret plans.md");
+    expect(provider.calls[0]?.context).not.toContain("secret");
+  });
+
   it("answers from the wiki only when asked to", async () => {
     const provider = new ChatProvider(["ok"]);
     const report = await askWiki({ vault: vault(), provider, retriever: new FixedRetriever(hits), settings: settings({ queryScope: "wiki" }) }, { question: "Analytical Engine?" });

@@ -76,7 +76,12 @@ function bestPassages(question: string, context: string): { title: string; text:
     .split(/\n\s*\n(?=\[\d+\] \[\[)/)
     .map((block) => {
       const header = /^\[\d+\] \[\[([^\]\n]+)\]\][^\n]*\n?/.exec(block);
-      const text = (header ? block.slice(header[0].length) : block).trim();
+      // Quoted as text: Synapse's hidden markers go, and links inside a quote are not citations.
+      const text = (header ? block.slice(header[0].length) : block)
+        .replace(/%%[\s\S]*?%%/g, "")
+        .replace(/\[\[(?:[^\]|\n]*\|)?([^\]\n]*)\]\]/g, "$1")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
       const score = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => words.has(w)).length;
       return { title: header?.[1] ?? "", text: text.length > 600 ? `${text.slice(0, 600)}…` : text, score };
     })
