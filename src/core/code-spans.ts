@@ -37,8 +37,10 @@ function blocks(markdown: string): { code: CodeRange[]; prose: CodeRange[] } {
     if (paragraphStart >= 0) prose.push({ start: paragraphStart, end: at });
     paragraphStart = -1;
   };
-  for (const line of markdown.split("\n")) {
-    const lineEnd = offset + line.length;
+  for (const raw of markdown.split("\n")) {
+    const lineEnd = offset + raw.length;
+    // A CRLF note (Windows) leaves "\r" on every line; the fence patterns must not see it.
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (fence !== null) {
       if (closesFence(line, fence)) {
         code.push({ start: blockStart, end: lineEnd });

@@ -19,7 +19,14 @@ import { scanObjects } from "./json-scan";
 export function stripThinking(text: string): string {
   const closed = text.replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, "").replace(/^[\s\S]*?<\/think(?:ing)?>/i, "");
   const open = /<think(?:ing)?>/i.exec(closed);
-  return open ? closed.slice(0, open.index) : closed;
+  if (!open) return closed;
+  // A tag inside a whole object's string ("reasoning uses <think> tags") is the answer's text.
+  const object = scanObjects(closed, 1)[0];
+  if (object?.kind === "object") {
+    const start = closed.indexOf(object.text);
+    if (start !== -1 && start < open.index && start + object.text.length > open.index) return closed;
+  }
+  return closed.slice(0, open.index);
 }
 
 /** The first balanced `{…}` in the text, honouring strings and escapes; null when there is none. */

@@ -90,3 +90,12 @@ describe("links in code are not links", () => {
     );
   });
 });
+
+describe("code in notes with Windows line endings", () => {
+  it("finds fenced code in a CRLF note as in an LF one", () => {
+    const lf = "Before [[x]]\n\n```\n[[a]]\n\n[[b]]\n```\n\n~~~\n[[c]]\n~~~\nAfter [[y]]\n";
+    expect(wikilinkTargets(lf)).toEqual(["x", "y"]);
+    expect(wikilinkTargets(lf.replace(/\n/g, "\r\n"))).toEqual(["x", "y"]);
+    expect(wikilinkTargets("```\r\n[[never closed]]\r\n")).toEqual([]);
+  });
+});

@@ -44,3 +44,11 @@ describe("json repair", () => {
     expect(parseReply({ title: "t", tags: [] }, schema, "Ollama", "x")).toEqual({ title: "t", tags: [] });
   });
 });
+
+describe("a think tag inside the answer's text", () => {
+  it("is text, not the start of reasoning", () => {
+    const reply = '{"content": "Reasoning models wrap their thoughts in <think> tags."}';
+    expect(stripThinking(reply)).toBe(reply);
+    expect(stripThinking('{"a": 1} <think> still thinking')).toBe('{"a": 1} ');
+  });
+});
