@@ -12,7 +12,7 @@ import { runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
 import { createRunContext, throwIfStopped } from "../core/run-context";
 import type { Message } from "../core/schemas";
-import { estimateTokens } from "../core/tokens";
+import { estimateTokens } from "../retrieval/tokens";
 import type { RetrievalHit, Retriever, Scope } from "../retrieval/types";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";

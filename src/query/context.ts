@@ -5,7 +5,7 @@
  */
 import { isExcluded } from "../core/perimeter";
 import type { RetrievalHit } from "../retrieval/types";
-import { estimateTokens } from "../core/tokens";
+import { estimateTokens } from "../retrieval/tokens";
 
 export interface ContextPassage {
   /** 1-based number the answer may cite as [n]. */
