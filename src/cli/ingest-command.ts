@@ -1,7 +1,6 @@
 /** `synapse ingest <note|folder> --vault <dir> …`: ingests from a terminal, same core as the plugin. */
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { parseArgs } from "node:util";
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { createProvider } from "../providers/factory";
@@ -11,7 +10,7 @@ import { nodeWriteContext } from "../vault/node-write-context";
 import { envSecrets } from "./env-secrets";
 import { runFolderIngest } from "./folder-ingest";
 import { runCliIngest, type CliIngestContext } from "./ingest-run";
-import { EXIT, UsageError, type CliIO } from "./io";
+import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { jsonFolderProviderFailure } from "./folder-report";
 import { recoverVault } from "./recovery";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
@@ -27,29 +26,25 @@ export interface IngestCommandOptions {
 }
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        vault: { type: "string" },
-        provider: { type: "string" },
-        model: { type: "string" },
-        "base-url": { type: "string" },
-        "bridge-url": { type: "string" },
-        "max-iter": { type: "string" },
-        lang: { type: "string" },
-        "dry-run": { type: "boolean" },
-        diff: { type: "boolean" },
-        force: { type: "boolean" },
-        json: { type: "boolean" },
-        verbose: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  return parseFlags({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      vault: { type: "string" },
+      provider: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      "bridge-url": { type: "string" },
+      "max-iter": { type: "string" },
+      lang: { type: "string" },
+      "dry-run": { type: "boolean" },
+      diff: { type: "boolean" },
+      force: { type: "boolean" },
+      json: { type: "boolean" },
+      verbose: { type: "boolean" },
+    },
+  });
 }
 
 /** The note (or folder) as a vault-relative path: accepts it relative to the vault, or to the working directory. */

@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
 /** What a CLI command may touch of its process: injected so tests can run commands in-process. */
 export interface CliIO {
   readonly stdout: (text: string) => void;
@@ -21,4 +23,13 @@ export const EXIT = {
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
+}
+
+/** node:util's `parseArgs`, with what it refuses (an unknown or malformed flag) turned into a usage error. */
+export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }

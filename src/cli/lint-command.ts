@@ -5,11 +5,10 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { runLint, type LintReport } from "../lint/run-lint";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
-import { EXIT, UsageError, type CliIO } from "./io";
+import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { recoverVault } from "./recovery";
 import { readVaultSettings } from "./vault-settings";
 
@@ -17,16 +16,12 @@ export { LINT_USAGE } from "./usage";
 
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: false,
-      strict: true,
-      options: { vault: { type: "string" }, fix: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  return parseFlags({
+    args: [...argv],
+    allowPositionals: false,
+    strict: true,
+    options: { vault: { type: "string" }, fix: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } },
+  });
 }
 
 export function jsonLintReport(report: LintReport): string {

@@ -4,13 +4,12 @@
  * Exit 0 when everything is ready, 4 when something is not, 2 for a usage error.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import type { ReadinessReport } from "../core/readiness";
 import { checkReadiness } from "../providers/factory";
 import { DEFAULT_SETTINGS, type ProviderId, type Settings } from "../settings/schema";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import { envSecrets } from "./env-secrets";
-import { EXIT, UsageError } from "./io";
+import { EXIT, UsageError, parseFlags } from "./io";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
 import { MODELS_USAGE } from "./usage";
@@ -25,22 +24,18 @@ export interface ModelsCommandIO {
 }
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: false,
-      strict: true,
-      options: {
-        provider: { type: "string" },
-        model: { type: "string" },
-        "base-url": { type: "string" },
-        vault: { type: "string" },
-        json: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  return parseFlags({
+    args: [...argv],
+    allowPositionals: false,
+    strict: true,
+    options: {
+      provider: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      vault: { type: "string" },
+      json: { type: "boolean" },
+    },
+  });
 }
 
 function configuredModel(id: ProviderId, settings: Settings): string {

@@ -6,7 +6,6 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { askWiki, type AskReport, type QueryScope } from "../query/ask";
@@ -20,7 +19,7 @@ import { effectiveWikiFolder } from "../wiki/page-paths";
 import { planAnswerPage } from "../query/save";
 import { openVaultIndex } from "./open-index";
 import { envSecrets } from "./env-secrets";
-import { EXIT, UsageError, type CliIO } from "./io";
+import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
 export { QUERY_USAGE } from "./usage";
@@ -39,26 +38,22 @@ async function saveAnswer(vault: NodeVault, vaultRoot: string, settings: Setting
 }
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        vault: { type: "string" },
-        provider: { type: "string" },
-        model: { type: "string" },
-        "base-url": { type: "string" },
-        "bridge-url": { type: "string" },
-        scope: { type: "string" },
-        general: { type: "boolean" },
-        save: { type: "boolean" },
-        json: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  return parseFlags({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      vault: { type: "string" },
+      provider: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      "bridge-url": { type: "string" },
+      scope: { type: "string" },
+      general: { type: "boolean" },
+      save: { type: "boolean" },
+      json: { type: "boolean" },
+    },
+  });
 }
 
 /** "wiki", "notes", "all", or a folder of the vault, which must exist. */

@@ -1,22 +1,17 @@
 /** `synapse search "<query>" --vault <dir>`: ranked results from the vault's index, updated first. */
-import { parseArgs } from "node:util";
 import { parseScope } from "../retrieval/scope";
-import { EXIT, UsageError, type CliIO } from "./io";
+import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { openVaultIndex } from "./open-index";
 
 export { SEARCH_USAGE } from "./usage";
 
 function parse(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { vault: { type: "string" }, scope: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  return parseFlags({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: { vault: { type: "string" }, scope: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
+  });
 }
 
 export async function runSearchCommand(argv: readonly string[], io: CliIO, options: { signal?: AbortSignal } = {}): Promise<number> {
