@@ -123,16 +123,15 @@ export class VaultIndex implements Retriever {
     return true;
   }
 
-  /** Moves a note's entry without re-reading it. */
-  rename(from: string, to: string): void {
+  /**
+   * A note moved or renamed. Its file name is part of its title, which weighs in every chunk, so it
+   * is indexed again from its text rather than carried over.
+   */
+  rename(from: string, to: string, markdown: string): void {
     const state = this.notes.get(from);
-    const links = this.graph.linksOf(from);
-    if (!state || !links) return;
-    const chunks = this.text.chunksOf(from);
+    if (!state) return;
     this.remove(from);
-    if (this.excluded(to)) return;
-    this.load({ path: to, ...state, chunks, links });
-    this.dirty.add(shardOf(to));
+    this.upsert(to, markdown, state);
   }
 
   private load(record: NoteRecord): void {

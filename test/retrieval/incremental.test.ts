@@ -52,7 +52,7 @@ describe("incremental updates", () => {
           } else if (vault.files.has(e.path) && !vault.files.has(e.to)) {
             vault.files.set(e.to, vault.files.get(e.path) ?? "");
             vault.files.delete(e.path);
-            live.rename(e.path, e.to);
+            live.rename(e.path, e.to, vault.files.get(e.to) ?? "");
           }
         }
         await live.flush();
@@ -73,5 +73,18 @@ describe("incremental updates", () => {
     expect(index.upsert("a.md", "alpha beta", { mtime: 99, size: 10 })).toBe(false);
     expect(index.stateOf("a.md")?.mtime).toBe(99);
     expect(index.upsert("a.md", "alpha gamma", { mtime: 100, size: 11 })).toBe(true);
+  });
+});
+
+describe("a renamed note", () => {
+  it("is found by its new name, as after a rebuild (the counterexample fast-check found)", async () => {
+    const vault = aVault({ "x/e.md": "" });
+    const live = await openIndex(vault);
+    live.upsert("x/e.md", "", { mtime: 1, size: 0 });
+    vault.files.set("wiki/c.md", "");
+    vault.files.delete("x/e.md");
+    live.rename("x/e.md", "wiki/c.md", "");
+    const hits = await live.retrieve("c", { scope: { kind: "all" }, limit: 5 });
+    expect(hits.map((h) => h.path)).toEqual(["wiki/c.md"]);
   });
 });
