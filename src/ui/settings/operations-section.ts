@@ -12,8 +12,8 @@ export const PROVIDER_LABELS: Record<ProviderId, string> = {
 
 const OPERATION_ROWS: Record<Operation, { name: string; desc: string }> = {
   ingest: { name: "Ingest with", desc: "The backend that reads a note and writes its wiki pages." },
-  query: { name: "Answer questions with", desc: "The backend that answers questions about the wiki." },
-  lint: { name: "Check the wiki with", desc: "The backend that looks for problems in the wiki." },
+  query: { name: "Ask with", desc: "The backend that answers questions about the wiki." },
+  lint: { name: "Lint with", desc: "The backend for lint's optional model checks (contradictions, likely duplicates)." },
 };
 
 function operationRow(ctx: SettingsContext, operation: Operation): SettingRow {
