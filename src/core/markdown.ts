@@ -100,8 +100,21 @@ export function frontmatterList(value: unknown): string[] {
   return [];
 }
 
+/**
+ * A link written without quotes (`- [[notes/a]]`, `sources: [[notes/a]]`) is YAML for a list inside a
+ * list; a person meant the link, so a nested list around one string reads back as `[[that string]]`
+ * instead of vanishing from the sources (and from the privacy perimeter that reads them).
+ */
+function unquotedLink(item: unknown): unknown {
+  if (!Array.isArray(item)) return item;
+  let inner: unknown = item;
+  while (Array.isArray(inner) && inner.length === 1) inner = inner[0];
+  return typeof inner === "string" ? `[[${inner.trim()}]]` : item;
+}
+
 /** Frontmatter paths (`sources`): a list, or one string; paths may hold spaces, so only commas split. */
 export function frontmatterPaths(value: unknown): string[] {
   if (typeof value === "string") return value.split(",").map((v) => v.trim()).filter(Boolean);
+  if (Array.isArray(value)) return frontmatterList(value.map(unquotedLink));
   return frontmatterList(value);
 }

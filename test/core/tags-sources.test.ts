@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitFrontmatter } from "../../src/core/markdown";
+import { frontmatterPaths, splitFrontmatter } from "../../src/core/markdown";
 import { canonicalSource, mergeSources, sourceKey } from "../../src/core/sources";
 import { cleanTag, cleanTags } from "../../src/core/tags";
 import { validatePages } from "../../src/core/validator";
@@ -98,5 +98,22 @@ describe("sources in any spelling", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("sources written as links without quotes", () => {
+  const sourcesOf = (yaml: string) => frontmatterPaths(splitFrontmatter(`---\n${yaml}\n---\nbody`).frontmatter.sources);
+
+  it("reads `- [[note]]` items, which YAML parses as nested lists, as the links they are", () => {
+    expect(sourcesOf("sources:\n  - [[private/x]]\n  - \"[[notes/y]]\"\n  - [[notes/z|Zed]]")).toEqual(["[[private/x]]", "[[notes/y]]", "[[notes/z|Zed]]"]);
+    expect(sourcesOf("sources:\n  - [[private/x]]").map(canonicalSource)).toEqual(["private/x.md"]);
+  });
+
+  it("reads `sources: [[note]]` as one link", () => {
+    expect(sourcesOf("sources: [[notes/a]]")).toEqual(["[[notes/a]]"]);
+  });
+
+  it("keeps quoted links and plain paths as they are", () => {
+    expect(sourcesOf('sources: ["[[notes/a]]", notes/b.md]')).toEqual(["[[notes/a]]", "notes/b.md"]);
   });
 });

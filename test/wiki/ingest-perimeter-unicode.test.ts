@@ -63,6 +63,8 @@ describe("pages drawn from excluded notes", () => {
       [SOURCE_PATH]: "# Source note\n\nThe Example concept and the Salary Review are mentioned here.\n",
       "wiki/concepts/Example concept.md": "---\ntitle: Example concept\nsources: [notes/Other.md]\n---\n\nShareable words.",
       "wiki/concepts/Salary Review.md": "---\ntitle: Salary Review\nsources:\n  - \"[[private/Diary]]\"\n---\n\nConfidential salaries.",
+      // Unquoted, YAML reads the link as a list inside a list: still a source, still private.
+      "wiki/concepts/Bonus Plan.md": "---\ntitle: Bonus Plan\nsources:\n  - [[private/Diary]]\n---\n\nConfidential bonuses.",
     });
     const provider = new ScriptedProvider([[aPage().build()]]);
     await ingest(root, provider, { settings: settings({ excludedFolders: ["Private"] }) });
@@ -70,6 +72,7 @@ describe("pages drawn from excluded notes", () => {
     expect(seen).toContain("Shareable words.");
     expect(seen).not.toContain("Confidential");
     expect(seen).not.toContain("Salary Review");
+    expect(seen).not.toContain("Bonus Plan");
   });
 });
 
