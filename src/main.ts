@@ -4,31 +4,45 @@
  * nothing heavy. The provider SDKs, the ingest pipeline and the desktop streaming transport are
  * loaded on first use, so `onload` only registers and returns.
  */
-import { Notice, Plugin, type App, type PluginManifest } from "obsidian";
+import { Notice, Platform, Plugin, type App, type PluginManifest } from "obsidian";
 import { registerCommands } from "./obsidian/commands";
 import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
 import { ObsidianVault } from "./obsidian/obsidian-vault";
+import { QueryService } from "./obsidian/query-service";
+import { LazyVaultIndex } from "./obsidian/query-index";
 import { confirmWithModal, undoLastChange } from "./obsidian/undo-service";
 import { pluginWriteContext } from "./obsidian/write-context";
+import type { WriteContext } from "./wiki/apply";
 import { effectiveWikiFolder } from "./wiki/page-paths";
 import { describeRecovery, recoverInterruptedRun } from "./wiki/recover";
 import { DEFAULT_SETTINGS, type Operation, type Settings } from "./settings/schema";
 import { SynapseSettingTab } from "./ui/settings-tab";
+import { QUERY_VIEW_TYPE, QueryView } from "./ui/query-view";
+import type { ReviewHook } from "./wiki/review";
 
 /** The operations this version performs in Obsidian; each gets its provider picker in the settings. */
-const OPERATIONS: readonly Operation[] = ["ingest"];
+const OPERATIONS: readonly Operation[] = ["ingest", "query"];
 
 export interface PluginSeams {
   /** Replaces the provider factory, so a test can ingest with a provider of its own. */
   readonly createProvider?: ProviderFactory;
+  /** Decides which planned changes of a "save as page" are written (a test approves or declines). */
+  readonly review?: ReviewHook;
+  /** Whether answers stream into the view; by default only where Node's streaming transport exists. */
+  readonly streaming?: boolean;
 }
+
+/** Until a review modal exists, "Save as page" writes what it planned (undo takes it back). */
+const approveAll: ReviewHook = (plan) => Promise.resolve(plan.changes.map((c) => c.path));
 
 export default class SynapsePlugin extends Plugin {
   /** Set by onload; the ingest queue and its reporting. */
   ingest: IngestService | null = null;
+  /** Set by onload; what the "Ask the wiki" view asks. */
+  query: QueryService | null = null;
   private store: SettingsStore | null = null;
   /** Settles once the start-up recovery of an interrupted run is done (tests wait on it). */
   recovered: Promise<void> = Promise.resolve();
@@ -57,6 +71,7 @@ export default class SynapsePlugin extends Plugin {
       name: "Undo last ingest or other change",
       callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
     });
+    this.registerQuery(store, environment, write);
     const status = new StatusBar(this.addStatusBarItem());
     this.register(ingest.queue.subscribe((snapshot) => status.show(snapshot)));
     this.registerDomEvent(status.element, "click", () => {
@@ -85,6 +100,41 @@ export default class SynapsePlugin extends Plugin {
         new Notice(`Synapse reset some settings to their defaults: ${store.loadWarnings.join(" ")}`, 15000);
       }
     });
+  }
+
+  /** "Ask the wiki": the service, its side view, the command and the ribbon button (no default hotkey). */
+  private registerQuery(store: SettingsStore, environment: PluginEnvironment, write: WriteContext): void {
+    const vault = new ObsidianVault(this.app);
+    const index = new LazyVaultIndex(vault, write.store, () => store.settings, () => new Promise((r) => window.setTimeout(r, 0)));
+    const query = new QueryService({
+      vault,
+      settings: store,
+      environment,
+      store: write.store,
+      write: () => write,
+      retriever: () => index.current(),
+      review: this.seams.review ?? approveAll,
+      open: (path, newLeaf) => void this.app.workspace.openLinkText(path, "", newLeaf),
+      // Mobile has no Node streaming transport: its replies arrive whole, and so does the answer.
+      streaming: this.seams.streaming ?? Platform.isDesktopApp,
+      ...(this.seams.createProvider ? { factory: this.seams.createProvider } : {}),
+    });
+    this.query = query;
+    this.registerView(QUERY_VIEW_TYPE, (leaf) => new QueryView(leaf, query));
+    this.addCommand({ id: "ask-the-wiki", name: "Ask the wiki", callback: () => void this.openQueryView() });
+    this.addRibbonIcon("message-circle-question", "Ask the wiki", () => void this.openQueryView());
+  }
+
+  /** Reveals the "Ask the wiki" view, opening it in the right sidebar the first time. */
+  async openQueryView(): Promise<void> {
+    const { workspace } = this.app;
+    let leaf = workspace.getLeavesOfType(QUERY_VIEW_TYPE)[0] ?? null;
+    if (!leaf) {
+      leaf = workspace.getRightLeaf(false);
+      if (!leaf) return;
+      await leaf.setViewState({ type: QUERY_VIEW_TYPE, active: true });
+    }
+    await workspace.revealLeaf(leaf);
   }
 
   /** The settings in force (defaults until onload has read data.json). */

@@ -12,7 +12,7 @@ import { planAnswerPage } from "../query/save";
 import type { QueryController } from "../ui/query-view";
 import type { StateStore } from "../vault/state-store";
 import { applyPlan, type WriteContext } from "../wiki/apply";
-import type { PlannedChange } from "../wiki/planned-change";
+import { previewChanges, selectReviewed, type ReviewHook } from "../wiki/review";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import type { PluginEnvironment } from "./environment";
 import type { ProviderFactory } from "./ingest-service";
@@ -28,8 +28,10 @@ export interface QueryServiceDeps {
   readonly write: () => WriteContext;
   /** The vault's search index (built and kept up to date in the background). */
   readonly retriever: () => Promise<Retriever>;
-  /** Shows the planned change and says whether to write it (the review step every write takes). */
-  readonly review: (changes: readonly PlannedChange[], title: string) => Promise<readonly PlannedChange[]>;
+  /** Shows the planned page and says whether to write it (the review step every write takes). */
+  readonly review: ReviewHook;
+  /** False where replies cannot stream (mobile): the view then receives the answer whole. */
+  readonly streaming: boolean;
   readonly open: (path: string, newLeaf: boolean) => void;
   readonly factory?: ProviderFactory;
   readonly now?: () => number;
@@ -54,7 +56,14 @@ export class QueryService implements QueryController {
       const provider = this.deps.factory ? this.deps.factory(id, env) : await providerServices.createProvider(id, env);
       report = await askWiki(
         { vault: this.deps.vault, provider, retriever: await this.deps.retriever(), settings, ...(this.deps.now ? { now: this.deps.now } : {}) },
-        { question, history: QueryHistory.messages(turns.slice(-6)), general: options.general, signal: options.signal, onText: options.onText, log: logger },
+        {
+          question,
+          history: QueryHistory.messages(turns.slice(-6)),
+          general: options.general,
+          signal: options.signal,
+          log: logger,
+          ...(this.deps.streaming ? { onText: options.onText } : {}),
+        },
       );
     } catch (error) {
       const e = toSynapseError(error, "config");
@@ -85,7 +94,9 @@ export class QueryService implements QueryController {
     const now = this.deps.now ?? (() => Date.now());
     const conversation = withConversation ? (await this.turns()).filter((t) => t.question !== report.question) : [];
     const change = await planAnswerPage(this.deps.vault, wikiFolder, report, conversation, new Date(now()).toISOString().slice(0, 10));
-    const chosen = await this.deps.review([change], `Save the answer to “${report.question}”`);
+    const previews = await previewChanges(this.deps.vault, [change]);
+    const selection = await this.deps.review({ notePath: "", sourceTitle: report.question, dryRun: false, changes: previews });
+    const chosen = selectReviewed([change], previews, selection);
     if (chosen.length === 0) return null;
     await applyPlan(this.deps.vault, chosen, { ...this.deps.write(), operation: "query", label: report.question, wikiFolder, now });
     return change.path;

@@ -75,13 +75,15 @@ export function generatePrompt(analysis: Analysis, retrievalContext: string, sch
   return { system, user };
 }
 
-export function chatMessages(messages: readonly Message[], retrievalContext: string): Message[] {
+/** `wikiLanguage`: the ISO 639-1 code the user fixed for their wiki; answers are then written in it. */
+export function chatMessages(messages: readonly Message[], retrievalContext: string, wikiLanguage?: string): Message[] {
   const system: Message = {
     role: "system",
     content: [
       "You answer questions about a personal wiki kept in an Obsidian vault.",
       "Ground every claim in the wiki excerpts below and cite the pages you used as [[Page Title]] wikilinks.",
       "If the excerpts do not answer the question, say so.",
+      ...(wikiLanguage ? [`Answer in ${describeLanguage(wikiLanguage)}, whatever the language of the question or the excerpts; keep page titles in links as they are.`] : []),
       retrievalContext.trim() ? `\nWiki excerpts:\n${retrievalContext.trim()}` : "\nThe wiki has no excerpts for this question.",
     ].join("\n"),
   };

@@ -6,6 +6,7 @@
  * Expected failures come back in the report, never as exceptions.
  */
 import { SynapseError, toSynapseError } from "../core/errors";
+import { fixedWikiLanguage } from "../core/wiki-language";
 import type { RunLogger } from "../core/log";
 import { Perimeter } from "../core/perimeter";
 import { runCost } from "../core/pricing";
@@ -104,11 +105,14 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
   const started = now();
   const { settings, vault, provider } = deps;
   const caps = provider.capabilities();
+  // Answers follow the wiki's language when the user fixed one, like the pages they come from.
+  const wikiLanguage = fixedWikiLanguage(settings.wikiLanguage);
   const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
   const run = createRunContext({
     ...(request.signal ? { signal: request.signal } : {}),
     timeoutMs: settings.runTimeoutSeconds * 1000,
     ...(request.log ? { log: request.log } : {}),
+    ...(wikiLanguage ? { wikiLanguage } : {}),
     now,
   });
   const history = request.history ?? [];

@@ -139,8 +139,16 @@ export class QueryView extends ItemView {
     }
     if (report.grounding !== "none" && !report.error) {
       const save = (withConversation: boolean) => async () => {
-        const saved = await this.controller.save(report, withConversation);
-        if (saved) actions.createDiv({ cls: "synapse-query-saved", text: `Saved as ${saved}` });
+        let text: string;
+        try {
+          const saved = await this.controller.save(report, withConversation);
+          text = saved ? `Saved as ${saved}` : "Not saved.";
+        } catch (error) {
+          // The write path rolled back whatever it started; say why in one sentence.
+          text = `Could not save the answer: ${error instanceof Error ? error.message : String(error)}`;
+        }
+        actions.querySelector(".synapse-query-saved")?.remove();
+        actions.createDiv({ cls: "synapse-query-saved", text });
       };
       actions.createEl("button", { text: "Save as page" }).addEventListener("click", () => void save(false)());
       actions.createEl("button", { text: "Save with conversation" }).addEventListener("click", () => void save(true)());

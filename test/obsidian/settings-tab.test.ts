@@ -49,6 +49,8 @@ async function saved(harness: Harness): Promise<Record<string, unknown>> {
 
 const EVERY_ROW = [
   "Backends › Ingest with",
+  "Backends › Ask with",
+  "Backends › Ask from",
   "Wiki and limits › Wiki folder",
   "Wiki and limits › Wiki language",
   "Wiki and limits › Generation attempts",

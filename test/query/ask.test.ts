@@ -142,3 +142,22 @@ describe("askWiki", () => {
     expect(report.error?.kind).toBe("cancelled");
   });
 });
+
+describe("askWiki and the wiki language", () => {
+  it("asks for the answer in the wiki's language when the user fixed one, and leaves it free otherwise", async () => {
+    const seen: (string | undefined)[] = [];
+    class Recording extends ChatProvider {
+      override chat(messages: Parameters<ChatProvider["chat"]>[0], context: string, run: Parameters<ChatProvider["chat"]>[2]) {
+        seen.push(run.wikiLanguage);
+        return super.chat(messages, context, run);
+      }
+    }
+    const question = "Who wrote the first program for the Analytical Engine?";
+    await askWiki({ vault: vault(), provider: new Recording(["[[Ada Lovelace]]"]), retriever: new FixedRetriever(hits), settings: settings({ wikiLanguage: "de" }) }, { question });
+    await askWiki({ vault: vault(), provider: new Recording(["[[Ada Lovelace]]"]), retriever: new FixedRetriever(hits), settings: settings() }, { question });
+    expect(seen).toEqual(["de", undefined]);
+    const { chatMessages } = await import("../../src/providers/prompts");
+    expect(chatMessages([], "ctx", "de")[0]?.content).toContain("Answer in German");
+    expect(chatMessages([], "ctx")[0]?.content).not.toContain("Answer in");
+  });
+});

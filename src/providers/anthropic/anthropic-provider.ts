@@ -89,7 +89,7 @@ export class AnthropicProvider implements InferenceProvider {
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
-    const all = chatMessages(messages, retrievalContext);
+    const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const system = all.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
     const turns = all.filter((m) => m.role !== "system").map((m) => ({ role: m.role as "user" | "assistant", content: m.content }));
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");

@@ -98,7 +98,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
-    const all = chatMessages(messages, retrievalContext);
+    const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
     checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: estimateTokens(prompt) });
     let retryAfterMs: number | undefined;

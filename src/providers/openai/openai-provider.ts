@@ -102,7 +102,7 @@ export class OpenAICompatibleProvider implements InferenceProvider {
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
-    const all = chatMessages(messages, retrievalContext);
+    const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { streaming: true, inputTokens: estimateTokens(prompt) });
     return streamWithPolicy(this.call, run, {

@@ -1,5 +1,5 @@
 /** Which provider profile serves each operation. */
-import type { Operation, ProviderId } from "../../settings/schema";
+import type { Operation, ProviderId, Settings } from "../../settings/schema";
 import { save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 
 export const PROVIDER_LABELS: Record<ProviderId, string> = {
@@ -30,6 +30,28 @@ function operationRow(ctx: SettingsContext, operation: Operation): SettingRow {
   };
 }
 
+const QUERY_SCOPES: Record<Settings["queryScope"], string> = {
+  wiki: "Wiki only",
+  "wiki-and-notes": "Wiki and notes",
+};
+
+/** What "Ask the wiki" answers from; it sits under "Ask with" because it shapes every answer. */
+function queryScopeRow(ctx: SettingsContext): SettingRow {
+  return {
+    name: "Ask from",
+    desc: "Wiki only: answers come from the wiki's pages. Wiki and notes: the wiki's pages first, then your source notes. Excluded folders are never used.",
+    build: (setting) => {
+      setting.addDropdown((dropdown) =>
+        dropdown
+          .addOptions(QUERY_SCOPES)
+          .setValue(ctx.store.settings.queryScope)
+          .onChange((value) => void save(setting, ctx.store, (draft) => (draft.queryScope = value === "wiki" ? "wiki" : "wiki-and-notes"))),
+      );
+    },
+  };
+}
+
 export function operationsSection(ctx: SettingsContext): SettingSection {
-  return { heading: "Backends", rows: ctx.operations.map((operation) => operationRow(ctx, operation)) };
+  const rows = ctx.operations.flatMap((operation) => (operation === "query" ? [operationRow(ctx, operation), queryScopeRow(ctx)] : [operationRow(ctx, operation)]));
+  return { heading: "Backends", rows };
 }

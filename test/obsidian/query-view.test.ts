@@ -1,0 +1,255 @@
+/**
+ * "Ask the wiki" in the plugin, against the mocks: the command, the ribbon button and the side
+ * view; the answer streaming into the view (or arriving whole where nothing streams), stop,
+ * sources with their passages and unverified citations marked, follow-ups and a clearable
+ * history, and "Save as page" through the review hook, undone by the undo command.
+ * MarkdownRenderer.render is a no-op in the mocks; it is spied on so the test sees what it rendered.
+ */
+import { MarkdownRenderer, WorkspaceLeaf } from "obsidian-test-mocks/obsidian";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { RunContext } from "../../src/core/run-context";
+import type { Message } from "../../src/core/schemas";
+import { NOT_IN_WIKI } from "../../src/query/ask";
+import { QUERY_VIEW_TYPE, type QueryView } from "../../src/ui/query-view";
+import type { ReviewHook, ReviewPlan } from "../../src/wiki/review";
+import { ChatProvider } from "../query/fakes";
+import { eventually } from "../helpers/eventually";
+import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
+
+const ADA = "wiki/entities/Ada Lovelace.md";
+const NOTE = "notes/ada.md";
+const FILES = {
+  [NOTE]: "# Ada\n\nAda Lovelace wrote the first program for the Analytical Engine.\n",
+  [ADA]: `---\ntype: entity\ntitle: Ada Lovelace\nsources:\n  - ${NOTE}\nlang: en\ntags: []\n---\nAda Lovelace wrote the first program for the Analytical Engine of Charles Babbage.\n`,
+  "Private/diary.md": "The Analytical Engine program is my secret.\n",
+};
+const QUESTION = "Who wrote the first program for the Analytical Engine?";
+
+/** A provider whose pieces wait for the test to release them, so the view can be seen mid-stream. */
+class GatedProvider extends ChatProvider {
+  private gates: (() => void)[] = [];
+  readonly waiting: Promise<void>[] = [];
+  constructor(reply: readonly string[]) {
+    super(reply);
+  }
+  override async *chat(messages: Message[], context: string, run: RunContext): AsyncIterable<string> {
+    const iterator = super.chat(messages, context, run)[Symbol.asyncIterator]();
+    let first = true;
+    for (;;) {
+      if (!first) await new Promise<void>((release) => this.gates.push(release));
+      first = false;
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  /** Lets the next piece through; true when one was waiting. */
+  release(): boolean {
+    const gate = this.gates.shift();
+    gate?.();
+    return gate !== undefined;
+  }
+  get held(): number {
+    return this.gates.length;
+  }
+}
+
+let rendered: string[] = [];
+beforeEach(() => {
+  rendered = [];
+  vi.spyOn(MarkdownRenderer, "render").mockImplementation((_app, markdown: string, el: HTMLElement) => {
+    rendered.push(markdown);
+    el.setText(markdown);
+    return Promise.resolve();
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+interface Rig {
+  readonly harness: Harness;
+  readonly view: QueryView;
+  readonly reviews: ReviewPlan[];
+}
+
+async function open(provider: ChatProvider, options: { review?: ReviewHook; streaming?: boolean; data?: unknown } = {}): Promise<Rig> {
+  const reviews: ReviewPlan[] = [];
+  const review: ReviewHook = (plan) => {
+    reviews.push(plan);
+    return options.review ? options.review(plan) : Promise.resolve(plan.changes.map((c) => c.path));
+  };
+  const harness = await loadPlugin({
+    files: FILES,
+    ...(options.data !== undefined ? { data: options.data } : {}),
+    seams: { createProvider: () => provider, review, streaming: options.streaming ?? true },
+  });
+  const view = await openView(harness);
+  return { harness, view, reviews };
+}
+
+async function openView(harness: Harness): Promise<QueryView> {
+  const create = harness.registered.views__.get(QUERY_VIEW_TYPE);
+  if (!create) throw new Error("the view is not registered");
+  const view = create(WorkspaceLeaf.create2__(harness.app).asOriginalType3__()) as unknown as QueryView;
+  await view.onOpen();
+  return view;
+}
+
+const $ = (view: QueryView, selector: string) => view.contentEl.querySelector<HTMLElement>(selector);
+const $$ = (view: QueryView, selector: string) => [...view.contentEl.querySelectorAll<HTMLElement>(selector)];
+const button = (view: QueryView, text: string) => {
+  const found = $$(view, "button").find((b) => b.textContent === text);
+  if (!found) throw new Error(`no button "${text}"`);
+  return found as HTMLButtonElement;
+};
+
+function ask(view: QueryView, question: string) {
+  const box = $(view, "textarea") as HTMLTextAreaElement;
+  box.value = question;
+  return view.ask(false);
+}
+
+describe("Ask the wiki: registration", () => {
+  it("registers the view, a command without a default hotkey, a ribbon button, and the 'Ask with' picker", async () => {
+    const { harness } = await open(new ChatProvider(["x"]));
+    const command = harness.registered.commands__.get("ask-the-wiki");
+    expect(command?.name).toBe("Ask the wiki");
+    expect(command?.hotkeys ?? []).toEqual([]);
+    expect(harness.registered.views__.has(QUERY_VIEW_TYPE)).toBe(true);
+    expect(harness.registered.ribbonActions__.length).toBe(2);
+    runCommand(harness, "ask-the-wiki");
+    await eventually(() => expect(harness.app.workspace.getLeavesOfType(QUERY_VIEW_TYPE)).toHaveLength(1));
+    // A second time reveals the same view instead of opening another.
+    await harness.plugin.openQueryView();
+    expect(harness.app.workspace.getLeavesOfType(QUERY_VIEW_TYPE)).toHaveLength(1);
+  });
+});
+
+describe("Ask the wiki: the view", () => {
+  it("streams the answer in, then renders it as Markdown with its sources, passages and unverified citations", async () => {
+    const provider = new GatedProvider(["Ada Lovelace wrote it ", "[[Ada Lovelace]]; see also [[Charles Darwin]]."]);
+    const { view } = await open(provider);
+    const asked = ask(view, QUESTION);
+    await eventually(() => expect($(view, ".synapse-query-answer")?.textContent).toBe("Ada Lovelace wrote it "));
+    // Mid-stream: Stop is offered, Ask is not, and nothing is rendered as Markdown yet.
+    expect(button(view, "Stop").style.display).not.toBe("none");
+    expect(button(view, "Ask").disabled).toBe(true);
+    expect(rendered).toEqual([]);
+    provider.release();
+    await eventually(() => expect(provider.release()).toBe(true));
+    const report = await asked;
+    expect(report?.error).toBeNull();
+    expect(rendered).toEqual(["Ada Lovelace wrote it [[Ada Lovelace]]; see also [[Charles Darwin]]."]);
+    const sources = $$(view, ".synapse-query-sources li");
+    expect(sources.map((li) => li.className)).toEqual(["is-verified", "is-unverified"]);
+    expect(sources[0]?.querySelector("a")?.textContent).toBe("Ada Lovelace");
+    expect(sources[0]?.querySelector("blockquote")?.textContent).toContain("wrote the first program");
+    expect(sources[1]?.textContent).toMatch(/Charles Darwin — unverified: This page was not among the passages sent/);
+    // What the model was sent: the wiki page, never the excluded folder's note.
+    expect(provider.calls[0]?.context).toContain(ADA);
+    expect(button(view, "Ask").disabled).toBe(false);
+  });
+
+  it("opens a source when its link is clicked", async () => {
+    const { harness, view } = await open(new ChatProvider(["[[Ada Lovelace]] did."]));
+    const openLink = vi.spyOn(harness.app.workspace, "openLinkText");
+    await ask(view, QUESTION);
+    $(view, ".synapse-query-sources a")?.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    expect(openLink).toHaveBeenCalledWith(ADA, "", false);
+  });
+
+  it("stops mid-stream: the answer ends where it was, the error says cancelled, and the turn is not kept", async () => {
+    const provider = new GatedProvider(["Ada ", "Lovelace ", "wrote it."]);
+    const { view, harness } = await open(provider);
+    const asked = ask(view, QUESTION);
+    await eventually(() => expect($(view, ".synapse-query-answer")?.textContent).toBe("Ada "));
+    button(view, "Stop").click();
+    provider.release();
+    const report = await asked;
+    expect(report?.error?.kind).toBe("cancelled");
+    expect($(view, ".synapse-query-error")?.textContent).toMatch(/cancel/i);
+    expect(await harness.plugin.query?.history()).toEqual([]);
+  });
+
+  it("on mobile (no streaming transport) receives the answer whole, with nothing shown piece by piece", async () => {
+    const provider = new GatedProvider(["Ada Lovelace ", "[[Ada Lovelace]]."]);
+    const { view } = await open(provider, { streaming: false });
+    const asked = ask(view, QUESTION);
+    await eventually(() => expect(provider.held).toBe(1));
+    expect($(view, ".synapse-query-answer")?.textContent).toBe("");
+    provider.release();
+    // The second piece is through; the end of the stream waits behind one more gate.
+    await eventually(() => expect(provider.release()).toBe(true));
+    await asked;
+    expect($(view, ".synapse-query-answer")?.textContent).toBe("Ada Lovelace [[Ada Lovelace]].");
+  });
+
+  it("says 'not in your wiki' without calling the model, and offers a labelled general answer", async () => {
+    const provider = new ChatProvider(["Nitrogen boils at -196 °C."]);
+    const { view } = await open(provider);
+    const report = await ask(view, "What is the boiling point of nitrogen?");
+    expect(report?.answer).toBe(NOT_IN_WIKI);
+    expect(provider.calls).toEqual([]);
+    button(view, "Answer from general knowledge").click();
+    await eventually(() => expect(provider.calls).toHaveLength(1));
+    await eventually(() => expect(rendered.at(-1)).toMatch(/^\*\*Not from your vault\*\*/));
+  });
+
+  it("keeps the conversation for follow-ups, shows it again when the view reopens, and clears it", async () => {
+    const provider = new ChatProvider(["[[Ada Lovelace]] wrote it."]);
+    const { view, harness } = await open(provider);
+    await ask(view, QUESTION);
+    await ask(view, "And what did Ada Lovelace write about the Analytical Engine?");
+    expect(provider.calls[1]?.messages.slice(0, 2)).toEqual([
+      { role: "user", content: QUESTION },
+      { role: "assistant", content: "[[Ada Lovelace]] wrote it." },
+    ]);
+    const again = await openView(harness);
+    expect($$(again, ".synapse-query-turn.is-past .synapse-query-asked").map((e) => e.textContent)).toEqual([
+      QUESTION,
+      "And what did Ada Lovelace write about the Analytical Engine?",
+    ]);
+    button(again, "Clear conversation").click();
+    await eventually(() => expect($$(again, ".synapse-query-turn")).toHaveLength(0));
+    expect(await harness.plugin.query?.history()).toEqual([]);
+    await ask(again, QUESTION);
+    expect(provider.calls[2]?.messages).toEqual([{ role: "user", content: QUESTION }]);
+  });
+});
+
+describe("Ask the wiki: save as page", () => {
+  it("files the answer as a synthesis page through the review hook, and the undo command removes it", async () => {
+    const { view, harness, reviews } = await open(new ChatProvider(["[[Ada Lovelace]] wrote the first program."]));
+    await ask(view, QUESTION);
+    button(view, "Save as page").click();
+    const saved = "wiki/syntheses/Who wrote the first program for the Analytical Engine.md";
+    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe(`Saved as ${saved}`));
+    expect(reviews).toHaveLength(1);
+    expect(reviews[0]?.changes.map((c) => [c.path, c.action, c.before])).toEqual([[saved, "created", null]]);
+    const page = await harness.read(saved);
+    expect(page).toMatch(/^---\ntype: synthesis\n/);
+    expect(page).toContain(`  - ${NOTE}`);
+    expect(await harness.read("wiki/log.md")).toContain(`] query | ${QUESTION}`);
+    runCommand(harness, "undo-last-change");
+    await eventually(() => expect(harness.app.vault.getFileByPath(saved)).toBeNull());
+  });
+
+  it("writes nothing when the review declines", async () => {
+    const { view, harness, reviews } = await open(new ChatProvider(["[[Ada Lovelace]] did."]), { review: () => Promise.resolve([]) });
+    await ask(view, QUESTION);
+    button(view, "Save as page").click();
+    await eventually(() => expect(reviews).toHaveLength(1));
+    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe("Not saved."));
+    expect(harness.app.vault.getFiles().filter((f) => f.path.startsWith("wiki/syntheses/"))).toEqual([]);
+  });
+});
+
+describe("Ask the wiki: settings", () => {
+  it("answers from the wiki only when 'Ask from' says so: a note is never sent", async () => {
+    const provider = new ChatProvider(["[[Ada Lovelace]]."]);
+    const { view } = await open(provider, { data: { queryScope: "wiki" } });
+    await ask(view, QUESTION);
+    expect(provider.calls[0]?.context).toContain(ADA);
+    expect(provider.calls[0]?.context).not.toContain(NOTE.replace(/\.md$/, "") + ".md (");
+    expect(provider.calls[0]?.context).not.toContain("source note");
+  });
+});
