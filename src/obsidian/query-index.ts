@@ -6,8 +6,7 @@
  * wiki folder, the excluded folders) reopen it.
  */
 import type { Retriever } from "../retrieval/types";
-import { syncIndex } from "../retrieval/sync";
-import { VaultIndex } from "../retrieval/vault-index";
+import type { VaultIndex } from "../retrieval/vault-index";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
@@ -33,12 +32,14 @@ export class LazyVaultIndex {
     const { wikiFolder, excludedFolders } = this.settings();
     const key = JSON.stringify([wikiFolder, excludedFolders]);
     if (this.opened?.key !== key) {
-      const index = VaultIndex.open({ store: this.store, reader: this.vault, wikiFolder, excludedFolders });
+      // Loaded with the first question: start-up only registers.
+      const index = import("../retrieval/vault-index").then(({ VaultIndex }) => VaultIndex.open({ store: this.store, reader: this.vault, wikiFolder, excludedFolders }));
       this.opened = { key, index };
       // A failed open is tried again at the next question, not remembered.
       index.catch(() => (this.opened = null));
     }
     const index = await this.opened.index;
+    const { syncIndex } = await import("../retrieval/sync");
     await syncIndex(index, this.vault, { yieldNow: this.yieldNow });
     return index;
   }

@@ -11,6 +11,7 @@ import * as obsidian from "obsidian-test-mocks/obsidian";
 import { App, Platform, Plugin } from "obsidian-test-mocks/obsidian";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PluginEnvironment } from "../../src/obsidian/environment";
+import type { QueryController } from "../../src/ui/query-view";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { evaluateBundle, mobileRequire } from "./load-bundle";
 import { MANIFEST, readBinaryOfTextFiles } from "./plugin-harness";
@@ -37,7 +38,7 @@ describe("on mobile", () => {
     const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST);
     await plugin.onload();
     const registered = Plugin.fromOriginalType2__(plugin);
-    expect([...registered.commands__.keys()].sort()).toEqual(["cancel-ingest", "ingest-active-note", "ingest-folder", "undo-last-change"]);
+    expect([...registered.commands__.keys()].sort()).toEqual(["ask-the-wiki", "cancel-ingest", "ingest-active-note", "ingest-folder", "undo-last-change"]);
 
     const file = app.vault.getFileByPath("Notes/Bees.md");
     vi.spyOn(app.workspace, "getActiveFile").mockReturnValue(file);
@@ -45,6 +46,15 @@ describe("on mobile", () => {
     const ingest = (plugin as unknown as { ingest: { settled(): Promise<void> } }).ingest;
     await ingest.settled();
     expect(app.vault.getFiles().map((f) => f.path)).toEqual(expect.arrayContaining(["wiki/index.md", "wiki/log.md"]));
+
+    // Asking the wiki on a phone: the answer arrives whole, nothing streams piece by piece.
+    const query = (plugin as unknown as { query: { ask: QueryController["ask"] } }).query;
+    const pieces: string[] = [];
+    const report = await query.ask("How do bees make honey?", { general: false, signal: new AbortController().signal, onText: (t) => pieces.push(t) });
+    expect(report.error).toBeNull();
+    expect(report.grounding).toBe("vault");
+    expect(report.answer).toContain("nectar");
+    expect(pieces).toEqual([]);
     expect(required.filter((id) => id !== "obsidian")).toEqual([]);
   });
 

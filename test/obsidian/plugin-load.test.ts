@@ -6,7 +6,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("loading the plugin", () => {
   it("registers its commands without the plugin id or the word command, and without hotkeys", async () => {
     const { registered } = await loadPlugin();
-    expect([...registered.commands__.keys()].sort()).toEqual(["cancel-ingest", "ingest-active-note", "ingest-folder", "undo-last-change"]);
+    expect([...registered.commands__.keys()].sort()).toEqual(["ask-the-wiki", "cancel-ingest", "ingest-active-note", "ingest-folder", "undo-last-change"]);
     for (const command of registered.commands__.values()) {
       expect(command.id).not.toMatch(/synapse|command/i);
       expect(command.name).not.toMatch(/synapse|command/i);
@@ -19,7 +19,7 @@ describe("loading the plugin", () => {
 
   it("adds one ribbon button, one status-bar item (hidden while idle) and one settings tab", async () => {
     const { registered } = await loadPlugin();
-    expect(registered.ribbonActions__).toHaveLength(1);
+    expect(registered.ribbonActions__).toHaveLength(2);
     expect(registered.statusBarItems__).toHaveLength(1);
     const status = registered.statusBarItems__[0] as HTMLElement;
     expect(status.textContent).toBe("");
