@@ -13,8 +13,10 @@ import type { ProviderEnvironment } from "../providers/environment";
 import type { ProviderId, Settings } from "../settings/schema";
 import { isExcluded } from "../core/perimeter";
 import { ResultModal } from "../ui/result-modal";
+import { modalReviewHook } from "../ui/review-modal";
 import type { WriteContext } from "../wiki/apply";
 import type { IngestReport } from "../wiki/ingest-types";
+import { reviewWhenNeeded, type ReviewHook } from "../wiki/review";
 import type { PluginEnvironment } from "./environment";
 import { IngestQueue, type JobOutcome, type QueueJob } from "./ingest-queue";
 import { ObsidianVault } from "./obsidian-vault";
@@ -83,6 +85,8 @@ export class IngestService {
   private batches = 0;
   /** Ingests started from a command and not yet reported to the user. */
   private readonly pending = new Set<Promise<void>>();
+  /** Shows the plan before writing when the review setting asks for it (read per run). */
+  private readonly review: ReviewHook;
 
   constructor(
     private readonly app: App,
@@ -91,7 +95,9 @@ export class IngestService {
     private readonly factory?: ProviderFactory,
     /** Where runs are journaled and recorded for undo (the plugin's state folder). */
     private readonly write?: WriteContext,
-  ) {}
+  ) {
+    this.review = reviewWhenNeeded(() => this.store.settings.reviewMode, modalReviewHook(app));
+  }
 
   /** Ingests one note; resolves when it is done and reported (after any ingests ahead of it). */
   ingestFile(file: TFile): Promise<void> {
@@ -176,7 +182,7 @@ export class IngestService {
         const vault = new ObsidianVault(this.app);
         const report = await ingestNote(
           { vault, provider, settings, ...(this.write ? { write: this.write } : {}), linkExists: (name) => vault.linkExists(name) },
-          { notePath, signal, progress, log: logger },
+          { notePath, signal, progress, log: logger, review: this.review },
         );
         return { notePath, report, calls: logger.events };
       },

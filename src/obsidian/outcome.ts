@@ -68,8 +68,13 @@ export function outcomeNotice(notePath: string, report: IngestReport): OutcomeTe
   const tokens = report.usage.inputTokens + report.usage.outputTokens;
   if (report.converged) {
     const changed = report.pages.some((p) => p.action !== "unchanged");
+    const declined = report.declined.length;
+    if (declined > 0 && !changed) {
+      return { ok: true, text: `Nothing written for "${name}": you applied none of its ${plural(declined, "change")}.` };
+    }
+    const left = declined > 0 ? ` ${plural(declined, "change")} left out at review.` : "";
     return changed || report.pages.length === 0
-      ? { ok: true, text: `Synapse ingested "${name}": ${countPages(report) || "no pages"}.` }
+      ? { ok: true, text: `Synapse ingested "${name}": ${countPages(report) || "no pages"}.${left}` }
       : { ok: true, text: `Synapse ingested "${name}": nothing new, the wiki already had it.` };
   }
   switch (report.stopReason) {
@@ -191,6 +196,9 @@ export function buildResultListing(notes: readonly IngestedNote[], title: string
       text: `${noteName(c.sources[0])} says "${c.passages[0]}"; ${c.sources[1] ? noteName(c.sources[1]) : "the page"} says "${c.passages[1]}".`,
     })),
   );
-  const details = converged.flatMap((n) => n.report.pages.flatMap((p) => (p.detail ? [{ path: p.path, text: p.detail }] : [])));
+  const details = converged.flatMap((n) => [
+    ...n.report.pages.flatMap((p) => (p.detail ? [{ path: p.path, text: p.detail }] : [])),
+    ...n.report.declined.map((p) => ({ path: p.path, text: "Left out at review: not written." })),
+  ]);
   return { title, groups, failures, locked, contradictions, details, summary: notes.map(summaryLine), calls };
 }

@@ -70,6 +70,10 @@ export const CliProfileSchema = z.object({
   maxBudgetUsd: z.number().positive().default(1),
 });
 
+/** When the plugin shows an ingest's plan before writing: always, only when existing pages change, never. */
+export const REVIEW_MODES = ["always", "changes", "never"] as const;
+export type ReviewMode = (typeof REVIEW_MODES)[number];
+
 const ModelPriceSchema = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() });
 
 export const SettingsSchema = z.object({
@@ -98,6 +102,8 @@ export const SettingsSchema = z.object({
   logContent: z.boolean().default(false),
   /** What "Ask the wiki" answers from: the wiki only, or the wiki first and then the source notes. */
   queryScope: z.enum(["wiki", "wiki-and-notes"]).default("wiki-and-notes"),
+  /** Review before apply in the plugin (the CLI has --dry-run and --diff instead). */
+  reviewMode: z.enum(REVIEW_MODES).default("changes"),
   /** Largest note, in bytes, that an ingest accepts. */
   maxNoteBytes: z.number().int().positive().default(512 * 1024),
   operations: z

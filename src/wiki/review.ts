@@ -5,12 +5,11 @@
  * which of those changes are written. The core never asks the user itself; it calls the hook.
  */
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from "diff";
+import type { ReviewMode } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import type { ChangeAction, PlannedChange } from "./planned-change";
 
-/** When the plugin shows the plan before writing: always, only when existing pages change, never. */
-export const REVIEW_MODES = ["always", "changes", "never"] as const;
-export type ReviewMode = (typeof REVIEW_MODES)[number];
+export { REVIEW_MODES, type ReviewMode } from "../settings/schema";
 
 export interface ReviewChange {
   readonly path: string;
@@ -72,6 +71,19 @@ export async function previewChanges(vault: VaultPort, planned: readonly Planned
 export function needsReview(mode: ReviewMode, plan: ReviewPlan): boolean {
   if (plan.changes.length === 0 || mode === "never") return false;
   return mode === "always" || plan.changes.some((c) => c.before !== null);
+}
+
+/** Every change's path: the selection that applies the whole plan. */
+export function everything(plan: ReviewPlan): ReviewSelection {
+  return plan.changes.map((c) => c.path);
+}
+
+/**
+ * A hook that asks `ask` only when the mode says the plan needs review (needsReview) and applies
+ * the whole plan otherwise. `mode` is read per plan, so a changed setting takes effect at once.
+ */
+export function reviewWhenNeeded(mode: () => ReviewMode, ask: ReviewHook): ReviewHook {
+  return (plan) => (needsReview(mode(), plan) ? ask(plan) : Promise.resolve(everything(plan)));
 }
 
 /**

@@ -53,6 +53,7 @@ const EVERY_ROW = [
   "Backends › Ask from",
   "Wiki and limits › Wiki folder",
   "Wiki and limits › Wiki language",
+  "Wiki and limits › Review before writing",
   "Wiki and limits › Generation attempts",
   "Wiki and limits › Token budget",
   "Wiki and limits › Request timeout",
@@ -170,6 +171,19 @@ describe("the settings tab", () => {
     expect(language.getValue()).toBe("auto");
     language.setValue("ja");
     expect(await saved(harness)).toMatchObject({ wikiLanguage: "ja" });
+  });
+
+  it("chooses when to review before writing, 'when existing pages change' by default", async () => {
+    const { harness, controls } = await openTab();
+    const review = controls.dropdown("Wiki and limits", "Review before writing");
+    expect([...review.selectEl.options].map((o) => [o.value, o.text])).toEqual([
+      ["always", "Always"],
+      ["changes", "When existing pages change"],
+      ["never", "Never"],
+    ]);
+    expect(review.getValue()).toBe("changes");
+    review.setValue("always");
+    expect(await saved(harness)).toMatchObject({ reviewMode: "always" });
   });
 
   it("keeps a wiki language set outside the list selectable", async () => {

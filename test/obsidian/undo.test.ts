@@ -33,7 +33,8 @@ async function ingestWith(harness: Harness, provider: ScriptedProvider): Promise
 let current: ScriptedProvider = writes("First words.");
 
 async function load(): Promise<Harness> {
-  return loadPlugin({ files: { [NOTE]: TEXT }, seams: { createProvider: () => current } });
+  // Undo is under test here, not the review before writing (test/obsidian/review.test.ts).
+  return loadPlugin({ files: { [NOTE]: TEXT }, data: { version: 1, reviewMode: "never" }, seams: { createProvider: () => current } });
 }
 
 /** Runs the undo command and waits until it has told the user how it went. */

@@ -1,6 +1,7 @@
 /** Where the wiki lives and how far one ingest may go. */
 import { AUTO_LANGUAGE, COMMON_LANGUAGES } from "../../core/wiki-language";
 import { FolderInputSuggest } from "../folder-suggest";
+import { reviewRow } from "./review-row";
 import { numberRow, save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 
 function wikiFolderRow(ctx: SettingsContext): SettingRow {
@@ -47,6 +48,7 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
     rows: [
       wikiFolderRow(ctx),
       wikiLanguageRow(ctx),
+      reviewRow(ctx),
       numberRow(
         ctx,
         "Generation attempts",
