@@ -2,6 +2,7 @@
 import { benchCli } from "./cli.bench";
 import { benchIngest } from "./ingest.bench";
 import { benchLanguage } from "./language.bench";
+import { benchLint } from "./lint.bench";
 import { benchPlugin } from "./plugin.bench";
 import { printResults, type BenchResult } from "./stats";
 
@@ -9,6 +10,7 @@ const results: BenchResult[] = [];
 results.push(...(await benchIngest()));
 results.push(...benchCli());
 results.push(...benchLanguage());
+results.push(...benchLint());
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);

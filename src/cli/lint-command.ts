@@ -2,73 +2,103 @@
  * `synapse lint --vault <dir> [--fix safe|all] [--dry-run] [--json]`: the wiki's health from a
  * terminal; fixes go through the write path (journaled, undoable with `synapse undo`). Exit 0 when
  * nothing is found, 1 when findings remain, 2 for a usage error, 4 when a provider failed.
+ * `--resolve <id> --keep 1|2|<source>` and `--dismiss <id>` settle one recorded contradiction.
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { runLint, type LintReport } from "../lint/run-lint";
+import { SynapseError, toSynapseError } from "../core/errors";
+import { MemoryRunLogger } from "../core/log";
+import { runLint, type LintDeps } from "../lint/run-lint";
+import { dismissContradiction, resolveContradiction } from "../lint/settle-contradiction";
+import { createProvider } from "../providers/factory";
+import { createNodeFetch } from "../providers/transports/node-fetch";
+import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
+import type { WriteContext } from "../wiki/apply";
+import { ingestNote } from "../wiki/ingest-note";
+import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
+import { humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
 import { recoverVault } from "./recovery";
 import { readVaultSettings } from "./vault-settings";
 
 export { LINT_USAGE } from "./usage";
-
+export { jsonLintReport } from "./lint-report";
 
 function parse(argv: readonly string[]) {
   return parseFlags({
     args: [...argv],
     allowPositionals: false,
     strict: true,
-    options: { vault: { type: "string" }, fix: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } },
+    options: {
+      vault: { type: "string" },
+      fix: { type: "string" },
+      "dry-run": { type: "boolean" },
+      json: { type: "boolean" },
+      resolve: { type: "string" },
+      keep: { type: "string" },
+      dismiss: { type: "string" },
+    },
   });
 }
 
-export function jsonLintReport(report: LintReport): string {
-  return JSON.stringify({
-    findings: report.findings.map((f) => ({ check: f.check, severity: f.severity, page: f.page, message: f.message, fixes: f.fixes.map((x) => ({ kind: x.kind, label: x.label, safe: x.safe })) })),
-    counts: report.counts,
-    fixed: report.fixed,
-    usage: report.usage,
-    error: report.error,
-  });
+/** The "re-ingest" fix: the note's ingest with the vault's ingest backend, as `synapse ingest` runs it. */
+function reingestWith(vault: NodeVault, write: WriteContext, settings: Settings, io: CliIO, vaultRoot: string): (note: string) => Promise<void> {
+  return async (note) => {
+    const transport = createNodeFetch();
+    const logger = new MemoryRunLogger(settings.logContent);
+    const provider = createProvider(settings.operations.ingest, { settings, secrets: envSecrets(io.env), fetch: transport, streamingFetch: transport, logger, vaultPath: vaultRoot });
+    io.stderr(`Re-ingesting ${note}…\n`);
+    const report = await ingestNote({ vault, provider, settings, write }, { notePath: note, log: logger });
+    if (report.error) throw new SynapseError(report.error.kind, `Re-ingesting ${note} failed: ${report.error.message}`);
+  };
 }
 
-function humanLintReport(report: LintReport, dryRun: boolean): string {
-  if (report.error) return `Error (${report.error.kind}): ${report.error.message}\n`;
-  const lines: string[] = [];
-  if (report.fixed.length > 0) {
-    lines.push(`${dryRun ? "Would fix (dry run, nothing written)" : "Fixed"} ${report.fixed.length}:`, ...report.fixed.map((f) => `  ${f.page}: ${f.fix}`), "");
+function exitFor(kind: string): number {
+  return kind === "input" ? EXIT.usage : kind === "vault" ? EXIT.failure : EXIT.provider;
+}
+
+async function settle(deps: LintDeps, values: ReturnType<typeof parse>["values"], io: CliIO): Promise<number> {
+  try {
+    const settled = values.dismiss !== undefined ? await dismissContradiction(deps, values.dismiss) : await resolveContradiction(deps, values.resolve ?? "", values.keep ?? "");
+    io.stdout(values.json ? `${jsonSettleReport(settled, null)}\n` : humanSettleReport(settled));
+    return EXIT.ok;
+  } catch (thrown) {
+    const error = toSynapseError(thrown);
+    if (values.json) io.stdout(`${jsonSettleReport(null, { kind: error.kind, message: error.message })}\n`);
+    else io.stderr(`Error (${error.kind}): ${error.message}\n`);
+    return exitFor(error.kind);
   }
-  lines.push(`Checked ${report.pages} page(s) in ${(report.durationMs / 1000).toFixed(1)} s: ${report.findings.length === 0 ? "no findings." : `${report.findings.length} finding(s).`}`);
-  const byCheck = new Map<string, typeof report.findings>();
-  for (const f of report.findings) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f]);
-  for (const [check, findings] of byCheck) {
-    lines.push(`\n${check} (${findings.length})`);
-    for (const f of findings) {
-      lines.push(`  ${f.page}: ${f.message}`);
-      for (const fix of f.fixes) lines.push(`    fix${fix.safe ? " (safe)" : ""}: ${fix.label}`);
-    }
-  }
-  return `${lines.join("\n")}\n`;
+}
+
+function checkFlags(values: ReturnType<typeof parse>["values"]): void {
+  if (values.fix !== undefined && values.fix !== "safe" && values.fix !== "all") throw new UsageError(`--fix takes safe or all, not "${values.fix}".`);
+  const settling = values.resolve !== undefined || values.dismiss !== undefined;
+  if (values.resolve !== undefined && values.dismiss !== undefined) throw new UsageError("Give --resolve or --dismiss, not both.");
+  if (values.resolve !== undefined && values.keep === undefined) throw new UsageError("--resolve <id> needs --keep 1|2 (or one of its sources): which side is right.");
+  if (values.keep !== undefined && values.resolve === undefined) throw new UsageError("--keep goes with --resolve <id>.");
+  if (settling && (values.fix !== undefined || values["dry-run"])) throw new UsageError("--resolve and --dismiss settle one contradiction; they do not combine with --fix or --dry-run.");
 }
 
 export async function runLintCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parse(argv);
   if (!values.vault) throw new UsageError("--vault <dir> is required.");
+  checkFlags(values);
   const vaultRoot = resolve(io.cwd, values.vault);
   if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
   const loaded = await readVaultSettings(vaultRoot);
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
-  if (values.fix !== undefined && values.fix !== "safe" && values.fix !== "all") throw new UsageError(`--fix takes safe or all, not "${values.fix}".`);
+  const settings = loaded.settings;
   const vault = new NodeVault(vaultRoot);
   const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
-  await recoverVault(vault, loaded.settings.wikiFolder, write, io);
-  const report = await runLint(
-    { vault, settings: loaded.settings, store: write.store, write },
-    { ...(values.fix ? { fix: values.fix } : {}), ...(values["dry-run"] ? { dryRun: true } : {}) },
-  );
+  await recoverVault(vault, settings.wikiFolder, write, io);
+  const deps: LintDeps = { vault, settings, store: write.store, write, reingest: reingestWith(vault, write, settings, io, vaultRoot) };
+  if (values.resolve !== undefined || values.dismiss !== undefined) return settle(deps, values, io);
+
+  const fix = values.fix === "safe" || values.fix === "all" ? values.fix : undefined;
+  const report = await runLint(deps, { ...(fix ? { fix } : {}), ...(values["dry-run"] ? { dryRun: true } : {}) });
   io.stdout(values.json ? `${jsonLintReport(report)}\n` : humanLintReport(report, values["dry-run"] === true));
-  if (report.error) return report.error.kind === "input" ? EXIT.usage : report.error.kind === "vault" ? EXIT.failure : EXIT.provider;
+  if (report.error) return exitFor(report.error.kind);
   return report.findings.length === 0 ? EXIT.ok : 1;
 }

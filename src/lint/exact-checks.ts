@@ -3,6 +3,7 @@
  * the fixes that apply; a fix is "safe" only when it changes no text the user wrote (a page whose
  * body still matches the fingerprint Synapse recorded is Synapse's own text).
  */
+import { sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { contentHash } from "../wiki/content-hash";
 import { indexPath } from "../wiki/index-log";
@@ -61,6 +62,22 @@ function danglingLinks(page: PageRecord, resolver: Resolver, names: readonly str
   return out;
 }
 
+/**
+ * A page to link an orphan from: one drawn from the same source (the plainest name first), else
+ * one the orphan itself links to. Never the orphan, an empty page, or one whose frontmatter is broken.
+ */
+function relatedPage(orphan: PageRecord, bySource: ReadonlyMap<string, readonly PageRecord[]>, resolver: Resolver, pages: ReadonlyMap<string, PageRecord>): PageRecord | null {
+  const usable = (p: PageRecord | undefined): p is PageRecord => p !== undefined && p.path !== orphan.path && !p.frontmatterInvalid && /[\p{L}\p{N}]/u.test(p.body);
+  const siblings = orphan.sources.flatMap((s) => bySource.get(sourceKey(s)) ?? []).filter(usable);
+  siblings.sort((a, b) => basenameOf(a.path).length - basenameOf(b.path).length || (a.path < b.path ? -1 : 1));
+  if (siblings[0]) return siblings[0];
+  for (const target of orphan.links) {
+    const linked = pages.get(resolver.resolve(target) ?? "");
+    if (usable(linked)) return linked;
+  }
+  return null;
+}
+
 /** Of two duplicates, the one to keep: the shorter file name, then the first path. */
 function keepsOver(a: PageRecord, b: PageRecord): boolean {
   const la = basenameOf(a.path).length;
@@ -85,6 +102,9 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
   const indexed = new Set((snapshot.indexText ? linksOutsideCode(snapshot.indexText) : []).map((t) => resolver.resolve(t)).filter((p): p is string => p !== null));
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 
+  const pagesByPath = new Map(snapshot.pages.map((p) => [p.path, p]));
+  const bySource = new Map<string, PageRecord[]>();
+  for (const page of snapshot.pages) for (const source of page.sources) bySource.set(sourceKey(source), [...(bySource.get(sourceKey(source)) ?? []), page]);
   const byName = new Map<string, PageRecord[]>();
   for (const page of snapshot.pages) {
     for (const name of new Set([page.title, ...page.aliases].map(nameKey))) byName.set(name, [...(byName.get(name) ?? []), page]);
@@ -129,6 +149,8 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
     if (on("dangling-link")) findings.push(...danglingLinks(page, resolver, names, snapshot));
     if (on("orphan") && !inbound.has(page.path)) {
       const fixes: Fix[] = [{ kind: "add-to-index", label: "List it in index.md", safe: true, params: {} }];
+      const related = relatedPage(page, bySource, resolver, pagesByPath);
+      if (related) fixes.push({ kind: "link-from-related", label: `Link it from [[${basenameOf(related.path)}]]`, safe: false, params: { from: related.path } });
       findings.push(finding("orphan", page.path, "No page or note links to this page.", fixes, "info"));
     }
     if (on("duplicate")) {

@@ -14,7 +14,7 @@ import { nameKey } from "../core/unicode";
 import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
 import type { PlannedChange } from "../wiki/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
-import { Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Finding, Fix } from "./types";
 
 export interface ChosenFix {
@@ -34,11 +34,14 @@ export interface FixPlan {
 
 type Edit = (current: string) => string;
 
+/** Fixes that need a person's choice between two sides: offered one by one, never applied in bulk. */
+const CHOSEN_BY_HAND: ReadonlySet<Fix["kind"]> = new Set(["resolve-contradiction", "dismiss-contradiction"]);
+
 /** One fix per finding: the first safe one ("fix all safe"), or the first one offered ("fix all"). */
 export function chooseFixes(findings: readonly Finding[], mode: "safe" | "all"): ChosenFix[] {
   const out: ChosenFix[] = [];
   for (const finding of findings) {
-    const fix = finding.fixes.find((f) => mode === "all" || f.safe);
+    const fix = finding.fixes.find((f) => !CHOSEN_BY_HAND.has(f.kind) && (mode === "all" || f.safe));
     if (fix) out.push({ finding, fix });
   }
   return out;
@@ -67,6 +70,23 @@ function withFrontmatter(current: string, edit: (fm: Record<string, unknown>) =>
 function stub(title: string, sources: readonly string[], linkedFrom: string, date: string): string {
   const fm = { type: "concept", title, sources: [...sources], tags: [], created: date, updated: date, synapse_stub: true };
   return `---\n${stringify(fm, { lineWidth: 0 }).trimEnd()}\n---\n\n# ${title}\n\nA stub: [[${basenameOf(linkedFrom)}]] links here. Ingest a note about ${title} to fill it.\n`;
+}
+
+/**
+ * Adds `- [[name]]` under the page's "Related" heading (made at the end when there is none). A
+ * page that already links there is left as it is.
+ */
+export function withRelatedLink(markdown: string, name: string): string {
+  if (linksOutsideCode(markdown).some((t) => nameKey(basenameOf(t)) === nameKey(name))) return markdown;
+  const lines = markdown.replace(/\n+$/, "").split("\n");
+  const heading = lines.findIndex((l) => /^#{2,6}\s+(related|see also)\s*$/i.test(l.trim()));
+  const item = `- [[${name}]]`;
+  if (heading === -1) return `${lines.join("\n")}\n\n## Related\n\n${item}\n`;
+  let end = heading + 1;
+  while (end < lines.length && !/^#{1,6}\s/.test(lines[end] ?? "")) end++;
+  while (end > heading + 1 && (lines[end - 1] ?? "").trim() === "") end--;
+  lines.splice(end, 0, ...(end === heading + 1 ? ["", item] : [item]));
+  return `${lines.join("\n")}\n`;
 }
 
 /** The merged page keeps its own text and takes the other's sources, aliases and title as an alias. */
@@ -186,8 +206,18 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
       case "reingest":
         reingest.add(p.note ?? "");
         break;
-      case "link-from-related":
-        skipped.push({ fix: c, reason: "Linking from a related page is offered in the plugin's report, not applied in bulk." });
+      case "link-from-related": {
+        const from = p.from ?? "";
+        if (!pages.has(from) || removes.has(from)) {
+          skipped.push({ fix: c, reason: `${from} is gone or removed in the same run.` });
+          continue;
+        }
+        edit(from, (cur) => withRelatedLink(cur, basenameOf(finding.page)));
+        break;
+      }
+      case "resolve-contradiction":
+      case "dismiss-contradiction":
+        skipped.push({ fix: c, reason: "A contradiction is settled one at a time: synapse lint --resolve <id> --keep 1|2, or --dismiss <id>." });
         continue;
     }
     planned.push(c);

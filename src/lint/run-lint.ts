@@ -11,6 +11,8 @@ import { noteFingerprint, SourceRegistry } from "../wiki/source-registry";
 import { applyPlan, type WriteContext } from "../wiki/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import type { PlannedChange } from "../wiki/planned-change";
+import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
+import { contradictionFindings } from "./contradictions";
 import { exactChecks } from "./exact-checks";
 import { chooseFixes, planFixes, type ChosenFix } from "./fixes";
 import { loadSnapshot, Resolver, type WikiSnapshot } from "./snapshot";
@@ -71,6 +73,16 @@ async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: S
   return changed;
 }
 
+/** The open contradictions of the record; a damaged record is itself a finding, never a failed lint. */
+async function recordedContradictions(store: StateStore, snapshot: WikiSnapshot): Promise<Finding[]> {
+  try {
+    return contradictionFindings(await readContradictions(store), snapshot);
+  } catch (thrown) {
+    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    return [{ check: "contradiction", severity: "error", page: CONTRADICTIONS_KEY, message, fixes: [] }];
+  }
+}
+
 export function countByCheck(findings: readonly Finding[]): Partial<Record<Check, number>> {
   const counts: Partial<Record<Check, number>> = {};
   for (const check of CHECKS) {
@@ -88,7 +100,9 @@ async function check(deps: LintDeps): Promise<{ snapshot: WikiSnapshot; findings
   const excluded = (path: string) => isExcluded(path, deps.settings.excludedFolders);
   const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, excluded);
   const changed = await changedSources(snapshot, deps.vault, deps.store);
-  return { snapshot, findings: exactChecks({ snapshot, sourceChanged: (note) => changed.has(note) }) };
+  const findings = exactChecks({ snapshot, sourceChanged: (note) => changed.has(note) });
+  findings.push(...(await recordedContradictions(deps.store, snapshot)));
+  return { snapshot, findings };
 }
 
 export async function runLint(deps: LintDeps, request: LintRequest = {}): Promise<LintReport> {

@@ -26,7 +26,11 @@ export type FixKind =
   | "reingest"
   | "rebuild-index"
   | "move-to-type-folder"
-  | "drop-missing-source";
+  | "drop-missing-source"
+  /** Keep one side of a recorded contradiction (params: id, keep 1|2); a person's choice, never bulk. */
+  | "resolve-contradiction"
+  /** Mark a recorded contradiction as not one (params: id). */
+  | "dismiss-contradiction";
 
 export interface Fix {
   readonly kind: FixKind;

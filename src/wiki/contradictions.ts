@@ -5,6 +5,7 @@
  * both sources, listed in the run result, and recorded in the StateStore for lint.
  */
 import * as z from "zod";
+import { SynapseError } from "../core/errors";
 import type { ContradictionClaim } from "../core/schemas";
 import type { StateStore } from "../vault/state-store";
 import { contentHash } from "./content-hash";
@@ -112,7 +113,7 @@ function noteLink(path: string): string {
   return `[[${target}|${target.slice(target.lastIndexOf("/") + 1).replace(/[[\]|]/g, " ")}]]`;
 }
 
-function quoted(text: string): string {
+export function quoted(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
@@ -138,6 +139,8 @@ export const ContradictionRecordSchema = z.object({
   status: z.enum(["open", "resolved", "dismissed"]),
   /** ISO day it was first found. */
   created: z.string(),
+  /** How it was settled: the source whose passage was kept, or why it was dismissed (absent while open). */
+  resolution: z.string().optional(),
 });
 export type ContradictionRecord = z.infer<typeof ContradictionRecordSchema>;
 
@@ -165,6 +168,23 @@ export async function readContradictions(state: StateStore): Promise<Contradicti
   return parsed.data.contradictions;
 }
 
+async function writeContradictions(state: StateStore, records: readonly ContradictionRecord[]): Promise<void> {
+  await state.write(CONTRADICTIONS_KEY, `${JSON.stringify({ version: 1, contradictions: records }, null, 2)}\n`);
+}
+
+/** Sets one record's status; throws a clear error when no record has that id. */
+export async function setContradictionStatus(state: StateStore, id: string, status: ContradictionRecord["status"], resolution?: string): Promise<ContradictionRecord> {
+  const records = await readContradictions(state);
+  const index = records.findIndex((r) => r.id === id);
+  const known = records[index];
+  if (!known) throw new SynapseError("input", `No recorded contradiction has the id "${id}".`);
+  const { resolution: _previous, ...rest } = known;
+  const next: ContradictionRecord = { ...rest, status, ...(resolution !== undefined && status !== "open" ? { resolution } : {}) };
+  records[index] = next;
+  await writeContradictions(state, records);
+  return next;
+}
+
 /**
  * Adds what a run found. A contradiction already recorded keeps its status (one the user dismissed
  * stays dismissed) and gains the page if it was seen on a new one.
@@ -183,6 +203,6 @@ export async function recordContradictions(state: StateStore, found: readonly Co
     byId.set(id, { id, pages: [c.page], sources: [...c.sources], passages: [...c.passages], status: "open", created: date });
   }
   const next = [...byId.values()];
-  await state.write(CONTRADICTIONS_KEY, `${JSON.stringify({ version: 1, contradictions: next }, null, 2)}\n`);
+  await writeContradictions(state, next);
   return next;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isExcluded } from "../../src/core/perimeter";
 import { exactChecks } from "../../src/lint/exact-checks";
-import { chooseFixes, planFixes, retargetLinks, type ChosenFix } from "../../src/lint/fixes";
+import { chooseFixes, planFixes, retargetLinks, withRelatedLink, type ChosenFix } from "../../src/lint/fixes";
 import { loadSnapshot } from "../../src/lint/snapshot";
 import type { FixKind } from "../../src/lint/types";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
@@ -68,6 +68,15 @@ describe("lint fixes through the write path", () => {
     await undoesByteForByte(run);
   });
 
+  it("links an orphan from a page drawn from the same source, so it is an orphan no more, and undoes byte for byte", async () => {
+    const run = await applyFixes(kind("link-from-related"));
+    expect(run.plan.planned.map((c) => c.fix.label)).toEqual(["Link it from [[Dangling]]"]);
+    expect(run.after["wiki/concepts/Dangling.md"]).toBe(`${PLANTED["wiki/concepts/Dangling.md"]}\n## Related\n\n- [[Orphaned idea]]\n`);
+    const remaining = exactChecks({ snapshot: await snapshotOf(run.vault) });
+    expect(remaining.filter((f) => f.check === "orphan")).toEqual([]);
+    await undoesByteForByte(run);
+  });
+
   it("merges duplicates: sources and aliases unioned, every link to the removed page rewritten, the page removed", async () => {
     const run = await applyFixes(kind("merge-duplicates"));
     expect(run.after["wiki/entities/Ada Lovelace (2).md"]).toBeUndefined();
@@ -96,6 +105,16 @@ describe("lint fixes through the write path", () => {
     // The user's notes and the page they wrote themselves are untouched.
     for (const path of ["notes/ada.md", "notes/engine.md", "wiki/syntheses/Deliberately unsourced.md"]) expect(run.after[path]).toBe(run.before[path]);
     await undoesByteForByte(run);
+  });
+});
+
+describe("withRelatedLink", () => {
+  it("adds the link under an existing Related heading, before the next heading, and never twice", () => {
+    const md = "Text.\n\n## See also\n\n- [[A]]\n\n## Notes\n\nMore.\n";
+    const once = withRelatedLink(md, "B");
+    expect(once).toBe("Text.\n\n## See also\n\n- [[A]]\n- [[B]]\n\n## Notes\n\nMore.\n");
+    expect(withRelatedLink(once, "B")).toBe(once);
+    expect(withRelatedLink("Text with `[[B]]` in code.\n", "B")).toBe("Text with `[[B]]` in code.\n\n## Related\n\n- [[B]]\n");
   });
 });
 

@@ -1,0 +1,46 @@
+/** What `synapse lint` prints: the documented JSON object, or lines for a person. */
+import type { LintReport } from "../lint/run-lint";
+import type { SettleReport } from "../lint/settle-contradiction";
+
+export function jsonLintReport(report: LintReport): string {
+  return JSON.stringify({
+    findings: report.findings.map((f) => ({ check: f.check, severity: f.severity, page: f.page, message: f.message, fixes: f.fixes.map((x) => ({ kind: x.kind, label: x.label, safe: x.safe })) })),
+    counts: report.counts,
+    fixed: report.fixed,
+    usage: report.usage,
+    error: report.error,
+  });
+}
+
+export function humanLintReport(report: LintReport, dryRun: boolean): string {
+  if (report.error) return `Error (${report.error.kind}): ${report.error.message}\n`;
+  const lines: string[] = [];
+  if (report.fixed.length > 0) {
+    lines.push(`${dryRun ? "Would fix (dry run, nothing written)" : "Fixed"} ${report.fixed.length}:`, ...report.fixed.map((f) => `  ${f.page}: ${f.fix}`), "");
+  }
+  lines.push(`Checked ${report.pages} page(s) in ${(report.durationMs / 1000).toFixed(1)} s: ${report.findings.length === 0 ? "no findings." : `${report.findings.length} finding(s).`}`);
+  const byCheck = new Map<string, typeof report.findings>();
+  for (const f of report.findings) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f]);
+  for (const [check, findings] of byCheck) {
+    lines.push(`\n${check} (${findings.length})`);
+    for (const f of findings) {
+      lines.push(`  ${f.page}: ${f.message}`);
+      for (const fix of f.fixes) lines.push(`    fix${fix.safe ? " (safe)" : ""}: ${fix.label}`);
+    }
+  }
+  if (report.findings.some((f) => f.check === "contradiction" && f.fixes.length > 0)) {
+    lines.push("", "Settle a contradiction with --resolve <id> --keep 1|2 (or a source), or --dismiss <id>.");
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function jsonSettleReport(settled: SettleReport | null, error: { kind: string; message: string } | null): string {
+  return JSON.stringify({ contradiction: settled?.contradiction ?? null, changed: settled?.changed ?? [], error });
+}
+
+export function humanSettleReport(settled: SettleReport): string {
+  const c = settled.contradiction;
+  const head = c.status === "dismissed" ? `Dismissed ${c.id}; lint will not raise it again unless its passages change.` : `Resolved ${c.id} (${c.resolution ?? "resolved"}).`;
+  const pages = settled.changed.length > 0 ? `\nEdited ${settled.changed.join(", ")} (undo with synapse undo).` : "";
+  return `${head}${pages}\n`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Settling a recorded contradiction, one at a time, by the user's choice: resolve it (keep one
+ * side; the pages are edited through review and the write path, undoable like every write) or
+ * dismiss it (a status change only). The record's status changes after the pages are written, so
+ * a failed write leaves it open.
+ */
+import { SynapseError } from "../core/errors";
+import { isExcluded } from "../core/perimeter";
+import { effectiveWikiFolder } from "../wiki/page-paths";
+import { applyPlan } from "../wiki/apply";
+import { readContradictions, setContradictionStatus, type ContradictionRecord } from "../wiki/contradictions";
+import type { PlannedChange } from "../wiki/planned-change";
+import { keptSide, planResolution } from "./contradictions";
+import type { LintDeps } from "./run-lint";
+import { loadSnapshot } from "./snapshot";
+
+export interface SettleReport {
+  readonly contradiction: ContradictionRecord;
+  /** The pages the resolution changed (empty for a dismissal). */
+  readonly changed: readonly string[];
+}
+
+async function openRecord(deps: Pick<LintDeps, "store">, id: string): Promise<ContradictionRecord> {
+  const record = (await readContradictions(deps.store)).find((r) => r.id === id.trim());
+  if (!record) throw new SynapseError("input", `No recorded contradiction has the id "${id}"; \`synapse lint\` lists the open ones.`);
+  if (record.status !== "open") throw new SynapseError("input", `The contradiction ${record.id} is already ${record.status}.`);
+  return record;
+}
+
+export async function dismissContradiction(deps: Pick<LintDeps, "store">, id: string): Promise<SettleReport> {
+  const record = await openRecord(deps, id);
+  return { contradiction: await setContradictionStatus(deps.store, record.id, "dismissed", "dismissed by the user"), changed: [] };
+}
+
+export async function resolveContradiction(
+  deps: LintDeps,
+  id: string,
+  keep: string,
+  review?: (changes: readonly PlannedChange[]) => Promise<readonly PlannedChange[]>,
+): Promise<SettleReport> {
+  const record = await openRecord(deps, id);
+  const side = keptSide(record, keep);
+  if (!deps.write) throw new SynapseError("config", "Resolving a contradiction needs the write path; none was given.");
+  const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, (path) => isExcluded(path, deps.settings.excludedFolders));
+  const planned = planResolution(record, side, snapshot);
+  const selected = review ? await review(planned) : planned;
+  const result = await applyPlan(deps.vault, selected, {
+    ...deps.write,
+    operation: "lint",
+    label: `resolve contradiction ${record.id}`,
+    wikiFolder: effectiveWikiFolder(deps.settings.wikiFolder),
+    maintainIndex: false,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const kept = record.sources[side] || `side ${side + 1}`;
+  const contradiction = await setContradictionStatus(deps.store, record.id, "resolved", `kept ${kept}`);
+  return { contradiction, changed: result.changes.filter((c) => c.action !== "unchanged").map((c) => c.path) };
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import type { WikiPage } from "../../src/core/schemas";
+import { runLint, type LintDeps } from "../../src/lint/run-lint";
+import { dismissContradiction, resolveContradiction } from "../../src/lint/settle-contradiction";
+import { DEFAULT_SETTINGS } from "../../src/settings/schema";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import type { WriteContext } from "../../src/wiki/apply";
+import { readContradictions, recordContradictions } from "../../src/wiki/contradictions";
+import { ingestNote } from "../../src/wiki/ingest-note";
+import { undoLastRun } from "../../src/wiki/undo";
+import { ScriptedProvider, aPage } from "../builders";
+
+const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
+const A = "notes/A.md";
+const B = "notes/B.md";
+const PAGE = "wiki/concepts/Golden Gate Bridge.md";
+const SAYS_A = "The bridge opened to traffic in 1937 after four years.";
+const SAYS_B = "The bridge opened to traffic in 1938 after four years.";
+
+const from = (source: string, content: string): WikiPage => ({ ...aPage().titled("Golden Gate Bridge").withSources(source).withContent(content).build() });
+
+async function files(vault: MemoryVault): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const path of await vault.list("")) out[path] = await vault.read(path);
+  return out;
+}
+
+/** Two notes ingested for real, the second contradicting the first: the record holds one open contradiction. */
+async function wikiWithContradiction() {
+  const vault = new MemoryVault({ [A]: "# A\n\nA note.\n", [B]: "# B\n\nAnother note.\n" });
+  const store = new MemoryStateStore();
+  const write: WriteContext = { store, writer: { kind: "cli", pid: null, host: null } };
+  const ingest = (note: string, content: string) => ingestNote({ vault, write, provider: new ScriptedProvider([[from(note, content)]]), settings: DEFAULT_SETTINGS, now: NOW }, { notePath: note, force: true });
+  await ingest(A, SAYS_A);
+  await ingest(B, SAYS_B);
+  const deps: LintDeps = { vault, settings: DEFAULT_SETTINGS, store, write, now: NOW };
+  return { vault, store, write, deps };
+}
+
+const contradictionsIn = async (deps: LintDeps) => (await runLint(deps)).findings.filter((f) => f.check === "contradiction");
+
+describe("contradictions in lint", () => {
+  it("lists an open contradiction found at ingest, quoting both passages and naming both sources", async () => {
+    const { deps } = await wikiWithContradiction();
+    const [finding, ...rest] = await contradictionsIn(deps);
+    expect(rest).toEqual([]);
+    expect(finding?.page).toBe(PAGE);
+    expect(finding?.message).toContain(SAYS_A);
+    expect(finding?.message).toContain(SAYS_B);
+    expect(finding?.message).toMatch(/^Contradiction c-[0-9a-f]+: B says .+ but A says /);
+    expect(finding?.fixes.map((f) => `${f.kind} ${f.params.keep ?? ""}`.trim())).toEqual(["resolve-contradiction 1", "resolve-contradiction 2", "dismiss-contradiction"]);
+  });
+
+  it("resolving keeps one side: the other passage and the callout leave the page, the record is resolved, and undo restores every byte", async () => {
+    const { vault, store, write, deps } = await wikiWithContradiction();
+    const before = await files(vault);
+    const [record] = await readContradictions(store);
+    const settled = await resolveContradiction(deps, record?.id ?? "", "notes/A.md");
+    expect(settled.changed).toEqual([PAGE]);
+    expect(settled.contradiction).toMatchObject({ status: "resolved", resolution: "kept notes/A.md" });
+    const page = await vault.read(PAGE);
+    expect(page).toContain(SAYS_A);
+    expect(page).not.toContain(SAYS_B);
+    expect(page).not.toContain("[!warning] Contradiction");
+    expect(await contradictionsIn(deps)).toEqual([]);
+    expect(await vault.read("wiki/log.md")).toMatch(/lint \| resolve contradiction c-/);
+
+    await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW });
+    const restored = await files(vault);
+    delete restored["wiki/log.md"];
+    delete before["wiki/log.md"];
+    expect(restored).toEqual(before);
+  });
+
+  it("a dismissed contradiction stays dismissed when found again, and comes back only when a passage changes", async () => {
+    const { store, deps } = await wikiWithContradiction();
+    const [record] = await readContradictions(store);
+    if (!record) throw new Error("no record");
+    await dismissContradiction(deps, record.id);
+    expect(await contradictionsIn(deps)).toEqual([]);
+
+    const again = { page: PAGE, sources: [B, A] as const, passages: [SAYS_B, SAYS_A] as const };
+    await recordContradictions(store, [again], "2026-12-01");
+    expect(await contradictionsIn(deps)).toEqual([]);
+
+    const changed = { ...again, passages: ["The bridge opened to traffic in 1939 after four years.", SAYS_A] as const };
+    await recordContradictions(store, [changed], "2026-12-01");
+    const raised = await contradictionsIn(deps);
+    expect(raised).toHaveLength(1);
+    expect(raised[0]?.message).toContain("1939");
+  });
+
+  it("refuses an unknown id, a settled one, and a side that is not one of the two, each in one sentence", async () => {
+    const { store, deps } = await wikiWithContradiction();
+    const [record] = await readContradictions(store);
+    const id = record?.id ?? "";
+    await expect(resolveContradiction(deps, "c-nope", "1")).rejects.toThrow(/^No recorded contradiction has the id "c-nope"/);
+    await expect(resolveContradiction(deps, id, "notes/C.md")).rejects.toMatchObject({ kind: "input", message: expect.stringMatching(/--keep takes 1, 2 or one of the sources/) as unknown });
+    await dismissContradiction(deps, id);
+    await expect(dismissContradiction(deps, id)).rejects.toThrow(/is already dismissed\.$/);
+  });
+
+  it("a damaged record is a finding, not a failed lint", async () => {
+    const { store, deps } = await wikiWithContradiction();
+    await store.write("contradictions.json", "{ not json");
+    const report = await runLint(deps);
+    expect(report.error).toBeNull();
+    expect(report.findings.find((f) => f.check === "contradiction")?.message).toMatch(/is damaged/);
+  });
+});
