@@ -46,6 +46,8 @@ export default class SynapsePlugin extends Plugin {
   private store: SettingsStore | null = null;
   /** Settles once the start-up recovery of an interrupted run is done (tests wait on it). */
   recovered: Promise<void> = Promise.resolve();
+  /** Settles once the ingests left in queue.json are queued again (tests wait on it). */
+  resumed: Promise<void> = Promise.resolve();
 
   constructor(
     app: App,
@@ -95,6 +97,12 @@ export default class SynapsePlugin extends Plugin {
         })
         .catch((error: unknown) => {
           new Notice(`Synapse could not check for an interrupted run: ${error instanceof Error ? error.message : String(error)}`);
+        });
+      // Ingests still queued when Obsidian closed resume once the wiki is whole again.
+      this.resumed = this.recovered
+        .then(() => ingest.resume())
+        .catch((error: unknown) => {
+          new Notice(`Synapse could not resume the queued ingests: ${error instanceof Error ? error.message : String(error)}`);
         });
       if (store.loadWarnings.length > 0) {
         new Notice(`Synapse reset some settings to their defaults: ${store.loadWarnings.join(" ")}`, 15000);

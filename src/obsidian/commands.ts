@@ -22,6 +22,30 @@ export function registerCommands(plugin: Plugin, ingest: IngestService): void {
     },
   });
   plugin.addCommand({
+    id: "reingest-active-note",
+    name: "Re-ingest active note anyway",
+    checkCallback: (checking) => {
+      const file = activeMarkdownFile(app);
+      if (!file) return false;
+      if (!checking) void ingest.ingestFile(file, { force: true });
+      return true;
+    },
+  });
+  plugin.addCommand({
+    id: "retry-failed-ingests",
+    name: "Retry failed ingests",
+    checkCallback: (checking) => {
+      if (ingest.failed.length === 0) return false;
+      if (!checking) void ingest.retryFailed();
+      return true;
+    },
+  });
+  plugin.addCommand({
+    id: "show-failed-ingests",
+    name: "Show failed ingests",
+    callback: () => ingest.showFailed(),
+  });
+  plugin.addCommand({
     id: "ingest-folder",
     name: "Ingest notes in folder…",
     callback: () => new FolderSuggestModal(app, (folder) => void ingest.ingestFolder(folder)).open(),

@@ -12,6 +12,7 @@ import type { ReadinessReport } from "../core/readiness";
 import type { ProviderEnvironment } from "../providers/environment";
 import type { ProviderId, Settings } from "../settings/schema";
 import { isExcluded } from "../core/perimeter";
+import { FailedIngestsModal } from "../ui/failed-ingests-modal";
 import { ResultModal } from "../ui/result-modal";
 import { modalReviewHook } from "../ui/review-modal";
 import type { WriteContext } from "../wiki/apply";
@@ -20,7 +21,8 @@ import { reviewWhenNeeded, type ReviewHook } from "../wiki/review";
 import type { PluginEnvironment } from "./environment";
 import { IngestQueue, type JobOutcome, type QueueJob } from "./ingest-queue";
 import { ObsidianVault } from "./obsidian-vault";
-import { batchNotice, buildResultListing, outcomeNotice, type IngestedNote } from "./outcome";
+import { batchNotice, buildResultListing, noteName, outcomeNotice, plural, type IngestedNote } from "./outcome";
+import { QueueStore, type FailedNote, type QueuedNote } from "./ingest-queue-store";
 import type { SettingsStore } from "./settings-store";
 
 export type ProviderFactory = (id: ProviderId, env: ProviderEnvironment) => InferenceProvider;
@@ -80,9 +82,18 @@ export function ingestibleNotes(folder: TFolder, settings: Settings): { notes: s
   return { notes: notes.sort(), skipped };
 }
 
+export interface IngestOptions {
+  /** Ingest even when the note is unchanged since its last ingest ("re-ingest anyway"). */
+  readonly force?: boolean;
+}
+
 export class IngestService {
   readonly queue = new IngestQueue<IngestedNote>();
+  /** The queue as it survives a restart (queue.json), when the plugin has a state folder. */
+  readonly saved: QueueStore | null;
   private batches = 0;
+  /** Set when the plugin unloads: what is queued then stays in queue.json, to resume next time. */
+  private disposed = false;
   /** Ingests started from a command and not yet reported to the user. */
   private readonly pending = new Set<Promise<void>>();
   /** Shows the plan before writing when the review setting asks for it (read per run). */
@@ -97,21 +108,68 @@ export class IngestService {
     private readonly write?: WriteContext,
   ) {
     this.review = reviewWhenNeeded(() => this.store.settings.reviewMode, modalReviewHook(app));
+    this.saved = write ? new QueueStore(write.store) : null;
   }
 
   /** Ingests one note; resolves when it is done and reported (after any ingests ahead of it). */
-  ingestFile(file: TFile): Promise<void> {
-    return this.track(this.runFile(file));
+  ingestFile(file: TFile, options: IngestOptions = {}): Promise<void> {
+    return this.ingestPath(file.path, options);
+  }
+
+  ingestPath(notePath: string, options: IngestOptions = {}): Promise<void> {
+    return this.track(this.runNote(notePath, options.force === true));
   }
 
   /** Queues every ingestible note under a folder; one notice and one result modal for the batch. */
   ingestFolder(folder: TFolder): Promise<void> {
-    return this.track(this.runFolder(folder));
+    const { notes, skipped } = ingestibleNotes(folder, this.store.settings);
+    const where = folder.isRoot() ? "the vault" : `"${folder.path}"`;
+    const skippedText = skipped > 0 ? ` (${skipped} skipped: in the wiki folder or an excluded folder)` : "";
+    if (notes.length === 0) {
+      new Notice(`No notes to ingest in ${where}${skippedText}.`);
+      return Promise.resolve();
+    }
+    new Notice(`Queued ${plural(notes.length, "note")} from ${where}${skippedText}.`);
+    const queued = notes.map((notePath) => ({ notePath, force: false }));
+    return this.track(this.runBatch(queued, { folder: folder.isRoot() ? "" : folder.path, title: `Ingested from ${where}` }));
   }
 
-  /** Resolves once every ingest started so far has finished and been reported. */
+  /**
+   * Picks up what queue.json says was still queued when Obsidian last closed (call once the layout
+   * is ready and any interrupted run is recovered). Returns once those notes are queued; `settled()`
+   * waits for them to finish.
+   */
+  async resume(): Promise<void> {
+    if (!this.saved) return;
+    const warning = await this.saved.load();
+    if (warning) new Notice(`Synapse: ${warning}`, 15000);
+    const left = this.saved.pending.filter((n) => !this.queue.has(n.notePath));
+    if (left.length === 0) return;
+    new Notice(`Synapse is resuming ${plural(left.length, "queued ingest")} left when Obsidian last closed.`);
+    void this.track(this.runBatch(left, { folder: "", label: "resumed ingests", title: "Resumed ingests" }));
+  }
+
+  /** Queues every failed note again in one batch. */
+  async retryFailed(): Promise<void> {
+    const failed = this.saved ? await this.saved.takeFailed() : [];
+    if (failed.length === 0) {
+      new Notice("No failed ingests to retry.");
+      return;
+    }
+    new Notice(`Retrying ${plural(failed.length, "failed ingest")}.`);
+    const notes = failed.map((f) => ({ notePath: f.notePath, force: false }));
+    await this.track(this.runBatch(notes, { folder: "", label: "retried ingests", title: "Retried ingests" }));
+  }
+
+  /** Notes whose last ingest failed, with the reason, oldest first. */
+  get failed(): readonly FailedNote[] {
+    return this.saved?.failed ?? [];
+  }
+
+  /** Resolves once every ingest started so far has finished and been reported (and queue.json written). */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await this.saved?.settled();
   }
 
   private track(work: Promise<void>): Promise<void> {
@@ -120,38 +178,52 @@ export class IngestService {
     return tracked;
   }
 
-  private async runFile(file: TFile): Promise<void> {
-    if (this.queue.has(file.path)) {
-      new Notice(`"${file.basename}" is already being ingested.`);
+  private async runNote(notePath: string, force: boolean): Promise<void> {
+    if (this.queue.has(notePath)) {
+      new Notice(`"${noteName(notePath)}" is already being ingested.`);
       return;
     }
-    const outcome = await this.queue.enqueue(this.job(file.path, file.path));
-    this.reportOne(file.path, outcome);
+    void this.saved?.add([{ notePath, force }]);
+    const outcome = await this.queue.enqueue(this.job(notePath, notePath, force));
+    if (this.disposed) return;
+    void this.saved?.finish(notePath, this.failureOf(notePath, outcome));
+    this.reportOne(notePath, outcome);
   }
 
-  private async runFolder(folder: TFolder): Promise<void> {
-    const { notes, skipped } = ingestibleNotes(folder, this.store.settings);
-    const where = folder.isRoot() ? "the vault" : `"${folder.path}"`;
-    const skippedText = skipped > 0 ? ` (${skipped} skipped: in the wiki folder or an excluded folder)` : "";
-    if (notes.length === 0) {
-      new Notice(`No notes to ingest in ${where}${skippedText}.`);
-      return;
-    }
-    new Notice(`Queued ${notes.length} note${notes.length === 1 ? "" : "s"} from ${where}${skippedText}.`);
+  /** Runs notes as one batch (a folder, a resume, a retry): one notice and one result modal at the end. */
+  private async runBatch(notes: readonly QueuedNote[], names: { folder: string; label?: string; title: string }): Promise<void> {
     this.batches += 1;
     const group = `batch-${this.batches}`;
-    const fresh = notes.filter((path) => !this.queue.has(path));
-    const outcomes = await Promise.all(fresh.map((path) => this.queue.enqueue(this.job(path, group))));
+    const fresh = notes.filter((n) => !this.queue.has(n.notePath));
+    void this.saved?.add(fresh);
+    const outcomes = await Promise.all(
+      fresh.map(async (n) => {
+        const outcome = await this.queue.enqueue(this.job(n.notePath, group, n.force));
+        if (!this.disposed) void this.saved?.finish(n.notePath, this.failureOf(n.notePath, outcome));
+        return outcome;
+      }),
+    );
+    if (this.disposed) return;
     const done: IngestedNote[] = [];
     let dropped = 0;
     outcomes.forEach((outcome, i) => {
       if (outcome.status === "done") done.push(outcome.result);
       else if (outcome.status === "cancelled") dropped += 1;
-      else done.push({ notePath: fresh[i] as string, report: setupFailure(this.store.settings.operations.ingest, outcome.error) });
+      else done.push({ notePath: fresh[i]?.notePath ?? "", report: setupFailure(this.store.settings.operations.ingest, outcome.error) });
     });
-    const summary = batchNotice(folder.isRoot() ? "" : folder.path, done, dropped);
-    new Notice(summary.text, summary.ok ? 8000 : 15000);
-    if (done.length > 0) new ResultModal(this.app, buildResultListing(done, `Ingested from ${where}`)).open();
+    const summary = batchNotice(names.folder, done, dropped, names.label);
+    const failed = done.filter((n) => !n.report.converged && n.report.stopReason !== "cancelled").length;
+    new Notice(failed > 0 ? this.withRetry(summary.text) : summary.text, summary.ok ? 8000 : 15000);
+    if (done.length > 0) new ResultModal(this.app, buildResultListing(done, names.title)).open();
+  }
+
+  /** What queue.json keeps of a finished note: null when it is done with, else why it failed. */
+  private failureOf(notePath: string, outcome: JobOutcome<IngestedNote>): string | null {
+    if (outcome.status === "cancelled") return null;
+    const report = outcome.status === "done" ? outcome.result.report : setupFailure(this.store.settings.operations.ingest, outcome.error);
+    // A run the user cancelled is not a failure to retry.
+    if (report.converged || report.stopReason === "cancelled") return null;
+    return outcomeNotice(notePath, report).text;
   }
 
   /** Stops the running ingest (and the rest of its folder batch). */
@@ -160,10 +232,11 @@ export class IngestService {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.queue.cancelAll();
   }
 
-  private job(notePath: string, group: string): QueueJob<IngestedNote> {
+  private job(notePath: string, group: string, force: boolean): QueueJob<IngestedNote> {
     return {
       key: notePath,
       group,
@@ -182,7 +255,7 @@ export class IngestService {
         const vault = new ObsidianVault(this.app);
         const report = await ingestNote(
           { vault, provider, settings, ...(this.write ? { write: this.write } : {}), linkExists: (name) => vault.linkExists(name) },
-          { notePath, signal, progress, log: logger, review: this.review },
+          { notePath, force, signal, progress, log: logger, review: this.review },
         );
         return { notePath, report, calls: logger.events };
       },
@@ -190,7 +263,7 @@ export class IngestService {
   }
 
   private reportOne(notePath: string, outcome: JobOutcome<IngestedNote>): void {
-    const name = (notePath.split("/").pop() ?? notePath).replace(/\.md$/i, "");
+    const name = noteName(notePath);
     if (outcome.status === "cancelled") {
       new Notice(`Ingest of "${name}" cancelled before it started.`);
       return;
@@ -200,25 +273,56 @@ export class IngestService {
     if (outcome.status === "failed") console.error("Synapse: the ingest threw", outcome.error);
     const text = outcomeNotice(notePath, note.report);
     const listing = buildResultListing([note], `Ingested "${name}"`);
+    if (note.report.upToDate) {
+      new Notice(actionNotice(text.text, [{ label: "Re-ingest anyway", run: () => void this.ingestPath(notePath, { force: true }) }]), 10000);
+      return;
+    }
     if (text.ok) {
       new Notice(text.text, 8000);
       if (note.report.pages.some((p) => p.action !== "unchanged")) new ResultModal(this.app, listing).open();
       return;
     }
-    // A failure: the notice stays until dismissed and links to the details when there are any.
-    const hasDetails = listing.calls.length > 0 || note.report.issues.length > 0;
-    if (!hasDetails || note.report.stopReason === "cancelled") {
-      new Notice(text.text, note.report.stopReason === "cancelled" ? 6000 : 15000);
+    if (note.report.stopReason === "cancelled") {
+      new Notice(text.text, 6000);
       return;
     }
-    const fragment = createFragment((f) => {
-      f.appendText(`${text.text} `);
-      const link = f.createEl("a", { text: "Show details", href: "#" });
-      link.addEventListener("click", (event) => {
-        event.preventDefault();
-        new ResultModal(this.app, listing).open();
-      });
-    });
-    new Notice(fragment, 15000);
+    // A failure: the notice stays until dismissed, links to the details when there are any, and
+    // offers to try again (the note is also listed under "Show failed ingests").
+    const hasDetails = listing.calls.length > 0 || note.report.issues.length > 0;
+    const actions = [
+      ...(hasDetails ? [{ label: "Show details", run: () => new ResultModal(this.app, listing).open() }] : []),
+      { label: "Retry", run: () => void this.ingestPath(notePath) },
+    ];
+    new Notice(actionNotice(text.text, actions), 15000);
   }
+
+  private withRetry(text: string): DocumentFragment {
+    return actionNotice(text, [
+      { label: "Show failed", run: () => this.showFailed() },
+      { label: "Retry failed", run: () => void this.retryFailed() },
+    ]);
+  }
+
+  /** Opens the list of failed ingests, each with its reason, and a button that retries them all. */
+  showFailed(): void {
+    if (this.failed.length === 0) {
+      new Notice("No failed ingests.");
+      return;
+    }
+    new FailedIngestsModal(this.app, this.failed, () => void this.retryFailed()).open();
+  }
+}
+
+/** A notice with buttons after its text. */
+function actionNotice(text: string, actions: readonly { label: string; run: () => void }[]): DocumentFragment {
+  return createFragment((f) => {
+    f.appendText(text);
+    const row = f.createDiv({ cls: "synapse-notice-actions" });
+    for (const action of actions) {
+      row.createEl("button", { text: action.label }).addEventListener("click", (event) => {
+        event.preventDefault();
+        action.run();
+      });
+    }
+  });
 }

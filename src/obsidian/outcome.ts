@@ -20,11 +20,11 @@ export interface OutcomeText {
   readonly ok: boolean;
 }
 
-function noteName(notePath: string): string {
+export function noteName(notePath: string): string {
   return (notePath.split("/").pop() ?? notePath).replace(/\.md$/i, "");
 }
 
-function plural(n: number, word: string): string {
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
@@ -66,6 +66,11 @@ function hintFor(kind: string, mode: IngestReport["provider"]["mode"]): string |
 export function outcomeNotice(notePath: string, report: IngestReport): OutcomeText {
   const name = noteName(notePath);
   const tokens = report.usage.inputTokens + report.usage.outputTokens;
+  if (report.upToDate) {
+    const since = report.upToDate.since.slice(0, 10);
+    const moved = report.upToDate.movedFrom ? ` (as "${report.upToDate.movedFrom}", since moved)` : "";
+    return { ok: true, text: `"${name}" is already up to date: it has not changed since its ingest on ${since}${moved}, so nothing was sent or written.` };
+  }
   if (report.converged) {
     const changed = report.pages.some((p) => p.action !== "unchanged");
     const declined = report.declined.length;
@@ -102,15 +107,17 @@ export function outcomeNotice(notePath: string, report: IngestReport): OutcomeTe
   }
 }
 
-/** The notice that closes a folder batch. */
-export function batchNotice(folder: string, notes: readonly IngestedNote[], dropped: number): OutcomeText {
+/** The notice that closes a batch: a folder (`folder`, "" for the whole vault) or, with `label`, a resume or retry. */
+export function batchNotice(folder: string, notes: readonly IngestedNote[], dropped: number, label?: string): OutcomeText {
   const ok = notes.filter((n) => n.report.converged).length;
+  const current = notes.filter((n) => n.report.upToDate !== null).length;
   const failed = notes.length - ok;
   const where = folder === "" ? "the vault" : `"${folder}"`;
-  const parts = [`${plural(ok, "note")} ingested`];
+  const parts = [`${plural(ok - current, "note")} ingested`];
+  if (current > 0) parts.push(`${current} already up to date`);
   if (failed > 0) parts.push(`${failed} not`);
   if (dropped > 0) parts.push(`${dropped} cancelled`);
-  return { ok: failed === 0 && dropped === 0, text: `Synapse, folder ${where}: ${parts.join(", ")}.` };
+  return { ok: failed === 0 && dropped === 0, text: `Synapse, ${label ?? `folder ${where}`}: ${parts.join(", ")}.` };
 }
 
 export interface ListedPage {

@@ -35,6 +35,27 @@ describe("the notice an ingest ends with", () => {
     expect(outcomeNotice("Bees.md", aReport({ pages: [page("wiki/a.md", "unchanged")] })).text).toBe('Synapse ingested "Bees": nothing new, the wiki already had it.');
   });
 
+  it("says a note is already up to date, and where it was ingested from when it has moved since", () => {
+    const upToDate = aReport({ stopReason: "up_to_date", upToDate: { since: "2026-11-29T10:00:00.000Z", movedFrom: null } });
+    expect(outcomeNotice("Notes/Bees.md", upToDate)).toEqual({
+      ok: true,
+      text: '"Bees" is already up to date: it has not changed since its ingest on 2026-11-29, so nothing was sent or written.',
+    });
+    const moved = aReport({ stopReason: "up_to_date", upToDate: { since: "2026-11-29T10:00:00.000Z", movedFrom: "Old/Bees.md" } });
+    expect(outcomeNotice("Notes/Bees.md", moved).text).toContain('(as "Old/Bees.md", since moved)');
+    expect(batchNotice("Inbox", [aReport(), upToDate, upToDate].map((report) => ({ notePath: "Inbox/x.md", report })), 0).text).toBe(
+      'Synapse, folder "Inbox": 1 note ingested, 2 already up to date.',
+    );
+  });
+
+  it("says what the review left out, or that nothing was applied", () => {
+    const declined = [page("wiki/b.md", "updated")];
+    expect(outcomeNotice("Bees.md", aReport({ pages: [page("wiki/a.md", "created")], declined })).text).toBe(
+      'Synapse ingested "Bees": 1 page created. 1 change left out at review.',
+    );
+    expect(outcomeNotice("Bees.md", aReport({ pages: [], declined })).text).toBe('Nothing written for "Bees": you applied none of its 1 change.');
+  });
+
   it("says why nothing was written, and what the user can do", () => {
     expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "cancelled" })).text).toBe('Ingest of "Bees" cancelled; nothing was written.');
     expect(

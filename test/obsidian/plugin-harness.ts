@@ -28,9 +28,11 @@ export interface Harness {
   read(path: string): Promise<string>;
 }
 
-export async function loadPlugin(options: { files?: Record<string, string>; data?: unknown; seams?: PluginSeams } = {}): Promise<Harness> {
-  const app = App.createConfigured__({ files: options.files ?? {} });
-  readBinaryOfTextFiles(app);
+export async function loadPlugin(
+  options: { files?: Record<string, string>; data?: unknown; seams?: PluginSeams; /** An app to load into again, as after a restart of Obsidian. */ app?: App } = {},
+): Promise<Harness> {
+  const app = options.app ?? App.createConfigured__({ files: options.files ?? {} });
+  if (!options.app) readBinaryOfTextFiles(app);
   const notices: string[] = [];
   const modals: HTMLElement[] = [];
   const opened: Modal[] = [];
