@@ -23,8 +23,11 @@ import { SynapseSettingTab } from "./ui/settings-tab";
 import { QUERY_VIEW_TYPE, QueryView } from "./ui/query-view";
 import type { ReviewHook } from "./wiki/review";
 
-/** The operations this version performs in Obsidian; each gets its provider picker in the settings. */
-const OPERATIONS: readonly Operation[] = ["ingest", "query"];
+/**
+ * The operations that get a provider picker in the settings. Lint's picker ("Lint with") chooses
+ * the backend of the model checks, which `synapse lint --model-checks` reads from these settings.
+ */
+const OPERATIONS: readonly Operation[] = ["ingest", "query", "lint"];
 
 export interface PluginSeams {
   /** Replaces the provider factory, so a test can ingest with a provider of its own. */

@@ -1,6 +1,6 @@
 /**
- * `synapse lint --vault <dir> [--fix safe|all] [--dry-run] [--json]`: the wiki's health from a
- * terminal; fixes go through the write path (journaled, undoable with `synapse undo`). Exit 0 when
+ * `synapse lint --vault <dir> [--model-checks] [--fix safe|all] [--dry-run] [--json]`: the wiki's
+ * health from a terminal; fixes go through the write path (journaled, undoable with `synapse undo`). Exit 0 when
  * nothing is found, 1 when findings remain, 2 for a usage error, 4 when a provider failed.
  * `--resolve <id> --keep 1|2|<source>` and `--dismiss <id>` settle one recorded contradiction.
  */
@@ -8,6 +8,8 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { SynapseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
+import type { InferenceProvider } from "../core/provider";
+import type { ModelCheckEstimate } from "../lint/model-checks";
 import { runLint, type LintDeps } from "../lint/run-lint";
 import { dismissContradiction, resolveContradiction } from "../lint/settle-contradiction";
 import { createProvider } from "../providers/factory";
@@ -19,9 +21,9 @@ import type { WriteContext } from "../wiki/apply";
 import { ingestNote } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
-import { humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
+import { estimateLine, humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
 import { recoverVault } from "./recovery";
-import { readVaultSettings } from "./vault-settings";
+import { applyFlags, readVaultSettings } from "./vault-settings";
 
 export { LINT_USAGE } from "./usage";
 export { jsonLintReport } from "./lint-report";
@@ -39,6 +41,10 @@ function parse(argv: readonly string[]) {
       resolve: { type: "string" },
       keep: { type: "string" },
       dismiss: { type: "string" },
+      "model-checks": { type: "boolean" },
+      provider: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
     },
   });
 }
@@ -53,6 +59,21 @@ function reingestWith(vault: NodeVault, write: WriteContext, settings: Settings,
     const report = await ingestNote({ vault, provider, settings, write }, { notePath: note, log: logger });
     if (report.error) throw new SynapseError(report.error.kind, `Re-ingesting ${note} failed: ${report.error.message}`);
   };
+}
+
+/** The lint backend: "Lint with" in the vault's settings, or --provider / --model / --base-url. */
+function lintBackend(values: ReturnType<typeof parse>["values"], loaded: Settings, io: CliIO, vaultRoot: string): InferenceProvider {
+  const { id, settings } = applyFlags(
+    loaded,
+    {
+      ...(values.provider !== undefined ? { provider: values.provider } : {}),
+      ...(values.model !== undefined ? { model: values.model } : {}),
+      ...(values["base-url"] !== undefined ? { baseUrl: values["base-url"] } : {}),
+    },
+    "lint",
+  );
+  const transport = createNodeFetch();
+  return createProvider(id, { settings, secrets: envSecrets(io.env), fetch: transport, streamingFetch: transport, logger: new MemoryRunLogger(settings.logContent), vaultPath: vaultRoot });
 }
 
 function exitFor(kind: string): number {
@@ -78,7 +99,9 @@ function checkFlags(values: ReturnType<typeof parse>["values"]): void {
   if (values.resolve !== undefined && values.dismiss !== undefined) throw new UsageError("Give --resolve or --dismiss, not both.");
   if (values.resolve !== undefined && values.keep === undefined) throw new UsageError("--resolve <id> needs --keep 1|2 (or one of its sources): which side is right.");
   if (values.keep !== undefined && values.resolve === undefined) throw new UsageError("--keep goes with --resolve <id>.");
-  if (settling && (values.fix !== undefined || values["dry-run"])) throw new UsageError("--resolve and --dismiss settle one contradiction; they do not combine with --fix or --dry-run.");
+  if (settling && (values.fix !== undefined || values["dry-run"] || values["model-checks"])) throw new UsageError("--resolve and --dismiss settle one contradiction; they do not combine with --fix, --dry-run or --model-checks.");
+  const backendFlag = ["provider", "model", "base-url"].find((f) => values[f as "provider"] !== undefined);
+  if (backendFlag && !values["model-checks"]) throw new UsageError(`--${backendFlag} chooses the backend of the model checks; add --model-checks.`);
 }
 
 export async function runLintCommand(argv: readonly string[], io: CliIO): Promise<number> {
@@ -96,9 +119,38 @@ export async function runLintCommand(argv: readonly string[], io: CliIO): Promis
   const deps: LintDeps = { vault, settings, store: write.store, write, reingest: reingestWith(vault, write, settings, io, vaultRoot) };
   if (values.resolve !== undefined || values.dismiss !== undefined) return settle(deps, values, io);
 
+  const json = values.json === true;
+  const modelChecks = values["model-checks"] === true;
+  const dryRun = values["dry-run"] === true;
+  let provider;
+  if (modelChecks) {
+    try {
+      provider = lintBackend(values, settings, io, vaultRoot);
+    } catch (thrown) {
+      if (thrown instanceof UsageError) throw thrown;
+      const error = toSynapseError(thrown, "config");
+      if (json) io.stdout(`${JSON.stringify({ findings: [], counts: {}, fixed: [], usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, error: { kind: error.kind, message: error.message } })}\n`);
+      else io.stderr(`Error (${error.kind}): ${error.message}\n`);
+      return EXIT.provider;
+    }
+  }
+  // --dry-run with --model-checks: the estimate alone, nothing sent and nothing written.
+  let estimate: ModelCheckEstimate | null = null;
+  const confirm = (e: ModelCheckEstimate) => {
+    estimate = e;
+    if (!dryRun) io.stderr(`${estimateLine(e)}\n`);
+    return !dryRun;
+  };
   const fix = values.fix === "safe" || values.fix === "all" ? values.fix : undefined;
-  const report = await runLint(deps, { ...(fix ? { fix } : {}), ...(values["dry-run"] ? { dryRun: true } : {}) });
-  io.stdout(values.json ? `${jsonLintReport(report)}\n` : humanLintReport(report, values["dry-run"] === true));
+  const report = await runLint(
+    { ...deps, ...(provider ? { provider } : {}) },
+    { ...(fix && !(dryRun && modelChecks) ? { fix } : {}), ...(dryRun ? { dryRun: true } : {}), ...(modelChecks ? { modelChecks: true, confirmModelChecks: confirm } : {}) },
+  );
+  if (dryRun && modelChecks && estimate && !report.error) {
+    io.stdout(json ? `${JSON.stringify({ estimate })}\n` : `${estimateLine(estimate)}\n`);
+    return EXIT.ok;
+  }
+  io.stdout(json ? `${jsonLintReport(report)}\n` : humanLintReport(report, dryRun));
   if (report.error) return exitFor(report.error.kind);
   return report.findings.length === 0 ? EXIT.ok : 1;
 }

@@ -1,7 +1,9 @@
 /** What `synapse lint` prints: the documented JSON object, or lines for a person. */
+import type { ModelCheckEstimate, ModelCheckSummary } from "../lint/model-checks";
 import type { LintReport } from "../lint/run-lint";
 import type { SettleReport } from "../lint/settle-contradiction";
 
+/** The `--json` object; `modelChecks` is added only when the model checks were asked for. */
 export function jsonLintReport(report: LintReport): string {
   return JSON.stringify({
     findings: report.findings.map((f) => ({ check: f.check, severity: f.severity, page: f.page, message: f.message, fixes: f.fixes.map((x) => ({ kind: x.kind, label: x.label, safe: x.safe })) })),
@@ -9,12 +11,34 @@ export function jsonLintReport(report: LintReport): string {
     fixed: report.fixed,
     usage: report.usage,
     error: report.error,
+    ...(report.modelChecks ? { modelChecks: report.modelChecks } : {}),
   });
 }
 
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** One line, printed before any model call (and alone with --dry-run). */
+export function estimateLine(e: ModelCheckEstimate): string {
+  const cost = e.costUsd === null ? "no price known for this model" : `about $${e.costUsd.toFixed(e.costUsd < 0.1 ? 4 : 2)}`;
+  const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
+  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}.`;
+}
+
+function summaryLine(m: ModelCheckSummary): string {
+  const parts = [`${m.checked} pair(s) checked`, `${m.cached} from the cache`];
+  if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
+  if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
+  if (m.overBudget > 0) parts.push(`${m.overBudget} over the token budget`);
+  return `Model checks: ${parts.join(", ")}.`;
+}
+
 export function humanLintReport(report: LintReport, dryRun: boolean): string {
-  if (report.error) return `Error (${report.error.kind}): ${report.error.message}\n`;
   const lines: string[] = [];
+  if (report.error) {
+    if (report.pages === 0) return `Error (${report.error.kind}): ${report.error.message}\n`;
+    lines.push(`Error (${report.error.kind}): ${report.error.message}`, "");
+  }
+  if (report.modelChecks) lines.push(summaryLine(report.modelChecks), "");
   if (report.fixed.length > 0) {
     lines.push(`${dryRun ? "Would fix (dry run, nothing written)" : "Fixed"} ${report.fixed.length}:`, ...report.fixed.map((f) => `  ${f.page}: ${f.fix}`), "");
   }

@@ -1,8 +1,10 @@
 /**
- * One lint run: snapshot the wiki once, run the exact checks, and report. Excluded folders are
+ * One lint run: snapshot the wiki once, run the exact checks (and, when asked, the model checks),
+ * and report. Excluded folders are
  * neither read nor reported. Expected failures come back in the report, never as exceptions.
  */
-import { toSynapseError, type ErrorKind } from "../core/errors";
+import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
+import type { InferenceProvider } from "../core/provider";
 import { isExcluded } from "../core/perimeter";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
@@ -14,8 +16,9 @@ import type { PlannedChange } from "../wiki/planned-change";
 import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
 import { contradictionFindings } from "./contradictions";
 import { exactChecks } from "./exact-checks";
+import { runModelChecks, type ModelCheckOptions, type ModelCheckResult, type ModelCheckSummary } from "./model-checks";
 import { chooseFixes, planFixes, type ChosenFix } from "./fixes";
-import { loadSnapshot, Resolver, type WikiSnapshot } from "./snapshot";
+import { loadSnapshot, readOrNull, Resolver, type WikiSnapshot } from "./snapshot";
 import { CHECKS, type Check, type Finding } from "./types";
 
 export interface LintDeps {
@@ -26,6 +29,8 @@ export interface LintDeps {
   readonly write?: WriteContext;
   /** Re-ingests a stale source note (the "re-ingest" fix); without it that fix is only listed. */
   readonly reingest?: (notePath: string) => Promise<void>;
+  /** The lint backend, for the model checks; without it `modelChecks` is refused. */
+  readonly provider?: InferenceProvider;
   readonly now?: () => number;
 }
 
@@ -36,6 +41,12 @@ export interface LintRequest {
   readonly dryRun?: boolean;
   /** Chooses which planned changes are written (the review step); all of them without it. */
   readonly review?: (changes: readonly PlannedChange[]) => Promise<readonly PlannedChange[]>;
+  /** Run the model checks too (the lint backend, bounded by the token budget, cached by page hashes). */
+  readonly modelChecks?: boolean;
+  /** Shown the model checks' estimate before any call; false stops there (the exact checks still report). */
+  readonly confirmModelChecks?: ModelCheckOptions["confirm"];
+  readonly progress?: ModelCheckOptions["progress"];
+  readonly signal?: AbortSignal;
 }
 
 export interface FixedItem {
@@ -56,6 +67,8 @@ export interface LintReport {
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
   readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
   readonly durationMs: number;
+  /** What the model checks planned and did, when they were asked for. */
+  readonly modelChecks: ModelCheckSummary | null;
 }
 
 /** The source notes whose text changed since they were last ingested (by content hash). */
@@ -67,7 +80,7 @@ async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: S
   for (const note of notes) {
     const entry = registry.notes[note.normalize("NFC")];
     if (!entry) continue;
-    const text = await vault.read(note).catch(() => null);
+    const text = await readOrNull(vault, note);
     if (text !== null && (await noteFingerprint(text)) !== entry.hash) changed.add(note);
   }
   return changed;
@@ -96,23 +109,67 @@ function fixedItems(chosen: readonly ChosenFix[]): FixedItem[] {
   return chosen.map((c) => ({ check: c.finding.check, page: c.finding.page, fix: c.fix.label }));
 }
 
-async function check(deps: LintDeps): Promise<{ snapshot: WikiSnapshot; findings: Finding[] }> {
+/** The pair a duplicate finding names, in either order. */
+function duplicatePair(f: Finding): string | null {
+  const { keep, remove } = f.fixes.find((x) => x.kind === "merge-duplicates")?.params ?? {};
+  return f.check === "duplicate" && keep && remove ? [keep, remove].sort().join("\n") : null;
+}
+
+interface Checked {
+  snapshot: WikiSnapshot;
+  findings: Finding[];
+  model: ModelCheckResult | null;
+}
+
+/**
+ * One pass: the exact checks, then (when asked) the model checks, then the open contradictions of
+ * the record — which by then holds what the model found. `modelDuplicates` carries the model's
+ * duplicates of an earlier pass into a re-check after fixes, without asking the model again.
+ */
+async function check(deps: LintDeps, request: LintRequest, modelDuplicates: readonly Finding[] = []): Promise<Checked> {
   const excluded = (path: string) => isExcluded(path, deps.settings.excludedFolders);
   const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, excluded);
   const changed = await changedSources(snapshot, deps.vault, deps.store);
   const findings = exactChecks({ snapshot, sourceChanged: (note) => changed.has(note) });
+  let model: ModelCheckResult | null = null;
+  if (request.modelChecks) {
+    if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");
+    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, ...(deps.now ? { now: deps.now } : {}) }, {
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.confirmModelChecks ? { confirm: request.confirmModelChecks } : {}),
+      ...(request.progress ? { progress: request.progress } : {}),
+    });
+  }
+  const exactPairs = new Set(findings.map(duplicatePair).filter((k): k is string => k !== null));
+  const pages = new Set(snapshot.pages.map((p) => p.path));
+  for (const f of [...(model?.findings ?? []), ...modelDuplicates]) {
+    const pair = duplicatePair(f);
+    if (pair && !exactPairs.has(pair) && pair.split("\n").every((p) => pages.has(p))) {
+      exactPairs.add(pair);
+      findings.push(f);
+    }
+  }
   findings.push(...(await recordedContradictions(deps.store, snapshot)));
-  return { snapshot, findings };
+  return { snapshot, findings, model };
 }
 
 export async function runLint(deps: LintDeps, request: LintRequest = {}): Promise<LintReport> {
   const now = deps.now ?? (() => Date.now());
   const started = now();
-  const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  let usage: LintReport["usage"] = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   let fixed: FixedItem[] = [];
   let changes: readonly PlannedChange[] = [];
+  let modelChecks: ModelCheckSummary | null = null;
   try {
-    let { snapshot, findings } = await check(deps);
+    const first = await check(deps, request);
+    let { snapshot, findings } = first;
+    const model = first.model;
+    if (model) {
+      usage = model.usage;
+      modelChecks = model.summary;
+      // A provider failure ends the model checks, not the lint: what was found is still reported.
+      if (model.error) return { findings, fixed, changes, counts: countByCheck(findings), pages: snapshot.pages.length, usage, error: model.error, durationMs: now() - started, modelChecks };
+    }
     if (request.fix && findings.length > 0) {
       const chosen = chooseFixes(findings, request.fix).filter((c) => c.fix.kind !== "reingest" || deps.reingest);
       const plan = planFixes(snapshot, chosen, new Date(now()).toISOString().slice(0, 10));
@@ -126,12 +183,13 @@ export async function runLint(deps: LintDeps, request: LintRequest = {}): Promis
           await applyPlan(deps.vault, selected, { ...deps.write, operation: "lint", label, wikiFolder: effectiveWikiFolder(deps.settings.wikiFolder), maintainIndex: false, now });
         }
         for (const note of plan.reingest) await deps.reingest?.(note);
-        ({ snapshot, findings } = await check(deps));
+        const modelDuplicates = (model?.findings ?? []).filter((f) => f.check === "duplicate");
+        ({ snapshot, findings } = await check(deps, {}, modelDuplicates));
       }
     }
-    return { findings, fixed, changes, counts: countByCheck(findings), pages: snapshot.pages.length, usage, error: null, durationMs: now() - started };
+    return { findings, fixed, changes, counts: countByCheck(findings), pages: snapshot.pages.length, usage, error: null, durationMs: now() - started, modelChecks };
   } catch (thrown) {
     const error = toSynapseError(thrown);
-    return { findings: [], fixed, changes, counts: {}, pages: 0, usage, error: { kind: error.kind, message: error.message }, durationMs: now() - started };
+    return { findings: [], fixed, changes, counts: {}, pages: 0, usage, error: { kind: error.kind, message: error.message }, durationMs: now() - started, modelChecks };
   }
 }

@@ -38,6 +38,15 @@ export interface WikiSnapshot {
   readonly indexText: string | null;
 }
 
+/** The file's text, or null when it cannot be read — whether the vault rejects or throws at once. */
+export async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
+  try {
+    return await vault.read(path);
+  } catch {
+    return null;
+  }
+}
+
 export function linksOutsideCode(markdown: string): string[] {
   return wikilinkTargets(stripCode(markdown).replace(/\\\[\[[^\]\n]*\]\]/g, ""));
 }
@@ -49,7 +58,7 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
   const pages: PageRecord[] = [];
   const noteLinks = new Map<string, readonly string[]>();
   for (const path of files) {
-    const text = await vault.read(path).catch(() => null);
+    const text = await readOrNull(vault, path);
     if (text === null) continue;
     if (!isInFolder(path, wikiFolder)) {
       noteLinks.set(path, linksOutsideCode(splitFrontmatter(text).body));
@@ -73,7 +82,7 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
       ignored: new Set(frontmatterList(fm.synapse_lint_ignore)),
     });
   }
-  const indexText = await vault.read(indexPath(wikiFolder)).catch(() => null);
+  const indexText = await readOrNull(vault, indexPath(wikiFolder));
   return { wikiFolder, pages, files, noteLinks, indexText };
 }
 

@@ -51,6 +51,7 @@ const EVERY_ROW = [
   "Backends › Ingest with",
   "Backends › Ask with",
   "Backends › Ask from",
+  "Backends › Lint with",
   "Wiki and limits › Wiki folder",
   "Wiki and limits › Wiki language",
   "Wiki and limits › Review before writing",

@@ -1,0 +1,226 @@
+/**
+ * The model checks: contradictions and likely duplicates among targeted pairs of pages (see
+ * pair-candidates.ts), one small prompt per pair, with the lint backend behind the perimeter.
+ * Bounded: pairs are planned strongest first while the estimated tokens fit the token budget, and
+ * the run stops when the tokens spent reach it, when it is cancelled, or at its deadline. Verdicts
+ * are cached by both pages' content hashes, so a second lint asks only about pairs that changed.
+ * Contradictions go into the contradictions record (lint lists them from there, with their
+ * lifecycle); likely duplicates become `duplicate` findings.
+ */
+import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
+import { isExcluded, isShareablePage, Perimeter } from "../core/perimeter";
+import { estimateCost, runCost } from "../core/pricing";
+import type { InferenceProvider } from "../core/provider";
+import { createRunContext, throwIfStopped, type RunContext } from "../core/run-context";
+import type { Message } from "../core/schemas";
+import { estimateTokens } from "../retrieval/tokens";
+import type { Settings } from "../settings/schema";
+import type { StateStore } from "../vault/state-store";
+import { recordContradictions } from "../wiki/contradictions";
+import { basenameOf } from "../wiki/page-paths";
+import { candidatePairs, type PagePair } from "./pair-candidates";
+import { PairCache, pairKey, type PairVerdict } from "./pair-cache";
+import { onPage, pairMessages, readPairReply, REPLY_TOKENS } from "./pair-prompt";
+import type { WikiSnapshot } from "./snapshot";
+import type { Finding } from "./types";
+
+export interface ModelCheckEstimate {
+  readonly model: string | null;
+  /** Candidate pairs in the wiki. */
+  readonly pairs: number;
+  /** Pairs whose verdict is cached (no call). */
+  readonly cached: number;
+  /** Pairs that will be sent, one call each (more if a reply must be asked again). */
+  readonly toCheck: number;
+  /** Pairs left out because the token budget would not cover them. */
+  readonly overBudget: number;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** null when the model has no known price (a local model costs nothing but is not priced). */
+  readonly costUsd: number | null;
+}
+
+export interface ModelCheckSummary extends ModelCheckEstimate {
+  /** Pairs the model answered this run. */
+  readonly checked: number;
+  /** Pairs whose replies could not be read even when asked again; not cached, asked next time. */
+  readonly unreadable: number;
+  /** Planned pairs not sent: the budget was spent, or the run stopped. */
+  readonly unchecked: number;
+}
+
+export interface ModelCheckDeps {
+  readonly settings: Settings;
+  readonly store: StateStore;
+  /** The lint backend, as the factory built it. */
+  readonly provider: InferenceProvider;
+  readonly now?: () => number;
+}
+
+export interface ModelCheckOptions {
+  readonly signal?: AbortSignal;
+  /** Shown the estimate before any call; answering false stops there (nothing is sent). */
+  readonly confirm?: (estimate: ModelCheckEstimate) => boolean | Promise<boolean>;
+  /** Told after each pair, for a progress bar. */
+  readonly progress?: (done: number, total: number) => void;
+}
+
+export interface ModelCheckResult {
+  readonly summary: ModelCheckSummary;
+  readonly findings: readonly Finding[];
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
+  readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
+}
+
+interface Planned {
+  readonly pair: PagePair;
+  readonly key: string;
+  readonly verdict: PairVerdict | undefined;
+}
+
+async function ask(provider: InferenceProvider, messages: Message[], run: RunContext): Promise<string> {
+  let text = "";
+  for await (const piece of provider.chat(messages, "", run)) {
+    throwIfStopped(run);
+    text += piece;
+  }
+  throwIfStopped(run);
+  return text;
+}
+
+/** Keeps only passages really on the pages (either order), as the pages word them. */
+function verified(pair: PagePair, contradictions: readonly { first: string; second: string }[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const c of contradictions) {
+    const straight = [onPage(c.first, pair.a), onPage(c.second, pair.b)] as const;
+    const swapped = [onPage(c.second, pair.a), onPage(c.first, pair.b)] as const;
+    const [x, y] = straight[0] && straight[1] ? straight : swapped;
+    if (x && y && x !== y && !out.some(([p, q]) => p === x && q === y)) out.push([x, y]);
+  }
+  return out;
+}
+
+/** One pair: ask, read; a reply that cannot be read is asked again once with what was wrong. */
+async function checkPair(provider: InferenceProvider, pair: PagePair, run: RunContext): Promise<PairVerdict | null> {
+  let note: string | undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let text: string;
+    try {
+      text = await ask(provider, pairMessages(pair.a, pair.b, note), run);
+    } catch (thrown) {
+      const error = toSynapseError(thrown);
+      if (error.kind === "schema" || error.kind === "refusal") return null;
+      throw error;
+    }
+    const read = readPairReply(text);
+    if (read.ok) return { contradictions: verified(pair, read.reply.contradictions), duplicate: read.reply.duplicate, reason: read.reply.reason.trim() };
+    note = read.problem;
+  }
+  return null;
+}
+
+function duplicateFinding(pair: PagePair, reason: string): Finding {
+  // The plainer name stays, as for the exact duplicates.
+  const la = basenameOf(pair.a.path).length;
+  const lb = basenameOf(pair.b.path).length;
+  const [keep, remove] = la <= lb ? [pair.a, pair.b] : [pair.b, pair.a];
+  return {
+    check: "duplicate",
+    severity: "warning",
+    page: keep.path,
+    message: `"${keep.title}" and ${remove.path} look like the same subject (model check)${reason ? `: ${reason}` : "."}`,
+    fixes: [{ kind: "merge-duplicates", label: `Merge ${remove.path} into this page`, safe: false, params: { keep: keep.path, remove: remove.path } }],
+  };
+}
+
+export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDeps, options: ModelCheckOptions = {}): Promise<ModelCheckResult> {
+  const { settings, provider } = deps;
+  const now = deps.now ?? (() => Date.now());
+  const caps = provider.capabilities();
+  const run = createRunContext({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: settings.runTimeoutSeconds * 1000, now });
+  const budget = settings.tokenBudget;
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
+  const findings: Finding[] = [];
+  const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
+  let cache: PairCache | null = null;
+  let planned: Planned[] = [];
+  try {
+    if (caps.model === null) throw new SynapseError("capability", `The ${caps.name} backend has no language model; choose one under "Lint with" (or --provider) for the model checks.`);
+    const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
+    perimeter.admitProvider(provider);
+    const guarded = perimeter.guard(provider);
+    // A page in an excluded folder, or drawn from a note in one, is never sent.
+    const shareable = new Set(snapshot.pages.filter((p) => !isExcluded(p.path, settings.excludedFolders) && isShareablePage(p.sources, settings.excludedFolders)).map((p) => p.path));
+    cache = await PairCache.load(deps.store);
+    const model = caps.model;
+    planned = candidatePairs(snapshot, shareable).map((pair) => {
+      const key = pairKey(pair, model);
+      return { pair, key, verdict: cache?.get(key) };
+    });
+
+    const toCheck: Planned[] = [];
+    let inputTokens = 0;
+    let overBudget = 0;
+    for (const p of planned) {
+      if (p.verdict) continue;
+      const cost = estimateTokens(pairMessages(p.pair.a, p.pair.b).map((m) => m.content).join("\n")) + 50;
+      if (budget > 0 && inputTokens + cost + (toCheck.length + 1) * REPLY_TOKENS > budget) {
+        overBudget++;
+        continue;
+      }
+      inputTokens += cost;
+      toCheck.push(p);
+    }
+    const outputTokens = toCheck.length * REPLY_TOKENS;
+    const estimate: ModelCheckEstimate = {
+      model,
+      pairs: planned.length,
+      cached: planned.length - toCheck.length - overBudget,
+      toCheck: toCheck.length,
+      overBudget,
+      inputTokens,
+      outputTokens,
+      costUsd: estimateCost(model, inputTokens, outputTokens, settings.prices),
+    };
+    summary = { ...estimate, checked: 0, unreadable: 0, unchecked: toCheck.length };
+    if (options.confirm && !(await options.confirm(estimate))) return { summary, findings, usage: usage(), error: null };
+
+    let done = 0;
+    for (const p of toCheck) {
+      throwIfStopped(run);
+      if (budget > 0 && run.usage.totalTokens() >= budget) break;
+      const verdict = await checkPair(guarded, p.pair, run);
+      done++;
+      if (verdict) {
+        cache.set(p.key, verdict);
+        summary = { ...summary, checked: summary.checked + 1, unchecked: summary.unchecked - 1 };
+      } else {
+        summary = { ...summary, unreadable: summary.unreadable + 1, unchecked: summary.unchecked - 1 };
+      }
+      options.progress?.(done, toCheck.length);
+    }
+  } catch (thrown) {
+    const error = toSynapseError(thrown);
+    await finish();
+    return { summary, findings, usage: usage(), error: { kind: error.kind, message: error.message } };
+  }
+  await finish();
+  return { summary, findings, usage: usage(), error: null };
+
+  /** Saves what was learnt and turns every known verdict (cached or new) into findings. */
+  async function finish(): Promise<void> {
+    if (!cache) return;
+    await cache.save(new Set(planned.map((p) => p.key)));
+    const found = [];
+    for (const p of planned) {
+      const verdict = cache.get(p.key);
+      if (!verdict) continue;
+      if (verdict.duplicate) findings.push(duplicateFinding(p.pair, verdict.reason));
+      for (const [x, y] of verdict.contradictions) {
+        const sources: [string, string] = [p.pair.a.sources[0] ?? "", p.pair.b.sources[0] ?? ""];
+        found.push({ page: p.pair.a.path, sources, passages: [x, y] as const }, { page: p.pair.b.path, sources, passages: [x, y] as const });
+      }
+    }
+    await recordContradictions(deps.store, found, new Date(now()).toISOString().slice(0, 10));
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The pairs of pages the model checks look at: never the whole wiki in one prompt, only pages that
+ * have something to disagree about — drawn from the same source note, or both linking to the same
+ * entity page. Strongest first (most shared sources and entities), so a budget that runs out
+ * leaves the weakest pairs unchecked.
+ */
+import { sourceKey } from "../core/sources";
+import { isPageType } from "../wiki/page-paths";
+import { Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+
+export interface PagePair {
+  /** The two pages, in path order. */
+  readonly a: PageRecord;
+  readonly b: PageRecord;
+  /** Shared sources and entity pages, for the reason shown with a finding. */
+  readonly shared: readonly string[];
+}
+
+/** Pages worth sending: valid frontmatter, some text, and no `synapse_lint_ignore: [model-checks]`. */
+function checkable(page: PageRecord): boolean {
+  return !page.frontmatterInvalid && isPageType(page.type) && /[\p{L}\p{N}]/u.test(page.body) && !page.ignored.has("model-checks");
+}
+
+export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<string>): PagePair[] {
+  const resolver = new Resolver(snapshot);
+  const pages = snapshot.pages.filter((p) => checkable(p) && shareable.has(p.path));
+  const byPath = new Map(snapshot.pages.map((p) => [p.path, p]));
+  const groups = new Map<string, PageRecord[]>();
+  const join = (key: string, page: PageRecord) => {
+    const group = groups.get(key) ?? [];
+    if (!group.includes(page)) group.push(page);
+    groups.set(key, group);
+  };
+  for (const page of pages) {
+    for (const source of page.sources) join(`source ${resolver.resolve(source) ?? sourceKey(source)}`, page);
+    for (const link of page.links) {
+      const target = resolver.resolve(link);
+      if (target && target !== page.path && byPath.get(target)?.type === "entity") join(`entity ${target}`, page);
+    }
+  }
+  const pairs = new Map<string, { a: PageRecord; b: PageRecord; shared: string[] }>();
+  for (const [key, group] of groups) {
+    for (let i = 0; i < group.length; i++) {
+      for (let j = i + 1; j < group.length; j++) {
+        const [a, b] = [group[i], group[j]].sort((x, y) => ((x?.path ?? "") < (y?.path ?? "") ? -1 : 1));
+        if (!a || !b) continue;
+        const id = `${a.path}\n${b.path}`;
+        const known = pairs.get(id) ?? { a, b, shared: [] };
+        known.shared.push(key.slice(key.indexOf(" ") + 1));
+        pairs.set(id, known);
+      }
+    }
+  }
+  return [...pairs.values()].sort((x, y) => y.shared.length - x.shared.length || (x.a.path + x.b.path < y.a.path + y.b.path ? -1 : 1));
+}

@@ -1,0 +1,219 @@
+import { describe, expect, it } from "vitest";
+import { defineCapabilities, type ProviderCapabilities } from "../../src/core/capabilities";
+import type { InferenceProvider } from "../../src/core/provider";
+import type { RunContext } from "../../src/core/run-context";
+import type { Message } from "../../src/core/schemas";
+import { runLint, type LintDeps } from "../../src/lint/run-lint";
+import type { ModelCheckEstimate } from "../../src/lint/model-checks";
+import { dismissContradiction } from "../../src/lint/settle-contradiction";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { readContradictions } from "../../src/wiki/contradictions";
+
+const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
+const BORN_1815 = "Ada Lovelace was born in 1815 in London.";
+const BORN_1816 = "Ada was born in 1816, in London.";
+
+const page = (type: string, title: string, sources: string[], body: string) =>
+  `---\ntype: ${type}\ntitle: ${title}\nsources: [${sources.join(", ")}]\n---\n\n${body}\n`;
+
+/** Three pages from one note (three pairs), one page from another note that links to an entity, and one unrelated page. */
+function wiki(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    "notes/ada.md": "Ada.",
+    "notes/engine.md": "Engine.",
+    "notes/tea.md": "Tea.",
+    "private/diary.md": "Secret.",
+    "wiki/entities/Ada Lovelace.md": page("entity", "Ada Lovelace", ["notes/ada.md"], `${BORN_1815} She wrote the first program.`),
+    "wiki/entities/Ada.md": page("entity", "Ada", ["notes/ada.md"], `${BORN_1816} She worked with Babbage.`),
+    "wiki/concepts/First program.md": page("concept", "First program", ["notes/ada.md"], "The first program computed Bernoulli numbers. See [[Ada Lovelace]]."),
+    "wiki/concepts/Analytical Engine.md": page("concept", "Analytical Engine", ["notes/engine.md"], "A machine. [[Ada Lovelace]] wrote about it."),
+    "wiki/concepts/Tea.md": page("concept", "Tea", ["notes/tea.md"], "Tea is a drink."),
+    "wiki/concepts/Diary musings.md": page("concept", "Diary musings", ["private/diary.md"], "Private thoughts about [[Ada Lovelace]]."),
+    ...extra,
+  };
+}
+
+type Reply = (messages: Message[], call: number) => string;
+
+/** A chat-only fake backend: replies by a function of the prompt, counts calls, reports usage like a model. */
+class FakeModel implements InferenceProvider {
+  readonly calls: Message[][] = [];
+  private readonly caps: ProviderCapabilities;
+  constructor(
+    private readonly reply: Reply,
+    caps: Partial<ProviderCapabilities> = {},
+  ) {
+    this.caps = defineCapabilities({ name: "fake", mode: "local", isLocal: true, model: "fake-1", ...caps });
+  }
+  capabilities(): ProviderCapabilities {
+    return this.caps;
+  }
+  analyze(): never {
+    throw new Error("not used");
+  }
+  generate(): never {
+    throw new Error("not used");
+  }
+  async *chat(messages: Message[], _context: string, run: RunContext): AsyncIterable<string> {
+    this.calls.push(messages);
+    const text = this.reply(messages, this.calls.length);
+    run.usage.record({ provider: "fake", model: "fake-1", operation: "chat", inputTokens: 100, outputTokens: 20 });
+    await Promise.resolve();
+    yield text.slice(0, 5);
+    yield text.slice(5);
+  }
+}
+
+const titlesIn = (messages: Message[]) => [...(messages[1]?.content ?? "").matchAll(/^Page [AB]: "([^"]+)"/gm)].map((m) => m[1]).sort();
+
+/** Says the two Ada pages contradict each other (quoting them loosely) and are duplicates; nothing else. */
+const adaJudge: Reply = (messages) => {
+  const titles = titlesIn(messages);
+  if (titles.join("|") === "Ada|Ada Lovelace") {
+    return JSON.stringify({ contradictions: [{ first: "Ada was born in 1816 in London", second: BORN_1815 }, { first: "Ada was born on the Moon.", second: BORN_1815 }], duplicate: true, reason: "Both are about Ada Lovelace." });
+  }
+  return '{"contradictions": [], "duplicate": false, "reason": "Different subjects."}';
+};
+
+function deps(vault: MemoryVault, store: MemoryStateStore, provider: InferenceProvider, settings: Partial<Settings> = {}): LintDeps {
+  return { vault, store, provider, settings: { ...DEFAULT_SETTINGS, excludedFolders: ["private"], ...settings }, now: NOW };
+}
+
+describe("lint's model checks (fake backend)", () => {
+  it("asks only about targeted pairs, two pages a prompt, and never about a page drawn from an excluded note", async () => {
+    const model = new FakeModel(adaJudge);
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), model), { modelChecks: true });
+    expect(report.error).toBeNull();
+    const asked = model.calls.map(titlesIn).map((t) => t.join(" + ")).sort();
+    // Three pages share notes/ada.md; the Analytical Engine and First program link to the same entity.
+    expect(asked).toEqual(["Ada + Ada Lovelace", "Ada + First program", "Ada Lovelace + First program", "Analytical Engine + First program"]);
+    expect(model.calls.flat().some((m) => m.content.includes("Private thoughts") || m.content.includes("Tea is a drink"))).toBe(false);
+    expect(report.modelChecks).toMatchObject({ pairs: 4, toCheck: 4, checked: 4, cached: 0, unreadable: 0 });
+    expect(report.usage).toMatchObject({ inputTokens: 400, outputTokens: 80 });
+  });
+
+  it("records the contradiction with both pages' own passages (a made-up quote dropped), lists it, and reports the likely duplicate", async () => {
+    const store = new MemoryStateStore();
+    const report = await runLint(deps(new MemoryVault(wiki()), store, new FakeModel(adaJudge)), { modelChecks: true });
+    const [record, ...others] = await readContradictions(store);
+    expect(others).toEqual([]);
+    // Page A is the first by path; its passage comes first, whatever order the model quoted them in.
+    expect(record).toMatchObject({ pages: ["wiki/entities/Ada Lovelace.md", "wiki/entities/Ada.md"], sources: ["notes/ada.md", "notes/ada.md"], passages: [BORN_1815, BORN_1816], status: "open" });
+    const contradiction = report.findings.find((f) => f.check === "contradiction");
+    expect(contradiction?.message).toContain(BORN_1816);
+    expect(contradiction?.message).toContain(BORN_1815);
+    const duplicate = report.findings.find((f) => f.check === "duplicate");
+    expect(duplicate).toMatchObject({ page: "wiki/entities/Ada.md", message: expect.stringContaining("(model check): Both are about Ada Lovelace.") as unknown });
+    expect(duplicate?.fixes[0]?.params).toEqual({ keep: "wiki/entities/Ada.md", remove: "wiki/entities/Ada Lovelace.md" });
+  });
+
+  it("caches verdicts by both pages' content: a second lint makes no call, and a changed page re-asks only its pairs", async () => {
+    const vault = new MemoryVault(wiki());
+    const store = new MemoryStateStore();
+    const first = new FakeModel(adaJudge);
+    await runLint(deps(vault, store, first), { modelChecks: true });
+    expect(first.calls).toHaveLength(4);
+
+    const second = new FakeModel(adaJudge);
+    const again = await runLint(deps(vault, store, second), { modelChecks: true });
+    expect(second.calls).toHaveLength(0);
+    expect(again.modelChecks).toMatchObject({ pairs: 4, cached: 4, toCheck: 0 });
+    // Cached verdicts still report: the duplicate and the open contradiction are listed again.
+    expect(again.findings.map((f) => f.check).filter((c) => c === "contradiction" || c === "duplicate").sort()).toEqual(["contradiction", "duplicate"]);
+
+    await vault.process("wiki/concepts/Analytical Engine.md", (t) => t.replace("A machine.", "A mechanical computer."));
+    const third = new FakeModel(adaJudge);
+    await runLint(deps(vault, store, third), { modelChecks: true });
+    expect(third.calls.map(titlesIn)).toEqual([["Analytical Engine", "First program"]]);
+  });
+
+  it("a dismissed contradiction from the model stays dismissed on the next lint", async () => {
+    const vault = new MemoryVault(wiki());
+    const store = new MemoryStateStore();
+    const d = deps(vault, store, new FakeModel(adaJudge));
+    await runLint(d, { modelChecks: true });
+    const [record] = await readContradictions(store);
+    await dismissContradiction(d, record?.id ?? "");
+    await store.remove("lint-model-checks.json"); // even asked afresh, the model's same finding stays dismissed
+    const again = await runLint(deps(vault, store, new FakeModel(adaJudge)), { modelChecks: true });
+    expect(again.findings.filter((f) => f.check === "contradiction")).toEqual([]);
+  });
+
+  it("repairs a reply like ingest does, asks again once with what was wrong, and leaves a pair it cannot read uncached", async () => {
+    const replies: Reply = (messages) => {
+      const titles = titlesIn(messages).join("|");
+      if (titles === "Ada|Ada Lovelace") return 'Here you go:\n```json\n{"contradictions": [], "duplicate": false, "reason": "fine",}\n```';
+      if (titles === "Ada|First program") return messages.length === 2 ? '{"contradictions": "none", "duplicate": "no"}' : '{"contradictions": [], "duplicate": false}';
+      return "I would rather not say.";
+    };
+    const store = new MemoryStateStore();
+    const vault = new MemoryVault(wiki());
+    const model = new FakeModel(replies);
+    const report = await runLint(deps(vault, store, model), { modelChecks: true });
+    expect(report.error).toBeNull();
+    expect(report.modelChecks).toMatchObject({ checked: 2, unreadable: 2 });
+    const retried = model.calls.filter((m) => m.length === 3);
+    expect(retried.map((m) => m[2]?.content)).toContain('Your previous reply could not be used: "contradictions": Invalid input: expected array, received string. Reply again with the JSON object only.');
+    // 2 pairs read at once or on the second ask, 2 asked twice and never readable: 1 + 2 + 2 + 2 calls.
+    expect(model.calls).toHaveLength(7);
+    const next = new FakeModel(adaJudge);
+    await runLint(deps(vault, store, next), { modelChecks: true });
+    expect(next.calls).toHaveLength(2);
+  });
+
+  it("stays within the token budget and says how many pairs it left out", async () => {
+    const model = new FakeModel(adaJudge);
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), model, { tokenBudget: 1100 }), { modelChecks: true });
+    expect(report.modelChecks?.overBudget).toBeGreaterThan(0);
+    expect(report.modelChecks?.toCheck).toBe(model.calls.length);
+    expect(model.calls.length).toBeLessThan(4);
+  });
+
+  it("shows the estimate before any call, and sends nothing when it is declined", async () => {
+    const model = new FakeModel(adaJudge, { model: "claude-sonnet-4-5" });
+    const seen: { estimate: ModelCheckEstimate; callsSoFar: number }[] = [];
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), model), {
+      modelChecks: true,
+      confirmModelChecks: (estimate) => {
+        seen.push({ estimate, callsSoFar: model.calls.length });
+        return false;
+      },
+    });
+    expect(model.calls).toHaveLength(0);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.callsSoFar).toBe(0);
+    expect(seen[0]?.estimate).toMatchObject({ model: "claude-sonnet-4-5", pairs: 4, toCheck: 4, outputTokens: 1600 });
+    expect(seen[0]?.estimate.inputTokens).toBeGreaterThan(100);
+    expect(seen[0]?.estimate.costUsd).toBeGreaterThan(0);
+    expect(report.modelChecks).toMatchObject({ checked: 0, unchecked: 4 });
+  });
+
+  it("refuses a backend without a model, and a remote one in local-only mode, before any call; the exact checks still report", async () => {
+    const none = new FakeModel(adaJudge, { model: null, name: "offline" });
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), none), { modelChecks: true });
+    expect(report.error).toEqual({ kind: "capability", message: 'The offline backend has no language model; choose one under "Lint with" (or --provider) for the model checks.' });
+    expect(report.findings.length).toBeGreaterThan(0);
+
+    const remote = new FakeModel(adaJudge, { isLocal: false, mode: "api" });
+    const refused = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), remote, { localOnly: true }), { modelChecks: true });
+    expect(refused.error?.kind).toBe("perimeter");
+    expect(remote.calls).toHaveLength(0);
+  });
+
+  it("a provider failure midway keeps what was learnt and reports the error", async () => {
+    const failing = new FakeModel((messages, call) => {
+      if (call === 2) throw Object.assign(new Error("The server is overloaded."), { status: 529 });
+      return adaJudge(messages, call);
+    });
+    const store = new MemoryStateStore();
+    const vault = new MemoryVault(wiki());
+    const report = await runLint(deps(vault, store, failing), { modelChecks: true });
+    expect(report.error).not.toBeNull();
+    expect(report.modelChecks?.checked).toBe(1);
+    const next = new FakeModel(adaJudge);
+    await runLint(deps(vault, store, next), { modelChecks: true });
+    expect(next.calls).toHaveLength(3);
+  });
+});
