@@ -2,7 +2,8 @@
  * One agent run with the Claude Agent SDK, confined to a staging folder. The SDK is loaded lazily so
  * that a bridge without it still starts and its doctor can say what is missing.
  *
- * Confinement, in layers: the model is offered only Read/Write/Edit/Glob/Grep (`tools`), other
+ * Confinement, in layers: the model is offered only the job's tools (`tools`: Read/Write/Edit/Glob/
+ * Grep for an ingest, Read/Glob/Grep for a question), other
  * tools are removed again (`disallowedTools`), and every call is checked twice against the staging
  * folder — by a PreToolUse hook (runs for every call, even ones the SDK would auto-approve) and by
  * `canUseTool` (permission mode "default" asks it for every write and every read outside the cwd).
@@ -83,9 +84,41 @@ function usageOf(usage: unknown): { input: number; output: number } {
   };
 }
 
-export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> {
-  const { staging, request, emit } = options;
-  const roots: GuardRoots = { staging: staging.root, wiki: staging.wikiRoot };
+/** The ingest: the agent may write pages in the staged wiki folder. */
+export function runAgent(options: AgentRunOptions): Promise<AgentOutcome> {
+  const { staging, request } = options;
+  return runConfined(options, {
+    roots: { staging: staging.root, wiki: staging.wikiRoot },
+    tools: AGENT_TOOLS,
+    systemPrompt: systemPrompt(request.wikiFolder, request.wikiLanguage),
+    prompt: taskPrompt(request.notePath, request.wikiFolder, request.retrievalContext, request.previousPages.length > 0),
+    maxTurns: request.maxTurns,
+    maxBudgetUsd: request.maxBudgetUsd,
+    model: request.model ?? null,
+  });
+}
+
+/** What differs between the agent's jobs (an ingest, a question); the confinement does not. */
+export interface ConfinedJob {
+  /** `roots.wiki` null: a read-only run. */
+  readonly roots: GuardRoots;
+  readonly tools: readonly string[];
+  readonly systemPrompt: string;
+  readonly prompt: string;
+  readonly maxTurns: number;
+  readonly maxBudgetUsd: number;
+  readonly model: string | null;
+  /** Receives the model's text as it streams (the SDK's partial messages are asked for only then). */
+  readonly onText?: (text: string) => void;
+}
+
+export type ConfinedRunOptions = Omit<AgentRunOptions, "staging" | "request">;
+
+/** One confined agent run in `job.roots.staging`. */
+export async function runConfined(options: ConfinedRunOptions, job: ConfinedJob): Promise<AgentOutcome> {
+  const { emit } = options;
+  const roots = job.roots;
+  const staging = { root: roots.staging };
   const denials = new DenialLog(emit);
   const check = (tool: string, input: unknown, toolUseId: string): Verdict => {
     const verdict = checkToolCall(tool, isRecord(input) ? input : {}, roots);
@@ -123,7 +156,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
 
   const sdkOptions: Options = {
     cwd: staging.root,
-    tools: [...AGENT_TOOLS],
+    tools: [...job.tools],
     disallowedTools: DISALLOWED_TOOLS,
     permissionMode: "default",
     canUseTool,
@@ -134,19 +167,20 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
     settingSources: [],
     persistSession: false,
     strictMcpConfig: true,
-    maxTurns: request.maxTurns,
-    maxBudgetUsd: request.maxBudgetUsd,
-    systemPrompt: systemPrompt(request.wikiFolder, request.wikiLanguage),
+    maxTurns: job.maxTurns,
+    maxBudgetUsd: job.maxBudgetUsd,
+    systemPrompt: job.systemPrompt,
     abortController,
     env: options.env,
-    ...(request.model ? { model: request.model } : {}),
+    ...(job.model ? { model: job.model } : {}),
+    ...(job.onText ? { includePartialMessages: true } : {}),
     ...(options.pathToClaudeCodeExecutable ? { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable } : {}),
     ...(options.stderr ? { stderr: options.stderr } : {}),
   };
 
-  const prompt = taskPrompt(request.notePath, request.wikiFolder, request.retrievalContext, request.previousPages.length > 0);
+  const prompt = job.prompt;
   const perMessage = new Map<string, { input: number; output: number }>();
-  let model: string | null = request.model ?? null;
+  let model: string | null = job.model;
   let result: SDKResultMessage | null = null;
   let thrown: unknown = null;
 
@@ -160,7 +194,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
         const target = [input.file_path, input.path, input.pattern].find((v): v is string => typeof v === "string") ?? null;
         emit({ type: "tool", tool: block.name, target: displayTarget(target, staging.root) });
         // A tool that was never offered is refused by the SDK without asking us; record it too.
-        if (!(AGENT_TOOLS as readonly string[]).includes(block.name)) {
+        if (!job.tools.includes(block.name)) {
           denials.add(block.id, { tool: block.name, target: null, reason: `the ${block.name} tool is not available` });
         }
       }
@@ -173,6 +207,9 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentOutcome> 
         output += u.output;
       }
       emit({ type: "usage", usage: { inputTokens: input, outputTokens: output, costUsd: null } });
+    } else if (message.type === "stream_event") {
+      const event = message.event;
+      if (job.onText && event.type === "content_block_delta" && event.delta.type === "text_delta") job.onText(event.delta.text);
     } else if (message.type === "result") {
       result = message;
     }

@@ -8,6 +8,8 @@ import { dirname, isAbsolute, relative, resolve } from "node:path";
 
 /** The only tools the agent is offered; anything else is refused if it is asked for anyway. */
 export const AGENT_TOOLS = ["Read", "Write", "Edit", "Glob", "Grep"] as const;
+/** What a question's agent is offered: it reads, it never writes. */
+export const READ_ONLY_TOOLS = ["Read", "Glob", "Grep"] as const;
 const ALLOWED: ReadonlySet<string> = new Set(AGENT_TOOLS);
 const WRITING: ReadonlySet<string> = new Set(["Write", "Edit"]);
 
@@ -32,8 +34,8 @@ export const DISALLOWED_TOOLS = [
 export interface GuardRoots {
   /** Real path of the staging folder: reads are allowed below it. */
   readonly staging: string;
-  /** Real path of the staged wiki folder: writes are allowed below it. */
-  readonly wiki: string;
+  /** Real path of the staged wiki folder: writes are allowed below it; null for a read-only run. */
+  readonly wiki: string | null;
 }
 
 export type Verdict =
@@ -83,6 +85,7 @@ function checkPath(raw: string, roots: GuardRoots, write: boolean): Verdict {
   const absolute = resolve(roots.staging, raw);
   const real = realLocation(absolute);
   const root = write ? roots.wiki : roots.staging;
+  if (root === null) return deny(raw, "this run is read-only: nothing may be written");
   if (real === null) return deny(raw, "the path goes through a broken symbolic link");
   if (!isInside(roots.staging, absolute) || !isInside(roots.staging, real)) {
     return deny(raw, "the path is outside the staging folder");
@@ -112,7 +115,8 @@ function stringField(input: Record<string, unknown>, key: string): string | null
 
 /** Decides one tool call. Pure apart from reading the file system for real paths. */
 export function checkToolCall(tool: string, input: Record<string, unknown>, roots: GuardRoots): Verdict {
-  if (!ALLOWED.has(tool)) return deny(null, `the ${tool} tool is not available; only ${AGENT_TOOLS.join(", ")} are`);
+  const offered: readonly string[] = roots.wiki === null ? READ_ONLY_TOOLS : AGENT_TOOLS;
+  if (!ALLOWED.has(tool) || !offered.includes(tool)) return deny(null, `the ${tool} tool is not available; only ${offered.join(", ")} are`);
   const write = WRITING.has(tool);
   const checks: Verdict[] = [];
   let target: string | null = null;

@@ -61,3 +61,34 @@ export function taskPrompt(notePath: string, wikiFolder: string, retrievalContex
   if (retrievalContext.trim()) lines.push("", "Context from the wiki and the previous attempt:", "", retrievalContext.trim());
   return lines.join("\n");
 }
+
+/** What a question's agent is told: read the wiki, answer from it, cite it; it can write nothing. */
+export function querySystemPrompt(wikiFolder: string, wikiLanguage?: string): string {
+  return [
+    "You answer questions about a personal wiki kept in an Obsidian vault. You work in a read-only copy",
+    `of the vault: the wiki's pages are under "${wikiFolder}/"; any other Markdown files are the user's source notes.`,
+    "",
+    "Tools: Read, Glob and Grep. There is no Write or Edit, no shell and no web access; paths outside the",
+    "working folder are refused.",
+    "",
+    "How to answer:",
+    "- Start from the numbered excerpts in the question; use the tools only to look further into the wiki and the notes.",
+    "- Do not write any text before or between tool calls; write the answer once, in your final message.",
+    "- Ground every claim in what you read, and cite each page you used as a [[Page Title]] wikilink",
+    "  (the file name without .md), or an excerpt by its number, like [2].",
+    "- If the wiki and the notes do not answer the question, say so plainly; do not answer from general knowledge.",
+    wikiLanguage ? `- Write the answer in ${describeLanguage(wikiLanguage)}, whatever the language of the question or the pages.` : "- Answer in the language of the question.",
+  ].join("\n");
+}
+
+export function queryTaskPrompt(messages: readonly { role: "user" | "assistant"; content: string }[], retrievalContext: string): string {
+  const earlier = messages.slice(0, -1);
+  const question = messages.at(-1)?.content ?? "";
+  const lines: string[] = [];
+  if (earlier.length > 0) {
+    lines.push("The conversation so far:", "", ...earlier.map((m) => `${m.role === "user" ? "Question" : "Your answer"}: ${m.content}`), "");
+  }
+  lines.push(retrievalContext.trim() ? `Excerpts of the wiki and the notes:\n\n${retrievalContext.trim()}\n` : "The search found no excerpts for this question.\n");
+  lines.push(`Question: ${question}`);
+  return lines.join("\n");
+}

@@ -1,7 +1,8 @@
 /**
  * The companion bridge's HTTP server. Bound to 127.0.0.1 only. Every request passes the gate
  * (Host, Origin, token) before routing; bodies are capped; every refusal is a JSON error with a
- * status and a code. An ingest runs the agent in a staging copy and streams NDJSON events; closing
+ * status and a code. An ingest runs the agent in a staging copy and streams NDJSON events; a query
+ * runs it read-only in a copy of the wiki and the scoped notes and streams its answer; closing
  * the request, POST /cancel, the run timeout or stopping the bridge aborts the agent.
  */
 import { randomUUID } from "node:crypto";
@@ -10,12 +11,22 @@ import type { AddressInfo } from "node:net";
 import { realpath } from "node:fs/promises";
 import * as z from "zod";
 import { agentEnvironment } from "./agent-env";
-import { runAgent, type QueryFunction } from "./agent";
+import { runAgent, type AgentOutcome, type QueryFunction } from "./agent";
+import { runQueryAgent } from "./query-agent";
+import { createQueryStaging } from "./query-staging";
 import { diagnose } from "./doctor";
 import { HttpError, readJsonBody, sendError, sendJson, startStream } from "./http";
-import { CancelRequestSchema, IngestRequestSchema, MAX_REQUEST_BYTES, type BridgeEvent, type ParsedIngestRequest } from "../core/bridge-protocol";
+import {
+  CancelRequestSchema,
+  IngestRequestSchema,
+  MAX_REQUEST_BYTES,
+  QueryRequestSchema,
+  type BridgeEvent,
+  type ParsedIngestRequest,
+  type ParsedQueryRequest,
+} from "../core/bridge-protocol";
 import { checkGate } from "./security";
-import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type Staging, type StagingLimits } from "./staging";
+import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type StagingLimits } from "./staging";
 
 export interface BridgeServerOptions {
   /** Vault folders this bridge serves; nothing else is ever staged. */
@@ -59,7 +70,7 @@ const defaultLoadQuery = async (): Promise<QueryFunction> => {
   return sdk.query;
 };
 
-const ROUTES: Readonly<Record<string, string>> = { "/health": "GET", "/ingest": "POST", "/cancel": "POST" };
+const ROUTES: Readonly<Record<string, string>> = { "/health": "GET", "/ingest": "POST", "/query": "POST", "/cancel": "POST" };
 
 function describeZodError(error: z.ZodError): string {
   return error.issues
@@ -70,6 +81,7 @@ function describeZodError(error: z.ZodError): string {
 
 const STAGING_STATUS: Readonly<Record<StagingError["code"], number>> = {
   note_not_found: 404,
+  folder_not_found: 404,
   not_a_note: 400,
   outside_vault: 403,
   too_large: 413,
@@ -114,42 +126,47 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     sendJson(res, 200, { cancelled: true, runId: parsed.data.runId });
   }
 
-  async function ingest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const parsed = IngestRequestSchema.safeParse(await readJsonBody(req, maxBytes));
-    if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
-    const request: ParsedIngestRequest = parsed.data;
-    const vaultRoot = await resolveVault(request.vault);
-    // The slot is taken before the first await, so simultaneous requests cannot all slip past the limit.
-    if (runs.size + starting >= maxRuns) throw new HttpError(429, "busy", `The bridge is already running ${runs.size + starting} ingests; try again when one finishes.`);
+  /**
+   * Takes a run slot, loads the SDK and stages the copy the agent works in. The slot is taken
+   * before the first await, so simultaneous requests cannot all slip past the limit.
+   */
+  async function prepare<T extends { dispose(): Promise<void> }>(what: string, stage: () => Promise<T>): Promise<{ runId: string; controller: AbortController; query: QueryFunction; staging: T }> {
+    if (runs.size + starting >= maxRuns) throw new HttpError(429, "busy", `The bridge is already running ${runs.size + starting} ${what}; try again when one finishes.`);
     starting += 1;
-    const runId = randomUUID();
-    const controller = new AbortController();
-    let staging: Staging;
-    let query: QueryFunction;
     try {
+      let query: QueryFunction;
       try {
         query = await loadQuery();
       } catch {
         throw new HttpError(503, "sdk_missing", "The Claude Agent SDK could not be loaded; run the bridge from the Synapse folder after npm install.");
       }
-      staging = await createStaging(
-        {
-          vaultRoot,
-          notePath: request.notePath,
-          wikiFolder: request.wikiFolder,
-          excludedFolders: request.excludedFolders,
-          previousPages: request.previousPages,
-        },
-        options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
-        ...(options.stagingParent ? [options.stagingParent] : []),
-      ).catch((error: unknown) => {
+      const staging = await stage().catch((error: unknown) => {
         if (error instanceof StagingError) throw new HttpError(STAGING_STATUS[error.code], error.code, error.message);
         throw error;
       });
+      const runId = randomUUID();
+      const controller = new AbortController();
       runs.set(runId, controller);
+      return { runId, controller, query, staging };
     } finally {
       starting -= 1;
     }
+  }
+
+  /**
+   * Streams one run as NDJSON: `started`, heartbeats while the agent is quiet, whatever `execute`
+   * emits, and `error` when it is cancelled or fails. Closing the request, POST /cancel, the run
+   * timeout or stopping the bridge aborts it; the staging copy is removed in every case.
+   */
+  async function streamRun(
+    res: ServerResponse,
+    run: { runId: string; controller: AbortController; staging: { dispose(): Promise<void> } },
+    label: string,
+    model: string | null,
+    /** Runs the agent; `detail` heads the run's log line ("3 pages, "). */
+    execute: (emit: (event: BridgeEvent) => void, signal: AbortSignal) => Promise<{ outcome: AgentOutcome; detail: string }>,
+  ): Promise<void> {
+    const { runId, controller, staging } = run;
     const started = Date.now();
     const timer = setTimeout(() => controller.abort(), options.runTimeoutMs ?? 20 * 60_000);
     // The client going away (closed request, cancelled fetch) cancels the agent.
@@ -160,41 +177,18 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
       if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(event)}\n`);
     };
     startStream(res);
-    emit({ type: "started", runId, model: request.model ?? null });
+    emit({ type: "started", runId, model });
     // A model turn can be silent for minutes; fetch clients drop bodies idle for about five.
     const heartbeat = setInterval(() => emit({ type: "heartbeat" }), options.heartbeatMs ?? 15_000);
-    log(`run ${runId} started: ${request.notePath}`);
+    log(`run ${runId} started: ${label}`);
     try {
-      const outcome = await runAgent({
-        staging,
-        request,
-        env: agentEnvironment(options.env, `synapse-bridge/${options.version}`),
-        signal: controller.signal,
-        emit,
-        query,
-        ...(options.pathToClaudeCodeExecutable ? { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable } : {}),
-        ...(options.agentStderr ? { stderr: options.agentStderr } : {}),
-      });
+      const { outcome, detail } = await execute(emit, controller.signal);
       if (outcome.aborted) {
         emit({ type: "error", error: { code: "cancelled", message: "The run was cancelled; nothing was returned." } });
         log(`run ${runId} cancelled after ${Date.now() - started} ms`);
-        return;
+      } else {
+        log(`run ${runId} ${outcome.subtype}: ${detail}${outcome.denied.length} denied, ${outcome.numTurns} turns, ${Date.now() - started} ms`);
       }
-      const changes = await collectChanges(staging, options.stagingLimits ?? DEFAULT_STAGING_LIMITS);
-      emit({ type: "usage", usage: outcome.usage });
-      emit({
-        type: "result",
-        outcome: { ok: outcome.ok, subtype: outcome.subtype, message: outcome.message, numTurns: outcome.numTurns },
-        pages: changes.pages,
-        ignored: changes.ignored,
-        denied: outcome.denied,
-        usage: outcome.usage,
-        model: outcome.model,
-        durationMs: Date.now() - started,
-      });
-      log(
-        `run ${runId} ${outcome.subtype}: ${changes.pages.length} pages, ${outcome.denied.length} denied, ${outcome.numTurns} turns, ${Date.now() - started} ms`,
-      );
     } catch (error) {
       emit({ type: "error", error: { code: "internal", message: error instanceof Error ? error.message : String(error) } });
       log(`run ${runId} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -208,6 +202,81 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     }
   }
 
+  function agentOptions(signal: AbortSignal, emit: (event: BridgeEvent) => void, query: QueryFunction) {
+    return {
+      env: agentEnvironment(options.env, `synapse-bridge/${options.version}`),
+      signal,
+      emit,
+      query,
+      ...(options.pathToClaudeCodeExecutable ? { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable } : {}),
+      ...(options.agentStderr ? { stderr: options.agentStderr } : {}),
+    };
+  }
+
+  async function ingest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parsed = IngestRequestSchema.safeParse(await readJsonBody(req, maxBytes));
+    if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
+    const request: ParsedIngestRequest = parsed.data;
+    const vaultRoot = await resolveVault(request.vault);
+    const limits = options.stagingLimits ?? DEFAULT_STAGING_LIMITS;
+    const run = await prepare("ingests", () =>
+      createStaging(
+        { vaultRoot, notePath: request.notePath, wikiFolder: request.wikiFolder, excludedFolders: request.excludedFolders, previousPages: request.previousPages },
+        limits,
+        ...(options.stagingParent ? [options.stagingParent] : []),
+      ),
+    );
+    const started = Date.now();
+    await streamRun(res, run, request.notePath, request.model ?? null, async (emit, signal) => {
+      const outcome = await runAgent({ staging: run.staging, request, ...agentOptions(signal, emit, run.query) });
+      if (outcome.aborted) return { outcome, detail: "" };
+      const changes = await collectChanges(run.staging, limits);
+      emit({ type: "usage", usage: outcome.usage });
+      emit({
+        type: "result",
+        outcome: { ok: outcome.ok, subtype: outcome.subtype, message: outcome.message, numTurns: outcome.numTurns },
+        pages: changes.pages,
+        ignored: changes.ignored,
+        denied: outcome.denied,
+        usage: outcome.usage,
+        model: outcome.model,
+        durationMs: Date.now() - started,
+      });
+      return { outcome, detail: `${changes.pages.length} pages, ` };
+    });
+  }
+
+  /** A question, answered read-only: the agent reads a staging copy and streams its answer. */
+  async function ask(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parsed = QueryRequestSchema.safeParse(await readJsonBody(req, maxBytes));
+    if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
+    const request: ParsedQueryRequest = parsed.data;
+    const vaultRoot = await resolveVault(request.vault);
+    const run = await prepare("runs", () =>
+      createQueryStaging(
+        { vaultRoot, wikiFolder: request.wikiFolder, excludedFolders: request.excludedFolders, notes: request.notes },
+        options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
+        ...(options.stagingParent ? [options.stagingParent] : []),
+      ),
+    );
+    const started = Date.now();
+    await streamRun(res, run, `a question (${run.staging.files.length} files staged)`, request.model ?? null, async (emit, signal) => {
+      const outcome = await runQueryAgent({ root: run.staging.root, request, ...agentOptions(signal, emit, run.query) });
+      if (outcome.aborted) return { outcome, detail: "" };
+      emit({ type: "usage", usage: outcome.usage });
+      emit({
+        type: "answer",
+        outcome: { ok: outcome.ok, subtype: outcome.subtype, message: outcome.message, numTurns: outcome.numTurns },
+        answer: outcome.ok ? outcome.message : "",
+        denied: outcome.denied,
+        usage: outcome.usage,
+        model: outcome.model,
+        durationMs: Date.now() - started,
+      });
+      return { outcome, detail: `${outcome.message.length} characters answered, ` };
+    });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const gate = checkGate(req.headers, port, options.token);
     if (gate) {
@@ -217,7 +286,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     const method = ROUTES[path];
     if (!method) {
-      sendError(res, 404, "not_found", `There is no ${path} on the bridge; it answers GET /health, POST /ingest and POST /cancel.`);
+      sendError(res, 404, "not_found", `There is no ${path} on the bridge; it answers GET /health, POST /ingest, POST /query and POST /cancel.`);
       return;
     }
     if (req.method !== method) {
@@ -226,6 +295,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     }
     if (path === "/health") await health(res);
     else if (path === "/cancel") await cancel(req, res);
+    else if (path === "/query") await ask(req, res);
     else await ingest(req, res);
   }
 

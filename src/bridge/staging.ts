@@ -27,7 +27,7 @@ export const DEFAULT_STAGING_LIMITS: StagingLimits = { maxFiles: 5000, maxBytes:
 /** A request the bridge cannot stage; the message says why in words. */
 export class StagingError extends Error {
   constructor(
-    readonly code: "note_not_found" | "not_a_note" | "outside_vault" | "too_large" | "excluded",
+    readonly code: "note_not_found" | "folder_not_found" | "not_a_note" | "outside_vault" | "too_large" | "excluded",
     message: string,
   ) {
     super(message);
@@ -57,17 +57,17 @@ export interface StagingRequest {
   readonly previousPages: readonly { readonly path: string; readonly content: string }[];
 }
 
-function toPosix(p: string): string {
+export function toPosix(p: string): string {
   return p.split(sep).join("/");
 }
 
-function isInside(root: string, candidate: string): boolean {
+export function isInside(root: string, candidate: string): boolean {
   const rel = relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
 }
 
 /** Markdown files below `folder` (no symlinks, no dot folders), vault-relative. */
-async function listMarkdown(vaultRoot: string, folder: string, limits: StagingLimits): Promise<string[]> {
+export async function listMarkdown(vaultRoot: string, folder: string, limits: StagingLimits): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -87,7 +87,7 @@ async function listMarkdown(vaultRoot: string, folder: string, limits: StagingLi
   return out.sort();
 }
 
-async function readBounded(path: string, limits: StagingLimits): Promise<string> {
+export async function readBounded(path: string, limits: StagingLimits): Promise<string> {
   const info = await lstat(path);
   if (info.size > limits.maxFileBytes) {
     throw new StagingError("too_large", `${path} is larger than ${limits.maxFileBytes} bytes; the bridge will not stage it.`);
@@ -95,7 +95,7 @@ async function readBounded(path: string, limits: StagingLimits): Promise<string>
   return readFile(path, "utf8");
 }
 
-async function place(root: string, vaultPath: string, content: string): Promise<void> {
+export async function place(root: string, vaultPath: string, content: string): Promise<void> {
   const target = join(root, ...vaultPath.split("/"));
   await mkdir(dirname(target), { recursive: true });
   await writeFile(target, content, "utf8");

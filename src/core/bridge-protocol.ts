@@ -56,6 +56,50 @@ export const IngestRequestSchema = z.strictObject({
 export type IngestRequest = z.input<typeof IngestRequestSchema>;
 export type ParsedIngestRequest = z.output<typeof IngestRequestSchema>;
 
+/** Caps of a question's conversation, so a full query request stays below MAX_REQUEST_BYTES. */
+export const MAX_QUERY_MESSAGES = 41;
+export const MAX_QUERY_MESSAGES_CHARS = 256 * 1024;
+
+/** What the agent may read besides the wiki (mirrors the run's `NoteScope`). */
+export const QueryNotesSchema = z.union([
+  z.enum(["none", "all"]),
+  z.strictObject({ folders: z.array(RelativePathSchema).min(1).max(50) }),
+]);
+
+export const QueryMessageSchema = z.strictObject({
+  role: z.enum(["user", "assistant"]),
+  content: z.string().min(1).max(MAX_QUERY_MESSAGES_CHARS),
+});
+
+/**
+ * A question for the agent, answered read-only: it gets Read, Glob and Grep in a staging copy of
+ * the wiki and the scoped notes, and nothing it does is ever written back.
+ */
+export const QueryRequestSchema = z.strictObject({
+  /** Absolute path of the vault on the bridge's machine; must be one the bridge serves. */
+  vault: z.string().min(1).max(4096),
+  wikiFolder: RelativePathSchema,
+  /** Folders never staged, whatever `notes` says. */
+  excludedFolders: z.array(z.string().max(1024)).max(500).default([]),
+  notes: QueryNotesSchema,
+  /** The conversation, oldest first; the last message is the question. */
+  messages: z
+    .array(QueryMessageSchema)
+    .min(1)
+    .max(MAX_QUERY_MESSAGES)
+    .refine((m) => m.at(-1)?.role === "user", "the last message must be the user's question")
+    .refine((m) => m.reduce((n, x) => n + x.content.length, 0) <= MAX_QUERY_MESSAGES_CHARS, "the conversation is too long"),
+  /** The numbered passages the answer is grounded in (and its citations checked against). */
+  retrievalContext: z.string().max(MAX_CONTEXT_CHARS).default(""),
+  maxTurns: z.number().int().min(1).max(1000),
+  maxBudgetUsd: z.number().positive().max(1000),
+  model: z.string().min(1).max(200).optional(),
+  /** ISO 639-1 code the answer is written in, when the user fixed the wiki's language. */
+  wikiLanguage: z.string().refine(isIso6391, "must be a two-letter ISO 639-1 code").optional(),
+});
+export type QueryRequest = z.input<typeof QueryRequestSchema>;
+export type ParsedQueryRequest = z.output<typeof QueryRequestSchema>;
+
 export const CancelRequestSchema = z.strictObject({ runId: z.string().min(1).max(100) });
 
 /** A page the agent created or changed, with where it wrote it. */
@@ -94,7 +138,7 @@ export const AgentOutcomeSchema = z.object({
   numTurns: z.number(),
 });
 
-/** The progress stream of one ingest, one JSON object per line (NDJSON). */
+/** The progress stream of one ingest or query, one JSON object per line (NDJSON). */
 export const BridgeEventSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("started"), runId: z.string(), model: z.string().nullable() }),
   /** Sent while the agent is quiet, so no transport gives up on an idle stream. */
@@ -115,9 +159,22 @@ export const BridgeEventSchema = z.discriminatedUnion("type", [
     durationMs: z.number(),
   }),
   z.looseObject({ type: z.literal("error"), error: z.object({ code: z.string(), message: z.string() }) }),
+  /** A piece of a query's answer, as the model writes it. */
+  z.looseObject({ type: z.literal("text"), text: z.string() }),
+  /** The end of a query: the agent's final answer (what the streamed text ended with) and how it went. */
+  z.looseObject({
+    type: z.literal("answer"),
+    outcome: AgentOutcomeSchema,
+    answer: z.string(),
+    denied: z.array(DenialSchema),
+    usage: AgentUsageSchema,
+    model: z.string().nullable(),
+    durationMs: z.number(),
+  }),
 ]);
 export type BridgeEvent = z.infer<typeof BridgeEventSchema>;
 export type ResultEvent = Extract<BridgeEvent, { type: "result" }>;
+export type AnswerEvent = Extract<BridgeEvent, { type: "answer" }>;
 
 export const HealthReportSchema = z.looseObject({
   ok: z.boolean(),

@@ -16,6 +16,9 @@ export type ProgressEvent =
   /** Free-form activity of an agentic backend: a tool call, a file written. */
   | { readonly type: "activity"; readonly message: string };
 
+/** What a question may read besides the wiki: no notes, every note, or the notes in these folders. */
+export type NoteScope = "none" | "all" | { readonly folders: readonly string[] };
+
 export interface RunContext {
   readonly signal: AbortSignal;
   /** Absolute wall-clock deadline (epoch ms), or null for none. */
@@ -30,6 +33,8 @@ export interface RunContext {
    * language; absent, each page follows its note's language.
    */
   readonly wikiLanguage?: string;
+  /** When the run answers a question: the notes it may read besides the wiki (an agent's staging copy holds only these). */
+  readonly noteScope?: NoteScope;
   /** Injected clock so tests can control time. */
   readonly now: () => number;
 }
@@ -43,6 +48,7 @@ export interface RunContextOptions {
   progress?: (event: ProgressEvent) => void;
   log?: RunLogger;
   wikiLanguage?: string;
+  noteScope?: NoteScope;
   now?: () => number;
 }
 
@@ -57,6 +63,7 @@ export function createRunContext(options: RunContextOptions = {}): RunContext {
     ...(options.progress ? { progress: options.progress } : {}),
     ...(options.log ? { log: options.log } : {}),
     ...(options.wikiLanguage ? { wikiLanguage: options.wikiLanguage } : {}),
+    ...(options.noteScope ? { noteScope: options.noteScope } : {}),
     now,
   };
 }

@@ -11,7 +11,7 @@ import type { RunLogger } from "../core/log";
 import { Perimeter } from "../core/perimeter";
 import { runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
-import { createRunContext, throwIfStopped } from "../core/run-context";
+import { createRunContext, throwIfStopped, type NoteScope } from "../core/run-context";
 import type { Message } from "../core/schemas";
 import { estimateTokens } from "../retrieval/tokens";
 import type { RetrievalHit, Retriever, Scope } from "../retrieval/types";
@@ -108,8 +108,11 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
   // Answers follow the wiki's language when the user fixed one, like the pages they come from.
   const wikiLanguage = fixedWikiLanguage(settings.wikiLanguage);
   const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
+  const scopeAsked = request.scope ?? (settings.queryScope === "wiki" ? "wiki" : "all");
+  const noteScope: NoteScope = request.folders ? { folders: [...request.folders] } : scopeAsked === "wiki" ? "none" : "all";
   const run = createRunContext({
     ...(request.signal ? { signal: request.signal } : {}),
+    noteScope,
     timeoutMs: settings.runTimeoutSeconds * 1000,
     ...(request.log ? { log: request.log } : {}),
     ...(wikiLanguage ? { wikiLanguage } : {}),
@@ -131,7 +134,7 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     const question = checkQuestion(request.question);
     perimeter.admitProvider(provider);
     const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
-    const scope = request.scope ?? (settings.queryScope === "wiki" ? "wiki" : "all");
+    const scope = scopeAsked;
     if (scope !== "notes" && (await vault.list(wikiFolder)).length === 0 && !request.folders) {
       throw new SynapseError("input", `There is no wiki yet in "${wikiFolder}"; ingest a note first, then ask.`);
     }

@@ -115,8 +115,9 @@ describe("the cli provider", () => {
       streaming: true,
     });
     expect((await failure(r.provider().analyze("x", "", runFor()))).kind).toBe("capability");
-    const chat = r.provider().chat([{ role: "user", content: "hi" }], "", runFor());
-    expect((await failure(chat[Symbol.asyncIterator]().next())).kind).toBe("capability");
+    // Questions go to the bridge too, which needs the vault on disk (desktop and CLI only).
+    const chat = r.provider({ vaultPath: null }).chat([{ role: "user", content: "hi" }], "", runFor());
+    expect((await failure(chat[Symbol.asyncIterator]().next())).message).toMatch(/vault's folder on disk/);
   });
 
   it("returns the agent's pages, records its usage and cost, and reports its activity", async () => {

@@ -7,7 +7,7 @@ import { checkToolCall, type GuardRoots } from "../../src/bridge/path-guard";
 
 describe("checkToolCall", () => {
   let base: string;
-  let roots: GuardRoots;
+  let roots: GuardRoots & { wiki: string };
   let outside: string;
 
   beforeAll(() => {
@@ -87,5 +87,17 @@ describe("checkToolCall", () => {
   it("refuses malformed arguments instead of guessing", () => {
     expect(reason("Read", { file_path: 42 })).toBe("file_path must be a string");
     expect(reason("Read", { file_path: "wiki/a\0.md" })).toContain("NUL");
+  });
+
+  it("in a read-only run (a question), offers Read, Glob and Grep only and refuses every write", () => {
+    const readOnly: GuardRoots = { staging: roots.staging, wiki: null };
+    expect(checkToolCall("Read", { file_path: "Clippings/note.md" }, readOnly).allowed).toBe(true);
+    expect(checkToolCall("Grep", { pattern: "CRDT", path: "wiki" }, readOnly).allowed).toBe(true);
+    expect(checkToolCall("Glob", { pattern: "wiki/**/*.md" }, readOnly).allowed).toBe(true);
+    for (const tool of ["Write", "Edit"]) {
+      const verdict = checkToolCall(tool, { file_path: "wiki/concepts/CRDT.md", content: "x", old_string: "a", new_string: "b" }, readOnly);
+      expect(verdict).toMatchObject({ allowed: false, reason: "the " + tool + " tool is not available; only Read, Glob, Grep are" });
+    }
+    expect(checkToolCall("Bash", { command: "ls" }, readOnly).allowed).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  * allowed Writes in the staging folder, and ends with a result message shaped like the SDK's.
  * The real SDK is exercised by the e2e tests; this one only saves their run time.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { HookInput, Options, SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import type { QueryFunction } from "../../src/bridge/agent";
@@ -20,12 +20,21 @@ export interface FakeAgentScript {
   readonly isError?: boolean;
   /** Wait for the abort signal after the steps instead of finishing. */
   readonly hang?: boolean;
+  /** Streamed text pieces (as partial messages, when the bridge asks for them); the result is their concatenation. */
+  readonly text?: readonly string[];
 }
 
 export interface FakeAgent {
   readonly query: QueryFunction;
-  /** Options of every call, to check what the bridge asked for. */
-  readonly calls: { prompt: string; options: Options }[];
+  /** Options of every call, to check what the bridge asked for, and the files staged in its cwd when it started. */
+  readonly calls: { prompt: string; options: Options; staged: string[] }[];
+}
+
+function filesBelow(root: string): string[] {
+  return (readdirSync(root, { recursive: true, withFileTypes: true }) as { isFile(): boolean; parentPath: string; name: string }[])
+    .filter((e) => e.isFile())
+    .map((e) => resolve(e.parentPath, e.name).slice(root.length + 1).split("\\").join("/"))
+    .sort();
 }
 
 let counter = 0;
@@ -47,9 +56,9 @@ async function allowedByBridge(options: Options, step: FakeStep, id: string): Pr
 }
 
 export function fakeAgent(script: FakeAgentScript): FakeAgent {
-  const calls: { prompt: string; options: Options }[] = [];
+  const calls: { prompt: string; options: Options; staged: string[] }[] = [];
   const query: QueryFunction = ({ prompt, options = {} }) => {
-    calls.push({ prompt, options });
+    calls.push({ prompt, options, staged: options.cwd ? filesBelow(options.cwd) : [] });
     return (async function* () {
       yield message({ type: "system", subtype: "init", model: "claude-fake-1", tools: options.tools, cwd: options.cwd });
       for (const step of script.steps) {
@@ -80,6 +89,11 @@ export function fakeAgent(script: FakeAgentScript): FakeAgent {
         });
         throw new Error("Claude Code process aborted by user");
       }
+      if (script.text && options.includePartialMessages) {
+        for (const text of script.text) {
+          yield message({ type: "stream_event", event: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } } });
+        }
+      }
       const subtype = script.subtype ?? "success";
       yield message({
         type: "result",
@@ -89,7 +103,7 @@ export function fakeAgent(script: FakeAgentScript): FakeAgent {
         total_cost_usd: 0.0123,
         usage: { input_tokens: 1000, output_tokens: 200, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
         permission_denials: [],
-        result: script.resultText ?? "done",
+        result: script.resultText ?? script.text?.join("") ?? "done",
         errors: subtype === "success" ? [] : [`Reached the limit (${subtype})`],
       });
       if (subtype !== "success") throw new Error(`Claude Code returned an error result: ${subtype}`);

@@ -11,7 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 
 export type ScriptedBlock =
-  | { readonly type: "text"; readonly text: string }
+  /** `pieces`: the text sent as several deltas (their concatenation is `text`), so streaming shows. */
+  | { readonly type: "text"; readonly text: string; readonly pieces?: readonly string[] }
   | { readonly type: "tool_use"; readonly name: string; readonly input: Record<string, unknown> };
 
 export interface ScriptedTurn {
@@ -22,6 +23,8 @@ export interface ScriptedTurn {
   readonly delayMs?: number;
   /** Never finish the stream (held open until the client goes away or the server closes). */
   readonly hang?: boolean;
+  /** Send this many text deltas, then hold the stream open like `hang` (cancel mid-answer). */
+  readonly hangAfterPieces?: number;
   readonly usage?: { readonly input_tokens: number; readonly output_tokens: number };
 }
 
@@ -51,6 +54,11 @@ export function textTurn(text: string): ScriptedTurn {
   return { blocks: [{ type: "text", text }], stopReason: "end_turn" };
 }
 
+/** A final answer streamed in several deltas. */
+export function piecesTurn(pieces: readonly string[], options: { hangAfterPieces?: number } = {}): ScriptedTurn {
+  return { blocks: [{ type: "text", text: pieces.join(""), pieces }], stopReason: "end_turn", ...options };
+}
+
 export function toolTurn(name: string, input: Record<string, unknown>, text?: string): ScriptedTurn {
   const blocks: ScriptedBlock[] = text ? [{ type: "text", text }] : [];
   blocks.push({ type: "tool_use", name, input });
@@ -75,7 +83,8 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
 
 let idCounter = 0;
 
-function streamTurn(res: ServerResponse, turn: ScriptedTurn, model: string): void {
+/** Streams a turn; returns "held" when it stopped mid-answer (`hangAfterPieces`) and left the response open. */
+function streamTurn(res: ServerResponse, turn: ScriptedTurn, model: string): "ended" | "held" {
   idCounter += 1;
   const usage = turn.usage ?? { input_tokens: 120, output_tokens: 40 };
   res.writeHead(200, {
@@ -97,10 +106,15 @@ function streamTurn(res: ServerResponse, turn: ScriptedTurn, model: string): voi
       usage: { input_tokens: usage.input_tokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     },
   });
-  turn.blocks.forEach((block, index) => {
+  let sent = 0;
+  for (const [index, block] of turn.blocks.entries()) {
     if (block.type === "text") {
       sse(res, "content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
-      sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: block.text } });
+      for (const piece of block.pieces ?? [block.text]) {
+        if (turn.hangAfterPieces !== undefined && sent >= turn.hangAfterPieces) return "held";
+        sse(res, "content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+        sent += 1;
+      }
     } else {
       sse(res, "content_block_start", {
         type: "content_block_start",
@@ -114,11 +128,12 @@ function streamTurn(res: ServerResponse, turn: ScriptedTurn, model: string): voi
       });
     }
     sse(res, "content_block_stop", { type: "content_block_stop", index });
-  });
+  }
   const stop = turn.stopReason ?? (turn.blocks.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
   sse(res, "message_delta", { type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
   sse(res, "message_stop", { type: "message_stop" });
   res.end();
+  return "ended";
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -169,7 +184,10 @@ export async function startScriptedMessagesApi(script: readonly ScriptedTurn[]):
           return;
         }
         if (turn.delayMs) await new Promise((r) => setTimeout(r, turn.delayMs));
-        if (!res.destroyed) streamTurn(res, turn, model);
+        if (!res.destroyed && streamTurn(res, turn, model) === "held") {
+          open.add(res);
+          res.on("close", () => open.delete(res));
+        }
         return;
       }
       requests.push({ ...base, turn: null, kind: "unknown" });

@@ -7,7 +7,7 @@ export const TOKEN_HINT =
 
 function kindFor(status: number, code: string): ErrorKind {
   if (code === "busy" || status === 429) return "rate_limit";
-  if (code === "note_not_found" || code === "not_a_note" || code === "outside_vault") return "vault";
+  if (code === "note_not_found" || code === "folder_not_found" || code === "not_a_note" || code === "outside_vault") return "vault";
   if (code === "vault_not_served" || code === "forbidden_host" || code === "forbidden_origin") return "config";
   if (status === 503 || status >= 500) return "unavailable";
   return "request";

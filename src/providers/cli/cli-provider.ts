@@ -3,12 +3,12 @@
  * It declares `supportsAgenticLoop`, so the orchestrator hands it the whole ingest through
  * `generate()`; the pages it returns go through the same validator and write path as every other
  * backend. A repair round sends the previous pages back, so the agent edits them instead of
- * starting over. Plugin code: no Node built-ins, the transport is the injected `fetch`.
+ * starting over. `chat()` asks the agent a question, read-only, and streams its answer. Plugin code: no Node built-ins, the transport is the injected `fetch`.
  */
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError, isAbort } from "../../core/errors";
 import type { InferenceProvider } from "../../core/provider";
-import { deadlineSignal, throwIfStopped, type RunContext } from "../../core/run-context";
+import { deadlineSignal, throwIfStopped, type NoteScope, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { raceAbort } from "../../core/abort";
 import type { FetchLike } from "../environment";
@@ -18,7 +18,11 @@ import {
   parseEventLine,
   type BridgeEvent,
   type BridgePage,
+  MAX_QUERY_MESSAGES,
+  MAX_QUERY_MESSAGES_CHARS,
+  type AnswerEvent,
   type IngestRequest,
+  type QueryRequest,
   type ResultEvent,
 } from "../../core/bridge-protocol";
 import { bridgeHttpError, checkBridgeUrl, endpoint, TOKEN_HINT, unreachable } from "./bridge-errors";
@@ -64,12 +68,35 @@ function previousPagesFor(pages: readonly BridgePage[]): { path: string; content
   return out;
 }
 
+function queryNotes(scope: NoteScope | undefined): QueryRequest["notes"] {
+  if (scope === undefined || scope === "none") return "none";
+  if (scope === "all") return "all";
+  return { folders: scope.folders.map((f) => f.replace(/\\/g, "/").replace(/^\/+|\/+$/g, "")) };
+}
+
+/**
+ * The conversation as the bridge takes it: the caller's instructions (system messages, such as "the
+ * vault has nothing on this, answer generally") go with the question; the oldest turns are dropped
+ * first when the conversation is over the protocol's caps.
+ */
+function conversation(messages: readonly Message[]): QueryRequest["messages"] {
+  const instructions = messages.filter((m) => m.role === "system").map((m) => m.content);
+  const turns = messages.flatMap((m) => (m.role === "system" || !m.content.trim() ? [] : [{ role: m.role, content: m.content }]));
+  const last = turns.at(-1);
+  if (last && instructions.length > 0) turns[turns.length - 1] = { role: last.role, content: `${instructions.join("\n")}\n\n${last.content}` };
+  let kept = turns.slice(-MAX_QUERY_MESSAGES);
+  while (kept.length > 1 && kept.reduce((n, m) => n + m.content.length, 0) > MAX_QUERY_MESSAGES_CHARS) kept = kept.slice(1);
+  // A conversation must start with a question; a leading answer left by the cut goes too.
+  while (kept.length > 1 && kept[0]?.role !== "user") kept = kept.slice(1);
+  return kept.map((m) => ({ role: m.role === "assistant" ? "assistant" : "user", content: m.content.slice(0, MAX_QUERY_MESSAGES_CHARS) }));
+}
+
 function describeTarget(target: string | null): string {
   return target ? ` ${target}` : "";
 }
 
 /** The outcome of a finished agent run as a SynapseError, or null when it succeeded. */
-function outcomeError(result: ResultEvent, maxTurns: number, maxBudgetUsd: number): SynapseError | null {
+function outcomeError(result: ResultEvent | AnswerEvent, maxTurns: number, maxBudgetUsd: number): SynapseError | null {
   const { outcome } = result;
   if (outcome.ok) return null;
   switch (outcome.subtype) {
@@ -179,16 +206,36 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       ...(run.wikiLanguage ? { wikiLanguage: run.wikiLanguage } : {}),
     };
 
+    const stream = runStream(run, token, base, "/ingest", request, (event) => (event.type === "result" ? { done: finish(run, event) } : null));
+    for (;;) {
+      const next = await stream.next();
+      if (next.done) return next.value;
+    }
+  }
+
+  /**
+   * POSTs a request and reads the bridge's NDJSON stream: progress goes to the run, `text` events
+   * are yielded, and `until` turns the final event into the call's result. Cancel and the
+   * deadline close the stream (which stops the agent) and say so with POST /cancel as well.
+   */
+  async function* runStream<T>(
+    run: RunContext,
+    token: string,
+    base: URL,
+    path: "/ingest" | "/query",
+    body: IngestRequest | QueryRequest,
+    until: (event: BridgeEvent) => { done: T } | null,
+  ): AsyncGenerator<string, T> {
     const { signal, dispose } = deadlineSignal(run);
     let runId: string | null = null;
     try {
       let response: Response;
       try {
         response = await raceAbort(
-          options.fetch(endpoint(base, "/ingest"), {
+          options.fetch(endpoint(base, path), {
             method: "POST",
             headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/x-ndjson" },
-            body: JSON.stringify(request),
+            body: JSON.stringify(body),
             signal,
           }),
           signal,
@@ -202,12 +249,14 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
         const event = parseEventLine(line);
         if (!event) continue;
         if (event.type === "started") runId = event.runId;
-        if (event.type === "result") return finish(run, event);
+        const end = until(event);
+        if (end) return end.done;
         if (event.type === "error") {
           const kind = event.error.code === "cancelled" ? "cancelled" : "unavailable";
           throw new SynapseError(kind, `The bridge stopped the run: ${event.error.message}`);
         }
-        report(run, event);
+        if (event.type === "text") yield event.text;
+        else report(run, event);
       }
       throw new SynapseError("transport", "The bridge closed the stream before the agent finished.");
     } catch (error) {
@@ -223,6 +272,60 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
     }
   }
 
+  /** The agent's answer to a question, read-only in a staging copy, streamed as it is written. */
+  async function* chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncGenerator<string> {
+    throwIfStopped(run);
+    const base = checkBridgeUrl(options.bridgeUrl);
+    if (!options.vaultPath) {
+      throw new SynapseError("config", "The Claude agent backend needs the vault's folder on disk; it works on desktop and in the CLI only.");
+    }
+    const token = readToken();
+    if (!token) throw new SynapseError("config", `No bridge token is set. ${TOKEN_HINT}`);
+    const request: QueryRequest = {
+      vault: options.vaultPath,
+      wikiFolder: options.wikiFolder.replace(/^\/+|\/+$/g, ""),
+      excludedFolders: [...(options.excludedFolders ?? [])],
+      notes: queryNotes(run.noteScope),
+      messages: conversation(messages),
+      retrievalContext: clipContext(retrievalContext),
+      maxTurns: options.maxTurns,
+      maxBudgetUsd: options.maxBudgetUsd,
+      ...(options.model ? { model: options.model } : {}),
+      ...(run.wikiLanguage ? { wikiLanguage: run.wikiLanguage } : {}),
+    };
+    const stream = runStream(run, token, base, "/query", request, (event) => (event.type === "answer" ? { done: finishAnswer(run, event) } : null));
+    let streamed = false;
+    try {
+      for (;;) {
+        const next = await stream.next();
+        if (next.done) {
+          // A bridge (or model) that sent no partial text still answered: hand the answer over whole.
+          if (!streamed && next.value) yield next.value;
+          return;
+        }
+        streamed = true;
+        yield next.value;
+      }
+    } finally {
+      // The reader stopped early (cancel, an error of its own): close the stream, which stops the agent.
+      await stream.return(undefined as never);
+    }
+  }
+
+  function finishAnswer(run: RunContext, event: AnswerEvent): string {
+    run.usage.record({
+      provider: CLI_PROVIDER_NAME,
+      model: event.model,
+      operation: "chat",
+      inputTokens: event.usage.inputTokens,
+      outputTokens: event.usage.outputTokens,
+      ...(event.usage.costUsd !== null ? { costUsd: event.usage.costUsd } : {}),
+    });
+    const error = outcomeError(event, options.maxTurns, options.maxBudgetUsd);
+    if (error) throw error;
+    return event.answer;
+  }
+
   return {
     capabilities: () => capabilities,
     analyze: () =>
@@ -230,10 +333,6 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
         new SynapseError("capability", "The Claude agent backend runs its own agent loop; ingest delegates to it, so analyze() is never called."),
       ),
     generate,
-    chat: (_messages: Message[]): AsyncIterable<string> => ({
-      [Symbol.asyncIterator]: () => ({
-        next: () => Promise.reject(new SynapseError("capability", "The Claude agent backend does not answer questions; choose another provider for Query.")),
-      }),
-    }),
+    chat,
   };
 }
