@@ -48,7 +48,8 @@ async function rig(script: FakeAgentScript): Promise<Rig> {
   cleanups.push(vault.dispose, () => bridge.close());
   const sent: QueryRequest[] = [];
   const recordingFetch: typeof fetch = (input, init) => {
-    if (typeof init?.body === "string" && String(input).endsWith("/query")) sent.push(JSON.parse(init.body) as QueryRequest);
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (typeof init?.body === "string" && url.endsWith("/query")) sent.push(JSON.parse(init.body) as QueryRequest);
     return globalThis.fetch(input, init);
   };
   const provider = createCliProvider({
