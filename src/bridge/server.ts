@@ -59,7 +59,7 @@ export interface BridgeServerOptions {
 export interface BridgeServer {
   readonly url: string;
   readonly port: number;
-  /** Agent runs in progress. */
+  /** Agent runs in progress, and finished ones whose staging copy is still being removed. */
   activeRuns(): number;
   /** Aborts running agents and closes the server. */
   close(): Promise<void>;
@@ -91,6 +91,8 @@ const STAGING_STATUS: Readonly<Record<StagingError["code"], number>> = {
 export async function startBridgeServer(options: BridgeServerOptions): Promise<BridgeServer> {
   const vaults = await Promise.all(options.vaults.map((v) => realpath(v)));
   const runs = new Map<string, AbortController>();
+  /** Staging copies of finished runs still being removed. */
+  const cleanups = new Set<Promise<void>>();
   const maxRuns = options.maxConcurrentRuns ?? 2;
   /** Requests past the limit check that are still loading the SDK or staging. */
   let starting = 0;
@@ -195,10 +197,15 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     } finally {
       clearTimeout(timer);
       clearInterval(heartbeat);
-      res.end();
-      // The run counts as active until its staging copy is gone, so close() waits for the cleanup.
-      await staging.dispose().catch(() => undefined);
+      // The agent is done: its slot is free at once, before the client (which stops reading at the
+      // final event) can send its next request. The staging copy's removal is still awaited by
+      // close() and counted by activeRuns().
       runs.delete(runId);
+      const cleanup = staging.dispose().catch(() => undefined);
+      cleanups.add(cleanup);
+      res.end();
+      await cleanup;
+      cleanups.delete(cleanup);
     }
   }
 
@@ -331,14 +338,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    activeRuns: () => runs.size,
+    activeRuns: () => runs.size + cleanups.size,
     close: async () => {
       for (const run of runs.values()) run.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       // Give running agents a moment to stop and their streams to end, then cut what is left.
       const deadline = Date.now() + 5000;
-      while (runs.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (runs.size + cleanups.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       server.closeAllConnections();
       await closed;
     },
