@@ -4,6 +4,7 @@ import { benchIngest } from "./ingest.bench";
 import { benchLanguage } from "./language.bench";
 import { benchLint } from "./lint.bench";
 import { benchPlugin } from "./plugin.bench";
+import { benchQuery } from "./query.bench";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
@@ -11,6 +12,7 @@ results.push(...(await benchIngest()));
 results.push(...benchCli());
 results.push(...benchLanguage());
 results.push(...benchLint());
+results.push(...(await benchQuery()));
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);
