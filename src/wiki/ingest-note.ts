@@ -185,6 +185,8 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         sourcePath: notePath,
         date,
         noteExists,
+        // An agent returns only the pages it wrote; any other backend returns all the note yields.
+        retractUnyielded: !caps.supportsAgenticLoop,
       });
       // Last chance to cancel before the review: from here on the plan is applied whole or not at all.
       throwIfStopped(run);

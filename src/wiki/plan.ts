@@ -17,6 +17,7 @@ import { basenameOf } from "./page-paths";
 import { PageTargets } from "./page-targets";
 import type { PlannedChange } from "./planned-change";
 import { renderBody } from "./provenance";
+import { hasSectionFrom, retractSource } from "./retract";
 import { triage } from "./triage";
 import { updateExisting, type UpdateResult } from "./update-page";
 
@@ -49,6 +50,12 @@ export interface PlanContext {
   readonly registry?: PageRegistry;
   /** Accepts or rejects a similar page as the same subject; the threshold when not given. */
   readonly confirm?: ConfirmMatch;
+  /**
+   * `pages` is everything the note yields now, so the note's sections on any other page are
+   * removed (retract.ts). False when the pages are only those a run wrote (an agent's), where a
+   * page left out says nothing about what the note yields.
+   */
+  readonly retractUnyielded?: boolean;
 }
 
 const LINK = /(!?)\[\[([^\]|\n]+)(\|[^\]\n]*)?\]\]/g;
@@ -159,5 +166,28 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
       contradictions: onPage(planned.contradictions),
     });
   }
+  if (ctx.retractUnyielded) changes.push(...(await retractions(registry, new Set(targets.map((t) => t.path)), ctx)));
   return changes;
+}
+
+/** The note's part of every page it yielded before and no longer does. */
+async function retractions(registry: PageRegistry, targeted: ReadonlySet<string>, ctx: PlanContext): Promise<PlannedPage[]> {
+  const out: PlannedPage[] = [];
+  for (const record of registry.records) {
+    if (targeted.has(record.path) || record.locked || !hasSectionFrom(record.body, ctx.sourcePath)) continue;
+    const update = (current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date);
+    const planned = update(await ctx.vault.read(record.path));
+    // Only edited sections of the note are left there: they stay, and nothing is planned.
+    if (planned.action === "unchanged") continue;
+    out.push({
+      path: record.path,
+      type: record.type,
+      title: record.title,
+      action: planned.action,
+      update,
+      ...(record.id ? { id: record.id } : {}),
+      ...(planned.detail ? { detail: planned.detail } : {}),
+    });
+  }
+  return out;
 }

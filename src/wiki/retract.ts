@@ -1,0 +1,57 @@
+/**
+ * Revision's other half: when a changed note no longer yields a page it once contributed to, its
+ * part of that page goes — the claims the note no longer makes leave the wiki. Only the note's own
+ * unedited sections are removed. The user's text, other notes' sections and a section of this
+ * note that the user edited stay exactly as they are (an edited section keeps the note in
+ * `sources`, since the page still quotes it). A page left with nothing on it is kept, empty and
+ * without that source, rather than deleted: other pages may link to it, and lint lists it as a
+ * page no source supports, for the user to decide.
+ */
+import { splitFrontmatter } from "../core/markdown";
+import { sourceKey } from "../core/sources";
+import { isLocked } from "./identity";
+import { composeMarkdown } from "./page-markdown";
+import { isUnedited, parseBody, renderBody, type Segment } from "./provenance";
+
+export interface RetractResult {
+  readonly content: string;
+  readonly action: "updated" | "unchanged";
+  /** A sentence for the run result. */
+  readonly detail?: string;
+}
+
+function isSourceSection(segment: Segment, key: string): boolean {
+  return segment.kind === "section" && sourceKey(segment.source) === key;
+}
+
+/** Does this page body hold a section drawn from `source`? */
+export function hasSectionFrom(body: string, source: string): boolean {
+  const key = sourceKey(source);
+  return parseBody(body).some((s) => isSourceSection(s, key));
+}
+
+/** Removes `source`'s unedited sections from a page file; see the file comment for what stays. */
+export function retractSource(current: string, source: string, sourceTitle: string, date: string): RetractResult {
+  const unchanged: RetractResult = { content: current, action: "unchanged" };
+  const { frontmatter, body, frontmatterInvalid } = splitFrontmatter(current);
+  // YAML we cannot read is the user's to fix; a locked page is never changed.
+  if (frontmatterInvalid || isLocked(frontmatter)) return unchanged;
+  const key = sourceKey(source);
+  const segments = parseBody(body);
+  const kept = segments.filter((s) => !(isSourceSection(s, key) && s.kind === "section" && isUnedited(s)));
+  if (kept.length === segments.length) return unchanged;
+  const editedLeft = kept.some((s) => isSourceSection(s, key));
+  const name = sourceTitle || source;
+  const next: Record<string, unknown> = { ...frontmatter, updated: date };
+  if (!editedLeft) {
+    const sources = frontmatter.sources;
+    if (Array.isArray(sources)) next.sources = sources.filter((s) => typeof s !== "string" || sourceKey(s) !== key);
+    else if (typeof sources === "string") next.sources = sources.split(",").map((s) => s.trim()).filter((s) => s && sourceKey(s) !== key);
+  }
+  const detail = editedLeft
+    ? `${name} no longer yields this page; its part was removed, and your edit of it kept.`
+    : kept.length === 0
+      ? `${name} no longer yields this page; its part was removed and nothing else is left on it, so no source supports it now.`
+      : `${name} no longer yields this page; its part was removed.`;
+  return { content: composeMarkdown(next, renderBody(kept)), action: "updated", detail };
+}
