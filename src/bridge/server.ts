@@ -25,6 +25,7 @@ import {
   type ParsedIngestRequest,
   type ParsedQueryRequest,
 } from "../core/bridge-protocol";
+import { recoverBridgeVault } from "./recovery";
 import { checkGate } from "./security";
 import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type StagingLimits } from "./staging";
 
@@ -90,6 +91,12 @@ const STAGING_STATUS: Readonly<Record<StagingError["code"], number>> = {
 
 export async function startBridgeServer(options: BridgeServerOptions): Promise<BridgeServer> {
   const vaults = await Promise.all(options.vaults.map((v) => realpath(v)));
+  const recovery = { env: options.env, log: options.log ?? (() => undefined) };
+  // A run a crash interrupted is rolled back before the bridge serves anything from the vault.
+  // If that fails, the bridge still starts; each ingest tries again and refuses while it fails.
+  for (const vault of vaults) {
+    await recoverBridgeVault(vault, recovery).catch((error: unknown) => recovery.log(`${vault}: recovery failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
   const runs = new Map<string, AbortController>();
   /** Staging copies of finished runs still being removed. */
   const cleanups = new Set<Promise<void>>();
@@ -107,6 +114,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
       throw new HttpError(403, "vault_not_served", "This bridge does not serve that vault; start it with --vault pointing at the vault's folder.");
     }
     return real;
+  }
+
+  /** Before each staging: a CLI killed since start-up must not leave the agent half a wiki. */
+  async function recovered(vaultRoot: string, wikiFolder: string): Promise<void> {
+    await recoverBridgeVault(vaultRoot, recovery, wikiFolder).catch((error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new HttpError(409, "recovery_failed", `An interrupted run in this vault could not be rolled back (${reason}); nothing was staged.`);
+    });
   }
 
   async function health(res: ServerResponse): Promise<void> {
@@ -226,13 +241,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     const request: ParsedIngestRequest = parsed.data;
     const vaultRoot = await resolveVault(request.vault);
     const limits = options.stagingLimits ?? DEFAULT_STAGING_LIMITS;
-    const run = await prepare("ingests", () =>
-      createStaging(
+    const run = await prepare("ingests", async () => {
+      await recovered(vaultRoot, request.wikiFolder);
+      return createStaging(
         { vaultRoot, notePath: request.notePath, wikiFolder: request.wikiFolder, excludedFolders: request.excludedFolders, previousPages: request.previousPages },
         limits,
         ...(options.stagingParent ? [options.stagingParent] : []),
-      ),
-    );
+      );
+    });
     const started = Date.now();
     await streamRun(res, run, request.notePath, request.model ?? null, async (emit, signal) => {
       const outcome = await runAgent({ staging: run.staging, request, ...agentOptions(signal, emit, run.query) });
@@ -259,13 +275,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
     const request: ParsedQueryRequest = parsed.data;
     const vaultRoot = await resolveVault(request.vault);
-    const run = await prepare("runs", () =>
-      createQueryStaging(
+    const run = await prepare("runs", async () => {
+      await recovered(vaultRoot, request.wikiFolder);
+      return createQueryStaging(
         { vaultRoot, wikiFolder: request.wikiFolder, excludedFolders: request.excludedFolders, notes: request.notes },
         options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
         ...(options.stagingParent ? [options.stagingParent] : []),
-      ),
-    );
+      );
+    });
     const started = Date.now();
     await streamRun(res, run, `a question (${run.staging.files.length} files staged)`, request.model ?? null, async (emit, signal) => {
       const outcome = await runQueryAgent({ root: run.staging.root, request, ...agentOptions(signal, emit, run.query) });
