@@ -1,6 +1,7 @@
 /** `synapse index --vault <dir>`: builds or updates the vault's search index and reports what it did. */
 import { parseArgs } from "node:util";
 import { INDEX_PREFIX } from "../retrieval/shards";
+import { EMBED_FLAG_OPTIONS, embedFlagsOf } from "./embed-flags";
 import { EXIT, UsageError, type CliIO } from "./io";
 import { openVaultIndex } from "./open-index";
 
@@ -9,13 +10,13 @@ export { INDEX_USAGE } from "./usage";
 export async function runIndexCommand(argv: readonly string[], io: CliIO, options: { signal?: AbortSignal } = {}): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } } }));
+    ({ values } = parseArgs({ args: [...argv], strict: true, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" }, ...EMBED_FLAG_OPTIONS } }));
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const json = values.json === true;
   const started = performance.now();
-  const { index, sync, store } = await openVaultIndex(values.vault, io, { progress: !json, ...(options.signal ? { signal: options.signal } : {}) });
+  const { index, sync, store } = await openVaultIndex(values.vault, io, { progress: !json, embed: embedFlagsOf(values), ...(options.signal ? { signal: options.signal } : {}) });
   const tookMs = Math.round(performance.now() - started);
   let bytes = 0;
   for (const key of await store.list(INDEX_PREFIX)) bytes += (await store.readBytes(key))?.byteLength ?? 0;
@@ -28,12 +29,17 @@ export async function runIndexCommand(argv: readonly string[], io: CliIO, option
     rebuiltShards: index.rejectedShards,
     bytes,
     tookMs,
+    /** Notes with vectors, chunks sent to the embedding model this run, and why vectors are off (null when they are not). */
+    vectorNotes: index.vectors?.index.noteCount ?? 0,
+    embedded: sync.embedded,
+    vectorError: sync.vectorError,
   };
   if (json) io.stdout(`${JSON.stringify(report)}\n`);
   else {
     io.stdout(
       `${report.notes} notes (${report.chunks} chunks) indexed: ${report.indexed} new or changed, ${report.removed} removed, ${report.unchanged} unchanged; ` +
-        `${(bytes / 1e6).toFixed(1)} MB on disk; ${tookMs} ms.\n`,
+        `${(bytes / 1e6).toFixed(1)} MB on disk; ${tookMs} ms.\n` +
+        (index.vectors ? `${report.vectorNotes} notes have vectors (${report.embedded} chunks embedded now, the rest from the cache).\n` : ""),
     );
   }
   return EXIT.ok;

@@ -1,5 +1,6 @@
 /** `synapse search "<query>" --vault <dir>`: ranked results from the vault's index, updated first. */
 import { parseScope } from "../retrieval/scope";
+import { EMBED_FLAG_OPTIONS, embedFlagsOf } from "./embed-flags";
 import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { openVaultIndex } from "./open-index";
 
@@ -10,7 +11,7 @@ function parse(argv: readonly string[]) {
     args: [...argv],
     allowPositionals: true,
     strict: true,
-    options: { vault: { type: "string" }, scope: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } },
+    options: { vault: { type: "string" }, scope: { type: "string" }, limit: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" }, ...EMBED_FLAG_OPTIONS },
   });
 }
 
@@ -26,10 +27,13 @@ export async function runSearchCommand(argv: readonly string[], io: CliIO, optio
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const json = values.json === true;
-  const { index } = await openVaultIndex(values.vault, io, { progress: !json, ...(options.signal ? { signal: options.signal } : {}) });
+  const { index } = await openVaultIndex(values.vault, io, { progress: !json, embed: embedFlagsOf(values), ...(options.signal ? { signal: options.signal } : {}) });
+  const vectorErrorBefore = index.vectors?.error ?? null;
   const started = performance.now();
   const hits = await index.retrieve(positionals[0] ?? "", { scope, limit, ...(options.signal ? { signal: options.signal } : {}) });
   const tookMs = Math.round((performance.now() - started) * 10) / 10;
+  const vectorError = index.vectors?.error ?? null;
+  if (vectorError && vectorError !== vectorErrorBefore) io.stderr(`Warning: ${vectorError}\n`);
   if (json) {
     io.stdout(`${JSON.stringify({ results: hits.map((h) => ({ path: h.path, heading: h.heading, score: h.score, snippet: h.snippet })), tookMs })}\n`);
     return EXIT.ok;

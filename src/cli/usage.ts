@@ -18,9 +18,10 @@ export const HISTORY_USAGE = `Usage: synapse history --vault <dir> [--json]
 
 Lists the last 20 runs that changed the vault, newest first, with the files each touched.`;
 
-export const SEARCH_USAGE = `Usage: synapse search "<query>" --vault <dir> [--scope wiki|notes|all|<folder>[,<folder>…]] [--limit N] [--json]`;
+export const SEARCH_USAGE = `Usage: synapse search "<query>" --vault <dir> [--scope wiki|notes|all|<folder>[,<folder>…]] [--limit N] [--json]
+        [--embed-provider none|ollama|openai] [--embed-model M] [--base-url URL]`;
 
-export const INDEX_USAGE = "Usage: synapse index --vault <dir> [--json]";
+export const INDEX_USAGE = "Usage: synapse index --vault <dir> [--json] [--embed-provider none|ollama|openai] [--embed-model M] [--base-url URL]";
 
 export const QUERY_USAGE = `Usage: synapse query "<question>" --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
         [--model M] [--base-url URL] [--scope wiki|notes|all|<folder>] [--general] [--save] [--json]`;

@@ -5,6 +5,8 @@
 import type { RunContext } from "../core/run-context";
 
 export interface EmbeddingProvider {
+  /** The model vectors come from (part of every cached vector's key). */
+  readonly embeddingModel: string;
   /** One vector per input text, in order. */
   embed(texts: readonly string[], run: RunContext): Promise<number[][]>;
 }

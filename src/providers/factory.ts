@@ -225,7 +225,8 @@ export async function openaiClient(env: ProviderEnvironment, url: URL, key: stri
   });
 }
 
-export function createOpenAI(env: ProviderEnvironment): OpenAICompatibleProvider {
+/** `embeddingModel`, when given, makes the provider declare embeddings from that model (src/providers/embedder.ts). */
+export function createOpenAI(env: ProviderEnvironment, embeddingModel = ""): OpenAICompatibleProvider {
   const profile = env.settings.profiles.openai;
   const url = openaiUrl(env.settings);
   const official = url.hostname === "api.openai.com";
@@ -239,6 +240,7 @@ export function createOpenAI(env: ProviderEnvironment): OpenAICompatibleProvider
     where: displayUrl(url),
     isLocal: isLoopbackUrl(url),
     model: profile.model.trim(),
+    embeddingModel,
     maxTokens: profile.maxTokens,
     maxTokensField: official ? "max_completion_tokens" : "max_tokens",
     structuredOutput: profile.structuredOutput,

@@ -2,7 +2,8 @@
  * Brings a VaultIndex up to date with the vault: new and changed notes are indexed, vanished ones
  * dropped. The cheap test comes first (modification time and size), then the content hash, so a
  * sync that touched every file's time re-reads them but re-indexes none. Work goes in batches with
- * a yield between them, so a caller on Obsidian's main thread never blocks for long.
+ * a yield between them, so a caller on Obsidian's main thread never blocks for long. With an
+ * embedder, the chunks of new and changed notes are then embedded (cached chunks are not).
  */
 import type { VaultPort } from "../vault/vault-port";
 import type { VaultIndex } from "./vault-index";
@@ -24,6 +25,8 @@ export interface SyncOptions {
   readonly yieldNow?: () => Promise<void>;
   /** Persist the changed shards at the end (default true). */
   readonly flush?: boolean;
+  /** Progress of embedding, when an embedder is configured (after the text pass). */
+  readonly embedProgress?: (progress: SyncProgress) => void;
 }
 
 export interface SyncResult {
@@ -33,6 +36,10 @@ export interface SyncResult {
   readonly unchanged: number;
   readonly shardsWritten: number;
   readonly bytesWritten: number;
+  /** Chunks sent to the embedding model (cache misses); 0 without an embedder. */
+  readonly embedded: number;
+  /** Why vectors are off for this session, when the embedding model failed. */
+  readonly vectorError: string | null;
 }
 
 const TIME_SLICE_MS = 30;
@@ -80,6 +87,10 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     else unchanged += 1;
   }
   options.progress?.({ done: listed.length, total: listed.length });
+  const embedding = await index.embedPending({
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.embedProgress ? { progress: options.embedProgress } : {}),
+  });
   const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush();
-  return { total: listed.length, indexed, removed, unchanged, ...flushed };
+  return { total: listed.length, indexed, removed, unchanged, ...flushed, embedded: embedding.embedded, vectorError: embedding.error };
 }

@@ -11,6 +11,7 @@ import { parseNote } from "./chunker";
 import { expandThroughGraph, reciprocalRankFusion } from "./fusion";
 import { GraphIndex, type LinkResolver } from "./graph-index";
 import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
+import type { Embedder } from "./embedder";
 import { chunkTerms } from "./note-terms";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
 import { encodeShard, loadShards, shardKey, shardOf, type NoteRecord } from "./shards";
@@ -18,6 +19,7 @@ import { makeSnippet } from "./snippet";
 import { TextIndex, type TextHit } from "./text-index";
 import { tokenize } from "./tokenize";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
+import { VectorBackend, type EmbedProgress, type EmbedResult } from "./vector-backend";
 
 export interface VaultIndexOptions {
   readonly store: StateStore;
@@ -29,6 +31,8 @@ export interface VaultIndexOptions {
   readonly links?: LinkExtractor;
   /** How link targets resolve (default: by path, then by file name, as Obsidian does). */
   readonly resolver?: LinkResolver;
+  /** Where chunk vectors come from; absent or null, the index answers from text and graph alone. */
+  readonly embedder?: Embedder | null;
 }
 
 export interface NoteState {
@@ -42,6 +46,8 @@ export interface FlushResult {
   readonly bytesWritten: number;
 }
 
+const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused: 0, error: null });
+
 /** How much of a top result's fused score its graph neighbours receive, and from how many top results. */
 const GRAPH_SHARE = 0.25;
 const GRAPH_SEEDS = 5;
@@ -52,12 +58,15 @@ export class VaultIndex implements Retriever {
   private readonly notes = new Map<string, NoteState>();
   private readonly dirty = new Set<number>();
   private readonly extract: LinkExtractor;
+  /** The vector backend, when an embedder is configured. */
+  readonly vectors: VectorBackend | null;
   /** Shards found corrupt or of an older format when the index was opened. */
   rejectedShards = 0;
 
   private constructor(private readonly options: VaultIndexOptions) {
     this.graph = new GraphIndex(options.resolver ?? null);
     this.extract = options.links ?? parseLinks;
+    this.vectors = options.embedder ? new VectorBackend(options.embedder) : null;
   }
 
   /** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. */
@@ -72,6 +81,7 @@ export class VaultIndex implements Retriever {
       }
       index.load(record);
     }
+    await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash);
     return index;
   }
 
@@ -102,6 +112,7 @@ export class VaultIndex implements Retriever {
       return false;
     }
     const parsed = parseNote(path, markdown);
+    this.vectors?.changed(path);
     this.load({ path, mtime: stat.mtime, size: stat.size, hash, chunks: chunkTerms(markdown, parsed), links: this.extract(path, markdown, parsed) });
     return true;
   }
@@ -119,6 +130,7 @@ export class VaultIndex implements Retriever {
     this.notes.delete(path);
     this.text.remove(path);
     this.graph.remove(path);
+    this.vectors?.remove(path);
     this.dirty.add(shardOf(path));
     return true;
   }
@@ -140,16 +152,38 @@ export class VaultIndex implements Retriever {
     this.graph.set(record.path, record.links);
   }
 
-  /** Writes the shards that changed since the last flush. */
+  /**
+   * Embeds the chunks of new and changed notes (and of indexed notes without vectors) that the
+   * cache does not hold. Without an embedder, or after the embedder failed this session, does nothing.
+   */
+  async embedPending(options: { readonly signal?: AbortSignal; readonly progress?: (p: EmbedProgress) => void } = {}): Promise<EmbedResult> {
+    if (!this.vectors) return NO_EMBEDDINGS;
+    const paths = this.vectors.needing(this.notes.keys()).filter((p) => this.notes.has(p) && !this.excluded(p));
+    return this.vectors.embedPending(paths, this.options.reader, options);
+  }
+
+  /** Writes the text and vector shards that changed since the last flush. */
   async flush(): Promise<FlushResult> {
+    let members: Map<number, string[]> | null = null;
+    const membersOf = (shard: number): string[] => {
+      if (!members) {
+        members = new Map();
+        for (const path of this.notes.keys()) {
+          const s = shardOf(path);
+          const list = members.get(s);
+          if (list) list.push(path);
+          else members.set(s, [path]);
+        }
+      }
+      return members.get(shard) ?? [];
+    };
+    const vectors = this.vectors ? await this.vectors.flush(this.options.store, membersOf) : { shardsWritten: 0, bytesWritten: 0 };
     const shards = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
-    if (shards.length === 0) return { shardsWritten: 0, bytesWritten: 0 };
-    const members = new Map<number, string[]>(shards.map((s) => [s, []]));
-    for (const path of this.notes.keys()) members.get(shardOf(path))?.push(path);
-    let bytes = 0;
+    if (shards.length === 0) return vectors;
+    let bytes = vectors.bytesWritten;
     for (const shard of shards) {
-      const paths = (members.get(shard) ?? []).sort();
+      const paths = [...membersOf(shard)].sort();
       if (paths.length === 0) {
         await this.options.store.remove(shardKey(shard));
         continue;
@@ -158,7 +192,7 @@ export class VaultIndex implements Retriever {
       bytes += text.length;
       await this.options.store.write(shardKey(shard), text);
     }
-    return { shardsWritten: shards.length, bytesWritten: bytes };
+    return { shardsWritten: shards.length + vectors.shardsWritten, bytesWritten: bytes };
   }
 
   private record(path: string): NoteRecord {
@@ -189,28 +223,32 @@ export class VaultIndex implements Retriever {
     const bestChunk = new Map<string, TextHit>();
     for (const hit of textHits) if (!bestChunk.has(hit.path)) bestChunk.set(hit.path, hit);
     const textRanked = [...bestChunk.keys()].map((path) => ({ path }));
-    const fused = reciprocalRankFusion([{ hits: textRanked, weight: 1 }]);
-    const seeds = textRanked.slice(0, GRAPH_SEEDS).map((h) => h.path);
+    const vectorHits = this.vectors ? await this.vectors.search(query, Math.max(options.limit * 3, 30), accept, options.signal) : [];
+    const vectorChunk = new Map(vectorHits.map((h) => [h.path, h.ordinal]));
+    const fused = reciprocalRankFusion([
+      { hits: textRanked, weight: 1 },
+      { hits: vectorHits, weight: 1 },
+    ]);
+    const seeds = [...fused].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, GRAPH_SEEDS).map(([path]) => path);
     const expanded = expandThroughGraph(fused, seeds, (p) => this.graph.neighbours(p).map((n) => n.path), GRAPH_SHARE, accept);
     const ranked = [...expanded].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const hits: RetrievalHit[] = [];
     for (const [path, score] of ranked) {
       if (hits.length >= options.limit) break;
       options.signal?.throwIfAborted();
-      const hit = await this.hitFor(path, score, bestChunk.get(path), terms);
+      const hit = await this.hitFor(path, score, bestChunk.get(path)?.ordinal ?? vectorChunk.get(path) ?? 0, terms);
       if (hit) hits.push(hit);
     }
     return Object.freeze(hits);
   }
 
-  private async hitFor(path: string, score: number, chunk: TextHit | undefined, terms: readonly string[]): Promise<RetrievalHit | null> {
+  private async hitFor(path: string, score: number, ordinal: number, terms: readonly string[]): Promise<RetrievalHit | null> {
     let markdown: string;
     try {
       markdown = await this.options.reader.read(path);
     } catch {
       return null; // gone since it was indexed: the next sync drops it
     }
-    const ordinal = chunk?.ordinal ?? 0;
     let found: { heading: string; start: number; end: number } | undefined = this.text.chunksOf(path)[ordinal];
     if (!found || contentHash(markdown) !== this.notes.get(path)?.hash) found = parseNote(path, markdown).chunks[ordinal];
     const text = found ? markdown.slice(found.start, found.end) : markdown;

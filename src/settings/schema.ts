@@ -10,6 +10,10 @@ import { wikiFolderProblem } from "./folder-name";
 
 export const SETTINGS_VERSION = 1;
 
+/** Backends that can embed text: a capability some providers declare, chosen separately from the chat provider. */
+export const EMBEDDING_PROVIDER_IDS = ["none", "ollama", "openai"] as const;
+export type EmbeddingProviderId = (typeof EMBEDDING_PROVIDER_IDS)[number];
+
 export const PROVIDER_IDS = ["offline", "ollama", "anthropic", "openai", "cli"] as const;
 export const ProviderIdSchema = z.enum(PROVIDER_IDS);
 export type ProviderId = z.infer<typeof ProviderIdSchema>;
@@ -119,6 +123,18 @@ export const SettingsSchema = z.object({
       anthropic: AnthropicProfileSchema.prefault({}),
       openai: OpenAIProfileSchema.prefault({}),
       cli: CliProfileSchema.prefault({}),
+    })
+    .prefault({}),
+  /**
+   * Optional vector search: which backend embeds the vault's chunks, and with which model. "none"
+   * (the default) leaves search to text and links. The backend's host, base URL and key are those
+   * of its profile above.
+   */
+  embedding: z
+    .object({
+      provider: z.enum(EMBEDDING_PROVIDER_IDS).default("none"),
+      /** Empty for Ollama means the Ollama profile's embedding model. */
+      model: z.string().default(""),
     })
     .prefault({}),
   /** Per-model price overrides, USD per million tokens. */

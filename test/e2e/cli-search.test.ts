@@ -25,7 +25,8 @@ describe("synapse search and index (built CLI)", () => {
     const first = await runCli(["index", "--vault", vault, "--json"]);
     expect(first.code).toBe(0);
     const report = JSON.parse(first.stdout) as Record<string, number>;
-    expect(Object.keys(report)).toEqual(["notes", "chunks", "indexed", "removed", "unchanged", "rebuiltShards", "bytes", "tookMs"]);
+    expect(Object.keys(report)).toEqual(["notes", "chunks", "indexed", "removed", "unchanged", "rebuiltShards", "bytes", "tookMs", "vectorNotes", "embedded", "vectorError"]);
+    expect(report).toMatchObject({ vectorNotes: 0, embedded: 0, vectorError: null });
     expect(report).toMatchObject({ notes: 3, indexed: 3, removed: 0 });
     expect(report.bytes).toBeGreaterThan(0);
     // The notes themselves are untouched; the index lives in the state folder.

@@ -89,6 +89,15 @@ export const renderOllama: Renderer = {
     }
   },
 
+  isEmbedCall: (method, path) => method === "POST" && path === "/api/embed",
+
+  embeddings(vectors, request, res, ctx) {
+    const body = request.body as { model?: string; input?: string | string[] } | null;
+    if (!known(ctx, body?.model ?? "")) return this.error(404, `model '${body?.model ?? ""}' not found, try pulling it first`, res);
+    const inputs = Array.isArray(body?.input) ? body.input : [body?.input ?? ""];
+    jsonResponse(res, 200, { model: body?.model, embeddings: vectors, prompt_eval_count: inputs.join(" ").split(/\s+/).length });
+  },
+
   other(request, res, ctx) {
     const { method, path } = request;
     if (method === "GET" && path === "/api/version") return jsonResponse(res, 200, { version: ctx.version });
@@ -106,13 +115,6 @@ export const renderOllama: Renderer = {
         model_info: { "general.architecture": "llama", "llama.context_length": found.contextLength ?? 8192 },
         details: { family: "llama", parameter_size: "8B" },
       });
-    }
-    if (method === "POST" && path === "/api/embed") {
-      const body = request.body as { model?: string; input?: string | string[] } | null;
-      if (!known(ctx, body?.model ?? "")) return this.error(404, `model '${body?.model ?? ""}' not found, try pulling it first`, res);
-      const inputs = Array.isArray(body?.input) ? body.input : [body?.input ?? ""];
-      const embeddings = inputs.map((text) => [text.length, (text.charCodeAt(0) || 0) / 100, 1]);
-      return jsonResponse(res, 200, { model: body?.model, embeddings, prompt_eval_count: inputs.join(" ").split(/\s+/).length });
     }
     // /api/pull and anything else: recorded, so a test can prove it never happened.
     return this.error(404, `no route ${method} ${path}`, res);

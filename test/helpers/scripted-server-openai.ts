@@ -1,4 +1,4 @@
-/** The OpenAI chat-completions wire protocol for the scripted server: /v1/chat/completions (JSON or SSE) and /v1/models. */
+/** The OpenAI chat-completions wire protocol for the scripted server: /v1/chat/completions (JSON or SSE), /v1/embeddings and /v1/models. */
 import type { ServerResponse } from "node:http";
 import { chunksOf, cutJson, defaultMessage, jsonResponse, usageOf, writeCut, type RecordedRequest, type RenderContext, type Renderer, type Reply } from "./scripted-server";
 
@@ -97,6 +97,23 @@ export const renderOpenAI: Renderer = {
         res.end(sse({ error: { message: reply.message, type: "server_error" } }));
         return;
     }
+  },
+
+  isEmbedCall: (method, path) => method === "POST" && path.endsWith("/v1/embeddings"),
+
+  embeddings(vectors, request, res, ctx) {
+    const model = (request.body as { model?: string } | null)?.model ?? "";
+    if (ctx.models.length > 0 && !ctx.models.some((m) => m.name === model)) {
+      return this.error(404, `The model \`${model}\` does not exist or you do not have access to it.`, res);
+    }
+    const input = (request.body as { input?: unknown } | null)?.input;
+    const tokens = (Array.isArray(input) ? input : [input]).join(" ").split(/\s+/).length;
+    jsonResponse(res, 200, {
+      object: "list",
+      data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+      model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   },
 
   other(request, res, ctx) {

@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { renderAnthropic } from "./scripted-server-anthropic";
 import { renderOllama } from "./scripted-server-ollama";
 import { renderOpenAI } from "./scripted-server-openai";
+import { fakeEmbedding, FAKE_DIMENSIONS } from "./fake-embedding";
 
 export type Protocol = "ollama" | "openai" | "anthropic";
 
@@ -38,6 +39,13 @@ export type Reply =
   | { readonly kind: "stall"; readonly text: string }
   /** Streams `text`, then an in-stream error event (Ollama `{"error"}` line, Anthropic `event: error`). */
   | { readonly kind: "stream-error"; readonly text: string; readonly message: string };
+
+/**
+ * An answer to an embedding request (/api/embed, /v1/embeddings): vectors (the fake bag-of-words
+ * embedding of each input, `dimensions` long; `wrongAt` gives that input one dimension too many),
+ * or any Reply (an HTTP error, a raw malformed body, a slow answer).
+ */
+export type EmbedReply = Reply | { readonly kind: "vectors"; readonly dimensions?: number; readonly wrongAt?: number };
 
 export interface RecordedRequest {
   readonly method: string;
@@ -65,6 +73,8 @@ export interface ScriptedServerOptions {
   readonly version?: string;
   /** Replaces the answer of a non-model path ("/api/show", "/v1/models"…). */
   readonly overrides?: Readonly<Record<string, Reply>>;
+  /** Answers to embedding requests, in order, the last repeating (default: vectors). */
+  readonly embed?: readonly EmbedReply[] | ((request: RecordedRequest, index: number) => EmbedReply);
 }
 
 export interface ScriptedServer {
@@ -76,6 +86,9 @@ export interface ScriptedServer {
   readonly requests: RecordedRequest[];
   /** Requests to the model endpoint only. */
   modelRequests(): RecordedRequest[];
+  /** Requests to the embedding endpoint only. */
+  embedRequests(): RecordedRequest[];
+  setEmbed(script: readonly EmbedReply[] | ((request: RecordedRequest, index: number) => EmbedReply)): void;
   setScript(script: readonly Reply[] | ((request: RecordedRequest, index: number) => Reply)): void;
   setOverride(path: string, reply: Reply | null): void;
   reset(): void;
@@ -92,6 +105,10 @@ export interface RenderContext {
 
 export type Renderer = {
   isModelCall(method: string, path: string): boolean;
+  /** The protocol's embedding endpoint, if it has one. */
+  isEmbedCall?(method: string, path: string): boolean;
+  /** A successful embedding reply in the protocol's envelope. */
+  embeddings?(vectors: readonly (readonly number[])[], request: RecordedRequest, res: ServerResponse, ctx: RenderContext): void;
   model(reply: Reply, request: RecordedRequest, res: ServerResponse, ctx: RenderContext): void;
   other(request: RecordedRequest, res: ServerResponse, ctx: RenderContext): void;
   error(status: number, message: string, res: ServerResponse, headers?: Readonly<Record<string, string>>): void;
@@ -120,6 +137,13 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   let script = options.script ?? [];
   const overrides = new Map<string, Reply>(Object.entries(options.overrides ?? {}));
   let modelCalls = 0;
+  let embedScript = options.embed ?? [{ kind: "vectors" }];
+  let embedCalls = 0;
+  const pickEmbed = (request: RecordedRequest): EmbedReply => {
+    const index = embedCalls++;
+    if (typeof embedScript === "function") return embedScript(request, index);
+    return embedScript[Math.min(index, embedScript.length - 1)] ?? { kind: "vectors" };
+  };
 
   const pick = (request: RecordedRequest): Reply => {
     const index = modelCalls++;
@@ -152,6 +176,19 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       },
     };
     const override = overrides.get(url.pathname);
+    if (renderer.isEmbedCall?.(request.method, url.pathname) && renderer.embeddings && !override) {
+      const reply = pickEmbed(request);
+      if (reply.kind !== "vectors") {
+        request.reply = reply;
+        renderer.model(reply, request, res, ctx);
+        return;
+      }
+      const input = (request.body as { input?: unknown } | null)?.input;
+      const texts = (Array.isArray(input) ? input : [input]).map((t) => (typeof t === "string" ? t : ""));
+      const dims = reply.dimensions ?? FAKE_DIMENSIONS;
+      renderer.embeddings(texts.map((t, i) => fakeEmbedding(t, i === reply.wrongAt ? dims + 1 : dims)), request, res, ctx);
+      return;
+    }
     if (renderer.isModelCall(request.method, url.pathname) && !override) {
       const reply = pick(request);
       request.reply = reply;
@@ -180,6 +217,11 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     protocol: options.protocol,
     requests,
     modelRequests: () => requests.filter((r) => renderer.isModelCall(r.method, r.path)),
+    embedRequests: () => requests.filter((r) => renderer.isEmbedCall?.(r.method, r.path) === true),
+    setEmbed(next) {
+      embedScript = next;
+      embedCalls = 0;
+    },
     setScript(next) {
       script = next;
       modelCalls = 0;
@@ -191,6 +233,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     reset() {
       requests.length = 0;
       modelCalls = 0;
+      embedCalls = 0;
       overrides.clear();
     },
     close: () =>

@@ -52,6 +52,8 @@ const EVERY_ROW = [
   "Backends › Ask with",
   "Backends › Ask from",
   "Backends › Lint with",
+  "Backends › Vector search with",
+  "Backends › Embedding model",
   "Wiki and limits › Wiki folder",
   "Wiki and limits › Wiki language",
   "Wiki and limits › Review before writing",
@@ -113,6 +115,9 @@ describe("the settings tab", () => {
     const ingest = controls.dropdown("Backends", "Ingest with");
     expect([...ingest.selectEl.options].map((o) => o.value)).toEqual(["offline", "ollama", "anthropic", "openai", "cli"]);
     expect(ingest.getValue()).toBe("offline");
+    const vectors = controls.dropdown("Backends", "Vector search with");
+    expect([...vectors.selectEl.options].map((o) => o.value)).toEqual(["none", "ollama", "openai"]);
+    expect(vectors.getValue()).toBe("none");
   });
 
   it("renders the same rows declaratively for Obsidian 1.13's settings search", async () => {
@@ -130,6 +135,8 @@ describe("the settings tab", () => {
   it("saves each change, and what it saves is valid settings", async () => {
     const { harness, controls } = await openTab();
     controls.dropdown("Backends", "Ingest with").setValue("ollama");
+    controls.dropdown("Backends", "Vector search with").setValue("ollama");
+    controls.text("Backends", "Embedding model").setValue(" nomic-embed-text ");
     controls.text("Wiki and limits", "Wiki folder").setValue("/Knowledge/");
     controls.text("Wiki and limits", "Generation attempts").setValue("5");
     controls.text("Wiki and limits", "Token budget").setValue("0");
@@ -156,6 +163,7 @@ describe("the settings tab", () => {
       excludedFolders: ["Private", "Journal"],
       logContent: true,
       operations: { ingest: "ollama" },
+      embedding: { provider: "ollama", model: "nomic-embed-text" },
       profiles: { ollama: { host: "http://127.0.0.1:11500" }, anthropic: { model: "claude-opus-4-1" }, cli: { maxTurns: 12, maxBudgetUsd: 0.5 } },
     });
     expect(SettingsSchema.parse(data)).toEqual(data);

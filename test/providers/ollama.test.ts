@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRunContext } from "../../src/core/run-context";
 import { isEmbeddingProvider } from "../../src/providers/embedding";
+import { fakeEmbedding } from "../helpers/fake-embedding";
 import { checkReadiness, createOllama, createProvider } from "../../src/providers/factory";
 import type { ScriptedServer } from "../helpers/scripted-server";
 import { startScriptedServer } from "../helpers/scripted-server";
@@ -140,10 +141,7 @@ describe("Ollama backend", () => {
       if (!isEmbeddingProvider(provider)) return;
       const run = createRunContext();
       const vectors = await provider.embed(["Bases show notes as tables", "Canvas"], run);
-      expect(vectors).toEqual([
-        [26, 0.66, 1],
-        [6, 0.67, 1],
-      ]);
+      expect(vectors).toEqual([fakeEmbedding("Bases show notes as tables"), fakeEmbedding("Canvas")]);
       const [request] = server.requests;
       expect(request).toMatchObject({ method: "POST", path: "/api/embed", body: { model: "nomic-embed-text", input: ["Bases show notes as tables", "Canvas"] } });
       expect(run.usage.entries).toEqual([{ provider: "ollama", model: "nomic-embed-text", operation: "embed", inputTokens: 6, outputTokens: 0 }]);

@@ -112,6 +112,10 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     });
   }
 
+  get embeddingModel(): string {
+    return this.config.embeddingModel;
+  }
+
   async embed(texts: readonly string[], run: RunContext): Promise<number[][]> {
     checkCapabilities({ ...this.capabilities(), model: this.config.embeddingModel || this.config.model || null }, "Ollama", { embeddings: true });
     if (texts.length === 0) return [];

@@ -31,3 +31,9 @@ export const OpenAIChunk = z.looseObject({
 });
 
 export const OpenAIModelList = z.looseObject({ data: z.array(z.looseObject({ id: z.string() })) });
+
+/** An /v1/embeddings reply (asked for with `encoding_format: "float"`). */
+export const OpenAIEmbeddingReply = z.looseObject({
+  data: z.array(z.looseObject({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
+  usage: z.looseObject({ prompt_tokens: Count }).nullish(),
+});

@@ -23,9 +23,10 @@ import { analysisRequest, pagesRequest, type StructuredRequest } from "../struct
 import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { openaiSdk } from "./sdk";
-import { OpenAIChunk, OpenAICompletion } from "./envelope";
+import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply } from "./envelope";
+import type { EmbeddingProvider } from "../embedding";
 
-export type OpenAIClient = Pick<OpenAI, "chat">;
+export type OpenAIClient = Pick<OpenAI, "chat" | "embeddings">;
 
 export interface OpenAIAdapterConfig {
   /** The client, built (and the SDK loaded) on the first request. */
@@ -35,6 +36,8 @@ export interface OpenAIAdapterConfig {
   readonly where: string;
   readonly isLocal: boolean;
   readonly model: string;
+  /** The /v1/embeddings model; empty when none is configured (the provider then declares no embeddings). */
+  readonly embeddingModel?: string;
   readonly maxTokens: number;
   /** OpenAI's own API wants `max_completion_tokens`; most compatible servers know only `max_tokens`. */
   readonly maxTokensField: "max_tokens" | "max_completion_tokens";
@@ -57,7 +60,7 @@ function rejectsResponseFormat(error: unknown): boolean {
   return /response_format|json_schema|structured output|strict/i.test(error.message);
 }
 
-export class OpenAICompatibleProvider implements InferenceProvider {
+export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingProvider {
   private readonly call: CallConfig;
   /** Set once the server refuses `response_format`; later calls go straight to prompt-described JSON. */
   private promptOnly: boolean;
@@ -89,7 +92,7 @@ export class OpenAICompatibleProvider implements InferenceProvider {
       streaming: true,
       maxContext: knownContextWindow(this.config.model),
       maxOutputTokens: knownMaxOutput(this.config.model),
-      supportsEmbeddings: false,
+      supportsEmbeddings: this.embeddingModel.length > 0,
     });
   }
 
@@ -109,6 +112,37 @@ export class OpenAICompatibleProvider implements InferenceProvider {
       prompt,
       mapError: (error) => this.mapError(error),
       open: (signal) => this.streamChat(signal, all),
+    });
+  }
+
+  get embeddingModel(): string {
+    return this.config.embeddingModel ?? "";
+  }
+
+  async embed(texts: readonly string[], run: RunContext): Promise<number[][]> {
+    const label = "The OpenAI-compatible server";
+    checkCapabilities({ ...this.capabilities(), model: this.embeddingModel || null }, label, { embeddings: true });
+    if (texts.length === 0) return [];
+    const model = this.embeddingModel;
+    return callWithPolicy({ ...this.call, model }, run, {
+      operation: "embed",
+      prompt: texts.join("\n---\n"),
+      mapError: (error) => mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label, model, where: this.config.where, secrets: this.config.secrets }),
+      send: async (signal) => {
+        const client = await this.config.client();
+        // "float" explicitly: the SDK otherwise asks for base64, which not every compatible server speaks.
+        const raw: unknown = await client.embeddings.create({ model, input: [...texts], encoding_format: "float" }, { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs });
+        const parsed = OpenAIEmbeddingReply.safeParse(raw);
+        const usage = parsed.success && parsed.data.usage ? { inputTokens: parsed.data.usage.prompt_tokens ?? 0, outputTokens: 0 } : null;
+        return { raw, usage };
+      },
+      interpret: (raw) => {
+        const parsed = OpenAIEmbeddingReply.safeParse(raw);
+        if (!parsed.success) throw envelopeError(label, "no embeddings in the reply");
+        const byIndex = [...parsed.data.data].sort((a, b) => a.index - b.index);
+        if (byIndex.length !== texts.length || byIndex.some((d, i) => d.index !== i)) throw envelopeError(label, `${byIndex.length} embeddings for ${texts.length} texts`);
+        return byIndex.map((d) => d.embedding);
+      },
     });
   }
 

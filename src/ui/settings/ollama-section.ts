@@ -97,7 +97,7 @@ export function ollamaSection(ctx: SettingsContext): SettingSection {
       ),
       picker(
         "Embedding model",
-        "An embedding model (such as nomic-embed-text), kept apart from the chat model. Test connection checks that it is installed and can embed; ingests do not use embeddings yet.",
+        "An embedding model (such as nomic-embed-text), kept apart from the chat model, for vector search when \"Vector search with\" is Local: Ollama. Test connection checks that it is installed and can embed.",
         (s) => s.profiles.ollama.embeddingModel,
         (d, v) => (d.profiles.ollama.embeddingModel = v),
         () => embeddingFilter(models),

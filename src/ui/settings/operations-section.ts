@@ -1,5 +1,6 @@
 /** Which provider profile serves each operation. */
 import type { Operation, ProviderId, Settings } from "../../settings/schema";
+import { embeddingRows } from "./embedding-rows";
 import { save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 
 export const PROVIDER_LABELS: Record<ProviderId, string> = {
@@ -53,5 +54,5 @@ function queryScopeRow(ctx: SettingsContext): SettingRow {
 
 export function operationsSection(ctx: SettingsContext): SettingSection {
   const rows = ctx.operations.flatMap((operation) => (operation === "query" ? [operationRow(ctx, operation), queryScopeRow(ctx)] : [operationRow(ctx, operation)]));
-  return { heading: "Backends", rows };
+  return { heading: "Backends", rows: [...rows, ...embeddingRows(ctx)] };
 }

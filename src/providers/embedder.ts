@@ -1,0 +1,52 @@
+/**
+ * Turns a provider that declares an embedding capability into the retrieval layer's `Embedder`
+ * port, and builds the one the settings choose (`embedding.provider` and `embedding.model`). A
+ * provider that declares no embeddings yields none: the index then searches text and links only.
+ */
+import { SynapseError } from "../core/errors";
+import type { InferenceProvider } from "../core/provider";
+import { createRunContext } from "../core/run-context";
+import type { Embedder } from "../retrieval/embedder";
+import type { Settings } from "../settings/schema";
+import { isEmbeddingProvider } from "./embedding";
+import type { ProviderEnvironment } from "./environment";
+import { createOllama, createOpenAI } from "./factory";
+
+/** The provider's embeddings as an Embedder, or null when it declares none. */
+export function embedderOf(provider: InferenceProvider): Embedder | null {
+  const caps = provider.capabilities();
+  if (!caps.supportsEmbeddings || !isEmbeddingProvider(provider) || provider.embeddingModel === "") return null;
+  return {
+    modelId: `${caps.name}:${provider.embeddingModel}`,
+    async embed(texts, signal) {
+      const run = createRunContext(signal ? { signal } : {});
+      const vectors = await provider.embed(texts, run);
+      if (vectors.length !== texts.length) throw new SynapseError("schema", `The embedding model returned ${vectors.length} vectors for ${texts.length} texts.`);
+      const dims = vectors[0]?.length ?? 0;
+      for (const v of vectors) {
+        if (v.length === 0 || v.length !== dims) throw new SynapseError("schema", `The embedding model returned vectors of different lengths (${dims} and ${v.length}) in one reply.`);
+      }
+      return vectors.map((v) => Float32Array.from(v));
+    },
+  };
+}
+
+/** The embedder the settings choose, or null when they choose none. */
+export function createEmbedder(env: ProviderEnvironment): Embedder | null {
+  const { provider, model } = env.settings.embedding;
+  const profiles = env.settings.profiles;
+  const withProfiles = (next: Partial<Settings["profiles"]>): ProviderEnvironment => ({ ...env, settings: { ...env.settings, profiles: { ...profiles, ...next } } });
+  switch (provider) {
+    case "none":
+      return null;
+    case "ollama": {
+      const embeddingModel = model.trim() || profiles.ollama.embeddingModel.trim();
+      if (!embeddingModel) throw new SynapseError("config", "Vector search with Ollama needs an embedding model (such as nomic-embed-text); set one or choose no embeddings.");
+      return embedderOf(createOllama(withProfiles({ ollama: { ...profiles.ollama, embeddingModel } })));
+    }
+    case "openai": {
+      if (!model.trim()) throw new SynapseError("config", "Vector search with an OpenAI-compatible server needs an embedding model (such as text-embedding-3-small); set one or choose no embeddings.");
+      return embedderOf(createOpenAI(env, model.trim()));
+    }
+  }
+}

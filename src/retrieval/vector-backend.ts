@@ -1,0 +1,223 @@
+/**
+ * Keeps the vector index in step with the text index when an embedder is configured: remembers
+ * which notes changed, embeds their chunks in batches (only chunks whose key is not cached), loads
+ * and writes the vector shards, and answers the vector side of a query. A failing embedding server
+ * costs one clear error, kept in `error`; the vector backend then stands aside for the rest of the
+ * session and the index keeps working from text and graph. Cancellation is never swallowed.
+ */
+import type { StateStore } from "../vault/state-store";
+import { contentHash } from "../wiki/content-hash";
+import { parseNote, type Chunk } from "./chunker";
+import { EMBED_BATCH_SIZE, type Embedder } from "./embedder";
+import { shardOf } from "./shards";
+import { NO_VECTOR, VectorIndex, type VectorHit } from "./vector-index";
+import { chunkKey } from "./vector-math";
+import { encodeVectorShard, loadVectorShards, vectorShardKey, type VectorNoteRecord } from "./vector-shards";
+
+export interface EmbedProgress {
+  readonly done: number;
+  readonly total: number;
+}
+
+export interface EmbedResult {
+  /** Notes given vectors. */
+  readonly notes: number;
+  /** Chunks sent to the model (cache misses). */
+  readonly embedded: number;
+  /** Chunks found in the cache. */
+  readonly reused: number;
+  /** Why embedding stopped, when it did; the index then answers from text and graph. */
+  readonly error: string | null;
+}
+
+interface Queued {
+  readonly path: string;
+  readonly hash: string;
+  readonly keys: readonly string[];
+}
+
+/**
+ * What is embedded for a chunk: its own text (which opens with its heading line), nothing else —
+ * not the note's title — so a renamed or moved note finds every vector in the cache.
+ */
+function embedText(markdown: string, chunk: Chunk): string {
+  return markdown.slice(chunk.start, chunk.end).trim();
+}
+
+/** One sentence for the user: the cause, and that search goes on without vectors. */
+function offMessage(error: unknown): string {
+  const cause = (error instanceof Error ? error.message : String(error)).trim().replace(/[.\s]*$/, "");
+  return `Vector search is off for now (${cause}); search uses text and links only.`;
+}
+
+export class VectorBackend {
+  readonly index = new VectorIndex();
+  private readonly pending = new Set<string>();
+  private readonly dirty = new Set<number>();
+  /** The first embedding failure of this session, in one sentence. */
+  error: string | null = null;
+  /** Shards dropped when the index opened (damaged, outdated, or made by another model). */
+  rejectedShards = 0;
+
+  constructor(readonly embedder: Embedder) {}
+
+  get active(): boolean {
+    return this.error === null;
+  }
+
+  /** Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors are redone. */
+  async load(store: StateStore, hashOf: (path: string) => string | undefined): Promise<void> {
+    const loaded = await loadVectorShards(store, this.embedder.modelId);
+    this.rejectedShards = loaded.rejected;
+    for (const shard of loaded.shards) {
+      try {
+        for (const [key, vector] of shard.vectors) this.index.putQuantised(key, vector);
+      } catch {
+        this.rejectedShards += 1; // of another dimension than the shards before it: its notes are embedded again
+        continue;
+      }
+      for (const note of shard.notes) {
+        const textHash = hashOf(note.path);
+        if (textHash === undefined) {
+          this.dirty.add(shardOf(note.path));
+          continue;
+        }
+        this.index.setNote(note.path, note.keys, note.hash);
+        if (textHash !== note.hash) this.changed(note.path);
+      }
+    }
+  }
+
+  /** A note's text changed (or it is new): its vectors are redone at the next `embedPending`. */
+  changed(path: string): void {
+    this.pending.add(path);
+  }
+
+  remove(path: string): void {
+    this.pending.delete(path);
+    if (this.index.remove(path)) this.dirty.add(shardOf(path));
+  }
+
+  /** The notes that need vectors: those that changed, and indexed notes that have none. */
+  needing(indexed: Iterable<string>): string[] {
+    const out = new Set(this.pending);
+    for (const path of indexed) if (!this.index.has(path)) out.add(path);
+    return [...out].sort();
+  }
+
+  /**
+   * Embeds the chunks of `paths` that no cached vector covers, `EMBED_BATCH_SIZE` texts per request.
+   * A note is committed once all its chunks have vectors, so a failure half-way loses nothing done.
+   */
+  async embedPending(
+    paths: readonly string[],
+    reader: { read(path: string): Promise<string> },
+    options: { readonly signal?: AbortSignal; readonly progress?: (p: EmbedProgress) => void } = {},
+  ): Promise<EmbedResult> {
+    let notes = 0;
+    let embedded = 0;
+    let reused = 0;
+    if (!this.active || paths.length === 0) return { notes, embedded, reused, error: this.error };
+    const modelId = this.embedder.modelId;
+    const queue: Queued[] = [];
+    const toEmbed = new Map<string, string>();
+    const commit = () => {
+      while (queue.length > 0) {
+        const next = queue[0] as Queued;
+        if (next.keys.some((k) => k !== NO_VECTOR && !this.index.cached(k))) break;
+        queue.shift();
+        this.index.setNote(next.path, next.keys, next.hash);
+        this.pending.delete(next.path);
+        this.dirty.add(shardOf(next.path));
+        notes += 1;
+      }
+    };
+    const send = async (all: boolean) => {
+      while (toEmbed.size >= EMBED_BATCH_SIZE || (all && toEmbed.size > 0)) {
+        const batch = [...toEmbed.entries()].slice(0, EMBED_BATCH_SIZE);
+        const vectors = await this.embedder.embed(batch.map(([, text]) => text), options.signal);
+        if (vectors.length !== batch.length) throw new Error(`The embedding model returned ${vectors.length} vectors for ${batch.length} texts.`);
+        batch.forEach(([key], i) => {
+          this.index.put(key, vectors[i] ?? new Float32Array(0));
+          toEmbed.delete(key);
+        });
+        embedded += batch.length;
+        commit();
+      }
+    };
+    try {
+      for (let i = 0; i < paths.length; i++) {
+        options.signal?.throwIfAborted();
+        options.progress?.({ done: i, total: paths.length });
+        const path = paths[i] as string;
+        let markdown: string;
+        try {
+          markdown = await reader.read(path);
+        } catch {
+          this.pending.delete(path); // gone: the next sync removes it
+          continue;
+        }
+        const parsed = parseNote(path, markdown);
+        const keys: string[] = [];
+        for (const chunk of parsed.chunks) {
+          const text = embedText(markdown, chunk);
+          if (text === "") {
+            keys.push(NO_VECTOR);
+            continue;
+          }
+          const key = await chunkKey(modelId, text);
+          keys.push(key);
+          if (this.index.cached(key) || toEmbed.has(key)) reused += 1;
+          else toEmbed.set(key, text);
+        }
+        queue.push({ path, hash: contentHash(markdown), keys });
+        commit();
+        await send(false);
+      }
+      await send(true);
+      options.progress?.({ done: paths.length, total: paths.length });
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason ?? error;
+      this.error = offMessage(error);
+    }
+    return { notes, embedded, reused, error: this.error };
+  }
+
+  /** Writes the vector shards that changed; `members` lists each shard's notes. */
+  async flush(store: StateStore, members: (shard: number) => readonly string[]): Promise<{ shardsWritten: number; bytesWritten: number }> {
+    const shards = [...this.dirty].sort((a, b) => a - b);
+    this.dirty.clear();
+    this.index.sweep();
+    let bytes = 0;
+    for (const shard of shards) {
+      const notes: VectorNoteRecord[] = [];
+      for (const path of members(shard)) {
+        const keys = this.index.keysOf(path);
+        if (keys) notes.push({ path, hash: this.index.hashOf(path) ?? "", keys });
+      }
+      const dims = this.index.dimensions;
+      if (notes.length === 0 || dims === null) {
+        await store.remove(vectorShardKey(shard));
+        continue;
+      }
+      const encoded = encodeVectorShard(this.embedder.modelId, dims, notes, (key) => this.index.vector(key));
+      bytes += encoded.byteLength;
+      await store.write(vectorShardKey(shard), encoded);
+    }
+    return { shardsWritten: shards.length, bytesWritten: bytes };
+  }
+
+  /** The vector side of a query, or nothing when vectors are off, empty or the model fails. */
+  async search(query: string, limit: number, accept: (path: string) => boolean, signal?: AbortSignal): Promise<VectorHit[]> {
+    if (!this.active || this.index.noteCount === 0 || query.trim() === "") return [];
+    try {
+      const [vector] = await this.embedder.embed([query], signal);
+      if (!vector) return [];
+      return this.index.search(vector, limit, accept);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? error;
+      this.error = offMessage(error);
+      return [];
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Vector search from the terminal (built CLI) against a scripted Ollama server: chunks are embedded
+ * in batches, an unchanged chunk is never embedded again — even after every file's modification
+ * time changed — and a dead server costs one warning while search goes on from text and links.
+ */
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli";
+import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-server";
+import { makeVault } from "../helpers/temp-vault";
+
+const NOTES: Record<string, string> = {};
+for (let i = 0; i < 40; i++) NOTES[`notes/n${i}.md`] = `# Note ${i}\n\nPlain words number ${i} on topic ${i % 4}.\n\n## More\n\nSecond part ${i}.`;
+NOTES["private/secret.md"] = "# Secret\n\nNever to be embedded.";
+
+let server: ScriptedServer;
+beforeAll(async () => {
+  server = await startScriptedServer({ protocol: "ollama", models: [{ name: "nomic-embed-text:latest", capabilities: ["embedding"] }] });
+});
+afterAll(() => server.close());
+
+function vault(): string {
+  const root = makeVault(NOTES);
+  mkdirSync(join(root, ".obsidian/plugins/synapse"), { recursive: true });
+  writeFileSync(join(root, ".obsidian/plugins/synapse/data.json"), JSON.stringify({ excludedFolders: ["private"] }));
+  return root;
+}
+
+const flags = () => ["--embed-provider", "ollama", "--embed-model", "nomic-embed-text", "--base-url", server.url];
+
+describe("synapse index and search with embeddings (built CLI)", () => {
+  it("embeds each chunk once, in batches, and not again after every file was touched", async () => {
+    const root = vault();
+    server.reset();
+    const first = await runCli(["index", "--vault", root, "--json", ...flags()]);
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({ notes: 40, chunks: 80, vectorNotes: 40, embedded: 80, vectorError: null });
+    expect(server.embedRequests()).toHaveLength(3); // 32 + 32 + 16
+    expect(server.embedRequests().flatMap((r) => (r.body as { input: string[] }).input).some((t) => t.includes("Never to be embedded"))).toBe(false);
+
+    const later = new Date(Date.now() + 60_000);
+    for (const path of Object.keys(NOTES)) utimesSync(join(root, path), later, later);
+    const second = JSON.parse((await runCli(["index", "--vault", root, "--json", ...flags()])).stdout) as Record<string, unknown>;
+    expect(second).toMatchObject({ notes: 40, indexed: 0, vectorNotes: 40, embedded: 0 });
+    expect(server.embedRequests()).toHaveLength(3);
+
+    const search = await runCli(["search", "topic", "--vault", root, "--json", ...flags()]);
+    expect(search.code).toBe(0);
+    expect((JSON.parse(search.stdout) as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect(server.embedRequests()).toHaveLength(4); // the query only
+    expect((server.embedRequests()[3]?.body as { input: string[] }).input).toEqual(["topic"]);
+  });
+
+  it("a dead embedding server costs one warning; search answers from text", async () => {
+    const root = vault();
+    const dead = await startScriptedServer({ protocol: "ollama" });
+    const url = dead.url;
+    await dead.close();
+    const run = await runCli(["search", "plain words", "--vault", root, "--json", "--embed-provider", "ollama", "--embed-model", "nomic-embed-text", "--base-url", url]);
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    const warnings = run.stderr.split("\n").filter((l) => l.startsWith("Warning:"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/Vector search is off for now \(Could not reach Ollama.*\); search uses text and links only\./);
+  });
+
+  it("refuses unknown or incomplete embedding flags with a usage error", async () => {
+    const root = vault();
+    const unknown = await runCli(["index", "--vault", root, "--embed-provider", "cohere"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown embedding provider "cohere"; use one of none, ollama, openai\./);
+    const noModel = await runCli(["index", "--vault", root, "--embed-provider", "openai"]);
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toMatch(/needs an embedding model/);
+    const stray = await runCli(["search", "x", "--vault", root, "--embed-model", "m"]);
+    expect(stray.code).toBe(2);
+  });
+});
