@@ -1,6 +1,7 @@
 /** `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions. */
 import { benchCli } from "./cli.bench";
 import { benchIngest } from "./ingest.bench";
+import { benchIngestScale } from "./ingest-scale.bench";
 import { benchLanguage } from "./language.bench";
 import { benchLint } from "./lint.bench";
 import { benchPlugin } from "./plugin.bench";
@@ -9,6 +10,7 @@ import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
 results.push(...(await benchIngest()));
+results.push(...(await benchIngestScale()));
 results.push(...benchCli());
 results.push(...benchLanguage());
 results.push(...benchLint());

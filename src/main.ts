@@ -8,11 +8,11 @@ import { Notice, Platform, Plugin, type App, type PluginManifest } from "obsidia
 import { registerCommands } from "./obsidian/commands";
 import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
+import { IndexService } from "./obsidian/index-service";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
 import { ObsidianVault } from "./obsidian/obsidian-vault";
 import { QueryService } from "./obsidian/query-service";
-import { LazyVaultIndex } from "./obsidian/query-index";
 import { confirmWithModal, undoLastChange } from "./obsidian/undo-service";
 import { pluginWriteContext } from "./obsidian/write-context";
 import type { WriteContext } from "./wiki/apply";
@@ -46,6 +46,8 @@ export default class SynapsePlugin extends Plugin {
   ingest: IngestService | null = null;
   /** Set by onload; what the "Ask the wiki" view asks. */
   query: QueryService | null = null;
+  /** Set by onload; the vault's search index (opened once the layout is ready). */
+  index: IndexService | null = null;
   private store: SettingsStore | null = null;
   /** Settles once the start-up recovery of an interrupted run is done (tests wait on it). */
   recovered: Promise<void> = Promise.resolve();
@@ -65,7 +67,21 @@ export default class SynapsePlugin extends Plugin {
     this.store = store;
     const environment = new PluginEnvironment(this.app);
     const write = pluginWriteContext(this.app, this.manifest);
-    const ingest = new IngestService(this.app, store, environment, this.seams.createProvider, write);
+    // The index's progress line sits after the ingest's status item (created below).
+    let indexStatus: HTMLElement | null = null;
+    const index = new IndexService({
+      app: this.app,
+      store: write.store,
+      settings: () => store.settings,
+      status: (text) => {
+        indexStatus?.setText(text);
+        indexStatus?.toggleClass("synapse-status-idle", text === "");
+      },
+      onError: (error) => console.error("Synapse: the search index", error),
+    });
+    this.index = index;
+    this.register(() => void index.dispose());
+    const ingest = new IngestService(this.app, store, environment, this.seams.createProvider, write, index);
     this.ingest = ingest;
     this.register(() => ingest.dispose());
 
@@ -76,8 +92,10 @@ export default class SynapsePlugin extends Plugin {
       name: "Undo last ingest or other change",
       callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
     });
-    this.registerQuery(store, environment, write);
+    this.registerQuery(store, environment, write, index);
     const status = new StatusBar(this.addStatusBarItem());
+    indexStatus = this.addStatusBarItem();
+    indexStatus.addClasses(["synapse-index-status", "synapse-status-idle"]);
     this.register(ingest.queue.subscribe((snapshot) => status.show(snapshot)));
     this.registerDomEvent(status.element, "click", () => {
       if (ingest.cancel()) new Notice("Cancelling the running ingest…");
@@ -92,6 +110,13 @@ export default class SynapsePlugin extends Plugin {
     );
 
     this.app.workspace.onLayoutReady(() => {
+      // Registered once the vault is loaded, so start-up's flood of "create" events is not indexed one by one.
+      this.registerEvent(this.app.vault.on("create", (file) => index.changed(file)));
+      this.registerEvent(this.app.vault.on("modify", (file) => index.changed(file)));
+      this.registerEvent(this.app.vault.on("delete", (file) => index.deleted(file)));
+      this.registerEvent(this.app.vault.on("rename", (file, oldPath) => index.renamed(file, oldPath)));
+      this.registerEvent(this.app.metadataCache.on("changed", (file, _data, cache) => index.changed(file, cache)));
+      index.start();
       // A run a crash (or a killed CLI) interrupted is rolled back before anything else reads the wiki.
       this.recovered = recoverInterruptedRun(new ObsidianVault(this.app), { ...write, wikiFolder: effectiveWikiFolder(store.settings.wikiFolder) })
         .then((report) => {
@@ -114,16 +139,15 @@ export default class SynapsePlugin extends Plugin {
   }
 
   /** "Ask the wiki": the service, its side view, the command and the ribbon button (no default hotkey). */
-  private registerQuery(store: SettingsStore, environment: PluginEnvironment, write: WriteContext): void {
+  private registerQuery(store: SettingsStore, environment: PluginEnvironment, write: WriteContext, index: IndexService): void {
     const vault = new ObsidianVault(this.app);
-    const index = new LazyVaultIndex(vault, write.store, () => store.settings, () => new Promise((r) => window.setTimeout(r, 0)));
     const query = new QueryService({
       vault,
       settings: store,
       environment,
       store: write.store,
       write: () => write,
-      retriever: () => index.current(),
+      retriever: () => index.retriever(),
       review: this.seams.review ?? approveAll,
       open: (path, newLeaf) => void this.app.workspace.openLinkText(path, "", newLeaf),
       // Mobile has no Node streaming transport: its replies arrive whole, and so does the answer.

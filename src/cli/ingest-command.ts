@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { toSynapseError } from "../core/errors";
-import { MemoryRunLogger } from "../core/log";
+import { MemoryRunLogger, type ContextEvent } from "../core/log";
 import { createProvider } from "../providers/factory";
 import { NodeVault } from "../vault/node-vault";
 import { createNodeFetch } from "../providers/transports/node-fetch";
@@ -12,6 +12,7 @@ import { runFolderIngest } from "./folder-ingest";
 import { runCliIngest, type CliIngestContext } from "./ingest-run";
 import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { jsonFolderProviderFailure } from "./folder-report";
+import { openIndexIn, type OpenedIndex } from "./open-index";
 import { recoverVault } from "./recovery";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
 import { applyFlags, readVaultSettings } from "./vault-settings";
@@ -69,6 +70,20 @@ async function isFolder(vault: NodeVault, path: string): Promise<boolean> {
   }
 }
 
+/** The run log's record of the model's context, as --verbose prints it: what was quoted, and what did not fit. */
+export function contextLines(contexts: readonly ContextEvent[]): string[] {
+  return contexts.flatMap((c) => [
+    `context: ${c.included.length} related passage(s), ${c.usedTokens.toLocaleString("en-US")} of ${c.budgetTokens.toLocaleString("en-US")} tokens`,
+    ...c.included.map((i) => `  quoted ${i.path}${i.heading ? ` # ${i.heading}` : ""}${i.truncated ? " (cut to fit)" : ""}`),
+    ...c.omitted.map((o) => `  left out ${o.path}${o.heading ? ` # ${o.heading}` : ""} (${o.tokens.toLocaleString("en-US")} tokens, no room)`),
+  ]);
+}
+
+/** Writes the index once the command's ingests are done; failing to only costs the next command a re-read. */
+async function saveIndex(opened: OpenedIndex | null, io: CliIO): Promise<void> {
+  await opened?.finish().catch((error: unknown) => io.stderr(`Warning: the search index was not saved (${toSynapseError(error).message}).\n`));
+}
+
 export async function runIngestCommand(argv: readonly string[], io: CliIO, options: IngestCommandOptions = {}): Promise<number> {
   const { values, positionals } = parse(argv);
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "Name the note to ingest." : `Ingest one note or one folder at a time (got ${positionals.length}).`);
@@ -112,6 +127,12 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     else io.stderr(`Error (${failure.kind}): ${failure.message}\n`);
     return EXIT.provider;
   }
+  // The index is brought up to date once per command, before the first note (a folder's notes share it).
+  const opened = await openIndexIn(vaultRoot, settings, io, { progress: !json, persist: values["dry-run"] === true ? "never" : "refresh", ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
+    // Without the index the ingest still runs, as before it existed: title matching over a listing.
+    if (!options.signal?.aborted) io.stderr(`Warning: the search index could not be opened (${toSynapseError(error).message}); ingesting without it.\n`);
+    return null;
+  });
   const ctx: CliIngestContext = {
     vault,
     write,
@@ -123,22 +144,29 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     force: values.force === true,
     diff: values.diff === true,
     json,
+    ...(opened ? { index: { retriever: opened.index, catalog: opened.catalog } } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.writing ? { writing: options.writing } : {}),
   };
   const caps = provider.capabilities();
   const using = `${caps.name}${caps.model ? ` (${caps.model})` : ""}${caps.isLocal ? ", on this machine" : ""}`;
-  if (folder) return runFolderIngest(notePath, ctx, using);
+  if (folder) {
+    const code = await runFolderIngest(notePath, ctx, using);
+    await saveIndex(opened, io);
+    return code;
+  }
 
   if (!json) io.stderr(`Ingesting ${notePath} with ${using}…\n`);
   const { report, diffs } = await runCliIngest(notePath, ctx, (event) => {
     const line = describeProgress(event);
     if (line && !json) io.stderr(`  ${line}\n`);
   });
+  await saveIndex(opened, io);
   if (json) io.stdout(`${jsonReport(report, diffs)}\n`);
   else io.stdout(humanReport(report, notePath));
   if (values.verbose && report.error) {
     for (const event of logger.events) io.stderr(`  call ${event.operation} ${event.provider} ${event.outcome} ${event.durationMs} ms\n`);
   }
+  if (values.verbose) for (const line of contextLines(logger.contexts)) io.stderr(`  ${line}\n`);
   return exitCodeFor(report);
 }

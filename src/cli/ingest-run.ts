@@ -9,7 +9,8 @@ import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "../wiki/apply";
 import { ingestNote } from "../wiki/ingest-note";
-import type { IngestReport } from "../wiki/ingest-types";
+import type { IngestReport, WikiCatalog } from "../wiki/ingest-types";
+import type { Retriever } from "../retrieval/types";
 import type { ReviewPlan } from "../wiki/review";
 import type { CliIO } from "./io";
 import type { MemoryRunLogger } from "../core/log";
@@ -29,6 +30,8 @@ export interface CliIngestContext {
   readonly json: boolean;
   readonly signal?: AbortSignal;
   readonly writing?: (inProgress: boolean) => void;
+  /** The vault's search index: related pages by content, and no listing of the vault per ingest. */
+  readonly index?: { readonly retriever: Retriever; readonly catalog: WikiCatalog };
 }
 
 export interface CliIngestResult {
@@ -49,7 +52,13 @@ export async function runCliIngest(
 ): Promise<CliIngestResult> {
   const diffs = ctx.diff ? new Map<string, string>() : undefined;
   const report = await ingestNote(
-    { vault: ctx.vault, provider: ctx.provider, settings: ctx.settings, write: ctx.write },
+    {
+      vault: ctx.vault,
+      provider: ctx.provider,
+      settings: ctx.settings,
+      write: ctx.write,
+      ...(ctx.index ? { retriever: ctx.index.retriever, catalog: ctx.index.catalog } : {}),
+    },
     {
       notePath,
       dryRun: ctx.dryRun,

@@ -3,11 +3,14 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
 import { createEmbedder } from "../providers/embedder";
+import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
 import { syncIndex, type SyncResult } from "../retrieval/sync";
 import { VaultIndex } from "../retrieval/vault-index";
 import { NodeStateStore } from "../vault/node-state-store";
 import { NodeVault } from "../vault/node-vault";
+import type { WikiCatalog } from "../wiki/ingest-types";
+import { effectiveWikiFolder } from "../wiki/page-paths";
 import { applyEmbedFlags, hasEmbedFlags, type EmbedFlags } from "./embed-flags";
 import { envSecrets } from "./env-secrets";
 import { UsageError, type CliIO } from "./io";
@@ -19,6 +22,10 @@ export interface OpenedIndex {
   readonly sync: SyncResult;
   readonly vaultRoot: string;
   readonly store: NodeStateStore;
+  /** The index as an ingest's catalogue of the wiki. */
+  readonly catalog: WikiCatalog;
+  /** Writes the changed shards when the persistence mode says so (after the command's ingests). */
+  finish(): Promise<void>;
 }
 
 export interface OpenIndexOptions {
@@ -26,6 +33,12 @@ export interface OpenIndexOptions {
   readonly signal?: AbortSignal;
   /** Embedding flags of this run (`--embed-provider`, `--embed-model`, `--base-url`). */
   readonly embed?: EmbedFlags;
+  /**
+   * When the index is written: "sync" (default) right after it is brought up to date; "refresh"
+   * by `finish`, and only if an ingest wrote pages (a failed ingest leaves no trace, and a folder's
+   * ingests write the index once); "never" for a dry run.
+   */
+  readonly persist?: "sync" | "refresh" | "never";
 }
 
 /**
@@ -51,16 +64,22 @@ export async function openVaultIndex(vaultFlag: string | undefined, io: CliIO, o
   if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
   const loaded = await readVaultSettings(vaultRoot);
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
-  const embedder = embedderFor(loaded.settings, options.embed ?? {}, io);
+  return openIndexIn(vaultRoot, loaded.settings, io, options);
+}
+
+/** Opens the index of a vault whose settings the caller has read already (ingest applies its flags first). */
+export async function openIndexIn(vaultRoot: string, settings: Settings, io: CliIO, options: OpenIndexOptions = {}): Promise<OpenedIndex> {
+  const embedder = embedderFor(settings, options.embed ?? {}, io);
   const vault = new NodeVault(vaultRoot);
   const store = NodeStateStore.forVault(vaultRoot);
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: loaded.settings.wikiFolder, excludedFolders: loaded.settings.excludedFolders, embedder });
+  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: effectiveWikiFolder(settings.wikiFolder), excludedFolders: settings.excludedFolders, embedder });
   const rejectedVectors = index.vectors?.rejectedShards ?? 0;
   if (rejectedVectors > 0) io.stderr(`Warning: ${rejectedVectors} vector shard(s) were damaged, outdated or made by another model; their notes are embedded again.\n`);
   if (index.rejectedShards > 0) io.stderr(`Warning: ${index.rejectedShards} index shard(s) were damaged or outdated; their notes are indexed again.\n`);
   let last = 0;
   const sync = await syncIndex(index, vault, {
     batchSize: 200,
+    flush: (options.persist ?? "sync") === "sync",
     ...(options.signal ? { signal: options.signal } : {}),
     progress: ({ done, total }) => {
       if (!options.progress || total === 0) return;
@@ -80,5 +99,10 @@ export async function openVaultIndex(vaultFlag: string | undefined, io: CliIO, o
     },
   });
   if (sync.vectorError) io.stderr(`${options.progress ? "\n" : ""}Warning: ${sync.vectorError}\n`);
-  return { index, sync, vaultRoot, store };
+  let wrote = false;
+  const catalog = indexCatalog(index, vault, { changed: () => void (wrote = true) });
+  const finish = async () => {
+    if (options.persist === "refresh" && wrote) await index.flush();
+  };
+  return { index, sync, vaultRoot, store, catalog, finish };
 }

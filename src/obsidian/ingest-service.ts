@@ -19,6 +19,7 @@ import type { WriteContext } from "../wiki/apply";
 import type { IngestReport } from "../wiki/ingest-types";
 import { reviewWhenNeeded, type ReviewHook } from "../wiki/review";
 import type { PluginEnvironment } from "./environment";
+import type { IndexService } from "./index-service";
 import { IngestQueue, type JobOutcome, type QueueJob } from "./ingest-queue";
 import { ObsidianVault } from "./obsidian-vault";
 import { batchNotice, buildResultListing, noteName, outcomeNotice, plural, type IngestedNote } from "./outcome";
@@ -106,6 +107,8 @@ export class IngestService {
     private readonly factory?: ProviderFactory,
     /** Where runs are journaled and recorded for undo (the plugin's state folder). */
     private readonly write?: WriteContext,
+    /** The vault's search index: the model's context and the duplicate shortlist come from it. */
+    private readonly index?: IndexService,
   ) {
     this.review = reviewWhenNeeded(() => this.store.settings.reviewMode, modalReviewHook(app));
     this.saved = write ? new QueueStore(write.store) : null;
@@ -253,8 +256,17 @@ export class IngestService {
         }
         const { ingestNote } = await import("../wiki/ingest-note");
         const vault = new ObsidianVault(this.app);
+        // Waits for the first indexing of the vault; without an index, the ingest lists the wiki instead.
+        const indexed = await this.index?.forIngest();
         const report = await ingestNote(
-          { vault, provider, settings, ...(this.write ? { write: this.write } : {}), linkExists: (name) => vault.linkExists(name) },
+          {
+            vault,
+            provider,
+            settings,
+            ...(this.write ? { write: this.write } : {}),
+            linkExists: (name) => vault.linkExists(name),
+            ...(indexed ? { retriever: indexed.retriever, catalog: indexed.catalog } : {}),
+          },
           { notePath, force, signal, progress, log: logger, review: this.review },
         );
         return { notePath, report, calls: logger.events };

@@ -5,7 +5,9 @@
  * Excluded folders are never indexed; a note moved into one is dropped at the next update.
  */
 import { isExcluded } from "../core/perimeter";
+import { nameKey } from "../core/unicode";
 import { contentHash } from "../wiki/content-hash";
+import { indexPath, logPath } from "../wiki/index-log";
 import type { StateStore } from "../vault/state-store";
 import { parseNote } from "./chunker";
 import { expandThroughGraph, reciprocalRankFusion } from "./fusion";
@@ -56,10 +58,16 @@ export class VaultIndex implements Retriever {
   readonly text = new TextIndex();
   readonly graph: GraphIndex;
   private readonly notes = new Map<string, NoteState>();
+  /** Indexed paths by the key of their file name, so "is there a note called X" costs one lookup. */
+  private readonly byName = new Map<string, Set<string>>();
   private readonly dirty = new Set<number>();
   private readonly extract: LinkExtractor;
   /** The vector backend, when an embedder is configured. */
   readonly vectors: VectorBackend | null;
+  private readonly inWiki: (path: string) => boolean;
+  /** index.md and log.md: Synapse's bookkeeping, never a search result nor a model's context. */
+  private readonly bookkeeping: ReadonlySet<string>;
+  private wikiNotes = 0;
   /** Shards found corrupt or of an older format when the index was opened. */
   rejectedShards = 0;
 
@@ -67,6 +75,8 @@ export class VaultIndex implements Retriever {
     this.graph = new GraphIndex(options.resolver ?? null);
     this.extract = options.links ?? parseLinks;
     this.vectors = options.embedder ? new VectorBackend(options.embedder) : null;
+    this.inWiki = scopeFilter({ kind: "wiki" }, options.wikiFolder);
+    this.bookkeeping = new Set([indexPath(options.wikiFolder), logPath(options.wikiFolder)]);
   }
 
   /** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. */
@@ -89,6 +99,11 @@ export class VaultIndex implements Retriever {
     return this.notes.size;
   }
 
+  /** Indexed pages in the wiki folder, counted as they come and go. */
+  get wikiSize(): number {
+    return this.wikiNotes;
+  }
+
   paths(): string[] {
     return [...this.notes.keys()].sort();
   }
@@ -97,8 +112,14 @@ export class VaultIndex implements Retriever {
     return this.notes.get(path);
   }
 
+  /** Indexed notes and pages whose file name (without `.md`) is `basename`, compared as Obsidian compares names. */
+  pathsNamed(basename: string): readonly string[] {
+    return [...(this.byName.get(nameKey(basename)) ?? [])].sort();
+  }
+
+  /** Never indexed: excluded folders, and the wiki's index.md and log.md. */
   excluded(path: string): boolean {
-    return isExcluded(path, this.options.excludedFolders);
+    return isExcluded(path, this.options.excludedFolders) || this.bookkeeping.has(path);
   }
 
   /** Indexes a note's text (or drops it when it lies in an excluded folder); says whether anything changed. */
@@ -128,6 +149,8 @@ export class VaultIndex implements Retriever {
   remove(path: string): boolean {
     if (!this.notes.has(path)) return false;
     this.notes.delete(path);
+    this.forgetName(path);
+    if (this.inWiki(path)) this.wikiNotes -= 1;
     this.text.remove(path);
     this.graph.remove(path);
     this.vectors?.remove(path);
@@ -146,8 +169,22 @@ export class VaultIndex implements Retriever {
     this.upsert(to, markdown, state);
   }
 
+  private nameOf(path: string): string {
+    return nameKey(path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, ""));
+  }
+
+  private forgetName(path: string): void {
+    const key = this.nameOf(path);
+    const paths = this.byName.get(key);
+    paths?.delete(path);
+    if (paths?.size === 0) this.byName.delete(key);
+  }
+
   private load(record: NoteRecord): void {
+    if (!this.notes.has(record.path) && this.inWiki(record.path)) this.wikiNotes += 1;
     this.notes.set(record.path, { mtime: record.mtime, size: record.size, hash: record.hash });
+    const key = this.nameOf(record.path);
+    this.byName.set(key, (this.byName.get(key) ?? new Set()).add(record.path));
     this.text.set(record.path, record.chunks);
     this.graph.set(record.path, record.links);
   }

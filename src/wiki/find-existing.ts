@@ -71,6 +71,17 @@ function words(markdown: string): Set<string> {
   return new Set(plainText(markdown).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3));
 }
 
+/** Words computed once per page and per record: every page of a batch is compared with every candidate. */
+const knownWords = new WeakMap<object, Set<string>>();
+function wordsOf(item: object, markdown: string): Set<string> {
+  let found = knownWords.get(item);
+  if (!found) {
+    found = words(markdown);
+    knownWords.set(item, found);
+  }
+  return found;
+}
+
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let shared = 0;
@@ -84,7 +95,7 @@ export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
   // "Python 2" and "Python 3" look alike and are different things.
   const digits = (t: string) => t.replace(/\D+/g, " ").trim();
   const title = digits(a) === digits(b) ? dice(a, b) : 0;
-  return { title, content: jaccard(words(page.content), words(candidate.body)) };
+  return { title, content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
 }
 
 /** Same type first, then pages Synapse already owns, then by path, so the choice is stable. */

@@ -135,7 +135,11 @@ export function editIndex(current: string, edit: IndexEdit): string {
   if (trailingNewline) lines.pop();
   const removing = new Set((edit.remove ?? []).map((p) => linkTarget(p).trim().toLowerCase()));
   const moves = new Map((edit.move ?? []).map((m) => [linkTarget(m.from).trim().toLowerCase(), linkTarget(m.to)]));
-  for (let i = lines.length - 1; i >= 0; i--) {
+  // One lower-cased copy answers "is this page listed at all?" without parsing every line: most
+  // pages a run writes are new, and a 20,000-line index must not cost 20,000 parses per page.
+  const lower = source.toLowerCase();
+  const listed = (key: string) => moves.size > 0 || lower.includes(`${key}|`) || lower.includes(`${key} `);
+  for (let i = removing.size + moves.size > 0 ? lines.length - 1 : -1; i >= 0; i--) {
     const line = lines[i] ?? "";
     const key = entryKey(line);
     if (key === null) continue;
@@ -145,11 +149,13 @@ export function editIndex(current: string, edit: IndexEdit): string {
       if (match) lines[i] = `${match[1]}[[${moves.get(key)}|${match[3]}]]${match[4]}`;
     }
   }
+  const inserted = new Set<string>();
   for (const entry of edit.upsert ?? []) {
     const key = linkTarget(entry.path).trim().toLowerCase();
-    const at = lines.findIndex((l) => entryKey(l) === key);
+    const at = listed(key) || inserted.has(key) ? lines.findIndex((l) => entryKey(l) === key) : -1;
     if (at === -1) {
       insertEntry(lines, entry);
+      inserted.add(key);
       continue;
     }
     const match = ENTRY.exec(lines[at] ?? "");

@@ -20,7 +20,10 @@ import { indexPath, logPath } from "./index-log";
 import { recordContradictions, type Contradiction } from "./contradictions";
 import type { IngestDeps, IngestReport, IngestRequest, IngestStopReason, LockedPage, PageAction, PageChange } from "./ingest-types";
 import type { ChangeAction } from "./planned-change";
-import { basenameOf, effectiveWikiFolder } from "./page-paths";
+import { basenameOf, effectiveWikiFolder, fileNamer } from "./page-paths";
+import { findPagesById, type PageRegistry } from "./identity";
+import type { WikiPage } from "../core/schemas";
+import type { VaultPort } from "../vault/vault-port";
 import { planPages, type PlannedPage } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
 import { previewChanges, selectReviewed } from "./review";
@@ -62,6 +65,28 @@ function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDe
 function namesIn(paths: readonly string[]): (basename: string) => boolean {
   const names = new Set(paths.map((p) => nameKey(basenameOf(p))));
   return (basename) => names.has(nameKey(basename));
+}
+
+/** One listing of the vault (or of the wiki folder alone) serves both the wiki's pages and, outside Obsidian, the note names. */
+async function listWiki(vault: VaultPort, wikiFolder: string, special: ReadonlySet<string>, everyNote: boolean): Promise<{ pages: string[]; everything: string[] }> {
+  const everything = everyNote ? await vault.list("") : [];
+  const listed = everyNote ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
+  return { pages: listed.filter((p) => !special.has(p)), everything };
+}
+
+/**
+ * The pages the duplicate check considers when the index answers: the retrieval shortlist (pages
+ * about the same subject) and the pages whose file name is a new page's title or alias.
+ */
+async function shortlistRegistry(
+  vault: VaultPort,
+  shortlist: readonly string[],
+  pages: readonly WikiPage[],
+  wikiNamed: (name: string) => readonly string[],
+): Promise<PageRegistry> {
+  const paths = new Set(shortlist);
+  for (const page of pages) for (const name of [page.title, ...(page.aliases ?? [])]) for (const p of wikiNamed(fileNamer(name)(""))) paths.add(p);
+  return findPagesById(vault, [...paths]);
 }
 
 /** Notes in the run log what the context holds and what did not fit. */
@@ -133,14 +158,15 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     }
     if (upToDate) return finish();
     const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
-    // One listing of the vault serves both the wiki's pages and, outside Obsidian, the note names.
-    const everything = deps.linkExists ? null : await vault.list("");
-    const listed = everything ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
-    const pagePaths = listed.filter((p) => !special.has(p));
+    // With the index's catalogue, nothing lists the vault: names and the page count are lookups.
+    const catalog = deps.retriever ? deps.catalog : undefined;
+    const wiki = catalog ? null : await listWiki(vault, wikiFolder, special, deps.linkExists === undefined);
+    const pagePaths = wiki?.pages ?? [];
+    const wikiNamed = (name: string) => (catalog ? catalog.pathsNamed(name).filter((p) => isInFolder(p, wikiFolder) && !special.has(p)) : []);
     // Pages in excluded folders (even inside the wiki), or drawn from notes there, are neither
     // quoted nor named to the model. With retrieval, only the pages it returns are checked.
-    const isShareable = async (path: string) => (await shareablePages(vault, [path], settings.excludedFolders)).length === 1;
-    const context = deps.retriever
+    const isShareable = async (path: string) => !special.has(path) && (await shareablePages(vault, [path], settings.excludedFolders)).length === 1;
+    const fused = deps.retriever
       ? await logged(request, buildIngestContext({
           retriever: deps.retriever,
           noteText: text,
@@ -153,12 +179,14 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
             runTokenBudget: settings.tokenBudget,
           }),
           shareable: isShareable,
-          pageCount: pagePaths.length,
+          pageCount: catalog ? catalog.pageCount() : pagePaths.length,
           ...(request.signal ? { signal: request.signal } : {}),
         }))
-      : await buildWikiContext(vault, wikiFolder, await shareablePages(vault, pagePaths, settings.excludedFolders), text);
+      : null;
+    const context = fused ?? (await buildWikiContext(vault, wikiFolder, await shareablePages(vault, pagePaths, settings.excludedFolders), text));
+    const shortlist = fused?.candidates ?? [];
     const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
-    const noteExists = deps.linkExists ?? namesIn(everything ?? []);
+    const noteExists = deps.linkExists ?? (catalog ? (name: string) => catalog.pathsNamed(name).length > 0 : namesIn(wiki?.everything ?? []));
     const ingestRun = { ...run, source: { path: notePath, text } };
 
     result = await orchestrate(
@@ -168,7 +196,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         tokenBudget: settings.tokenBudget,
         retrievalContext: context.retrievalContext,
         vaultContext: context.vaultContext,
-        linkExists: (name) => known.has(nameKey(name)) || noteExists(name),
+        linkExists: (name) => known.has(nameKey(name)) || wikiNamed(name).length > 0 || noteExists(name),
       },
       ingestRun,
     );
@@ -181,6 +209,9 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         vault,
         wikiFolder,
         existingPaths: pagePaths,
+        // With the catalogue, the duplicate check looks at retrieval's shortlist and at the pages
+        // named like the new ones, not at every page of the wiki.
+        ...(catalog ? { existingNamed: wikiNamed, registry: await shortlistRegistry(vault, shortlist, result.pages, wikiNamed) } : {}),
         sourceTitle,
         sourcePath: notePath,
         date,
@@ -214,11 +245,17 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
                 label: sourceTitle,
                 wikiFolder,
                 now,
-                existingPages: pagePaths,
+                ...(catalog ? {} : { existingPages: pagePaths }),
                 logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
               })
             ).changes;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
+      if (catalog && !request.dryRun) {
+        // The next ingest retrieves what this one wrote; a failure here only delays that to the next sync.
+        await catalog.refresh(applied.filter((a) => a.action !== "unchanged").map((a) => a.path)).catch((cause: unknown) => {
+          warnings.push(`The search index was not updated: ${cause instanceof Error ? cause.message : String(cause)}`);
+        });
+      }
       pages = chosen
         .filter((p) => p.locked === undefined)
         .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }));

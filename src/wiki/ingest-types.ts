@@ -99,8 +99,24 @@ export interface IngestDeps {
    * related to the note, packed into the provider's window; without one, the pages the note names.
    */
   readonly retriever?: Retriever;
+  /**
+   * What the vault's index knows without a listing: with it (and a retriever), an ingest neither
+   * lists the vault nor reads every wiki page, so its cost does not grow with the wiki, and the
+   * pages it wrote are indexed at once. Without it, the ingest lists the wiki folder (tests, bridge).
+   */
+  readonly catalog?: WikiCatalog;
   /** Tokens reserved for the model's answer when packing the context (default 4,096). */
   readonly answerTokens?: number;
+}
+
+/** The index's answers an ingest needs besides retrieval (src/retrieval/catalog.ts builds one over a VaultIndex). */
+export interface WikiCatalog {
+  /** How many pages the wiki has, index.md and log.md not counted. */
+  pageCount(): number;
+  /** Notes and pages anywhere in the (indexed) vault whose file name, without `.md`, is `basename` (case and Unicode form ignored). */
+  pathsNamed(basename: string): readonly string[];
+  /** Brings the index up to date with files a run just wrote, moved or removed. */
+  refresh(paths: readonly string[]): Promise<void>;
 }
 
 export interface IngestRequest {

@@ -31,6 +31,11 @@ export interface TargetContext {
   readonly wikiFolder: string;
   /** Wiki pages that exist now (vault paths). */
   readonly existingPaths: readonly string[];
+  /**
+   * The wiki pages with this file name (without `.md`), when an index answers that in one lookup:
+   * then `existingPaths` is not consulted, and no name needs a scan of every page.
+   */
+  readonly existingNamed?: (name: string) => readonly string[];
   /** Does a note with this basename exist anywhere in the vault (wiki pages included)? */
   readonly noteExists?: (basename: string) => boolean;
 }
@@ -43,6 +48,7 @@ export class PageTargets {
   private readonly claimed = new Set<string>();
 
   constructor(private readonly ctx: TargetContext) {
+    if (ctx.existingNamed) return;
     for (const path of ctx.existingPaths) {
       const key = nameKey(basenameOf(path));
       this.existing.set(key, [...(this.existing.get(key) ?? []), path]);
@@ -54,7 +60,7 @@ export class PageTargets {
     const plain = nameWith("");
     const typed = nameWith(` (${type})`);
     const hashed = nameWith(` (${contentHash(title).slice(0, 8)})`);
-    const plainIsUserNote = !this.existing.has(nameKey(plain)) && !this.claimed.has(nameKey(plain)) && (this.ctx.noteExists?.(plain) ?? false);
+    const plainIsUserNote = !this.exists(plain) && !this.claimed.has(nameKey(plain)) && (this.ctx.noteExists?.(plain) ?? false);
     const linkable = !plainIsUserNote;
     function* numbered(): Generator<string> {
       for (let n = 2; n <= MAX_NUMBER; n++) yield nameWith(` (${n})`);
@@ -78,21 +84,32 @@ export class PageTargets {
     throw new SynapseError("vault", `No free file name is left for the page "${title}" in the wiki folder; rename or remove some of the pages called "${plain}".`);
   }
 
+  /** Is there a wiki page with this file name? */
+  private exists(name: string): boolean {
+    return this.named(name).length > 0;
+  }
+
+  private named(name: string): readonly string[] {
+    return this.ctx.existingNamed ? this.ctx.existingNamed(name) : (this.existing.get(nameKey(name)) ?? []);
+  }
+
   private anyExistingStartsWith(prefix: string): boolean {
+    // With the index, the ~100 names a page may have are looked up one by one instead.
+    if (this.ctx.existingNamed) return true;
     for (const key of this.existing.keys()) if (key.startsWith(prefix)) return true;
     return false;
   }
 
   private isFree(name: string): boolean {
     const key = nameKey(name);
-    return !this.existing.has(key) && !this.claimed.has(key) && !(this.ctx.noteExists?.(name) ?? false);
+    return !this.exists(name) && !this.claimed.has(key) && !(this.ctx.noteExists?.(name) ?? false);
   }
 
   /** The unclaimed existing file with this name that records `title`, if any. */
   private async existingPage(name: string, title: string): Promise<string | undefined> {
     const key = nameKey(name);
     if (this.claimed.has(key)) return undefined;
-    for (const path of this.existing.get(key) ?? []) {
+    for (const path of this.named(name)) {
       let text: string;
       try {
         text = await this.ctx.vault.read(path);

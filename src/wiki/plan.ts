@@ -39,6 +39,8 @@ export interface PlanContext {
   readonly wikiFolder: string;
   /** Wiki pages that exist now (vault paths), from one listing of the wiki folder. */
   readonly existingPaths: readonly string[];
+  /** The wiki pages with this file name, from the index; replaces `existingPaths` for naming new files when given. */
+  readonly existingNamed?: (name: string) => readonly string[];
   /** Title of the ingested note, used in the heading of appended updates. */
   readonly sourceTitle: string;
   readonly sourcePath: string;

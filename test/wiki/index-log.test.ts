@@ -87,4 +87,18 @@ describe("log.md", () => {
       "\n## [2026-11-30] ingest | Note\n\n- created [[wiki/entities/Ada|Ada]]\n- merged [[wiki/concepts/X|X]]\n- 1 page unchanged\n- provider: offline\n- tokens: 0 in, 0 out\n- cost: $0\n",
     );
   });
+  it("lists every upserted page exactly once, whatever the index held before (property)", () => {
+    const name = fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,8}$/);
+    const entry = fc.record({ name, type: fc.constantFrom("concept", "entity", "source") });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 12 }), fc.array(entry, { maxLength: 6 }), (before, after) => {
+        const toEntry = (e: { name: string; type: string }) => ({ path: `wiki/${e.type}/${e.name}.md`, type: e.type, title: e.name });
+        const text = editIndex(upsertIndex("", before.map(toEntry)), { upsert: after.map(toEntry) });
+        for (const e of after) {
+          const target = `[[wiki/${e.type}/${e.name}|`.toLowerCase();
+          expect(text.toLowerCase().split("\n").filter((l) => l.includes(target))).toHaveLength(1);
+        }
+      }),
+    );
+  });
 });

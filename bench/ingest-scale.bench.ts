@@ -1,0 +1,198 @@
+/**
+ * Does one ingest cost the same on a big wiki as on a small one? On disk (NodeVault), in a vault
+ * holding the user's notes (corpus notes in several languages) beside a wiki of real-sized pages
+ * (bodies of corpus notes), an index.md listing every page and a log.md, with the vault's search
+ * index open as `synapse ingest` opens it (the index is built first; that time is reported apart):
+ * - one ingest's orchestration cost (wall time minus the time inside the Offline provider) at
+ *   1,000 and at 20,000 wiki pages, and their ratio (target: at most 1.5). Each ingest is of a note
+ *   never ingested before ("cold": nothing about it is cached or recorded), and includes retrieval,
+ *   planning, writing, index.md, log.md, the run's journal and history, and indexing what it wrote
+ *   (the index's shards are written after the ingest, as `synapse ingest` does, and not timed);
+ * - building a wiki note by note: the cost of each ingest against the pages the wiki had, as a
+ *   slope (µs per existing page), which is zero when building a wiki is linear.
+ * Sizes: SYNAPSE_BENCH_PAGES="1000,20000" (comma-separated), SYNAPSE_BENCH_BUILD=200 notes.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { InferenceProvider } from "../src/core/provider";
+import { splitFrontmatter } from "../src/core/markdown";
+import { OfflineProvider } from "../src/providers/offline/offline-provider";
+import { indexCatalog } from "../src/retrieval/catalog";
+import { syncIndex } from "../src/retrieval/sync";
+import { VaultIndex } from "../src/retrieval/vault-index";
+import { DEFAULT_SETTINGS } from "../src/settings/schema";
+import { NodeStateStore } from "../src/vault/node-state-store";
+import { NodeVault } from "../src/vault/node-vault";
+import { upsertIndex } from "../src/wiki/index-log";
+import { ingestNote } from "../src/wiki/ingest-note";
+import type { WikiCatalog } from "../src/wiki/ingest-types";
+import { corpusNotes } from "../test/helpers/corpus";
+import { percentile, type BenchResult } from "./stats";
+
+const SIZES = (process.env.SYNAPSE_BENCH_PAGES ?? "1000,20000").split(",").map(Number).filter((n) => n > 0);
+const BUILD_NOTES = Number(process.env.SYNAPSE_BENCH_BUILD ?? 200);
+const INGESTS_PER_SIZE = 15;
+const USER_NOTES = 2000;
+const LANGUAGES = ["en", "de", "fr", "es", "ja", "ru", "zh", "pt", "it", "ko", "ar", "pl"];
+
+/** Times provider calls so they can be subtracted from an ingest's wall time. */
+function timed(provider: InferenceProvider, clock: { ms: number }): InferenceProvider {
+  const time = async <T>(work: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      clock.ms += performance.now() - start;
+    }
+  };
+  return {
+    capabilities: () => provider.capabilities(),
+    analyze: (text, context, run) => time(() => provider.analyze(text, context, run)),
+    generate: (analysis, context, run) => time(() => provider.generate(analysis, context, run)),
+    chat: (messages, context, run) => provider.chat(messages, context, run),
+  };
+}
+
+function corpus(): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  for (const lang of LANGUAGES) out.push(...corpusNotes(lang).map((n) => ({ path: `${lang}/${n.path}`, text: n.text })));
+  return out;
+}
+
+function write(root: string, path: string, content: string): void {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), content);
+}
+
+/** A vault on disk with the user's notes and a wiki of `pages` real-sized pages. */
+function buildVault(notes: readonly { path: string; text: string }[], pages: number): string {
+  const root = mkdtempSync(join(tmpdir(), "synapse-scale-"));
+  for (const note of notes.slice(0, USER_NOTES)) write(root, `notes/${note.path}`, note.text);
+  const entries = [];
+  const types = ["concept", "entity", "source"] as const;
+  const folders = { concept: "concepts", entity: "entities", source: "sources" };
+  for (let i = 0; i < pages; i++) {
+    const from = notes[i % notes.length] ?? { path: "x.md", text: "" };
+    const type = types[i % 3] ?? "concept";
+    const title = `${from.path.slice(from.path.lastIndexOf("/") + 1).replace(/\.md$/, "")} ${i}`;
+    const path = `wiki/${folders[type]}/${title}.md`;
+    const body = splitFrontmatter(from.text).body.trim();
+    write(root, path, `---\ntype: ${type}\ntitle: "${title.replace(/"/g, "'")}"\nsources:\n  - "[[notes/${from.path.replace(/\.md$/, "")}]]"\nlang: en\n---\n\n${body}\n`);
+    entries.push({ path, type, title });
+  }
+  write(root, "wiki/index.md", upsertIndex("", entries));
+  const log = ["# Synapse log", ""];
+  for (let i = 0; i < Math.floor(pages / 3); i++) log.push(`## [2026-11-01] ingest | n${i}`, "", `- created [[wiki/concepts/n${i}|n${i}]]`, "");
+  write(root, "wiki/log.md", `${log.join("\n")}\n`);
+  return root;
+}
+
+interface Opened {
+  readonly vault: NodeVault;
+  readonly index: VaultIndex;
+  readonly catalog: WikiCatalog;
+  readonly buildMs: number;
+}
+
+/** Opens and builds the vault's index as `synapse ingest` does. */
+async function openIndex(root: string): Promise<Opened> {
+  const vault = new NodeVault(root);
+  const start = performance.now();
+  const index = await VaultIndex.open({ store: NodeStateStore.forVault(root), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  await syncIndex(index, vault, { batchSize: 200 });
+  const buildMs = performance.now() - start;
+  // As in `synapse ingest`, the changed shards are written after the ingest, not during it.
+  return { vault, index, catalog: indexCatalog(index, vault), buildMs };
+}
+
+async function ingestCost(opened: Opened, notePath: string): Promise<{ overhead: number; pages: number }> {
+  const clock = { ms: 0 };
+  const start = performance.now();
+  const report = await ingestNote(
+    { vault: opened.vault, provider: timed(new OfflineProvider(), clock), settings: DEFAULT_SETTINGS, retriever: opened.index, catalog: opened.catalog },
+    { notePath },
+  );
+  if (report.error) throw new Error(`The benchmark's ingest of ${notePath} failed: ${report.error.message}`);
+  const overhead = performance.now() - start - clock.ms;
+  await opened.index.flush();
+  return { overhead, pages: report.pages.length };
+}
+
+export async function benchIngestScale(): Promise<BenchResult[]> {
+  const notes = corpus();
+  const results: BenchResult[] = [];
+  const medians = new Map<number, number>();
+  // The notes ingested are ones the vault holds; the last ones of the user's notes, so not page bodies' twins.
+  const userNotes = notes.slice(0, USER_NOTES);
+  const toIngest = userNotes.slice(-INGESTS_PER_SIZE);
+  const warmUp = userNotes.at(-INGESTS_PER_SIZE - 1);
+  for (const size of SIZES) {
+    const root = buildVault(notes, size);
+    try {
+      const opened = await openIndex(root);
+      results.push({ name: `ingest at ${size.toLocaleString("en-US")} pages: index build`, value: opened.buildMs / 1000, unit: "s", note: `${opened.index.size.toLocaleString("en-US")} notes and pages, once per CLI command / plugin start` });
+      if (warmUp) await ingestCost(opened, `notes/${warmUp.path}`); // JIT and file-system caches, for both sizes alike
+      const costs: number[] = [];
+      for (const note of toIngest) costs.push((await ingestCost(opened, `notes/${note.path}`)).overhead);
+      const median = percentile(costs, 50);
+      medians.set(size, median);
+      results.push({
+        name: `ingest at ${size.toLocaleString("en-US")} pages: orchestration (median)`,
+        value: median,
+        unit: "ms",
+        note: `on disk, ${USER_NOTES.toLocaleString("en-US")} user notes, ${INGESTS_PER_SIZE} notes, p95 ${percentile(costs, 95).toFixed(1)} ms`,
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  const small = medians.get(Math.min(...SIZES));
+  const large = medians.get(Math.max(...SIZES));
+  if (small !== undefined && large !== undefined && SIZES.length > 1) {
+    const ratio = large / small;
+    results.push({ name: "ingest: largest / smallest wiki", value: ratio, unit: "×", target: "≤ 1.5×", pass: ratio <= 1.5 });
+  }
+
+  // Building a wiki note by note, from empty.
+  if (BUILD_NOTES > 0) {
+    const root = buildVault(notes, 0);
+    try {
+      const opened = await openIndex(root);
+      const xs: number[] = [];
+      const ys: number[] = [];
+      for (const note of userNotes.slice(0, BUILD_NOTES)) {
+        const before = opened.catalog.pageCount();
+        const { overhead } = await ingestCost(opened, `notes/${note.path}`);
+        xs.push(before);
+        ys.push(overhead);
+      }
+      // Medians of the first and last tenth, against the pages the wiki had then: robust to the
+      // outliers a loaded machine throws in, where a least-squares slope is not.
+      const tenth = Math.max(1, Math.floor(ys.length / 10));
+      const first = { cost: percentile(ys.slice(0, tenth), 50), pages: percentile(xs.slice(0, tenth), 50) };
+      const last = { cost: percentile(ys.slice(-tenth), 50), pages: percentile(xs.slice(-tenth), 50) };
+      const perPage = last.pages > first.pages ? ((last.cost - first.cost) / (last.pages - first.pages)) * 1000 : 0;
+      results.push({
+        name: "building a wiki: cost growth per existing page",
+        value: perPage,
+        unit: "µs",
+        note: `${ys.length} ingests up to ${xs.at(-1) ?? 0} pages; median ${first.cost.toFixed(1)} ms at ~${first.pages} pages, ${last.cost.toFixed(1)} ms at ~${last.pages}`,
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  return results;
+}
+
+export function buildVaultForProfile(pages: number): string {
+  return buildVault(corpus(), pages);
+}
+
+// `tsx bench/ingest-scale.bench.ts` runs this benchmark alone.
+if (import.meta.url === `file://${process.argv[1] ?? ""}`) {
+  const { printResults } = await import("./stats");
+  printResults(await benchIngestScale());
+}
