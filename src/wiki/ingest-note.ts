@@ -27,6 +27,7 @@ import type { VaultPort } from "../vault/vault-port";
 import { planPages, type PlannedPage } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
 import { previewChanges, selectReviewed } from "./review";
+import { readHistory, undoneIds } from "./run-history";
 import { shareablePages } from "./shareable-pages";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 
@@ -153,6 +154,8 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     const fingerprint = registry ? await noteFingerprint(text) : null;
     if (registry && fingerprint && !request.force) {
       upToDate = await registry.upToDate(notePath, fingerprint, wikiFolder, async (p) => (await vault.stat(p)) !== null);
+      // An undo of the run that recorded it took its pages back: the note must be ingested again.
+      if (upToDate?.entry.runId && deps.write && undoneIds((await readHistory(deps.write.store)).runs).has(upToDate.entry.runId)) upToDate = null;
       // A moved note keeps its record under its new path; in a dry run nothing is recorded.
       if (upToDate?.movedFrom && !request.dryRun) await registry.record(notePath, upToDate.entry, upToDate.movedFrom);
     }
@@ -235,20 +238,20 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
       // A review that kept no change writes nothing at all, not even a log entry.
       const writesSomething = declined.length === 0 || chosen.some((c) => c.action !== "unchanged");
       const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
-      const applied =
+      const written =
         request.dryRun || !writesSomething
-          ? chosen
-          : (
-              await applyPlan(vault, chosen, {
-                ...(deps.write ?? defaultWriteContext()),
-                operation: "ingest",
-                label: sourceTitle,
-                wikiFolder,
-                now,
-                ...(catalog ? {} : { existingPages: pagePaths }),
-                logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
-              })
-            ).changes;
+          ? null
+          : await applyPlan(vault, chosen, {
+              ...(deps.write ?? defaultWriteContext()),
+              operation: "ingest",
+              label: sourceTitle,
+              wikiFolder,
+              now,
+              ...(catalog ? {} : { existingPages: pagePaths }),
+              logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
+            });
+      const applied = written?.changes ?? chosen;
+      const runId = written?.runId ?? null;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
       if (catalog && !request.dryRun) {
         // The next ingest retrieves what this one wrote; a failure here only delays that to the next sync.
@@ -270,7 +273,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
       if (registry && fingerprint && !request.dryRun && writesSomething) {
         // The vault is written; failing to remember it only costs a provider call next time.
         await registry
-          .record(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: pages.map((p) => p.path) })
+          .record(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: pages.map((p) => p.path), runId })
           .catch(() => undefined);
       }
     }

@@ -22,8 +22,15 @@ const SourceEntrySchema = z.object({
   wikiFolder: z.string(),
   /** Vault paths of the pages that ingest wrote or found already up to date (not index.md or log.md). */
   pages: z.array(z.string()),
+  /**
+   * The write run that recorded it (null when the ingest changed no file). An undo of that run
+   * takes the pages back, so the note is no longer up to date then, whatever its hash says.
+   */
+  runId: z.string().nullable().default(null),
 });
 export type SourceEntry = z.infer<typeof SourceEntrySchema>;
+/** An entry as a caller records it (`runId` may be left out: no run known). */
+export type NewSourceEntry = z.input<typeof SourceEntrySchema>;
 
 const RegistrySchema = z.object({
   version: z.literal(1),
@@ -102,10 +109,10 @@ export class SourceRegistry {
    * Records a successful ingest (and forgets the old path of a moved note). The file is re-read
    * just before it is written, so entries recorded meanwhile by another ingest are kept.
    */
-  async record(notePath: string, entry: SourceEntry, movedFrom: string | null = null): Promise<void> {
+  async record(notePath: string, entry: NewSourceEntry, movedFrom: string | null = null): Promise<void> {
     const registry = await this.load();
     if (movedFrom !== null) delete registry.notes[key(movedFrom)];
-    registry.notes[key(notePath)] = { ...entry, pages: [...new Set(entry.pages)].sort() };
+    registry.notes[key(notePath)] = { ...entry, runId: entry.runId ?? null, pages: [...new Set(entry.pages)].sort() };
     await this.store.write(SOURCES_KEY, `${JSON.stringify(registry, null, 1)}\n`);
   }
 }
