@@ -214,7 +214,10 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
         existingPaths: pagePaths,
         // With the catalogue, the duplicate check looks at retrieval's shortlist and at the pages
         // named like the new ones, not at every page of the wiki.
-        ...(catalog ? { existingNamed: wikiNamed, registry: await shortlistRegistry(vault, shortlist, result.pages, wikiNamed) } : {}),
+        // The pages the note yielded last time are read too, so that those it no longer yields lose its part.
+        ...(catalog
+          ? { existingNamed: wikiNamed, registry: await shortlistRegistry(vault, [...shortlist, ...((await registry?.entry(notePath))?.pages ?? [])], result.pages, wikiNamed) }
+          : {}),
         sourceTitle,
         sourcePath: notePath,
         date,

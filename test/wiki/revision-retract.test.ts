@@ -8,6 +8,9 @@ import { ingestNote } from "../../src/wiki/ingest-note";
 import { parseBody } from "../../src/wiki/provenance";
 import { retractSource } from "../../src/wiki/retract";
 import { undoLastRun } from "../../src/wiki/undo";
+import { indexCatalog } from "../../src/retrieval/catalog";
+import { syncIndex } from "../../src/retrieval/sync";
+import { VaultIndex } from "../../src/retrieval/vault-index";
 import { aPage, ScriptedProvider } from "../builders";
 
 const A = "notes/A.md";
@@ -90,6 +93,30 @@ describe("revising a changed note removes its part from pages it no longer yield
     await edit(vault, A, "# A\n\nVersion two.");
     expect((await run(A, [page("Other subject", A, "Something else.")], { capabilities: { supportsAgenticLoop: true } })).converged).toBe(true);
     expect(await vault.read(shared)).toBe(before);
+  });
+
+  it("finds the pages the note yielded last time with the index as catalogue too, where nothing reads every page", async () => {
+    // Filler pages that retrieval ranks above the note's old page, so only the registry names it.
+    const fillers = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [
+        `wiki/concepts/Version ${i}.md`,
+        `---\ntype: concept\ntitle: Version ${i}\nsynapse_id: sy-filler${i}\nsources:\n  - notes/Other.md\nlang: en\n---\nVersion two of A, the second version, version notes.\n`,
+      ]),
+    );
+    const vault = new MemoryVault({ [A]: "# A\n\nVersion one.", ...fillers });
+    const write: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: null, host: null } };
+    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+    await syncIndex(index, vault);
+    const catalog = indexCatalog(index, vault, { changed: async () => void (await index.flush()) });
+    const run = (pages: ReturnType<typeof page>[]) =>
+      ingestNote({ vault, provider: new ScriptedProvider([pages]), settings: DEFAULT_SETTINGS, write, now: NOW, retriever: index, catalog }, { notePath: A });
+    await run([page("Glacier", A, "Ice moves slowly downhill."), page("Lighthouse", A, "A tower with a lamp.")]);
+    await edit(vault, A, "# A\n\nVersion two.");
+    const report = await run([page("Lighthouse", A, "A tower with a lamp, still.")]);
+    expect(report.error).toBeNull();
+    const glacier = await vault.read("wiki/concepts/Glacier.md");
+    expect(glacier).not.toContain("Ice moves slowly downhill.");
+    expect(sourcesOf(glacier)).toEqual([]);
   });
 
   it("never changes a locked page", () => {
