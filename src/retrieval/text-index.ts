@@ -145,7 +145,7 @@ export class TextIndex {
    * Ties go to the path in alphabetical order, so results never depend on insertion history.
    */
   search(queryTerms: readonly string[], limit: number, accept: (path: string) => boolean): TextHit[] {
-    const infos = [...new Set(queryTerms)].map((t) => this.terms.get(t)).filter((i): i is TermInfo => i !== undefined);
+    const infos = withinBudget([...new Set(queryTerms)].map((t) => this.terms.get(t)).filter((i): i is TermInfo => i !== undefined));
     if (infos.length === 0 || this.living === 0) return [];
     if (this.scores.length < this.chunks.length) this.scores = new Float64Array(Math.max(this.chunks.length, this.scores.length * 2));
     const scores = this.scores;
@@ -188,6 +188,29 @@ export class TextIndex {
       return { path: record.path, heading: record.chunk.heading, ordinal: record.ordinal, start: record.chunk.start, end: record.chunk.end, score };
     });
   }
+}
+
+/**
+ * A long query (an ingest's note stands for ~30 terms) reads at most about this many postings: its
+ * rarest terms first, then the next while they fit. The terms left out are the most common ones,
+ * whose BM25 weight (idf) is smallest, and whose postings grow with the vault: without a bound a
+ * query's cost grows with the vault too. Decided by `df` (living chunks), so an index built by
+ * edits and one rebuilt from scratch leave out the same terms.
+ */
+export const POSTINGS_BUDGET = 50_000;
+/** The rarest terms are always read, whatever they cost. */
+const ALWAYS_READ = 3;
+
+function withinBudget(infos: TermInfo[]): TermInfo[] {
+  const total = infos.reduce((sum, i) => sum + i.df, 0);
+  if (total <= POSTINGS_BUDGET) return infos;
+  const byRarity = [...infos].sort((a, b) => a.df - b.df || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  let left = POSTINGS_BUDGET;
+  return byRarity.filter((info, i) => {
+    if (i >= ALWAYS_READ && info.df > left) return false;
+    left -= info.df;
+    return true;
+  });
 }
 
 interface Ranked {
