@@ -138,7 +138,8 @@ export function editIndex(current: string, edit: IndexEdit): string {
   // One lower-cased copy answers "is this page listed at all?" without parsing every line: most
   // pages a run writes are new, and a 20,000-line index must not cost 20,000 parses per page.
   const lower = source.toLowerCase();
-  const listed = (key: string) => moves.size > 0 || lower.includes(`${key}|`) || lower.includes(`${key} `);
+  // (`[[path|` as Synapse writes it, or with a space before the bar as a hand edit may leave it.)
+  const listed = (key: string) => moves.size > 0 || lower.includes(`${key}|`) || lower.includes(`${key} |`);
   for (let i = removing.size + moves.size > 0 ? lines.length - 1 : -1; i >= 0; i--) {
     const line = lines[i] ?? "";
     const key = entryKey(line);
