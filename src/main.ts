@@ -21,6 +21,9 @@ import { describeRecovery, recoverInterruptedRun } from "./wiki/recover";
 import { DEFAULT_SETTINGS, type Operation, type Settings } from "./settings/schema";
 import { SynapseSettingTab } from "./ui/settings-tab";
 import { QUERY_VIEW_TYPE, QueryView } from "./ui/query-view";
+import { LINT_VIEW_TYPE, LintView } from "./ui/lint-view";
+import { modalReviewHook } from "./ui/review-modal";
+import { LintService } from "./obsidian/lint-service";
 import type { ReviewHook } from "./wiki/review";
 
 /**
@@ -32,7 +35,7 @@ const OPERATIONS: readonly Operation[] = ["ingest", "query", "lint"];
 export interface PluginSeams {
   /** Replaces the provider factory, so a test can ingest with a provider of its own. */
   readonly createProvider?: ProviderFactory;
-  /** Decides which planned changes of a "save as page" are written (a test approves or declines). */
+  /** Decides which planned changes of a "save as page" or a lint fix are written (a test approves or declines). */
   readonly review?: ReviewHook;
   /** Whether answers stream into the view; by default only where Node's streaming transport exists. */
   readonly streaming?: boolean;
@@ -48,6 +51,8 @@ export default class SynapsePlugin extends Plugin {
   query: QueryService | null = null;
   /** Set by onload; the vault's search index (opened once the layout is ready). */
   index: IndexService | null = null;
+  /** Set by onload; what the "Check wiki health" view runs. */
+  lint: LintService | null = null;
   private store: SettingsStore | null = null;
   /** Settles once the start-up recovery of an interrupted run is done (tests wait on it). */
   recovered: Promise<void> = Promise.resolve();
@@ -93,6 +98,7 @@ export default class SynapsePlugin extends Plugin {
       callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
     });
     this.registerQuery(store, environment, write, index);
+    this.registerLint(store, environment, write, ingest);
     const status = new StatusBar(this.addStatusBarItem());
     indexStatus = this.addStatusBarItem();
     indexStatus.addClasses(["synapse-index-status", "synapse-status-idle"]);
@@ -158,6 +164,39 @@ export default class SynapsePlugin extends Plugin {
     this.registerView(QUERY_VIEW_TYPE, (leaf) => new QueryView(leaf, query));
     this.addCommand({ id: "ask-the-wiki", name: "Ask the wiki", callback: () => void this.openQueryView() });
     this.addRibbonIcon("message-circle-question", "Ask the wiki", () => void this.openQueryView());
+  }
+
+  /** "Check wiki health": the service, its view and the command (no default hotkey). */
+  private registerLint(store: SettingsStore, environment: PluginEnvironment, write: WriteContext, ingest: IngestService): void {
+    const lint = new LintService({
+      vault: new ObsidianVault(this.app),
+      settings: store,
+      environment,
+      store: write.store,
+      write,
+      // Every lint write is shown as diffs first, whatever the ingest review setting says.
+      review: this.seams.review ?? modalReviewHook(this.app),
+      reingest: (note) => ingest.ingestPath(note),
+      open: (path) => void this.app.workspace.openLinkText(path, "", false),
+      ...(this.seams.createProvider ? { factory: this.seams.createProvider } : {}),
+    });
+    this.lint = lint;
+    this.registerView(LINT_VIEW_TYPE, (leaf) => new LintView(leaf, lint));
+    this.addCommand({ id: "check-wiki-health", name: "Check wiki health", callback: () => void this.openLintView() });
+  }
+
+  /** Opens (or reveals) the wiki health view and runs the exact checks. */
+  async openLintView(): Promise<LintView | null> {
+    const { workspace } = this.app;
+    let leaf = workspace.getLeavesOfType(LINT_VIEW_TYPE)[0] ?? null;
+    if (!leaf) {
+      leaf = workspace.getLeaf("tab");
+      await leaf.setViewState({ type: LINT_VIEW_TYPE, active: true });
+    }
+    await workspace.revealLeaf(leaf);
+    const view = leaf.view instanceof LintView ? leaf.view : null;
+    await view?.check();
+    return view;
   }
 
   /** Reveals the "Ask the wiki" view, opening it in the right sidebar the first time. */

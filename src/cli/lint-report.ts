@@ -1,5 +1,6 @@
 /** What `synapse lint` prints: the documented JSON object, or lines for a person. */
-import type { ModelCheckEstimate, ModelCheckSummary } from "../lint/model-checks";
+import type { ModelCheckSummary } from "../lint/model-checks";
+export { estimateLine } from "../lint/estimate-text";
 import type { LintReport } from "../lint/run-lint";
 import type { SettleReport } from "../lint/settle-contradiction";
 
@@ -13,15 +14,6 @@ export function jsonLintReport(report: LintReport): string {
     error: report.error,
     ...(report.modelChecks ? { modelChecks: report.modelChecks } : {}),
   });
-}
-
-const count = (n: number) => n.toLocaleString("en-US");
-
-/** One line, printed before any model call (and alone with --dry-run). */
-export function estimateLine(e: ModelCheckEstimate): string {
-  const cost = e.costUsd === null ? "no price known for this model" : `about $${e.costUsd.toFixed(e.costUsd < 0.1 ? 4 : 2)}`;
-  const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
-  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}.`;
 }
 
 function summaryLine(m: ModelCheckSummary): string {

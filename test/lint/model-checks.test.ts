@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defineCapabilities, type ProviderCapabilities } from "../../src/core/capabilities";
 import type { InferenceProvider } from "../../src/core/provider";
-import type { RunContext } from "../../src/core/run-context";
 import type { Message } from "../../src/core/schemas";
 import { runLint, type LintDeps } from "../../src/lint/run-lint";
 import type { ModelCheckEstimate } from "../../src/lint/model-checks";
@@ -10,6 +8,7 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { readContradictions } from "../../src/wiki/contradictions";
+import { FakeModel, type Reply } from "./fake-model";
 
 const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
 const BORN_1815 = "Ada Lovelace was born in 1815 in London.";
@@ -33,37 +32,6 @@ function wiki(extra: Record<string, string> = {}): Record<string, string> {
     "wiki/concepts/Diary musings.md": page("concept", "Diary musings", ["private/diary.md"], "Private thoughts about [[Ada Lovelace]]."),
     ...extra,
   };
-}
-
-type Reply = (messages: Message[], call: number) => string;
-
-/** A chat-only fake backend: replies by a function of the prompt, counts calls, reports usage like a model. */
-class FakeModel implements InferenceProvider {
-  readonly calls: Message[][] = [];
-  private readonly caps: ProviderCapabilities;
-  constructor(
-    private readonly reply: Reply,
-    caps: Partial<ProviderCapabilities> = {},
-  ) {
-    this.caps = defineCapabilities({ name: "fake", mode: "local", isLocal: true, model: "fake-1", ...caps });
-  }
-  capabilities(): ProviderCapabilities {
-    return this.caps;
-  }
-  analyze(): never {
-    throw new Error("not used");
-  }
-  generate(): never {
-    throw new Error("not used");
-  }
-  async *chat(messages: Message[], _context: string, run: RunContext): AsyncIterable<string> {
-    this.calls.push(messages);
-    const text = this.reply(messages, this.calls.length);
-    run.usage.record({ provider: "fake", model: "fake-1", operation: "chat", inputTokens: 100, outputTokens: 20 });
-    await Promise.resolve();
-    yield text.slice(0, 5);
-    yield text.slice(5);
-  }
 }
 
 const titlesIn = (messages: Message[]) => [...(messages[1]?.content ?? "").matchAll(/^Page [AB]: "([^"]+)"/gm)].map((m) => m[1]).sort();

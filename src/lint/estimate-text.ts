@@ -1,0 +1,12 @@
+/** The model checks' estimate in one sentence, as the CLI prints it and the plugin's view shows it. */
+import type { ModelCheckEstimate } from "./model-checks";
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** Shown before any model call (and alone with `--dry-run`). */
+export function estimateLine(e: ModelCheckEstimate): string {
+  const cost = e.costUsd === null ? "no price known for this model" : `about $${e.costUsd.toFixed(e.costUsd < 0.1 ? 4 : 2)}`;
+  const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
+  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}.`;
+}
+

@@ -1,0 +1,125 @@
+/**
+ * Runs lint for the plugin's "Check wiki health" view: the core's `runLint` on the vault, the
+ * model checks with the provider chosen under "Lint with", fixes planned by the core and written
+ * only after the review hook (every lint write is shown as diffs first), re-ingest through the
+ * ingest queue, and contradictions settled through the same review. The view only displays.
+ */
+import { toSynapseError } from "../core/errors";
+import { MemoryRunLogger } from "../core/log";
+import { isExcluded } from "../core/perimeter";
+import type { ChosenFix } from "../lint/fixes";
+import type { ModelCheckEstimate } from "../lint/model-checks";
+import type { LintDeps, LintReport } from "../lint/run-lint";
+import type { Finding, Fix } from "../lint/types";
+import type { LintController, LintRun } from "../ui/lint-view";
+import type { StateStore } from "../vault/state-store";
+import { applyPlan, type WriteContext } from "../wiki/apply";
+import { effectiveWikiFolder } from "../wiki/page-paths";
+import type { PlannedChange } from "../wiki/planned-change";
+import { previewChanges, selectReviewed, type ReviewHook } from "../wiki/review";
+import type { PluginEnvironment } from "./environment";
+import { providerServices, type ProviderFactory } from "./ingest-service";
+import type { ObsidianVault } from "./obsidian-vault";
+import type { SettingsStore } from "./settings-store";
+
+export interface LintServiceDeps {
+  readonly vault: ObsidianVault;
+  readonly settings: SettingsStore;
+  readonly environment: PluginEnvironment;
+  readonly store: StateStore;
+  readonly write: WriteContext;
+  /** Shows the planned changes as diffs and says which to write. */
+  readonly review: ReviewHook;
+  /** Re-ingests a note through the plugin's ingest queue; resolves when it is done. */
+  readonly reingest: (notePath: string) => Promise<void>;
+  readonly open: (path: string) => void;
+  readonly factory?: ProviderFactory;
+  readonly now?: () => number;
+}
+
+/** Lint's core, loaded the first time the view runs it: Obsidian's start-up never pays for it. */
+const core = async () => {
+  const [run, settle, fixes, snapshot] = await Promise.all([import("../lint/run-lint"), import("../lint/settle-contradiction"), import("../lint/fixes"), import("../lint/snapshot")]);
+  return { ...run, ...settle, ...fixes, ...snapshot };
+};
+
+export class LintService implements LintController {
+  constructor(private readonly deps: LintServiceDeps) {}
+
+  /** The review step as the core's lint takes it: previews, the hook, the changes the user kept. */
+  private reviewed(title: string): (changes: readonly PlannedChange[]) => Promise<readonly PlannedChange[]> {
+    return async (changes) => {
+      if (changes.length === 0) return [];
+      const previews = await previewChanges(this.deps.vault, changes);
+      const selection = await this.deps.review({ notePath: "", sourceTitle: title, dryRun: false, changes: previews });
+      return selectReviewed(changes, previews, selection);
+    };
+  }
+
+  private lintDeps(): LintDeps {
+    const settings = this.deps.settings.settings;
+    return { vault: this.deps.vault, settings, store: this.deps.store, write: this.deps.write, reingest: this.deps.reingest, ...(this.deps.now ? { now: this.deps.now } : {}) };
+  }
+
+  async check(run: LintRun): Promise<LintReport> {
+    const { runLint } = await core();
+    const deps = this.lintDeps();
+    if (run.modelChecks) {
+      try {
+        const id = deps.settings.operations.lint;
+        const env = await this.deps.environment.build(deps.settings, new MemoryRunLogger(deps.settings.logContent));
+        const provider = this.deps.factory ? this.deps.factory(id, env) : await providerServices.createProvider(id, env);
+        return await runLint(
+          { ...deps, provider },
+          { modelChecks: true, signal: run.signal, confirmModelChecks: (e: ModelCheckEstimate) => run.confirm(e), progress: (done, total) => run.progress(done, total) },
+        );
+      } catch (thrown) {
+        const error = toSynapseError(thrown, "config");
+        return { ...(await runLint(deps)), error: { kind: error.kind, message: error.message } };
+      }
+    }
+    return runLint(deps);
+  }
+
+  async fixAllSafe(): Promise<LintReport> {
+    const { runLint } = await core();
+    return runLint(this.lintDeps(), { fix: "safe", review: this.reviewed("Fix all safe") });
+  }
+
+  async applyFix(finding: Finding, fix: Fix): Promise<number> {
+    const { dismissContradiction, resolveContradiction, loadSnapshot, planFixes } = await core();
+    const deps = this.lintDeps();
+    if (fix.kind === "dismiss-contradiction") {
+      await dismissContradiction(deps, fix.params.id ?? "");
+      return 1;
+    }
+    if (fix.kind === "resolve-contradiction") {
+      const settled = await resolveContradiction(deps, fix.params.id ?? "", fix.params.keep ?? "", this.reviewed(fix.label));
+      return settled.changed.length;
+    }
+    if (fix.kind === "reingest") {
+      await this.deps.reingest(fix.params.note ?? "");
+      return 1;
+    }
+    const settings = deps.settings;
+    const snapshot = await loadSnapshot(this.deps.vault, settings.wikiFolder, (p) => isExcluded(p, settings.excludedFolders));
+    const chosen: ChosenFix[] = [{ finding, fix }];
+    const plan = planFixes(snapshot, chosen, new Date((this.deps.now ?? Date.now)()).toISOString().slice(0, 10));
+    if (plan.skipped.length > 0) throw new Error(plan.skipped[0]?.reason ?? "The fix cannot be applied.");
+    const selected = await this.reviewed(fix.label)(plan.changes);
+    if (selected.length === 0) return 0;
+    const result = await applyPlan(this.deps.vault, selected, {
+      ...this.deps.write,
+      operation: "lint",
+      label: "1 fixes",
+      wikiFolder: effectiveWikiFolder(settings.wikiFolder),
+      maintainIndex: false,
+      ...(this.deps.now ? { now: this.deps.now } : {}),
+    });
+    return result.changes.filter((c) => c.action !== "unchanged").length;
+  }
+
+  open(path: string): void {
+    this.deps.open(path);
+  }
+}
