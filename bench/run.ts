@@ -6,6 +6,7 @@ import { benchLanguage } from "./language.bench";
 import { benchLint } from "./lint.bench";
 import { benchPlugin } from "./plugin.bench";
 import { benchQuery } from "./query.bench";
+import { benchRetrieval } from "./retrieval.bench";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
@@ -15,6 +16,8 @@ results.push(...benchCli());
 results.push(...benchLanguage());
 results.push(...benchLint());
 results.push(...(await benchQuery()));
+// Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.
+results.push(...benchRetrieval());
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);

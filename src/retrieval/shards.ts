@@ -1,19 +1,26 @@
 /**
- * The persisted index: one small shard per slice of the vault (a note's shard is a hash of its path),
- * so editing a note rewrites one shard of a few hundred notes, never the whole index, and no shard
- * grows into one giant string. Each shard opens with a header line holding the format version, the
- * body's length and a checksum: a truncated or corrupt shard is detected, dropped, and its notes
- * indexed again by the next sync.
+ * The persisted text index: one binary shard per slice of the vault (a note's shard is a hash of
+ * its path), so editing a note rewrites one shard of a few hundred notes, never the whole index, and
+ * no shard grows into one giant string. A shard holds its notes' metadata (JSON: times, hashes,
+ * chunk positions, links) and its segment of the inverted index as stored in memory — the sorted
+ * terms and packed Int32 postings — so opening the index reads arrays instead of rebuilding
+ * postings. A header holds a magic, the format version, the body's length and a checksum: a
+ * truncated, corrupt or outdated shard is detected, dropped, and its notes indexed again by the
+ * next sync. Shards of format 1 (`notes-XX.json`) are removed when the index opens.
  */
 import type { StateStore } from "../vault/state-store";
 import type { NoteLinks } from "./links";
-import type { ChunkTerms } from "./text-index";
+import { SHARD_COUNT, shardOf } from "./shard-of";
+import { TermDictionary } from "./term-dictionary";
+import type { ChunkMeta, ChunkTerms, FrozenPostings } from "./text-index";
+
+export { SHARD_COUNT, shardOf };
 
 /** Bump when the shard layout or the tokenizer changes: every shard of another version is rebuilt. */
-export const INDEX_FORMAT = 1;
-export const SHARD_COUNT = 256;
+export const INDEX_FORMAT = 2;
 export const INDEX_PREFIX = "index";
-const MAGIC = "synapse-index";
+const MAGIC = 0x544e5953; // "SYNT" little-endian
+const HEADER_BYTES = 16;
 
 export interface NoteRecord {
   readonly path: string;
@@ -25,98 +32,171 @@ export interface NoteRecord {
   readonly links: NoteLinks;
 }
 
-type EncodedChunk = [string, number, number, number, string, string];
+/** A note as a shard keeps it: everything but the terms, which live in the segment's postings. */
+export interface StoredNote {
+  readonly path: string;
+  readonly mtime: number;
+  readonly size: number;
+  readonly hash: string;
+  readonly chunks: readonly ChunkMeta[];
+  readonly links: NoteLinks;
+}
+
+export interface StoredShard {
+  readonly shard: number;
+  readonly notes: readonly StoredNote[];
+  readonly frozen: FrozenPostings;
+}
+
+type EncodedChunk = [string, number, number, number];
 type EncodedNote = [string, number, number, string, EncodedChunk[], string[], string[], string[], string[]];
 
-export function shardOf(path: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193) >>> 0;
-  return h % SHARD_COUNT;
-}
-
 export function shardKey(shard: number): string {
-  return `${INDEX_PREFIX}/notes-${shard.toString(16).padStart(2, "0")}.json`;
+  return `${INDEX_PREFIX}/text-${shard.toString(16).padStart(2, "0")}.bin`;
 }
 
-export function checksum(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
-  }
-  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+/** FNV-1a over the body's 32-bit words: cheap enough to check every shard at start-up. */
+function wordsChecksum(words: Int32Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ (words[i] as number), 0x01000193) >>> 0;
+  return h;
 }
 
-export function encodeShard(notes: Iterable<NoteRecord>): string {
-  const body: EncodedNote[] = [];
-  for (const n of notes) {
-    body.push([
-      n.path,
-      n.mtime,
-      n.size,
-      n.hash,
-      n.chunks.map((c): EncodedChunk => [c.heading, c.start, c.end, c.length, c.terms.join(" "), c.freqs.join(",")]),
-      [...n.links.links],
-      [...n.links.embeds],
-      [...n.links.tags],
-      [...n.links.sources],
-    ]);
-  }
-  const json = JSON.stringify(body);
-  return `${MAGIC} ${INDEX_FORMAT} ${json.length} ${checksum(json)}\n${json}`;
+const pad4 = (n: number) => (n + 3) & ~3;
+
+export function encodeShard(notes: readonly StoredNote[], frozen: FrozenPostings): Uint8Array {
+  const encoder = new TextEncoder();
+  const meta = encoder.encode(
+    JSON.stringify(
+      notes.map((n): EncodedNote => [
+        n.path,
+        n.mtime,
+        n.size,
+        n.hash,
+        n.chunks.map((c): EncodedChunk => [c.heading, c.start, c.end, c.length]),
+        [...n.links.links],
+        [...n.links.embeds],
+        [...n.links.tags],
+        [...n.links.sources],
+      ]),
+    ),
+  );
+  const dict = encoder.encode(frozen.terms.text);
+  // body: metaLength, meta, dictLength, dict, termCount, postingCount (each part padded to 4), term starts, offsets, postings
+  const metaAt = 4;
+  const dictLengthAt = pad4(metaAt + meta.length);
+  const dictAt = dictLengthAt + 4;
+  const countsAt = pad4(dictAt + dict.length);
+  const startsAt = countsAt + 8;
+  const offsetsAt = startsAt + 4 * frozen.terms.starts.length;
+  const postingsAt = offsetsAt + 4 * frozen.offsets.length;
+  const bodyLength = postingsAt + 4 * frozen.postings.length;
+  const bytes = new Uint8Array(HEADER_BYTES + bodyLength);
+  const body = bytes.subarray(HEADER_BYTES);
+  const view = new DataView(bytes.buffer, HEADER_BYTES);
+  view.setUint32(0, meta.length, true);
+  body.set(meta, metaAt);
+  view.setUint32(dictLengthAt, dict.length, true);
+  body.set(dict, dictAt);
+  view.setUint32(countsAt, frozen.terms.size, true);
+  view.setUint32(countsAt + 4, frozen.postings.length, true);
+  new Int32Array(bytes.buffer, HEADER_BYTES + startsAt, frozen.terms.starts.length).set(frozen.terms.starts);
+  new Int32Array(bytes.buffer, HEADER_BYTES + offsetsAt, frozen.offsets.length).set(frozen.offsets);
+  new Int32Array(bytes.buffer, HEADER_BYTES + postingsAt, frozen.postings.length).set(frozen.postings);
+  const header = new DataView(bytes.buffer, 0, HEADER_BYTES);
+  header.setUint32(0, MAGIC, true);
+  header.setUint32(4, INDEX_FORMAT, true);
+  header.setUint32(8, bodyLength, true);
+  header.setUint32(12, wordsChecksum(new Int32Array(bytes.buffer, HEADER_BYTES, bodyLength / 4)), true);
+  return bytes;
 }
 
-/** The notes of a shard, or null when it is of another format, truncated or corrupt. */
-export function decodeShard(text: string): NoteRecord[] | null {
-  const newline = text.indexOf("\n");
-  if (newline < 0) return null;
-  const [magic, format, length, sum] = text.slice(0, newline).split(" ");
-  const json = text.slice(newline + 1);
-  if (magic !== MAGIC || format !== String(INDEX_FORMAT) || length !== String(json.length) || sum !== checksum(json)) return null;
+/** The notes and postings of a shard, or null when it is of another format, truncated or corrupt. */
+export function decodeShard(input: Uint8Array, shard: number): StoredShard | null {
+  if (input.length < HEADER_BYTES) return null;
+  // Typed views need 4-byte alignment; a buffer from a pool may not have it.
+  const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
+  const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
+  const bodyLength = header.getUint32(8, true);
+  if (header.getUint32(0, true) !== MAGIC || header.getUint32(4, true) !== INDEX_FORMAT) return null;
+  if (bodyLength !== bytes.length - HEADER_BYTES || bodyLength % 4 !== 0) return null;
+  const base = bytes.byteOffset + HEADER_BYTES;
+  if (header.getUint32(12, true) !== wordsChecksum(new Int32Array(bytes.buffer, base, bodyLength / 4))) return null;
   try {
-    const body = JSON.parse(json) as EncodedNote[];
-    if (!Array.isArray(body)) return null;
-    return body.map(([path, mtime, size, hash, chunks, links, embeds, tags, sources]) => ({
+    const view = new DataView(bytes.buffer, base, bodyLength);
+    const body = bytes.subarray(HEADER_BYTES);
+    const decoder = new TextDecoder();
+    const metaLength = view.getUint32(0, true);
+    const dictLengthAt = pad4(4 + metaLength);
+    const dictLength = view.getUint32(dictLengthAt, true);
+    const countsAt = pad4(dictLengthAt + 4 + dictLength);
+    const termCount = view.getUint32(countsAt, true);
+    const postingCount = view.getUint32(countsAt + 4, true);
+    const startsAt = countsAt + 8;
+    const offsetsAt = startsAt + 4 * (termCount + 1);
+    const postingsAt = offsetsAt + 4 * (termCount + 1);
+    if (postingsAt + 4 * postingCount !== bodyLength) return null;
+    const encoded = JSON.parse(decoder.decode(body.subarray(4, 4 + metaLength))) as EncodedNote[];
+    const notes: StoredNote[] = encoded.map(([path, mtime, size, hash, chunks, links, embeds, tags, sources]) => ({
       path,
       mtime,
       size,
       hash,
-      chunks: chunks.map(([heading, start, end, length, terms, freqs]) => ({
-        heading,
-        start,
-        end,
-        length,
-        terms: terms === "" ? [] : terms.split(" "),
-        freqs: freqs === "" ? [] : freqs.split(",").map(Number),
-      })),
+      chunks: chunks.map(([heading, start, end, length]) => ({ heading, start, end, length })),
       links: { links, embeds, tags, sources },
     }));
+    const dict = decoder.decode(body.subarray(dictLengthAt + 4, dictLengthAt + 4 + dictLength));
+    const terms = new TermDictionary(dict, new Int32Array(bytes.buffer, base + startsAt, termCount + 1));
+    const offsets = new Int32Array(bytes.buffer, base + offsetsAt, termCount + 1);
+    const postings = new Int32Array(bytes.buffer, base + postingsAt, postingCount);
+    if (!wellFormed(notes, shard, terms, offsets, postings)) return null;
+    return { shard, notes, frozen: { terms, offsets, postings } };
   } catch {
     return null;
   }
 }
 
+/** Everything the search relies on: notes in their shard, sorted terms, ordered offsets, ids in range. */
+function wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDictionary, offsets: Int32Array, postings: Int32Array): boolean {
+  if (!terms.wellFormed() || terms.size + 1 !== offsets.length || offsets[0] !== 0 || offsets[terms.size] !== postings.length) return false;
+  let chunks = 0;
+  for (const n of notes) {
+    if (typeof n.path !== "string" || shardOf(n.path) !== shard || !Array.isArray(n.chunks)) return false;
+    chunks += n.chunks.length;
+  }
+  for (let i = 0; i < terms.size; i++) if ((offsets[i] as number) > (offsets[i + 1] as number)) return false;
+  for (let p = 0; p < postings.length; p++) if ((postings[p] as number) >>> 8 >= chunks) return false;
+  return true;
+}
+
 export interface LoadedShards {
-  readonly notes: NoteRecord[];
-  /** Shards found unreadable (their notes are indexed again by the next sync). */
+  readonly shards: StoredShard[];
+  /** Shards found unreadable or of an older format (their notes are indexed again by the next sync). */
   readonly rejected: number;
 }
 
 export async function loadShards(store: StateStore): Promise<LoadedShards> {
-  const keys = (await store.list(INDEX_PREFIX)).filter((k) => /\/notes-[0-9a-f]{2}\.json$/.test(k));
-  const notes: NoteRecord[] = [];
+  const keys = await store.list(INDEX_PREFIX);
+  const shards: StoredShard[] = [];
   let rejected = 0;
   for (const key of keys) {
-    const text = await store.read(key);
-    const decoded = text === null ? null : decodeShard(text);
+    if (/\/notes-[0-9a-f]{2}\.json$/.test(key)) {
+      // Format 1 (JSON term lists): superseded; its notes are indexed again.
+      rejected += 1;
+      await store.remove(key);
+      continue;
+    }
+    const match = /\/text-([0-9a-f]{2})\.bin$/.exec(key);
+    if (!match) continue;
+    const shard = parseInt(match[1] ?? "", 16);
+    const bytes = await store.readBytes(key);
+    const decoded = bytes === null || shard >= SHARD_COUNT ? null : decodeShard(bytes, shard);
     if (!decoded) {
       rejected += 1;
       await store.remove(key);
       continue;
     }
-    notes.push(...decoded);
+    shards.push(decoded);
   }
-  return { notes, rejected };
+  return { shards, rejected };
 }

@@ -16,7 +16,7 @@ import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
 import type { Embedder } from "./embedder";
 import { chunkTerms } from "./note-terms";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
-import { encodeShard, loadShards, shardKey, shardOf, type NoteRecord } from "./shards";
+import { encodeShard, loadShards, shardKey, shardOf, type NoteRecord, type StoredNote } from "./shards";
 import { makeSnippet } from "./snippet";
 import { TextIndex, type TextHit } from "./text-index";
 import { tokenize } from "./tokenize";
@@ -84,12 +84,11 @@ export class VaultIndex implements Retriever {
     const index = new VaultIndex(options);
     const loaded = await loadShards(options.store);
     index.rejectedShards = loaded.rejected;
-    for (const record of loaded.notes) {
-      if (index.excluded(record.path) || index.notes.has(record.path)) {
-        index.dirty.add(shardOf(record.path));
-        continue;
-      }
-      index.load(record);
+    for (const stored of loaded.shards) {
+      index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
+      for (const note of stored.notes) index.register(note.path, note, note.links);
+      // A folder excluded since the shard was written: its notes leave the index (and the shard).
+      for (const note of stored.notes) if (index.excluded(note.path)) index.remove(note.path);
     }
     await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash);
     return index;
@@ -181,12 +180,17 @@ export class VaultIndex implements Retriever {
   }
 
   private load(record: NoteRecord): void {
-    if (!this.notes.has(record.path) && this.inWiki(record.path)) this.wikiNotes += 1;
-    this.notes.set(record.path, { mtime: record.mtime, size: record.size, hash: record.hash });
-    const key = this.nameOf(record.path);
-    this.byName.set(key, (this.byName.get(key) ?? new Set()).add(record.path));
+    this.register(record.path, record, record.links);
     this.text.set(record.path, record.chunks);
-    this.graph.set(record.path, record.links);
+  }
+
+  /** Everything about a note but its text postings: state, name, wiki count, links. */
+  private register(path: string, state: NoteState, links: NoteLinks): void {
+    if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
+    this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
+    const key = this.nameOf(path);
+    this.byName.set(key, (this.byName.get(key) ?? new Set()).add(path));
+    this.graph.set(path, links);
   }
 
   /**
@@ -220,22 +224,25 @@ export class VaultIndex implements Retriever {
     if (shards.length === 0) return vectors;
     let bytes = vectors.bytesWritten;
     for (const shard of shards) {
-      const paths = [...membersOf(shard)].sort();
-      if (paths.length === 0) {
+      const segment = this.text.segment(shard);
+      if (segment.notes.length === 0) {
         await this.options.store.remove(shardKey(shard));
         continue;
       }
-      const text = encodeShard(paths.map((p) => this.record(p)));
-      bytes += text.length;
-      await this.options.store.write(shardKey(shard), text);
+      const encoded = encodeShard(
+        segment.notes.map(([path, chunks]) => this.stored(path, chunks)),
+        segment.frozen,
+      );
+      bytes += encoded.byteLength;
+      await this.options.store.write(shardKey(shard), encoded);
     }
     return { shardsWritten: shards.length + vectors.shardsWritten, bytesWritten: bytes };
   }
 
-  private record(path: string): NoteRecord {
+  private stored(path: string, chunks: StoredNote["chunks"]): StoredNote {
     const state = this.notes.get(path) as NoteState;
     const links: NoteLinks = this.graph.linksOf(path) ?? { links: [], embeds: [], tags: [], sources: [] };
-    return { path, ...state, chunks: this.text.chunksOf(path), links };
+    return { path, ...state, chunks, links };
   }
 
   /** Text hits alone (BM25), best chunk first. */

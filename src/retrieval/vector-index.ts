@@ -37,7 +37,6 @@ export class VectorIndex {
   private arena = new Int8Array(0);
   private scales = new Float32Array(0);
   private refs = new Int32Array(0);
-  private live = new Uint8Array(0);
   private slotCount = 0;
   private readonly free: number[] = [];
   private scores = new Float32Array(0);
@@ -108,7 +107,6 @@ export class VectorIndex {
     this.arena.set(vector.values, slot * dims);
     this.scales[slot] = vector.scale;
     this.refs[slot] = 0;
-    this.live[slot] = 1;
     this.slotOf.set(key, slot);
   }
 
@@ -123,9 +121,6 @@ export class VectorIndex {
     const refs = new Int32Array(capacity);
     refs.set(this.refs);
     this.refs = refs;
-    const live = new Uint8Array(capacity);
-    live.set(this.live);
-    this.live = live;
   }
 
   /** Gives a note its chunks' keys (by ordinal); every key but NO_VECTOR must be stored already. */
@@ -155,7 +150,6 @@ export class VectorIndex {
     for (const [key, slot] of this.slotOf) {
       if ((this.refs[slot] ?? 0) <= 0) {
         this.slotOf.delete(key);
-        this.live[slot] = 0;
         this.free.push(slot);
         dropped += 1;
       }
@@ -167,7 +161,6 @@ export class VectorIndex {
       this.arena = new Int8Array(0);
       this.scales = new Float32Array(0);
       this.refs = new Int32Array(0);
-      this.live = new Uint8Array(0);
     }
     return dropped;
   }

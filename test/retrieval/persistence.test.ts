@@ -37,7 +37,8 @@ describe("the persisted index", () => {
     const first = await openIndex(vault);
     await syncIndex(first, memory);
     const key = shardKey(shardOf("notes/n17.md"));
-    const whole = (await vault.store.read(key)) ?? "";
+    const whole = (await vault.store.readBytes(key)) ?? new Uint8Array(0);
+    expect(whole.length).toBeGreaterThan(100);
     await vault.store.write(key, whole.slice(0, Math.floor(whole.length / 2)));
 
     const reopened = await openIndex(vault);
@@ -55,9 +56,36 @@ describe("the persisted index", () => {
     const index = await indexed(vault);
     await index.flush();
     const key = shardKey(shardOf("notes/n3.md"));
-    const text = (await vault.store.read(key)) ?? "";
-    await vault.store.write(key, text.replace(/^synapse-index \d+/, "synapse-index 999"));
+    const bytes = (await vault.store.readBytes(key)) ?? new Uint8Array(0);
+    const older = bytes.slice();
+    new DataView(older.buffer).setUint32(4, 999, true); // the format version in the header
+    await vault.store.write(key, older);
     expect((await openIndex(vault)).rejectedShards).toBe(1);
+  });
+
+  it("drops a shard with one flipped byte, and the shards of the first format (notes-XX.json)", async () => {
+    const vault = aVault(files);
+    const index = await indexed(vault);
+    await index.flush();
+    const key = shardKey(shardOf("notes/n9.md"));
+    const bytes = ((await vault.store.readBytes(key)) ?? new Uint8Array(0)).slice();
+    bytes[bytes.length - 3] = (bytes[bytes.length - 3] ?? 0) ^ 0x10; // inside the postings
+    await vault.store.write(key, bytes);
+    await vault.store.write("index/notes-0a.json", 'synapse-index 1 2 0000000000000000\n[]');
+    const reopened = await openIndex(vault);
+    expect(reopened.rejectedShards).toBe(2);
+    expect(await vault.store.list("index")).not.toContain("index/notes-0a.json");
+    expect(reopened.stateOf("notes/n9.md")).toBeUndefined();
+  });
+
+  it("loads a shard as stored: the reopened index holds the same postings, no rebuild", async () => {
+    const vault = aVault(files);
+    const index = await indexed(vault);
+    await index.flush();
+    const again = await openIndex(vault);
+    expect(again.text.termCount).toBe(index.text.termCount);
+    expect(again.text.chunkCount).toBe(index.text.chunkCount);
+    expect(again.searchText("shared text", { scope: { kind: "all" }, limit: 60 })).toEqual(index.searchText("shared text", { scope: { kind: "all" }, limit: 60 }));
   });
 
   it("syncs in batches with progress, and a second sync re-reads nothing", async () => {

@@ -1,0 +1,127 @@
+/**
+ * Retrieval at scale: Synapse's index against a plain MiniSearch index over whole notes, measured
+ * in the same run on the same notes and queries, each figure printed with its ratio.
+ * - The 6,287 notes of ../shared/corpora/obsidian-help (read in place, never written).
+ * - Opt-in (`npm run bench -- --retrieval-50k`, or SYNAPSE_BENCH_50K=1): a 50,000-note vault written
+ *   to a temporary folder from the corpus notes (copies in numbered folders, each with its own line).
+ * Each measurement runs in a fresh process (bench/retrieval-child.ts), so build, warm start (loading
+ * the persisted index) and peak memory (maxRSS, the Node runtime included) are cold figures.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { CORPUS } from "../test/helpers/corpus";
+import type { BenchResult } from "./stats";
+
+const TARGETS = { buildMs: 60_000, peakMb: 1024, queryP95: 50, updateP95: 10, warmMs: 5000 };
+const SYNTHETIC_NOTES = 50_000;
+
+type Figures = Record<string, number>;
+
+function child(mode: string, vaultRoot: string, storeDir: string, queriesFile: string): Figures {
+  const result = spawnSync(process.execPath, ["--max-old-space-size=4096", "--import", "tsx", join(import.meta.dirname, "retrieval-child.ts"), mode, vaultRoot, storeDir, queriesFile], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`${mode} failed (exit ${result.status}):\n${result.stderr}`);
+  const line = result.stdout.trim().split("\n").at(-1) ?? "{}";
+  return JSON.parse(line) as Figures;
+}
+
+function sizeOf(dir: string, skip: (name: string) => boolean = () => false): number {
+  let bytes = 0;
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    if (skip(name)) continue;
+    const s = statSync(join(dir, name));
+    if (s.isFile()) bytes += s.size;
+  }
+  return bytes;
+}
+
+function listNotes(root: string): string[] {
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((p) => p.endsWith(".md"))
+    .sort();
+}
+
+/** Queries from the notes themselves: the words of every 25th note's file name, in every language. */
+function queriesFor(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < paths.length && out.length < 200; i += 25) {
+    const name = (paths[i] ?? "").split("/").pop()?.replace(/\.md$/, "") ?? "";
+    const words = name.split(/[\s_-]+/).filter(Boolean).slice(0, 3).join(" ");
+    if (words) out.push(words);
+  }
+  return out;
+}
+
+/** A vault of `count` notes on disk, made by copying the corpus notes into numbered folders. */
+function syntheticVault(count: number): string {
+  const root = mkdtempSync(join(tmpdir(), "synapse-bench-50k-"));
+  const sources = listNotes(CORPUS);
+  for (let i = 0; i < count; i++) {
+    const source = sources[i % sources.length] as string;
+    const copy = Math.floor(i / sources.length);
+    const path = join(root, `copy-${copy}`, source);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${readFileSync(join(CORPUS, source), "utf8")}\n\nCopy ${copy} of this note, number ${i}.\n`);
+  }
+  return root;
+}
+
+function ratio(synapse: number, mini: number): string {
+  return mini > 0 ? `${(synapse / mini).toFixed(2)}× MiniSearch (${fmt(mini)})` : "MiniSearch: n/a";
+}
+
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+
+function benchCase(label: string, vaultRoot: string): BenchResult[] {
+  const work = mkdtempSync(join(tmpdir(), "synapse-bench-index-"));
+  try {
+    const storeDir = join(work, "state");
+    const miniDir = join(work, "minisearch");
+    mkdirSync(storeDir);
+    mkdirSync(miniDir);
+    const queriesFile = join(work, "queries.json");
+    writeFileSync(queriesFile, JSON.stringify(queriesFor(listNotes(vaultRoot))));
+    const build = child("synapse-build", vaultRoot, storeDir, queriesFile);
+    const persisted = sizeOf(storeDir);
+    const warm = child("synapse-warm", vaultRoot, storeDir, queriesFile);
+    const miniBuild = child("minisearch-build", vaultRoot, miniDir, queriesFile);
+    const miniWarm = child("minisearch-warm", vaultRoot, miniDir, queriesFile);
+    const name = (what: string) => `retrieval ${label}: ${what}`;
+    const peak = Math.max(build.peakMb ?? 0, warm.peakMb ?? 0);
+    const miniPeak = Math.max(miniBuild.peakMb ?? 0, miniWarm.peakMb ?? 0);
+    return [
+      { name: name("build"), value: (build.buildMs ?? 0) / 1000, unit: "s", target: "< 60 s", pass: (build.buildMs ?? 0) < TARGETS.buildMs, note: `${build.notes} notes, ${build.chunks} chunks; ${ratio((build.buildMs ?? 0) / 1000, (miniBuild.buildMs ?? 0) / 1000)} s` },
+      { name: name("peak memory"), value: peak, unit: "MB", target: "< 1 GB", pass: peak < TARGETS.peakMb, note: ratio(peak, miniPeak) },
+      { name: name("persisted size"), value: persisted / 1e6, unit: "MB", note: `${ratio(persisted / 1e6, (miniBuild.bytes ?? 0) / 1e6)} MB, one JSON string` },
+      { name: name("warm start"), value: (warm.warmMs ?? 0) / 1000, unit: "s", target: "< 5 s", pass: (warm.warmMs ?? 0) < TARGETS.warmMs, note: `${ratio((warm.warmMs ?? 0) / 1000, (miniWarm.warmMs ?? 0) / 1000)} s; then ${fmt(warm.checkMs ?? 0)} ms to check every note, ${warm.reindexed} re-indexed` },
+      { name: name("query p50"), value: warm.queryP50 ?? 0, unit: "ms", note: ratio(warm.queryP50 ?? 0, miniWarm.queryP50 ?? 0) },
+      { name: name("query p95"), value: warm.queryP95 ?? 0, unit: "ms", target: "< 50 ms", pass: (warm.queryP95 ?? 0) < TARGETS.queryP95, note: `${ratio(warm.queryP95 ?? 0, miniWarm.queryP95 ?? 0)}; fused text + graph with snippets` },
+      { name: name("one-note update p95"), value: warm.updateP95 ?? 0, unit: "ms", target: "< 10 ms", pass: (warm.updateP95 ?? 0) < TARGETS.updateP95, note: `${ratio(warm.updateP95 ?? 0, miniWarm.updateP95 ?? 0)}; until searchable; writing its shard: ${fmt(warm.persistP50 ?? 0)} ms median` },
+    ];
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function wants50k(argv: readonly string[] = process.argv): boolean {
+  return argv.includes("--retrieval-50k") || process.env.SYNAPSE_BENCH_50K === "1";
+}
+
+export function benchRetrieval(): BenchResult[] {
+  const results = benchCase(`${listNotes(CORPUS).length.toLocaleString("en")} notes`, CORPUS);
+  if (!wants50k()) {
+    results.push({ name: "retrieval 50,000 notes", value: 0, unit: "", note: "skipped; run `npm run bench -- --retrieval-50k` (takes several minutes)" });
+    return results;
+  }
+  const root = syntheticVault(SYNTHETIC_NOTES);
+  try {
+    results.push(...benchCase("50,000 notes", root));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  return results;
+}

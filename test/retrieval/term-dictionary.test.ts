@@ -1,0 +1,55 @@
+/** The packed term dictionary: lookups and merges agree with plain sorted string arrays. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DictionaryBuilder, TermDictionary } from "../../src/retrieval/term-dictionary";
+
+const terms = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6, unit: fc.constantFrom("a", "b", "é", "z", "中", "1") }), { maxLength: 40 });
+
+describe("TermDictionary", () => {
+  it("finds every term it holds and no other, in the order of <", () => {
+    fc.assert(
+      fc.property(terms, terms, (held, probes) => {
+        const sorted = [...held].sort();
+        const dict = TermDictionary.from(sorted);
+        expect(dict.size).toBe(sorted.length);
+        expect(dict.wellFormed()).toBe(true);
+        sorted.forEach((t, i) => expect(dict.term(i)).toBe(t));
+        for (const p of [...held, ...probes]) expect(dict.find(p)).toBe(sorted.indexOf(p));
+      }),
+    );
+  });
+
+  it("merges an old dictionary (some terms dropped) with new terms into the sorted union", () => {
+    fc.assert(
+      fc.property(terms, terms, fc.func(fc.boolean()), (oldTerms, newTerms, drop) => {
+        const old = TermDictionary.from([...oldTerms].sort());
+        const added = [...new Set(newTerms)].sort();
+        const builder = new DictionaryBuilder(old);
+        const expected = new Set<string>();
+        let a = 0;
+        let b = 0;
+        while (a < old.size || b < added.length) {
+          const tb = added[b];
+          const cmp = a >= old.size ? 1 : tb === undefined ? -1 : old.compare(a, tb);
+          const term = cmp <= 0 ? old.term(a) : (tb as string);
+          if (cmp > 0 || cmp === 0 || !drop(term)) {
+            if (cmp <= 0) builder.keepOld(a);
+            else builder.add(term);
+            expected.add(term);
+          }
+          if (cmp <= 0) a += 1;
+          if (cmp >= 0) b += 1;
+        }
+        const merged = builder.build();
+        expect(merged.wellFormed()).toBe(true);
+        expect(Array.from({ length: merged.size }, (_, i) => merged.term(i))).toEqual([...expected].sort());
+      }),
+    );
+  });
+
+  it("refuses offsets that do not fit its text", () => {
+    expect(new TermDictionary("ab\n", Int32Array.of(0, 2)).wellFormed()).toBe(false);
+    expect(new TermDictionary("ab\nc\n", Int32Array.of(0, 3, 5)).wellFormed()).toBe(true);
+    expect(new TermDictionary("ab\nc\n", Int32Array.of(0, 3, 4)).wellFormed()).toBe(false);
+  });
+});
