@@ -42,7 +42,7 @@ function statusTexts(harness: Harness): string[] {
 
 async function shardFiles(app: App): Promise<string[]> {
   const adapter = app.vault.adapter as unknown as { exists(p: string): Promise<boolean>; list(p: string): Promise<{ files: string[] }> };
-  return (await adapter.exists(SHARDS)) ? (await adapter.list(SHARDS)).files.filter((f) => f.endsWith(".json")) : [];
+  return (await adapter.exists(SHARDS)) ? (await adapter.list(SHARDS)).files.filter((f) => /\/text-[0-9a-f]{2}\.bin$/.test(f)) : [];
 }
 
 /** A second plugin over the same vault and state folder, as after restarting Obsidian. */
@@ -119,10 +119,10 @@ describe("the search index in Obsidian", () => {
     await harness.plugin.index?.ready();
     harness.plugin.unload();
     await harness.plugin.index?.closed;
-    const adapter = harness.app.vault.adapter as unknown as { read(p: string): Promise<string>; write(p: string, t: string): Promise<void> };
+    const adapter = harness.app.vault.adapter as unknown as { readBinary(p: string): Promise<ArrayBuffer>; writeBinary(p: string, d: ArrayBuffer): Promise<void> };
     const shard = (await shardFiles(harness.app))[0] as string;
-    const text = await adapter.read(shard);
-    await adapter.write(shard, text.slice(0, Math.floor(text.length / 2)));
+    const bytes = await adapter.readBinary(shard);
+    await adapter.writeBinary(shard, bytes.slice(0, Math.floor(bytes.byteLength / 2)));
 
     const again = await restart(harness.app);
     const index = await again.index?.ready();

@@ -96,11 +96,13 @@ export function runCommand(harness: Harness, id: string): boolean {
 export function readBinaryOfTextFiles(app: App): void {
   const adapter = app.vault.adapter as unknown as { readBinary(path: string): Promise<ArrayBuffer>; read(path: string): Promise<string> };
   const readBinary = adapter.readBinary.bind(adapter);
+  const read = adapter.read.bind(adapter);
   vi.spyOn(adapter, "readBinary").mockImplementation(async (path: string) => {
     try {
       return await readBinary(path);
     } catch {
-      return new TextEncoder().encode(await adapter.read(path)).buffer;
+      // The mock's own `read`, not a spied one: a path that is neither text nor bytes fails once, here.
+      return new TextEncoder().encode(await read(path)).buffer;
     }
   });
 }
