@@ -269,7 +269,7 @@ export class IngestService {
           },
           { notePath, force, signal, progress, log: logger, review: this.review },
         );
-        return { notePath, report, calls: logger.events };
+        return { notePath, report, calls: logger.events, contexts: logger.contexts };
       },
     };
   }

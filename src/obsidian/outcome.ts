@@ -3,7 +3,7 @@
  * modal shows (pages grouped by what happened to them, failures, usage, and the call log).
  * Plain functions over the IngestReport, tested without Obsidian.
  */
-import type { CallEvent } from "../core/log";
+import { describeContext, type CallEvent, type ContextEvent } from "../core/log";
 import type { IngestReport, PageAction } from "../wiki/ingest-types";
 import { formatTokens } from "./progress";
 
@@ -12,6 +12,8 @@ export interface IngestedNote {
   readonly report: IngestReport;
   /** What the run's logger recorded, one event per provider call. */
   readonly calls?: readonly CallEvent[];
+  /** What the run put into the model's context from the wiki, and what it left out for lack of room. */
+  readonly contexts?: readonly ContextEvent[];
 }
 
 export interface OutcomeText {
@@ -139,6 +141,8 @@ export interface ResultListing {
   /** One line per note: provider, tokens, cost, time. */
   readonly summary: readonly string[];
   readonly calls: readonly { readonly line: string; readonly prompt?: string; readonly reply?: string }[];
+  /** The run log's context lines: related passages quoted, and those left out. */
+  readonly context: readonly string[];
 }
 
 const GROUP_HEADINGS: Record<PageAction, string> = {
@@ -207,5 +211,6 @@ export function buildResultListing(notes: readonly IngestedNote[], title: string
     ...n.report.pages.flatMap((p) => (p.detail ? [{ path: p.path, text: p.detail }] : [])),
     ...n.report.declined.map((p) => ({ path: p.path, text: "Left out at review: not written." })),
   ]);
-  return { title, groups, failures, locked, contradictions, details, summary: notes.map(summaryLine), calls };
+  const context = notes.flatMap((n) => (n.contexts ?? []).map((c) => `${notes.length > 1 ? `${noteName(n.notePath)}: ` : ""}${describeContext(c)}`));
+  return { title, groups, failures, locked, contradictions, details, summary: notes.map(summaryLine), calls, context };
 }

@@ -60,9 +60,10 @@ export class ResultModal extends Modal {
       const summary = contentEl.createDiv({ cls: "synapse-result-summary" });
       for (const line of listing.summary) summary.createDiv({ text: line });
     }
-    if (listing.calls.length > 0) {
+    if (listing.calls.length > 0 || listing.context.length > 0) {
       const details = contentEl.createEl("details", { cls: "synapse-result-log" });
       details.createEl("summary", { text: `Run log (${listing.calls.length} provider calls)` });
+      for (const line of listing.context) details.createDiv({ cls: "synapse-result-call", text: line });
       for (const call of listing.calls) {
         details.createDiv({ cls: "synapse-result-call", text: call.line });
         if (call.prompt !== undefined) details.createEl("pre", { text: `Sent:\n${call.prompt}` });

@@ -155,6 +155,8 @@ describe("the search index in Obsidian", () => {
     expect(context).toContain("seventy books");
     expect(context).not.toContain("Sourdough");
     expect(provider.analyzeCalls[0]?.vaultContext).toContain("Slip-box method");
+    // The result window's run log says what the context held.
+    expect(harness.modals.at(-1)?.textContent).toContain("context: 1 passage from 1 page");
     // The user's note has the plain name, so the new page carries its type.
     const written = "wiki/concepts/Zettelkasten (concept).md";
     expect(harness.app.vault.getFileByPath(written) as TFile | null).not.toBeNull();
