@@ -162,4 +162,13 @@ describe("the search index in Obsidian", () => {
     expect(harness.app.vault.getFileByPath(written) as TFile | null).not.toBeNull();
     expect((await search(harness, "hyperlinked lattice"))[0]).toBe(written);
   });
+
+  it("reopens when the excluded folders change: a note in a newly excluded folder is no longer found", async () => {
+    const harness = await loadPlugin({ files: { "notes/Open.md": "# Open\n\nA lighthouse.\n", "private/Diary.md": "# Diary\n\nA lighthouse keeper's secret.\n" } });
+    harness.app.workspace.setLayoutReady__();
+    expect((await search(harness, "lighthouse")).sort()).toEqual(["notes/Open.md", "private/Diary.md"]);
+    harness.registered.data__ = { ...(harness.registered.data__ as object), excludedFolders: ["private"] };
+    await harness.plugin.onExternalSettingsChange();
+    expect(await search(harness, "lighthouse")).toEqual(["notes/Open.md"]);
+  });
 });
