@@ -24,7 +24,7 @@ import { QUERY_VIEW_TYPE, QueryView } from "./ui/query-view";
 import { LINT_VIEW_TYPE, LintView } from "./ui/lint-view";
 import { modalReviewHook } from "./ui/review-modal";
 import { LintService } from "./obsidian/lint-service";
-import type { ReviewHook } from "./wiki/review";
+import { reviewWhenNeeded, type ReviewHook } from "./wiki/review";
 
 /**
  * The operations that get a provider picker in the settings. Lint's picker ("Lint with") chooses
@@ -41,8 +41,6 @@ export interface PluginSeams {
   readonly streaming?: boolean;
 }
 
-/** Until a review modal exists, "Save as page" writes what it planned (undo takes it back). */
-const approveAll: ReviewHook = (plan) => Promise.resolve(plan.changes.map((c) => c.path));
 
 export default class SynapsePlugin extends Plugin {
   /** Set by onload; the ingest queue and its reporting. */
@@ -154,7 +152,8 @@ export default class SynapsePlugin extends Plugin {
       store: write.store,
       write: () => write,
       retriever: () => index.retriever(),
-      review: this.seams.review ?? approveAll,
+      // "Save as page" is reviewed like an ingest, under the same "Review before writing" setting.
+      review: this.seams.review ?? reviewWhenNeeded(() => store.settings.reviewMode, modalReviewHook(this.app)),
       open: (path, newLeaf) => void this.app.workspace.openLinkText(path, "", newLeaf),
       // Mobile has no Node streaming transport: its replies arrive whole, and so does the answer.
       streaming: this.seams.streaming ?? Platform.isDesktopApp,

@@ -8,7 +8,7 @@ import process from "node:process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli";
 import { EXISTING_PAGE_PATH, makeVault, NOTE_PATH, pageMarkdown, tempHome, type TestVault } from "../helpers/bridge-fixtures";
-import { startScriptedMessagesApi, textTurn, toolTurn, type ScriptedMessagesApi } from "../helpers/scripted-messages-api";
+import { piecesTurn, startScriptedMessagesApi, textTurn, toolTurn, type ScriptedMessagesApi } from "../helpers/scripted-messages-api";
 
 /** Where the agent writes its page in the staging copy. */
 const AGENT_PAGE = "wiki/sources/Local-first software.md";
@@ -16,7 +16,7 @@ const AGENT_PAGE = "wiki/sources/Local-first software.md";
 const PAGE = "wiki/sources/Local-first software (source).md";
 const PERSON = "wiki/entities/Martin Kleppmann.md";
 
-describe("synapse ingest --provider cli through synapse bridge (built CLI, real agent SDK)", () => {
+describe("synapse ingest and query --provider cli through synapse bridge (built CLI, real agent SDK)", () => {
   let vault: TestVault;
   let home: ReturnType<typeof tempHome>;
   let api: ScriptedMessagesApi;
@@ -39,6 +39,9 @@ describe("synapse ingest --provider cli through synapse bridge (built CLI, real 
         content: pageMarkdown("Martin Kleppmann", { type: "entity", body: "Co-author of the essay on [[Local-first software]]." }),
       }),
       textTurn("Wrote an entity page."),
+      // The question (read-only): a search, then the answer in two pieces.
+      toolTurn("Grep", { pattern: "Kleppmann", path: "wiki" }),
+      piecesTurn(["Martin Kleppmann co-wrote the essay ", "[[Martin Kleppmann]]."]),
     ]);
     bridge = spawn(process.execPath, [CLI, "bridge", "--vault", vault.root, "--port", "0", "--json"], {
       env: { PATH: process.env.PATH ?? "", HOME: home.path, ANTHROPIC_API_KEY: "sk-ant-test-key", ANTHROPIC_BASE_URL: api.url },
@@ -103,6 +106,28 @@ describe("synapse ingest --provider cli through synapse bridge (built CLI, real 
     expect(run.stderr).toContain("Agent finished: 1 page(s)");
     expect(run.stdout).toContain(`+ ${PERSON}`);
     expect(vault.snapshot().get(PERSON)).toContain("type: entity");
+  });
+
+  it("answers a question read-only, citations checked, and --save files it through the write path", async () => {
+    const before = vault.snapshot();
+    const run = await runCli(["query", "Who is Martin Kleppmann?", "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--scope", "wiki", "--save", "--json"], {
+      env: { SYNAPSE_BRIDGE_TOKEN: token },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { answer: string; citations: unknown[]; saved: string | null; provider: unknown; error: unknown };
+    expect(report).toMatchObject({
+      answer: "Martin Kleppmann co-wrote the essay [[Martin Kleppmann]].",
+      citations: [{ page: "Martin Kleppmann", verified: true }],
+      saved: "wiki/syntheses/Who is Martin Kleppmann.md",
+      provider: { name: "claude-agent", mode: "cli", isLocal: false },
+      error: null,
+    });
+    const offered = (api.agentRequests().at(-1)?.body as { tools: { name: string }[] }).tools.map((t) => t.name).filter((n) => n !== "DeferredToolPlaceholder");
+    expect(offered.sort()).toEqual(["Glob", "Grep", "Read"]);
+    // Only the saved answer, index.md and log.md changed: the agent itself wrote nothing.
+    const after = vault.snapshot();
+    const changed = [...after.keys()].filter((path) => after.get(path) !== before.get(path) && !path.startsWith(".obsidian/"));
+    expect(changed.sort()).toEqual(["wiki/index.md", "wiki/log.md", "wiki/syntheses/Who is Martin Kleppmann.md"]);
   });
 
   it("refuses a wrong token before any agent runs", async () => {

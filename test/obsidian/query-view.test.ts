@@ -71,16 +71,18 @@ interface Rig {
   readonly reviews: ReviewPlan[];
 }
 
-async function open(provider: ChatProvider, options: { review?: ReviewHook; streaming?: boolean; data?: unknown } = {}): Promise<Rig> {
+async function open(provider: ChatProvider, options: { review?: ReviewHook | "modal"; streaming?: boolean; data?: unknown } = {}): Promise<Rig> {
   const reviews: ReviewPlan[] = [];
+  const chosen = options.review;
   const review: ReviewHook = (plan) => {
     reviews.push(plan);
-    return options.review ? options.review(plan) : Promise.resolve(plan.changes.map((c) => c.path));
+    return chosen && chosen !== "modal" ? chosen(plan) : Promise.resolve(plan.changes.map((c) => c.path));
   };
   const harness = await loadPlugin({
     files: FILES,
     ...(options.data !== undefined ? { data: options.data } : {}),
-    seams: { createProvider: () => provider, review, streaming: options.streaming ?? true },
+    // "modal": the plugin's own review modal, under the "Review before writing" setting.
+    seams: { createProvider: () => provider, ...(chosen === "modal" ? {} : { review }), streaming: options.streaming ?? true },
   });
   const view = await openView(harness);
   return { harness, view, reviews };
@@ -240,6 +242,40 @@ describe("Ask the wiki: save as page", () => {
     await eventually(() => expect(reviews).toHaveLength(1));
     await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe("Not saved."));
     expect(harness.app.vault.getFiles().filter((f) => f.path.startsWith("wiki/syntheses/"))).toEqual([]);
+  });
+});
+
+describe("Ask the wiki: save as page through the review modal", () => {
+  const saved = "wiki/syntheses/Who wrote the first program for the Analytical Engine.md";
+
+  it("shows the new page in the modal when review is 'always', and writes it on 'Apply all'", async () => {
+    const { view, harness } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it."]), { review: "modal", data: { reviewMode: "always" } });
+    await ask(view, QUESTION);
+    button(view, "Save as page").click();
+    await eventually(() => expect(harness.opened).toHaveLength(1));
+    const modal = harness.opened[0];
+    expect(modal?.contentEl.textContent).toContain(saved);
+    expect(harness.app.vault.getFileByPath(saved)).toBeNull();
+    [...(modal?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Apply all")?.click();
+    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe(`Saved as ${saved}`));
+    expect(await harness.read(saved)).toContain("[[Ada Lovelace]] wrote it.");
+  });
+
+  it("with the default 'changes', files a new page at once and asks before replacing a saved answer", async () => {
+    const provider = new ChatProvider(["[[Ada Lovelace]] wrote it."]);
+    const { view, harness } = await open(provider, { review: "modal" });
+    await ask(view, QUESTION);
+    button(view, "Save as page").click();
+    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe(`Saved as ${saved}`));
+    expect(harness.opened).toHaveLength(0);
+    // The same question again, answered differently: saving it would change the page.
+    await view.ask(false, QUESTION);
+    const second = $$(view, ".synapse-query-turn").at(-1);
+    [...(second?.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Save with conversation")?.click();
+    await eventually(() => expect(harness.opened).toHaveLength(1));
+    [...(harness.opened[0]?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Cancel")?.click();
+    await eventually(() => expect(second?.querySelector(".synapse-query-saved")?.textContent).toBe("Not saved."));
+    expect(await harness.read(saved)).not.toContain("## Conversation");
   });
 });
 
