@@ -96,7 +96,7 @@ export default class SynapsePlugin extends Plugin {
       callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
     });
     this.registerQuery(store, environment, write, index);
-    this.registerLint(store, environment, write, ingest);
+    this.registerLint(store, environment, write, ingest, index);
     const status = new StatusBar(this.addStatusBarItem());
     indexStatus = this.addStatusBarItem();
     indexStatus.addClasses(["synapse-index-status", "synapse-status-idle"]);
@@ -166,7 +166,7 @@ export default class SynapsePlugin extends Plugin {
   }
 
   /** "Check wiki health": the service, its view and the command (no default hotkey). */
-  private registerLint(store: SettingsStore, environment: PluginEnvironment, write: WriteContext, ingest: IngestService): void {
+  private registerLint(store: SettingsStore, environment: PluginEnvironment, write: WriteContext, ingest: IngestService, index: IndexService): void {
     const lint = new LintService({
       vault: new ObsidianVault(this.app),
       settings: store,
@@ -176,6 +176,7 @@ export default class SynapsePlugin extends Plugin {
       // Every lint write is shown as diffs first, whatever the ingest review setting says.
       review: this.seams.review ?? modalReviewHook(this.app),
       reingest: (note) => ingest.ingestPath(note),
+      retriever: () => index.retriever(),
       open: (path) => void this.app.workspace.openLinkText(path, "", false),
       ...(this.seams.createProvider ? { factory: this.seams.createProvider } : {}),
     });

@@ -22,6 +22,7 @@ import { ingestNote } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { estimateLine, humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
+import { openIndexIn } from "./open-index";
 import { recoverVault } from "./recovery";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
@@ -142,8 +143,13 @@ export async function runLintCommand(argv: readonly string[], io: CliIO): Promis
     return !dryRun;
   };
   const fix = values.fix === "safe" || values.fix === "all" ? values.fix : undefined;
+  // The model checks also pair pages the vault's index finds alike; without an index they go on without.
+  const retriever = modelChecks ? await openIndexIn(vaultRoot, settings, io).then((opened) => opened.index).catch((error: unknown) => {
+    io.stderr(`Warning: the vault's index could not be opened (${toSynapseError(error).message}); the model checks pair pages by shared sources and entities only.\n`);
+    return undefined;
+  }) : undefined;
   const report = await runLint(
-    { ...deps, ...(provider ? { provider } : {}) },
+    { ...deps, ...(provider ? { provider } : {}), ...(retriever ? { retriever } : {}) },
     { ...(fix && !(dryRun && modelChecks) ? { fix } : {}), ...(dryRun ? { dryRun: true } : {}), ...(modelChecks ? { modelChecks: true, confirmModelChecks: confirm } : {}) },
   );
   if (dryRun && modelChecks && estimate && !report.error) {

@@ -18,7 +18,9 @@ import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import { recordContradictions } from "../wiki/contradictions";
 import { basenameOf } from "../wiki/page-paths";
+import type { Retriever } from "../retrieval/types";
 import { candidatePairs, type PagePair } from "./pair-candidates";
+import { similarPairs } from "./similar-pairs";
 import { PairCache, pairKey, type PairVerdict } from "./pair-cache";
 import { onPage, pairMessages, readPairReply, REPLY_TOKENS } from "./pair-prompt";
 import type { WikiSnapshot } from "./snapshot";
@@ -54,6 +56,8 @@ export interface ModelCheckDeps {
   readonly store: StateStore;
   /** The lint backend, as the factory built it. */
   readonly provider: InferenceProvider;
+  /** The vault's search index: pages it finds alike become candidate pairs too. */
+  readonly retriever?: Retriever;
   readonly now?: () => number;
 }
 
@@ -153,7 +157,8 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     const shareable = new Set(snapshot.pages.filter((p) => !isExcluded(p.path, settings.excludedFolders) && isShareablePage(p.sources, settings.excludedFolders)).map((p) => p.path));
     cache = await PairCache.load(deps.store);
     const model = caps.model;
-    planned = candidatePairs(snapshot, shareable).map((pair) => {
+    const alike = deps.retriever ? await similarPairs(snapshot.pages.filter((p) => shareable.has(p.path)), deps.retriever, run.signal) : [];
+    planned = candidatePairs(snapshot, shareable, alike).map((pair) => {
       const key = pairKey(pair, model);
       return { pair, key, verdict: cache?.get(key) };
     });

@@ -1,7 +1,7 @@
 /**
  * The pairs of pages the model checks look at: never the whole wiki in one prompt, only pages that
- * have something to disagree about — drawn from the same source note, or both linking to the same
- * entity page. Strongest first (most shared sources and entities), so a budget that runs out
+ * have something to disagree about — drawn from the same source note, both linking to the same
+ * entity page, or found alike by retrieval. Strongest first (most shared sources and entities), so a budget that runs out
  * leaves the weakest pairs unchecked.
  */
 import { sourceKey } from "../core/sources";
@@ -21,7 +21,11 @@ function checkable(page: PageRecord): boolean {
   return !page.frontmatterInvalid && isPageType(page.type) && /[\p{L}\p{N}]/u.test(page.body) && !page.ignored.has("model-checks");
 }
 
-export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<string>): PagePair[] {
+/**
+ * `similar`: pairs of page paths that retrieval found alike (see `similarPairs`), added to the pairs
+ * the shared sources and entities make.
+ */
+export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<string>, similar: readonly (readonly [string, string])[] = []): PagePair[] {
   const resolver = new Resolver(snapshot);
   const pages = snapshot.pages.filter((p) => checkable(p) && shareable.has(p.path));
   const byPath = new Map(snapshot.pages.map((p) => [p.path, p]));
@@ -37,6 +41,11 @@ export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<st
       const target = resolver.resolve(link);
       if (target && target !== page.path && byPath.get(target)?.type === "entity") join(`entity ${target}`, page);
     }
+  }
+  for (const [x, y] of similar) {
+    const a = pages.find((p) => p.path === x);
+    const b = pages.find((p) => p.path === y);
+    if (a && b && a !== b) groups.set(`similar ${[a.path, b.path].sort().join(" ~ ")}`, [a, b]);
   }
   const pairs = new Map<string, { a: PageRecord; b: PageRecord; shared: string[] }>();
   for (const [key, group] of groups) {

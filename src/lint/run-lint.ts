@@ -5,6 +5,7 @@
  */
 import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
 import type { InferenceProvider } from "../core/provider";
+import type { Retriever } from "../retrieval/types";
 import { isExcluded } from "../core/perimeter";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
@@ -31,6 +32,8 @@ export interface LintDeps {
   readonly reingest?: (notePath: string) => Promise<void>;
   /** The lint backend, for the model checks; without it `modelChecks` is refused. */
   readonly provider?: InferenceProvider;
+  /** The vault's search index, for the model checks' pairs of pages alike. */
+  readonly retriever?: Retriever;
   readonly now?: () => number;
 }
 
@@ -134,7 +137,7 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   let model: ModelCheckResult | null = null;
   if (request.modelChecks) {
     if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");
-    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, ...(deps.now ? { now: deps.now } : {}) }, {
+    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, ...(deps.retriever ? { retriever: deps.retriever } : {}), ...(deps.now ? { now: deps.now } : {}) }, {
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.confirmModelChecks ? { confirm: request.confirmModelChecks } : {}),
       ...(request.progress ? { progress: request.progress } : {}),

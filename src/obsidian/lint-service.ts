@@ -12,6 +12,7 @@ import type { ModelCheckEstimate } from "../lint/model-checks";
 import type { LintDeps, LintReport } from "../lint/run-lint";
 import type { Finding, Fix } from "../lint/types";
 import type { LintController, LintRun } from "../ui/lint-view";
+import type { Retriever } from "../retrieval/types";
 import type { StateStore } from "../vault/state-store";
 import { applyPlan, type WriteContext } from "../wiki/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
@@ -33,6 +34,8 @@ export interface LintServiceDeps {
   /** Re-ingests a note through the plugin's ingest queue; resolves when it is done. */
   readonly reingest: (notePath: string) => Promise<void>;
   readonly open: (path: string) => void;
+  /** The vault's search index, for the model checks' pairs of pages alike. */
+  readonly retriever?: () => Promise<Retriever>;
   readonly factory?: ProviderFactory;
   readonly now?: () => number;
 }
@@ -69,8 +72,9 @@ export class LintService implements LintController {
         const id = deps.settings.operations.lint;
         const env = await this.deps.environment.build(deps.settings, new MemoryRunLogger(deps.settings.logContent));
         const provider = this.deps.factory ? this.deps.factory(id, env) : await providerServices.createProvider(id, env);
+        const retriever = this.deps.retriever ? await this.deps.retriever() : undefined;
         return await runLint(
-          { ...deps, provider },
+          { ...deps, provider, ...(retriever ? { retriever } : {}) },
           { modelChecks: true, signal: run.signal, confirmModelChecks: (e: ModelCheckEstimate) => run.confirm(e), progress: (done, total) => run.progress(done, total) },
         );
       } catch (thrown) {

@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { readContradictions } from "../../src/wiki/contradictions";
+import type { RetrievalHit, Retriever } from "../../src/retrieval/types";
 import { FakeModel, type Reply } from "./fake-model";
 
 const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
@@ -60,6 +61,23 @@ describe("lint's model checks (fake backend)", () => {
     expect(model.calls.flat().some((m) => m.content.includes("Private thoughts") || m.content.includes("Tea is a drink"))).toBe(false);
     expect(report.modelChecks).toMatchObject({ pairs: 4, toCheck: 4, checked: 4, cached: 0, unreadable: 0 });
     expect(report.usage).toMatchObject({ inputTokens: 400, outputTokens: 80 });
+  });
+
+  it("adds pairs of pages retrieval finds alike (close to the page's own score), and only those", async () => {
+    const hit = (path: string, score: number): RetrievalHit => ({ path, heading: "", score, snippet: "", text: "" });
+    const retriever: Retriever = {
+      retrieve: (query) =>
+        Promise.resolve(
+          query.startsWith("Tea ") ? [hit("wiki/concepts/Tea.md", 10), hit("wiki/concepts/Chai.md", 8), hit("wiki/entities/Ada.md", 2)] : query.startsWith("Chai ") ? [hit("wiki/concepts/Chai.md", 10), hit("wiki/concepts/Tea.md", 7)] : [],
+        ),
+    };
+    const model = new FakeModel(adaJudge);
+    const files = wiki({ "wiki/concepts/Chai.md": page("concept", "Chai", ["notes/chai.md"], "Chai is a spiced tea.") });
+    await runLint({ ...deps(new MemoryVault(files), new MemoryStateStore(), model), retriever }, { modelChecks: true });
+    const asked = model.calls.map(titlesIn).map((t) => t.join(" + "));
+    expect(asked).toContain("Chai + Tea");
+    expect(asked).not.toContain("Ada + Tea");
+    expect(asked).toHaveLength(5);
   });
 
   it("records the contradiction with both pages' own passages (a made-up quote dropped), lists it, and reports the likely duplicate", async () => {
