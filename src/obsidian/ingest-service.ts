@@ -97,8 +97,6 @@ export class IngestService {
   private disposed = false;
   /** Ingests started from a command and not yet reported to the user. */
   private readonly pending = new Set<Promise<void>>();
-  /** Shows the plan before writing when the review setting asks for it (read per run). */
-  private readonly review: ReviewHook;
 
   constructor(
     private readonly app: App,
@@ -110,7 +108,6 @@ export class IngestService {
     /** The vault's search index: the model's context and the duplicate shortlist come from it. */
     private readonly index?: IndexService,
   ) {
-    this.review = reviewWhenNeeded(() => this.store.settings.reviewMode, modalReviewHook(app));
     this.saved = write ? new QueueStore(write.store) : null;
   }
 
@@ -229,6 +226,11 @@ export class IngestService {
     return outcomeNotice(notePath, report).text;
   }
 
+  /** Shows the plan before writing when the review setting asks for it (read per plan); a cancel closes it. */
+  private reviewFor(signal: AbortSignal): ReviewHook {
+    return reviewWhenNeeded(() => this.store.settings.reviewMode, modalReviewHook(this.app, signal));
+  }
+
   /** Stops the running ingest (and the rest of its folder batch). */
   cancel(): boolean {
     return this.queue.cancelRunning();
@@ -267,7 +269,7 @@ export class IngestService {
             linkExists: (name) => vault.linkExists(name),
             ...(indexed ? { retriever: indexed.retriever, catalog: indexed.catalog } : {}),
           },
-          { notePath, force, signal, progress, log: logger, review: this.review },
+          { notePath, force, signal, progress, log: logger, review: this.reviewFor(signal) },
         );
         return { notePath, report, calls: logger.events, contexts: logger.contexts };
       },

@@ -110,7 +110,16 @@ export class ReviewModal extends Modal {
   }
 }
 
-/** A review hook that shows the plan in the modal and resolves with what the user chose. */
-export function modalReviewHook(app: App): ReviewHook {
-  return (plan) => new Promise((resolve) => new ReviewModal(app, plan, resolve).open());
+/**
+ * A review hook that shows the plan in the modal and resolves with what the user chose. With a
+ * signal, cancelling the run (or unloading the plugin) closes the modal, applying nothing.
+ */
+export function modalReviewHook(app: App, signal?: AbortSignal): ReviewHook {
+  return (plan) =>
+    new Promise((resolve) => {
+      if (signal?.aborted) return resolve([]);
+      const modal = new ReviewModal(app, plan, resolve);
+      signal?.addEventListener("abort", () => modal.close(), { once: true });
+      modal.open();
+    });
 }

@@ -147,6 +147,19 @@ describe("review before apply in the plugin", () => {
     }
   });
 
+  it("cancelling the ingest while the window is open closes it and writes nothing", async () => {
+    const { harness, before } = await ingestedOnce();
+    const opened = harness.opened.length;
+    const done = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
+    const modal = await reviewModal(harness, opened);
+    expect(runCommand(harness, "cancel-ingest")).toBe(true);
+    await done;
+    expect(harness.notices.at(-1)).toBe('Ingest of "Source note" cancelled; nothing was written.');
+    expect(await wiki(harness)).toEqual(before);
+    // The window closed itself (a closed modal is emptied).
+    expect(modal.contentEl.childElementCount).toBe(0);
+  });
+
   it("'Always' asks before creating pages too; 'Never' writes updates without asking", async () => {
     const always = await load("always");
     const opened = always.opened.length;

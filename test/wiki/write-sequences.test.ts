@@ -3,7 +3,8 @@
  * user's edit of a page, the user's rename or move of a page, a changed note re-ingested, a second
  * note yielding the same pages, two ingests at once, and undo. After every step: the user's text is
  * all there, every page's frontmatter is valid, every note's current claims are on the wiki in its
- * own sections (and none it no longer makes), and an undo restores the bytes the run changed.
+ * own sections (and none it no longer makes), no subject has two pages (a moved or renamed page is
+ * updated where it is), and an undo restores the bytes the run changed.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -32,7 +33,7 @@ type Step =
   | { readonly kind: "both-at-once" }
   | { readonly kind: "user-edit"; readonly page: number }
   | { readonly kind: "user-edit-inside"; readonly page: number }
-  | { readonly kind: "move"; readonly page: number; readonly folder: string }
+  | { readonly kind: "move"; readonly page: number; readonly folder: string; readonly rename: boolean }
   | { readonly kind: "undo" };
 
 const note = fc.constantFrom(...NOTES);
@@ -42,7 +43,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: "both-at-once" as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("user-edit" as const), page: fc.nat(20) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("user-edit-inside" as const), page: fc.nat(20) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("move" as const), page: fc.nat(20), folder: fc.constantFrom("wiki/moved", "wiki/deep/er", "wiki") }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("move" as const), page: fc.nat(20), folder: fc.constantFrom("wiki/moved", "wiki/deep/er", "wiki"), rename: fc.boolean() }) },
   { weight: 2, arbitrary: fc.constant({ kind: "undo" as const }) },
 );
 
@@ -81,7 +82,7 @@ function userWords(n: number): string {
 const isPage = (path: string) => path.startsWith("wiki/") && !/^wiki\/(index|log)\.md$/.test(path);
 
 /** How often each path was taken, over all sequences. */
-const stats = { insideEdits: 0, undone: 0, undoChecked: 0, undoRefused: 0, concurrentConverged: 0, concurrentRefused: 0, retracted: 0, upToDate: 0 };
+const stats = { moved: 0, insideEdits: 0, undone: 0, undoChecked: 0, undoRefused: 0, concurrentConverged: 0, concurrentRefused: 0, retracted: 0, upToDate: 0 };
 
 class World {
   readonly vault = new MemoryVault(Object.fromEntries(NOTES.map((n) => [n, noteText(n, [TOPICS[0]], WORDS[0])])));
@@ -155,11 +156,13 @@ class World {
         const pages = this.pages();
         if (pages.length === 0) return;
         const from = pages[s.page % pages.length] as string;
-        const to = `${s.folder}/${from.split("/").pop() ?? "x.md"}`;
+        const name = from.split("/").pop() ?? "x.md";
+        const to = `${s.folder}/${s.rename ? `My ${name}` : name}`;
         if (to === from || (await this.vault.stat(to))) return;
         const text = await this.vault.read(from);
         await this.vault.create(to, text);
         await this.vault.remove(from);
+        stats.moved += 1;
         return;
       }
       case "undo": {
@@ -226,6 +229,9 @@ class World {
       expect(frontmatter.synapse_id, `${path} has an id`).toMatch(/^sy-/);
     }
     expect(Object.keys(files).filter((p) => p.includes(".synapse-tmp"))).toEqual([]);
+    // A page the user moved or renamed is updated where it is, never written a second time.
+    const titles = wiki.filter(([p]) => isPage(p)).map(([, text]) => String(splitFrontmatter(text).frontmatter.title));
+    expect(titles.length, `one page per subject: ${titles.join(", ")}`).toBe(new Set(titles).size);
   }
 }
 
@@ -263,6 +269,7 @@ describe("sequences of ingests, edits, moves, concurrent writers and undo (prope
     expect(stats.undoRefused).toBeGreaterThan(0);
     expect(stats.retracted).toBeGreaterThan(0);
     expect(stats.insideEdits).toBeGreaterThan(0);
+    expect(stats.moved).toBeGreaterThan(0);
     expect(stats.upToDate).toBeGreaterThan(0);
     expect(stats.concurrentConverged).toBeGreaterThan(0);
   }, 120_000);
