@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IngestQueue, type QueueSnapshot } from "../../src/obsidian/ingest-queue";
+import { eventually } from "../helpers/eventually";
 
 /** A job that runs until released or aborted, recording when it started. */
 function gate() {
@@ -23,13 +24,11 @@ describe("the ingest queue", () => {
     const g = gate();
     const a = queue.enqueue({ key: "a.md", group: "a", run: g.run("a") });
     const b = queue.enqueue({ key: "b.md", group: "b", run: g.run("b") });
-    await tick();
-    expect(g.started).toEqual(["a"]);
+    await eventually(() => expect(g.started).toEqual(["a"]));
     expect(queue.snapshot().queued).toBe(1);
     g.release("a done");
     expect(await a).toEqual({ status: "done", result: "a done" });
-    await tick();
-    expect(g.started).toEqual(["a", "b"]);
+    await eventually(() => expect(g.started).toEqual(["a", "b"]));
     g.release("b done");
     expect(await b).toEqual({ status: "done", result: "b done" });
     await queue.idle();
@@ -58,8 +57,7 @@ describe("the ingest queue", () => {
     expect(queue.cancelRunning()).toBe(true);
     expect(await a).toEqual({ status: "done", result: "a cancelled" });
     expect(await b).toEqual({ status: "cancelled" });
-    await tick();
-    expect(g.started).toEqual(["a", "c"]);
+    await eventually(() => expect(g.started).toEqual(["a", "c"]));
     g.release("c done");
     expect(await c).toEqual({ status: "done", result: "c done" });
     expect(queue.cancelRunning()).toBe(false);
