@@ -141,7 +141,7 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
     if (on("stale") && inputs.sourceChanged) {
       for (const source of page.sources) {
         const note = resolver.resolve(source);
-        if (note && inputs.sourceChanged(note) === true) {
+        if (note && !resolver.isExcluded(note) && inputs.sourceChanged(note) === true) {
           findings.push(finding("stale", page.path, `Its source ${note} changed since the page was written.`, [{ kind: "reingest", label: `Re-ingest ${note}`, safe: true, params: { note } }]));
         }
       }

@@ -78,7 +78,8 @@ export interface LintReport {
 async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: StateStore): Promise<Set<string>> {
   const registry = await new SourceRegistry(store).load();
   const resolver = new Resolver(snapshot);
-  const notes = new Set(snapshot.pages.flatMap((p) => p.sources.map((s) => resolver.resolve(s)).filter((n): n is string => n !== null)));
+  // A note in an excluded folder is never read, so whether it changed is not known.
+  const notes = new Set(snapshot.pages.flatMap((p) => p.sources.map((s) => resolver.resolve(s)).filter((n): n is string => n !== null && !resolver.isExcluded(n))));
   const changed = new Set<string>();
   for (const note of notes) {
     const entry = registry.notes[note.normalize("NFC")];

@@ -31,8 +31,13 @@ export interface PageRecord {
 export interface WikiSnapshot {
   readonly wikiFolder: string;
   readonly pages: readonly PageRecord[];
-  /** Every Markdown file of the vault, pages included. */
+  /** Every Markdown file of the vault outside the excluded folders, pages included. */
   readonly files: readonly string[];
+  /**
+   * Files in excluded folders: never read, but a link or a source naming one is not broken — the
+   * note is there, only kept out of Synapse's reach.
+   */
+  readonly excludedFiles: readonly string[];
   /** Outgoing links of every note outside the wiki (for orphans). */
   readonly noteLinks: ReadonlyMap<string, readonly string[]>;
   readonly indexText: string | null;
@@ -54,7 +59,9 @@ export function linksOutsideCode(markdown: string): string[] {
 export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, excluded: (path: string) => boolean): Promise<WikiSnapshot> {
   const wikiFolder = effectiveWikiFolder(wikiFolderSetting);
   const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
-  const files = (await vault.list("")).filter((p) => !excluded(p));
+  const listed = await vault.list("");
+  const files = listed.filter((p) => !excluded(p));
+  const excludedFiles = listed.filter((p) => excluded(p));
   const pages: PageRecord[] = [];
   const noteLinks = new Map<string, readonly string[]>();
   for (const path of files) {
@@ -83,22 +90,34 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
     });
   }
   const indexText = await readOrNull(vault, indexPath(wikiFolder));
-  return { wikiFolder, pages, files, noteLinks, indexText };
+  return { wikiFolder, pages, files, excludedFiles, noteLinks, indexText };
 }
 
-/** Resolves link targets and source paths the way Obsidian does: a path, or a name anywhere. */
+/**
+ * Resolves link targets and source paths the way Obsidian does: a path, or a name anywhere. Files
+ * in excluded folders resolve too (after the others, for a name both share): what they hold is
+ * unknown to lint, but they exist.
+ */
 export class Resolver {
   private readonly byPath = new Map<string, string>();
   private readonly byName = new Map<string, string>();
   private readonly byAlias = new Map<string, string>();
+  private readonly excluded: ReadonlySet<string>;
 
   constructor(snapshot: WikiSnapshot) {
-    for (const file of snapshot.files) {
-      this.byPath.set(nameKey(file.replace(/\.md$/i, "")), file);
+    for (const file of [...snapshot.files, ...snapshot.excludedFiles]) {
+      const path = nameKey(file.replace(/\.md$/i, ""));
+      if (!this.byPath.has(path)) this.byPath.set(path, file);
       const name = nameKey(basenameOf(file));
       if (!this.byName.has(name)) this.byName.set(name, file);
     }
     for (const page of snapshot.pages) for (const alias of page.aliases) this.byAlias.set(nameKey(alias), page.path);
+    this.excluded = new Set(snapshot.excludedFiles);
+  }
+
+  /** Is this resolved file in an excluded folder (not read, not linted, but there)? */
+  isExcluded(path: string): boolean {
+    return this.excluded.has(path);
   }
 
   /** The file a link target or a `sources` entry names, or null. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isExcluded } from "../../src/core/perimeter";
 import { exactChecks } from "../../src/lint/exact-checks";
 import { loadSnapshot } from "../../src/lint/snapshot";
@@ -62,5 +62,36 @@ describe("exact checks on a wiki with planted defects", () => {
     healthy["notes/engine.md"] = "Engine notes about [[Analytical Engine]].";
     healthy["wiki/index.md"] = "# Wiki index\n\n- [[wiki/entities/Ada Lovelace|Ada Lovelace]]\n- [[wiki/concepts/Analytical Engine|Analytical Engine]]\n- [[wiki/syntheses/Deliberately unsourced|Deliberately unsourced]]\n";
     expect(await lint(healthy)).toEqual([]);
+  });
+});
+
+describe("exact checks and excluded folders", () => {
+  const files = {
+    "private/Diary.md": "Secret things. [[Nowhere]]",
+    "private/deep/Plans.md": "More secrets.",
+    "wiki/concepts/Open.md": "---\ntype: concept\ntitle: Open\nsources: [private/Diary.md]\n---\n\nSee [[Diary]], [[private/deep/Plans|the plans]] and [[Missing]].\n",
+    "wiki/index.md": "# Wiki index\n\n- [[wiki/concepts/Open|Open]]\n",
+  };
+
+  async function lintExcluding(excludedFolders: string[]) {
+    const vault = new MemoryVault(files);
+    const read = vi.spyOn(vault, "read");
+    const snapshot = await loadSnapshot(vault, "wiki", (p) => isExcluded(p, excludedFolders));
+    const findings = exactChecks({ snapshot, sourceChanged: () => true });
+    return { findings, read: read.mock.calls.map(([path]) => path) };
+  }
+
+  it("does not call a link or a source dangling when its target is a note in an excluded folder", async () => {
+    const { findings, read } = await lintExcluding(["private"]);
+    expect(findings.filter((f) => f.check === "dangling-link").map((f) => f.message)).toEqual(["[[Missing]] leads to no page or note."]);
+    expect(findings.filter((f) => f.check === "missing-source-note" || f.check === "stale")).toEqual([]);
+    // Nor is it read: what it holds stays out of lint, its own broken link included.
+    expect(read.filter((p) => p.startsWith("private/"))).toEqual([]);
+    expect(findings.map((f) => f.page).filter((p) => p.startsWith("private/"))).toEqual([]);
+  });
+
+  it("still reports a link to a note that exists nowhere, excluded or not", async () => {
+    const { findings } = await lintExcluding(["elsewhere"]);
+    expect(findings.filter((f) => f.check === "dangling-link").map((f) => f.message)).toEqual(["[[Missing]] leads to no page or note."]);
   });
 });
