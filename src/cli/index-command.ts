@@ -1,19 +1,13 @@
 /** `synapse index --vault <dir>`: builds or updates the vault's search index and reports what it did. */
-import { parseArgs } from "node:util";
 import { INDEX_PREFIX } from "../retrieval/shards";
 import { EMBED_FLAG_OPTIONS, embedFlagsOf } from "./embed-flags";
-import { EXIT, UsageError, type CliIO } from "./io";
+import { EXIT, parseFlags, type CliIO } from "./io";
 import { openVaultIndex } from "./open-index";
 
 export { INDEX_USAGE } from "./usage";
 
 export async function runIndexCommand(argv: readonly string[], io: CliIO, options: { signal?: AbortSignal } = {}): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" }, ...EMBED_FLAG_OPTIONS } }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const { values } = parseFlags({ args: [...argv], strict: true, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" }, ...EMBED_FLAG_OPTIONS } });
   const json = values.json === true;
   const started = performance.now();
   const { index, sync, store } = await openVaultIndex(values.vault, io, { progress: !json, embed: embedFlagsOf(values), ...(options.signal ? { signal: options.signal } : {}) });

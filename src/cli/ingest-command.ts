@@ -10,7 +10,7 @@ import { nodeWriteContext } from "../vault/node-write-context";
 import { envSecrets } from "./env-secrets";
 import { runFolderIngest } from "./folder-ingest";
 import { runCliIngest, type CliIngestContext } from "./ingest-run";
-import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
+import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
 import { jsonFolderProviderFailure } from "./folder-report";
 import { openIndexIn, type OpenedIndex } from "./open-index";
 import { recoverVault } from "./recovery";
@@ -33,9 +33,7 @@ function parse(argv: readonly string[]) {
     strict: true,
     options: {
       vault: { type: "string" },
-      provider: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
+      ...BACKEND_FLAG_OPTIONS,
       "bridge-url": { type: "string" },
       "max-iter": { type: "string" },
       lang: { type: "string" },

@@ -33,3 +33,10 @@ export function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typ
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
+
+/** The flags that pick an operation's backend for one run, shared by every command that calls a model. */
+export const BACKEND_FLAG_OPTIONS = {
+  provider: { type: "string" },
+  model: { type: "string" },
+  "base-url": { type: "string" },
+} as const;

@@ -20,7 +20,7 @@ import { nodeWriteContext } from "../vault/node-write-context";
 import type { WriteContext } from "../wiki/apply";
 import { ingestNote } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";
-import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
+import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
 import { estimateLine, humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
 import { openIndexIn } from "./open-index";
 import { recoverVault } from "./recovery";
@@ -43,9 +43,7 @@ function parse(argv: readonly string[]) {
       keep: { type: "string" },
       dismiss: { type: "string" },
       "model-checks": { type: "boolean" },
-      provider: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
+      ...BACKEND_FLAG_OPTIONS,
     },
   });
 }

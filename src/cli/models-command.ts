@@ -9,7 +9,7 @@ import { checkReadiness } from "../providers/factory";
 import { DEFAULT_SETTINGS, type ProviderId, type Settings } from "../settings/schema";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import { envSecrets } from "./env-secrets";
-import { EXIT, UsageError, parseFlags } from "./io";
+import { EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
 import { MODELS_USAGE } from "./usage";
@@ -29,9 +29,7 @@ function parse(argv: readonly string[]) {
     allowPositionals: false,
     strict: true,
     options: {
-      provider: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
+      ...BACKEND_FLAG_OPTIONS,
       vault: { type: "string" },
       json: { type: "boolean" },
     },

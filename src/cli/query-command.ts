@@ -19,7 +19,7 @@ import { effectiveWikiFolder } from "../wiki/page-paths";
 import { planAnswerPage } from "../query/save";
 import { openVaultIndex } from "./open-index";
 import { envSecrets } from "./env-secrets";
-import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
+import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
 export { QUERY_USAGE } from "./usage";
@@ -44,9 +44,7 @@ function parse(argv: readonly string[]) {
     strict: true,
     options: {
       vault: { type: "string" },
-      provider: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
+      ...BACKEND_FLAG_OPTIONS,
       "bridge-url": { type: "string" },
       scope: { type: "string" },
       general: { type: "boolean" },

@@ -1,12 +1,11 @@
 /** What the commands that work on a vault's history share: `--vault <dir> [--json]`, the write context, recovery. */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
 import type { WriteContext } from "../wiki/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import { UsageError, type CliIO } from "./io";
+import { UsageError, parseFlags, type CliIO } from "./io";
 import { recoverVault } from "./recovery";
 import { readVaultSettings } from "./vault-settings";
 
@@ -18,12 +17,7 @@ export interface OpenedVault {
 }
 
 export async function openVault(argv: readonly string[], io: CliIO): Promise<OpenedVault> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } } }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const { values } = parseFlags({ args: [...argv], strict: true, allowPositionals: false, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } } });
   if (!values.vault) throw new UsageError("--vault <dir> is required.");
   const root = resolve(io.cwd, values.vault);
   if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${root} does not exist.`);
