@@ -13,7 +13,7 @@ import { createCliProvider } from "../../src/providers/cli";
 import { authHeaders, ingestEvents, rawRequest } from "../helpers/bridge-client";
 import { bridgeEnv, makeVault, NOTE_PATH, NOTE_TEXT, tempHome, type TestVault } from "../helpers/bridge-fixtures";
 import { startScriptedMessagesApi, toolTurn, type ScriptedMessagesApi } from "../helpers/scripted-messages-api";
-import { WAIT_MS } from "../helpers/eventually";
+import { until } from "../helpers/eventually";
 
 const TOKEN = "cancel-token-0123456789abcdef";
 const SEED = { title: "", language: "", summary: "", topics: [], entities: [], concepts: [] };
@@ -30,14 +30,6 @@ async function hangingRig(): Promise<{ vault: TestVault; api: ScriptedMessagesAp
   const bridge = await startBridgeServer({ vaults: [vault.root], token: TOKEN, port: 0, version: "test", env: bridgeEnv(api.url, home.path) });
   cleanups.push(vault.dispose, home.dispose, () => api.close(), () => bridge.close());
   return { vault, api, bridge };
-}
-
-async function eventually(check: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not reached in time");
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe("cancelling an agent run", () => {
@@ -75,7 +67,7 @@ describe("cancelling an agent run", () => {
     );
     expect(SynapseError.isInstance(error) && error.kind).toBe("cancelled");
     // The agent process went away: its held-open API stream was closed, and the run ended.
-    await eventually(() => api.openStreams() === 0 && bridge.activeRuns() === 0);
+    await until(() => api.openStreams() === 0 && bridge.activeRuns() === 0, "the agent and its stream stop");
     expect(run.usage.entries).toEqual([]);
     expect(dropped).toEqual([`${bridge.url}/cancel`]);
   });
@@ -104,6 +96,6 @@ describe("cancelling an agent run", () => {
     const { events } = await collected;
     expect(events.at(-1)).toEqual({ type: "error", error: { code: "cancelled", message: "The run was cancelled; nothing was returned." } });
     expect(events.some((e) => e.type === "result")).toBe(false);
-    await eventually(() => api.openStreams() === 0 && bridge.activeRuns() === 0);
+    await until(() => api.openStreams() === 0 && bridge.activeRuns() === 0, "the agent and its stream stop");
   });
 });
