@@ -6,8 +6,9 @@
  * Fences follow CommonMark: three or more backticks or tildes; a backtick fence's info string holds
  * no backtick; the closing fence uses the same character, is at least as long and carries nothing
  * but spaces; an unclosed fence runs to the end. Fences are recognised after any indentation,
- * block-quote markers or list marker (a fence inside a list item or a quote); indented code blocks are not
- * recognised, since in notes four spaces far more often continue a list. Inline spans: a run of
+ * block-quote markers or list marker (a fence inside a list item or a quote). An indented code block
+ * (four spaces or a tab) counts only after a blank line and outside a list: in notes, indentation
+ * inside a list continues the item, and CommonMark reads it so too. Inline spans: a run of
  * n backticks closes at the next run of exactly n, within the paragraph; otherwise it is literal.
  */
 
@@ -25,7 +26,18 @@ function closesFence(line: string, fence: string): boolean {
   return match?.[1] !== undefined && match[1][0] === fence[0] && match[1].length >= fence.length;
 }
 
-/** Fenced blocks (fence lines included, up to the end of the closing line) and, between them, paragraphs. */
+/** A list item's first line: a bullet or a number, after at most three spaces. */
+const LIST_ITEM = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+
+/** Four spaces or a tab before the first character: an indented code line, where one may start. */
+function isIndented(line: string): boolean {
+  return /^(?: {4}| {0,3}\t)/.test(line) && line.trim() !== "";
+}
+
+/**
+ * Fenced and indented code blocks (fence lines included, up to the end of the closing line) and,
+ * between them, paragraphs.
+ */
 function blocks(markdown: string): { code: CodeRange[]; prose: CodeRange[] } {
   const code: CodeRange[] = [];
   const prose: CodeRange[] = [];
@@ -33,35 +45,57 @@ function blocks(markdown: string): { code: CodeRange[]; prose: CodeRange[] } {
   let blockStart = 0;
   let paragraphStart = -1;
   let offset = 0;
+  // An indented block: where it started and where its last non-blank line ended (-1 when none is open).
+  let indentedStart = -1;
+  let indentedEnd = -1;
+  let previousBlank = true;
+  let inList = false;
   const endParagraph = (at: number) => {
     if (paragraphStart >= 0) prose.push({ start: paragraphStart, end: at });
     paragraphStart = -1;
+  };
+  const endIndented = () => {
+    if (indentedStart >= 0) code.push({ start: indentedStart, end: indentedEnd });
+    indentedStart = -1;
   };
   for (const raw of markdown.split("\n")) {
     const lineEnd = offset + raw.length;
     // A CRLF note (Windows) leaves "\r" on every line; the fence patterns must not see it.
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    const blank = line.trim() === "";
     if (fence !== null) {
       if (closesFence(line, fence)) {
         code.push({ start: blockStart, end: lineEnd });
         fence = null;
       }
+    } else if (indentedStart >= 0 && (blank || isIndented(line))) {
+      if (!blank) indentedEnd = lineEnd;
     } else {
+      endIndented();
       const open = FENCE_OPEN.exec(line);
       const marker = open?.[1];
-      if (marker && !(marker.startsWith("`") && (open[2] ?? "").includes("`"))) {
+      if (isIndented(line) && previousBlank && !inList) {
+        endParagraph(offset);
+        indentedStart = offset;
+        indentedEnd = lineEnd;
+      } else if (marker && !(marker.startsWith("`") && (open[2] ?? "").includes("`"))) {
         endParagraph(offset);
         fence = marker;
         blockStart = offset;
-      } else if (line.trim() === "") {
+      } else if (blank) {
         endParagraph(offset);
-      } else if (paragraphStart < 0) {
-        paragraphStart = offset;
+      } else {
+        // A list lasts until a line after a blank one starts at the margin and is not an item.
+        if (LIST_ITEM.test(line)) inList = true;
+        else if (previousBlank && !/^[ \t]/.test(line)) inList = false;
+        if (paragraphStart < 0) paragraphStart = offset;
       }
     }
+    previousBlank = blank;
     offset = lineEnd + 1;
   }
   if (fence !== null) code.push({ start: blockStart, end: markdown.length });
+  endIndented();
   endParagraph(markdown.length);
   return { code, prose };
 }

@@ -23,6 +23,10 @@ describe("links in code are not links", () => {
     ["a double-backtick span holding a backtick", "see ``a ` [[x]]`` here"],
     ["a span across a line break", "see `a\n[[x]]` here"],
     ["an escaped link", "see \\[[x]] here"],
+    ["an indented code block after a blank line", "text\n\n    [[x]]\n"],
+    ["an indented code block at the start", "\t[[x]]\n\nafter"],
+    ["an indented code block's later line, past a blank one", "text\n\n    code\n\n    [[x]]\n"],
+    ["an indented code block after a list that ended", "- item\n\nparagraph\n\n    [[x]]\n"],
   ])("in %s", (_name, markdown) => {
     expect(wikilinkTargets(markdown)).toEqual([]);
     expect(rewriteLinks(markdown, names)).toBe(markdown);
@@ -38,6 +42,10 @@ describe("links in code are not links", () => {
     ["where a span would cross a blank line", "a `b\n\n[[x]]` c"],
     ["after an escaped backslash", "\\\\[[x]]"],
     ["after a span of another length", "``a`` [[x]] `b`"],
+    ["indented inside a list item (it continues the item)", "- item\n\n    [[x]]\n"],
+    ["indented inside a numbered list", "1. item\n    [[x]]\n"],
+    ["indented right under a paragraph (a continuation line, not code)", "text\n    [[x]]\n"],
+    ["after an indented code block ends", "text\n\n    code\n[[x]]\n"],
   ])("still counts a link %s", (_name, markdown) => {
     expect(wikilinkTargets(markdown)).toEqual(["x"]);
     expect(rewriteLinks(markdown, names)).toContain("[[x (2)|x]]");
