@@ -38,6 +38,15 @@ export class GraphIndex implements LinkResolver {
   private readonly byPath = new Map<string, string>();
   private readonly inbound = new Map<string, Set<string>>();
   private readonly tagged = new Map<string, Set<string>>();
+  /** By name key: the notes so named, shortest path first (how a bare name resolves), built when asked. */
+  private readonly candidates = new Map<string, readonly { path: string; key: string }[]>();
+  /**
+   * By name key K: every note whose links resolve to a note named K, by that note's path, sorted —
+   * built on first use, dropped when a note named K or a note linking to a K comes or goes. Only
+   * with the built-in resolver, whose answers for K depend on nothing else; an outside resolver
+   * (Obsidian's) is asked afresh every time.
+   */
+  private readonly backlinkTable = new Map<string, Map<string, readonly string[]>>();
 
   constructor(private readonly resolver: LinkResolver | null = null) {}
 
@@ -56,9 +65,16 @@ export class GraphIndex implements LinkResolver {
   set(path: string, links: NoteLinks): void {
     this.remove(path);
     this.notes.set(path, links);
-    addTo(this.byName, key(basenameOf(path)), path);
+    const name = key(basenameOf(path));
+    addTo(this.byName, name, path);
+    this.candidates.delete(name);
+    this.backlinkTable.delete(name);
     this.byPath.set(key(path), path);
-    for (const target of targetsOf(links)) addTo(this.inbound, key(basenameOf(target)), path);
+    for (const target of targetsOf(links)) {
+      const targetName = key(basenameOf(target));
+      addTo(this.inbound, targetName, path);
+      this.backlinkTable.delete(targetName);
+    }
     for (const tag of links.tags) addTo(this.tagged, tag, path);
   }
 
@@ -66,9 +82,16 @@ export class GraphIndex implements LinkResolver {
     const links = this.notes.get(path);
     if (!links) return;
     this.notes.delete(path);
-    removeFrom(this.byName, key(basenameOf(path)), path);
+    const name = key(basenameOf(path));
+    removeFrom(this.byName, name, path);
+    this.candidates.delete(name);
+    this.backlinkTable.delete(name);
     this.byPath.delete(key(path));
-    for (const target of targetsOf(links)) removeFrom(this.inbound, key(basenameOf(target)), path);
+    for (const target of targetsOf(links)) {
+      const targetName = key(basenameOf(target));
+      removeFrom(this.inbound, targetName, path);
+      this.backlinkTable.delete(targetName);
+    }
     for (const tag of links.tags) removeFrom(this.tagged, tag, path);
   }
 
@@ -77,11 +100,51 @@ export class GraphIndex implements LinkResolver {
     const full = key(target);
     const exact = this.byPath.get(full);
     if (exact) return exact;
-    const named = this.byName.get(key(basenameOf(target)));
-    if (!named || named.size === 0) return null;
-    if (named.size === 1) return named.values().next().value ?? null;
-    const candidates = [...named].filter((p) => full.includes("/") ? key(p).endsWith(full) : true);
-    return (candidates.length > 0 ? candidates : [...named]).sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0] ?? null;
+    const named = this.namedShortestFirst(key(basenameOf(target)));
+    if (named.length <= 1 || !full.includes("/")) return named[0]?.path ?? null;
+    return (named.find((c) => c.key.endsWith(full)) ?? named[0])?.path ?? null;
+  }
+
+  private namedShortestFirst(name: string): readonly { path: string; key: string }[] {
+    let list = this.candidates.get(name);
+    if (!list) {
+      list = [...(this.byName.get(name) ?? [])].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).map((p) => ({ path: p, key: key(p) }));
+      this.candidates.set(name, list);
+    }
+    return list;
+  }
+
+  /** The notes whose links, embeds or sources resolve to `path`, sorted. */
+  backlinks(path: string): readonly string[] {
+    const name = key(basenameOf(path));
+    let table = this.backlinkTable.get(name);
+    if (!table) {
+      table = this.resolveLinksTo(name);
+      if (!this.resolver) this.backlinkTable.set(name, table);
+    }
+    return table.get(path) ?? [];
+  }
+
+  /** Resolves, once each, the links written to a name: only those can resolve to a note of that name. */
+  private resolveLinksTo(name: string): Map<string, readonly string[]> {
+    const found = new Map<string, string[]>();
+    for (const source of this.inbound.get(name) ?? []) {
+      const links = this.notes.get(source);
+      if (!links) continue;
+      const reached = new Set<string>();
+      for (const t of targetsOf(links)) {
+        if (key(basenameOf(t)) !== name) continue;
+        const to = this.resolve(t, source);
+        if (to && !reached.has(to)) {
+          reached.add(to);
+          const list = found.get(to);
+          if (list) list.push(source);
+          else found.set(to, [source]);
+        }
+      }
+    }
+    for (const list of found.values()) list.sort();
+    return found;
   }
 
   /** Notes one hop away, each once, by the strongest relation, in a stable order. */
@@ -96,10 +159,7 @@ export class GraphIndex implements LinkResolver {
     for (const t of links.links) add(this.resolve(t, path), "link");
     for (const t of links.embeds) add(this.resolve(t, path), "embed");
     for (const t of links.sources) add(this.resolve(t, path), "source");
-    for (const source of [...(this.inbound.get(key(basenameOf(path))) ?? [])].sort()) {
-      const theirs = this.notes.get(source);
-      if (theirs && targetsOf(theirs).some((t) => this.resolve(t, source) === path)) add(source, "backlink");
-    }
+    for (const source of this.backlinks(path)) add(source, "backlink");
     if (options.tags) {
       for (const tag of links.tags) for (const p of [...(this.tagged.get(tag) ?? [])].sort()) add(p, "tag");
     }
