@@ -5,6 +5,7 @@
  * later is linked at once without revisiting the notes that point at it.
  */
 import { basenameOf } from "./chunker";
+import { detachAll } from "./detach";
 import { retrievalError } from "./errors";
 import type { NoteLinks } from "./links";
 
@@ -62,8 +63,10 @@ export class GraphIndex implements LinkResolver {
     return this.notes.get(path);
   }
 
-  set(path: string, links: NoteLinks): void {
+  set(path: string, found: NoteLinks): void {
     this.remove(path);
+    // Detached: a target cut from a note would otherwise keep the note's whole text in memory.
+    const links: NoteLinks = { links: detachAll(found.links), embeds: detachAll(found.embeds), tags: detachAll(found.tags), sources: detachAll(found.sources) };
     this.notes.set(path, links);
     const name = key(basenameOf(path));
     addTo(this.byName, name, path);

@@ -5,7 +5,7 @@
  * a yield between them, so a caller on Obsidian's main thread never blocks for long. With an
  * embedder, the chunks of new and changed notes are then embedded (cached chunks are not).
  */
-import type { VaultPort } from "../vault/vault-port";
+import type { VaultPort, VaultStat } from "../vault/vault-port";
 import type { VaultIndex } from "./vault-index";
 
 export interface SyncProgress {
@@ -43,6 +43,52 @@ export interface SyncResult {
 }
 
 const TIME_SLICE_MS = 30;
+/** Notes being read ahead of the one being indexed. */
+const READ_AHEAD = 8;
+
+type Fetched = "gone" | "unchanged" | { readonly stat: VaultStat; readonly text: string };
+
+/**
+ * Stats, and reads when the cheap test says it changed, the notes after the one being indexed,
+ * at most `width` at a time. A note's known state is checked when its read starts; notes are
+ * distinct paths, so indexing the ones before it cannot change that state.
+ */
+class ReadAhead {
+  private readonly pending = new Map<number, Promise<Fetched>>();
+  private next = 0;
+
+  constructor(
+    private readonly paths: readonly string[],
+    private readonly width: number,
+    private readonly known: (path: string) => { readonly mtime: number; readonly size: number } | undefined,
+    private readonly vault: VaultPort,
+  ) {}
+
+  take(i: number): Promise<Fetched> {
+    while (this.next < this.paths.length && this.next <= i + this.width) {
+      const fetching = this.fetch(this.paths[this.next] as string);
+      // Its error is raised where it is taken; a sync stopped before then must not leave it unhandled.
+      fetching.catch(() => undefined);
+      this.pending.set(this.next, fetching);
+      this.next += 1;
+    }
+    const fetched = this.pending.get(i) as Promise<Fetched>;
+    this.pending.delete(i);
+    return fetched;
+  }
+
+  private async fetch(path: string): Promise<Fetched> {
+    const stat = await this.vault.stat(path);
+    if (!stat) return "gone";
+    const known = this.known(path);
+    if (known && known.mtime === stat.mtime && known.size === stat.size) return "unchanged";
+    try {
+      return { stat, text: await this.vault.read(path) };
+    } catch {
+      return "gone"; // vanished between the listing and the read
+    }
+  }
+}
 
 export async function syncIndex(index: VaultIndex, vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
   const batchSize = options.batchSize ?? 50;
@@ -59,6 +105,9 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   let sliceStart = Date.now();
   let inBatch = 0;
   options.progress?.({ done: 0, total: listed.length });
+  // Reads run ahead of indexing, a few at a time, so the disk (or Obsidian's reader) works while
+  // notes are tokenised instead of in turn with it.
+  const ahead = new ReadAhead(listed, READ_AHEAD, (path) => index.stateOf(path), vault);
   for (let i = 0; i < listed.length; i++) {
     // Yield after a batch, or sooner when a batch of large notes runs past the time slice.
     if (inBatch >= batchSize || Date.now() - sliceStart > TIME_SLICE_MS) {
@@ -70,20 +119,13 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     }
     inBatch += 1;
     const path = listed[i] as string;
-    const stat = await vault.stat(path);
-    if (!stat) continue;
-    const known = index.stateOf(path);
-    if (known && known.mtime === stat.mtime && known.size === stat.size) {
+    const note = await ahead.take(i);
+    if (note === "gone") continue;
+    if (note === "unchanged") {
       unchanged += 1;
       continue;
     }
-    let text: string;
-    try {
-      text = await vault.read(path);
-    } catch {
-      continue; // vanished between the listing and the read
-    }
-    if (index.upsert(path, text, stat)) indexed += 1;
+    if (index.upsert(path, note.text, note.stat)) indexed += 1;
     else unchanged += 1;
   }
   options.progress?.({ done: listed.length, total: listed.length });

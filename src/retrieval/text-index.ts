@@ -11,6 +11,7 @@
  * so scores do not depend on how notes were spread or in which order they came.
  */
 import { shardOf, SHARD_COUNT } from "./shard-of";
+import { detach } from "./detach";
 import { DictionaryBuilder, TermDictionary } from "./term-dictionary";
 
 export interface ChunkMeta {
@@ -122,7 +123,8 @@ class Segment {
 
   set(path: string, chunks: readonly ChunkTerms[]): void {
     this.remove(path);
-    this.notes.set(path, chunks.map(({ heading, start, end, length }) => ({ heading, start, end, length })));
+    // Detached: a heading cut from a note would otherwise keep the note's whole text in memory.
+    this.notes.set(path, chunks.map(({ heading, start, end, length }) => ({ heading: detach(heading), start, end, length })));
     this.delta.set(path, chunks);
     this.deltaChunks += chunks.length;
     for (const c of chunks) this.totalLength += c.length;
