@@ -3,13 +3,23 @@
  * written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) cut into words with
  * `Intl.Segmenter` — present in Node 20, Electron and the mobile WebViews, so no dictionary ships
  * with the plugin. The segmenter is slow, so only runs of those scripts go through it.
+ *
+ * Building an index tokenises every note of the vault, so plain ASCII words (most words of most
+ * vaults) are cut by a scan of character codes and handed on as a range of the lower-cased text,
+ * without a regular expression or a string per word. A word that meets anything else — a letter
+ * beyond ASCII, a combining mark, an apostrophe — is read by the full rule below from its start, so
+ * both paths give the same words (a property test holds them to it).
  */
+
+import { detach } from "./detach";
 
 /** Runs of letters and digits (with inner apostrophes and marks kept together). */
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const MARKS = /\p{M}+/gu;
-const MAX_TOKEN = 40;
+const ASCII = /^[ -~]*$/;
+export const MAX_TOKEN = 40;
+const APOSTROPHE = 39;
 
 let segmenter: Intl.Segmenter | null = null;
 function wordSegmenter(): Intl.Segmenter {
@@ -22,28 +32,90 @@ export function foldText(text: string): string {
   return text.toLowerCase().normalize("NFKD").replace(MARKS, "").normalize("NFC");
 }
 
+/** Receives one word: `source.slice(start, end)`, already lower-cased and folded. */
+export type TokenSink = (source: string, start: number, end: number) => void;
+
 /** The words of a text, in order, repeats kept (term frequency counts them). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(WORD_RUN)) {
-    const run = match[0];
-    if (ASCII.test(run)) {
-      push(out, run);
-    } else if (NO_SPACE_SCRIPT.test(run)) {
-      for (const part of wordSegmenter().segment(run)) {
-        if (part.isWordLike) push(out, fold(part.segment));
-      }
-    } else {
-      push(out, fold(run));
-    }
-  }
+  forEachToken(text, (source, start, end) => out.push(source.slice(start, end)));
   return out;
 }
 
-const ASCII = /^[ -~]*$/;
+/** Hands each word of a text to `emit`, in order, repeats kept, as `tokenize` would return them. */
+export function forEachToken(text: string, emit: TokenSink): void {
+  const lower = text.toLowerCase();
+  const n = lower.length;
+  let i = 0;
+  while (i < n) {
+    const c = lower.charCodeAt(i);
+    if (isAsciiWordChar(c)) {
+      const start = i;
+      do i += 1;
+      while (i < n && isAsciiWordChar(lower.charCodeAt(i)));
+      const next = i < n ? lower.charCodeAt(i) : 0;
+      if (next < 128 && next !== APOSTROPHE) {
+        if (i - start <= MAX_TOKEN) emit(lower, start, i);
+      } else {
+        i = fullRule(lower, start, emit);
+      }
+    } else if (c < 128) {
+      i += 1;
+    } else {
+      i = fullRule(lower, i, emit);
+    }
+  }
+}
+
+/** a–z and 0–9 (the text is lower-cased already): the ASCII letters and digits of `WORD_RUN`. */
+function isAsciiWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
+/** Reads the next word run at or after `from` by the full rule; returns where scanning resumes. */
+function fullRule(lower: string, from: number, emit: TokenSink): number {
+  WORD_RUN.lastIndex = from;
+  const match = WORD_RUN.exec(lower);
+  if (!match) return lower.length;
+  const run = match[0];
+  for (const word of wordsOfRun(run)) emit(word, 0, word.length);
+  return match.index + run.length;
+}
+
+/**
+ * Short runs recur (a language's common words), and normalising them twice per occurrence was most
+ * of the tokenizer's time on notes in languages with accents: their words are remembered, up to a
+ * bound, and the memory cleared when it fills. Long runs (a sentence of Chinese) rarely recur.
+ */
+const CACHED_RUN = 24;
+const CACHE_LIMIT = 50_000;
+const runWords = new Map<string, readonly string[]>();
+
+function wordsOfRun(run: string): readonly string[] {
+  const cacheable = run.length <= CACHED_RUN;
+  const known = cacheable ? runWords.get(run) : undefined;
+  if (known) return known;
+  const words: string[] = [];
+  if (ASCII.test(run)) {
+    push(words, run);
+  } else if (NO_SPACE_SCRIPT.test(run)) {
+    for (const part of wordSegmenter().segment(run)) {
+      if (part.isWordLike) push(words, fold(part.segment));
+    }
+  } else {
+    push(words, fold(run));
+  }
+  if (cacheable) {
+    if (runWords.size >= CACHE_LIMIT) runWords.clear();
+    // Detached, or a remembered word would keep the whole text it was cut from in memory.
+    runWords.set(detach(run), words.map(detach));
+  }
+  return words;
+}
+
 const fold = (lower: string) => lower.normalize("NFKD").replace(MARKS, "").normalize("NFC");
 
-function push(out: string[], word: string): void {
+function push(words: string[], word: string): void {
   const clean = word.includes("'") || word.includes("’") ? word.replace(/['’]/g, "") : word;
-  if (clean.length > 0 && clean.length <= MAX_TOKEN) out.push(clean);
+  if (clean.length > 0 && clean.length <= MAX_TOKEN) words.push(clean);
 }

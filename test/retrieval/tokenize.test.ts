@@ -1,0 +1,71 @@
+/**
+ * The tokenizer's ASCII fast path gives exactly the words of the full rule (letters, digits and
+ * marks of any script, inner apostrophes, segmenter for scripts without spaces), which is kept
+ * here as the reference it replaced.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { forEachToken, MAX_TOKEN, tokenize } from "../../src/retrieval/tokenize";
+import { CORPUS, corpusNotes } from "../helpers/corpus";
+
+const WORD_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
+const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const MARKS = /\p{M}+/gu;
+const fold = (lower: string) => lower.normalize("NFKD").replace(MARKS, "").normalize("NFC");
+const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
+
+function reference(text: string): string[] {
+  const out: string[] = [];
+  const push = (word: string) => {
+    const clean = word.replace(/['’]/g, "");
+    if (clean.length > 0 && clean.length <= MAX_TOKEN) out.push(clean);
+  };
+  for (const [run] of text.toLowerCase().matchAll(WORD_RUN)) {
+    if (/^[ -~]*$/.test(run)) push(run);
+    else if (NO_SPACE_SCRIPT.test(run)) {
+      for (const part of segmenter.segment(run)) if (part.isWordLike) push(fold(part.segment));
+    } else push(fold(run));
+  }
+  return out;
+}
+
+/** Pieces that sit on the fast path's edges: ASCII next to accents, marks, apostrophes, CJK, dashes. */
+const piece = fc.constantFrom(
+  "a", "Z", "q", "0", "9", " ", "\n", "-", "_", ".", "'", "’", "é", "E\u0301", "\u0301", "ß", "İ", "K", "—", "🙂",
+  "中文", "日本語", "ไทย", "Привет", "مرحبا", "don't", "l’été", "x".repeat(41), "y".repeat(40), "#", "[[", "]]", "\t",
+);
+
+describe("tokenize", () => {
+  it("gives the words of the full rule, whatever the text", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }).map((p) => p.join("")), (text) => {
+        expect(tokenize(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("gives the words of the full rule on arbitrary Unicode", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 60 }), (text) => {
+        expect(tokenize(text)).toEqual(reference(text));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("gives the words of the full rule on the corpus, in every language", () => {
+    const languages = readdirSync(CORPUS).filter((name) => statSync(join(CORPUS, name)).isDirectory());
+    const notes = languages.flatMap((language) => corpusNotes(language, 12));
+    expect(notes.length).toBeGreaterThan(200);
+    for (const note of notes) expect(tokenize(note.text), note.path).toEqual(reference(note.text));
+  });
+
+  it("hands each word as a range of its source", () => {
+    const seen: string[] = [];
+    forEachToken("Café au LAIT, don't", (source, start, end) => seen.push(source.slice(start, end)));
+    expect(seen).toEqual(["cafe", "au", "lait", "dont"]);
+  });
+});
