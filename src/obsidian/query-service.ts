@@ -8,7 +8,7 @@ import { MemoryRunLogger } from "../core/log";
 import type { Retriever } from "../retrieval/types";
 import { askWiki, type AskReport } from "../query/ask";
 import { QueryHistory, type Turn } from "../query/history";
-import { planAnswerPage } from "../query/save";
+import { planAnswerPage, saveReviewTitle } from "../query/save";
 import type { QueryController } from "../ui/query-view";
 import type { StateStore } from "../vault/state-store";
 import { applyPlan, type WriteContext } from "../wiki/apply";
@@ -95,7 +95,7 @@ export class QueryService implements QueryController {
     const conversation = withConversation ? (await this.turns()).filter((t) => t.question !== report.question) : [];
     const change = await planAnswerPage(this.deps.vault, wikiFolder, report, conversation, new Date(now()).toISOString().slice(0, 10));
     const previews = await previewChanges(this.deps.vault, [change]);
-    const selection = await this.deps.review({ notePath: "", sourceTitle: report.question, dryRun: false, changes: previews });
+    const selection = await this.deps.review({ notePath: "", sourceTitle: report.question, title: saveReviewTitle(report.question), dryRun: false, changes: previews });
     const chosen = selectReviewed([change], previews, selection);
     if (chosen.length === 0) return null;
     await applyPlan(this.deps.vault, chosen, { ...this.deps.write(), operation: "query", label: report.question, wikiFolder, now });

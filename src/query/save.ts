@@ -29,6 +29,17 @@ function titleFor(question: string): string {
   return one.length > MAX_TITLE_CHARS ? `${one.slice(0, MAX_TITLE_CHARS).trimEnd()}…` : one;
 }
 
+/** Characters of the question the review window's title shows; the window itself lists the whole page. */
+const MAX_REVIEW_TITLE_CHARS = 60;
+
+/** The title of the review window a save opens: what it does, and for which question. */
+export function saveReviewTitle(question: string): string {
+  // By code points, so an emoji or a CJK extension character is never cut in half.
+  const chars = [...cleanTitle(question)];
+  const shown = chars.length > MAX_REVIEW_TITLE_CHARS ? `${chars.slice(0, MAX_REVIEW_TITLE_CHARS).join("").trimEnd()}…` : chars.join("");
+  return `Save answer: ${shown}`;
+}
+
 /** The notes behind the verified citations: a cited note itself, a cited page's own sources. */
 async function sourcesOf(vault: VaultPort, report: AskReport): Promise<string[]> {
   let sources: string[] = [];

@@ -62,7 +62,7 @@ export class ReviewModal extends Modal {
   override onOpen(): void {
     const { contentEl, plan } = this;
     const n = plan.changes.length;
-    this.setTitle(`Review changes from “${plan.sourceTitle}”`);
+    this.setTitle(plan.title ?? `Review changes from “${plan.sourceTitle}”`);
     contentEl.addClass("synapse-review");
     contentEl.createEl("p", {
       text: plan.dryRun

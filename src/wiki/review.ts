@@ -28,6 +28,11 @@ export interface ReviewPlan {
   /** The note being ingested. */
   readonly notePath: string;
   readonly sourceTitle: string;
+  /**
+   * The review window's title, when the changes do not come from a note (a saved answer, a lint
+   * fix); absent, the window names the note they come from.
+   */
+  readonly title?: string;
   /** True when nothing will be written whatever is selected (a dry run): the plan is for reading. */
   readonly dryRun: boolean;
   /** Only changes that would alter the vault; pages already up to date are not listed. */

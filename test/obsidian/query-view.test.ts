@@ -254,6 +254,7 @@ describe("Ask the wiki: save as page through the review modal", () => {
     button(view, "Save as page").click();
     await eventually(() => expect(harness.opened).toHaveLength(1));
     const modal = harness.opened[0];
+    expect(modal?.titleEl.textContent).toBe(`Save answer: ${QUESTION}`);
     expect(modal?.contentEl.textContent).toContain(saved);
     expect(harness.app.vault.getFileByPath(saved)).toBeNull();
     [...(modal?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Apply all")?.click();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AskReport } from "../../src/query/ask";
-import { planAnswerPage, QUERY_KEY } from "../../src/query/save";
+import { planAnswerPage, QUERY_KEY, saveReviewTitle } from "../../src/query/save";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { applyPlan, type WriteContext } from "../../src/wiki/apply";
@@ -77,5 +77,25 @@ describe("save as page", () => {
     const text = await vault.read(path);
     expect(text).toContain("First answer, which I annotated.");
     expect(text).toContain("## Answer of 2026-11-30\n\nSecond answer.");
+  });
+});
+
+describe("the review window of a save", () => {
+  it("is titled with what it does and the question, in sentence case", () => {
+    expect(saveReviewTitle("Who wrote the first program?")).toBe("Save answer: Who wrote the first program?");
+  });
+
+  it("shortens a long question to 60 characters and never cuts a character in half", () => {
+    const question = `${"Why ".repeat(14)}😀😀 and the rest of a very long question`;
+    const title = saveReviewTitle(question);
+    expect(title.startsWith("Save answer: Why Why")).toBe(true);
+    expect(title.endsWith("…")).toBe(true);
+    expect([...title.slice("Save answer: ".length, -1)].length).toBeLessThanOrEqual(60);
+    expect(title).toContain("😀");
+    expect(title).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
+  it("shows a question on one line, whatever spaces and line breaks it was typed with", () => {
+    expect(saveReviewTitle("  What is\n\na CRDT?  ")).toBe("Save answer: What is a CRDT?");
   });
 });
