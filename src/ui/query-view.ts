@@ -1,11 +1,13 @@
 /**
- * "Ask the wiki": a side view with a question box, the answer streaming in, a stop button, and
+ * "Ask the wiki": a side view with a question box, the answer streaming in as Markdown (rendered
+ * as it arrives, paced by StreamingRender), a stop button, and
  * under each answer its sources — every passage the answer cites, as a link with the passage that
  * supported it, unverified citations marked as such. Display only: the controller does the work.
  */
-import { ItemView, Keymap, MarkdownRenderer, type WorkspaceLeaf } from "obsidian";
+import { Component, ItemView, Keymap, MarkdownRenderer, type WorkspaceLeaf } from "obsidian";
 import type { AskReport } from "../query/ask";
 import type { Turn } from "../query/history";
+import { StreamingRender } from "./streaming-render";
 
 export const QUERY_VIEW_TYPE = "synapse-query";
 
@@ -20,6 +22,9 @@ export interface QueryController {
 
 export class QueryView extends ItemView {
   private running: AbortController | null = null;
+  private streaming: StreamingRender | null = null;
+  /** Each answer's current render and the component it registered with, unloaded when replaced or cleared. */
+  private readonly rendered = new Map<HTMLElement, { readonly body: HTMLElement; readonly component: Component }>();
   private conversationEl!: HTMLElement;
   private questionEl!: HTMLTextAreaElement;
   private askButton!: HTMLButtonElement;
@@ -69,6 +74,7 @@ export class QueryView extends ItemView {
   }
 
   override async onClose(): Promise<void> {
+    this.streaming?.stop();
     this.running?.abort();
   }
 
@@ -81,28 +87,45 @@ export class QueryView extends ItemView {
     const running = new AbortController();
     this.running = running;
     this.setRunning(true);
-    let streamed = "";
+    const streaming = new StreamingRender((markdown) => this.renderAnswer(answerEl, markdown));
+    this.streaming = streaming;
     try {
-      const report = await this.controller.ask(question, {
-        general,
-        signal: running.signal,
-        onText: (text) => {
-          streamed += text;
-          answerEl.setText(streamed);
-        },
-      });
+      const report = await this.controller.ask(question, { general, signal: running.signal, onText: (text) => streaming.push(text) });
+      await streaming.finish(report.answer);
       answerEl.removeClass("is-streaming");
-      answerEl.empty();
-      await MarkdownRenderer.render(this.app, report.answer, answerEl, "", this);
       if (report.error) turnEl.createDiv({ cls: "synapse-query-error", text: report.error.message });
       else this.questionEl.value = "";
       this.renderSources(turnEl, report);
       this.renderActions(turnEl, report, question);
       return report;
     } finally {
+      streaming.stop();
+      this.streaming = null;
       this.running = null;
       this.setRunning(false);
     }
+  }
+
+  /**
+   * Renders `markdown` as the answer in `answerEl`, replacing the previous render only once the new
+   * one is ready (no flash of an empty answer) and unloading the component the previous one used.
+   */
+  private async renderAnswer(answerEl: HTMLElement, markdown: string): Promise<void> {
+    const component = this.addChild(new Component());
+    const body = answerEl.createDiv({ cls: "synapse-query-markdown" });
+    try {
+      await MarkdownRenderer.render(this.app, markdown, body, "", component);
+    } catch (error) {
+      body.remove();
+      this.removeChild(component);
+      throw error;
+    }
+    const previous = this.rendered.get(answerEl);
+    if (previous) {
+      previous.body.remove();
+      this.removeChild(previous.component);
+    }
+    this.rendered.set(answerEl, { body, component });
   }
 
   private setRunning(running: boolean): void {
@@ -159,11 +182,13 @@ export class QueryView extends ItemView {
     const turnEl = this.conversationEl.createDiv({ cls: "synapse-query-turn is-past" });
     turnEl.createDiv({ cls: "synapse-query-asked", text: turn.question });
     const answerEl = turnEl.createDiv({ cls: "synapse-query-answer" });
-    void MarkdownRenderer.render(this.app, turn.answer, answerEl, "", this);
+    void this.renderAnswer(answerEl, turn.answer);
   }
 
   private async clear(): Promise<void> {
     await this.controller.clear();
+    for (const { component } of this.rendered.values()) this.removeChild(component);
+    this.rendered.clear();
     this.conversationEl.empty();
   }
 }

@@ -5,7 +5,7 @@
  * history, and "Save as page" through the review hook, undone by the undo command.
  * MarkdownRenderer.render is a no-op in the mocks; it is spied on so the test sees what it rendered.
  */
-import { MarkdownRenderer, WorkspaceLeaf } from "obsidian-test-mocks/obsidian";
+import { type Component, MarkdownRenderer, WorkspaceLeaf } from "obsidian-test-mocks/obsidian";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunContext } from "../../src/core/run-context";
 import type { Message } from "../../src/core/schemas";
@@ -55,14 +55,21 @@ class GatedProvider extends ChatProvider {
 }
 
 let rendered: string[] = [];
+/** The component each render was given, in order: what the view must unload when it replaces a render. */
+let components: Component[] = [];
 beforeEach(() => {
   rendered = [];
-  vi.spyOn(MarkdownRenderer, "render").mockImplementation((_app, markdown: string, el: HTMLElement) => {
+  components = [];
+  vi.spyOn(MarkdownRenderer, "render").mockImplementation((_app, markdown: string, el: HTMLElement, _path, component) => {
     rendered.push(markdown);
+    components.push(component);
     el.setText(markdown);
     return Promise.resolve();
   });
 });
+
+/** The components the view still holds as children (the mocks keep them in `children__`). */
+const children = (view: QueryView) => (view as unknown as { children__: Component[] }).children__;
 afterEach(() => vi.restoreAllMocks());
 
 interface Rig {
@@ -127,20 +134,26 @@ describe("Ask the wiki: registration", () => {
 });
 
 describe("Ask the wiki: the view", () => {
-  it("streams the answer in, then renders it as Markdown with its sources, passages and unverified citations", async () => {
+  it("streams the answer in as Markdown, then renders it whole with its sources, passages and unverified citations", async () => {
     const provider = new GatedProvider(["Ada Lovelace wrote it ", "[[Ada Lovelace]]; see also [[Charles Darwin]]."]);
     const { view } = await open(provider);
     const asked = ask(view, QUESTION);
-    await eventually(() => expect($(view, ".synapse-query-answer")?.textContent).toBe("Ada Lovelace wrote it "));
-    // Mid-stream: Stop is offered, Ask is not, and nothing is rendered as Markdown yet.
+    // The first piece is rendered as Markdown at once, while the rest of the stream is still held back.
+    await eventually(() => expect(rendered).toEqual(["Ada Lovelace wrote it "]));
+    expect(provider.held).toBe(1);
+    expect($(view, ".synapse-query-answer")?.textContent).toBe("Ada Lovelace wrote it ");
+    // Mid-stream: Stop is offered, Ask is not.
     expect(button(view, "Stop").style.display).not.toBe("none");
     expect(button(view, "Ask").disabled).toBe(true);
-    expect(rendered).toEqual([]);
     provider.release();
     await eventually(() => expect(provider.release()).toBe(true));
     const report = await asked;
     expect(report?.error).toBeNull();
-    expect(rendered).toEqual(["Ada Lovelace wrote it [[Ada Lovelace]]; see also [[Charles Darwin]]."]);
+    expect(rendered.at(-1)).toBe("Ada Lovelace wrote it [[Ada Lovelace]]; see also [[Charles Darwin]].");
+    // One render shown at a time: each earlier one was removed with its component.
+    expect($$(view, ".synapse-query-answer .synapse-query-markdown")).toHaveLength(1);
+    expect($(view, ".synapse-query-answer")?.textContent).toBe(report?.answer);
+    expect(children(view).filter((c) => components.includes(c))).toEqual([components.at(-1)]);
     const sources = $$(view, ".synapse-query-sources li");
     expect(sources.map((li) => li.className)).toEqual(["is-verified", "is-unverified"]);
     expect(sources[0]?.querySelector("a")?.textContent).toBe("Ada Lovelace");
@@ -149,6 +162,31 @@ describe("Ask the wiki: the view", () => {
     // What the model was sent: the wiki page, never the excluded folder's note.
     expect(provider.calls[0]?.context).toContain(ADA);
     expect(button(view, "Ask").disabled).toBe(false);
+  });
+
+  it("renders a finished paragraph at once, before the next piece of the stream arrives", async () => {
+    const provider = new GatedProvider(["Ada Lovelace ", "wrote the first program.\n\n", "Babbage built the engine."]);
+    const { view } = await open(provider);
+    const asked = ask(view, QUESTION);
+    await eventually(() => expect(provider.held).toBe(1));
+    provider.release();
+    // However long the second piece took to come, it ends a paragraph: rendered now, the third still held.
+    await eventually(() => expect(rendered.at(-1)).toBe("Ada Lovelace wrote the first program.\n\n"));
+    expect(provider.held).toBe(1);
+    provider.release();
+    await eventually(() => expect(provider.release()).toBe(true));
+    await asked;
+    expect(rendered.at(-1)).toBe("Ada Lovelace wrote the first program.\n\nBabbage built the engine.");
+  });
+
+  it("unloads every answer's render component when the conversation is cleared", async () => {
+    const { view } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it."]));
+    await ask(view, QUESTION);
+    await ask(view, QUESTION);
+    expect(children(view).filter((c) => components.includes(c))).toHaveLength(2);
+    button(view, "Clear conversation").click();
+    await eventually(() => expect($$(view, ".synapse-query-turn")).toHaveLength(0));
+    expect(children(view).filter((c) => components.includes(c))).toEqual([]);
   });
 
   it("opens a source when its link is clicked", async () => {
