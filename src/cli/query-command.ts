@@ -143,7 +143,7 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
     if (report.error) io.stderr(`Error (${report.error.kind}): ${report.error.message}\n`);
     else io.stdout("\n");
     for (const c of report.citations) io.stderr(`  ${c.verified ? "✓" : "✗ unverified:"} ${c.page}${c.path ? ` (${c.path})` : ""}${c.verified ? "" : ` — ${c.reason}`}\n`);
-    if (report.leftOut > 0) io.stderr(`  ${report.leftOut} relevant passage(s) did not fit the model's context.\n`);
+    if (report.leftOut > 0) io.stderr(`  ${report.leftOut} relevant passage(s) left out: no room for them in the model's context window or the "Token budget" setting.\n`);
     if (saved) io.stderr(`Saved as ${saved}\n`);
     const usage = report.usage.inputTokens + report.usage.outputTokens > 0 ? formatUsageLine(report.usage, report.provider.model, report.usage.costUsd) : "no tokens";
     io.stderr(`Provider: ${report.provider.name}${report.provider.model ? ` (${report.provider.model})` : ""}; ${usage}.\n`);

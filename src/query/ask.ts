@@ -13,12 +13,12 @@ import { runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
 import { createRunContext, throwIfStopped, type NoteScope } from "../core/run-context";
 import type { Message } from "../core/schemas";
-import { estimateTokens } from "../retrieval/tokens";
 import type { RetrievalHit, Retriever, Scope } from "../retrieval/types";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { shareablePages } from "../wiki/shareable-pages";
+import { nothingFits, questionBudget } from "./budget";
 import { checkCitations, type Citation } from "./citations";
 import { packContext, type ContextPassage } from "./context";
 import { isRelevant, questionTerms } from "./relevance";
@@ -26,11 +26,6 @@ import type { ProviderMode } from "../core/capabilities";
 import type { ErrorKind } from "../core/errors";
 
 export const MAX_QUESTION_CHARS = 4000;
-/** What a model answering from the vault may not do without: below this, the context is not worth sending. */
-const MIN_CONTEXT_TOKENS = 500;
-const DEFAULT_CONTEXT_TOKENS = 8192;
-const ANSWER_TOKENS = 2048;
-const PROMPT_TOKENS = 400;
 
 export const NOT_IN_WIKI =
   "Not in your wiki: nothing in it matches this question, so there is nothing to answer from. Rephrase the question, ingest a note about it, or ask for a general answer (not from your vault).";
@@ -70,7 +65,7 @@ export interface AskReport {
   readonly citations: readonly Citation[];
   /** What was sent as context, in order, so a reader can check each citation. */
   readonly passages: readonly ContextPassage[];
-  /** Relevant passages left out because the model's context window was full. */
+  /** Relevant passages left out because the model's context window, or the token budget, had no room for them. */
   readonly leftOut: number;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
   readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
@@ -92,12 +87,6 @@ async function retrieveRelevant(retriever: Retriever, question: string, scope: S
   const terms = questionTerms(question);
   const hits = await retriever.retrieve(question, { scope, limit, signal });
   return hits.filter((h) => isRelevant(h, terms));
-}
-
-function contextBudget(maxContext: number, question: string, history: readonly Message[]): number {
-  const window = maxContext > 0 ? maxContext : DEFAULT_CONTEXT_TOKENS;
-  const asked = estimateTokens(question) + history.reduce((n, m) => n + estimateTokens(m.content), 0);
-  return Math.max(MIN_CONTEXT_TOKENS, window - ANSWER_TOKENS - PROMPT_TOKENS - asked);
 }
 
 export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskReport> {
@@ -133,6 +122,8 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
   try {
     const question = checkQuestion(request.question);
     perimeter.admitProvider(provider);
+    // Before anything is read or sent: a question the token budget cannot hold is refused whole.
+    const budget = questionBudget({ maxContext: caps.maxContext, tokenBudget: settings.tokenBudget, question, history });
     const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
     const scope = scopeAsked;
     if (scope !== "notes" && (await vault.list(wikiFolder)).length === 0 && !request.folders) {
@@ -145,9 +136,11 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     const noteScope: Scope | null = request.folders ? { kind: "folders", folders: request.folders } : scope === "wiki" ? null : { kind: "notes" };
     const noteHits = noteScope ? await retrieveRelevant(deps.retriever, question, noteScope, 8, run.signal) : [];
     throwIfStopped(run);
-    const packed = packContext(wikiHits, noteHits, contextBudget(caps.maxContext, question, history), settings.excludedFolders);
+    const packed = packContext(wikiHits, noteHits, budget.contextTokens, settings.excludedFolders);
     passages = packed.passages;
     leftOut = packed.leftOut;
+    // The wiki has something on this, but the limits keep all of it out: say so, never "not in your wiki".
+    if (passages.length === 0 && leftOut > 0) throw nothingFits(budget, leftOut);
     const messages: Message[] = [...history, { role: "user", content: question }];
 
     if (passages.length === 0 && !request.general) {

@@ -23,8 +23,9 @@ const CHAT_PATHS: Record<Protocol, string> = { ollama: "/api/chat", openai: "/v1
 const page = (type: string, title: string, sources: string[], body: string) =>
   `---\ntype: ${type}\ntitle: ${title}\nsources:\n${sources.map((s) => `  - ${s}`).join("\n")}\nlang: en\ntags: []\n---\n${body}\n`;
 
-function wiki(): string {
+function wiki(settings: Record<string, unknown> = {}, extra: Record<string, string> = {}): string {
   return makeVault({
+    ...extra,
     "notes/Ada Lovelace.md": "# Ada Lovelace\n\nAda Lovelace wrote the first program for the Analytical Engine.\n",
     "private/Diary.md": `# Diary\n\nThe first program for the Analytical Engine keeps me awake. ${SECRET}\n`,
     "wiki/entities/Ada Lovelace.md": page("entity", "Ada Lovelace", ["notes/Ada Lovelace.md"], "Ada Lovelace wrote the first program for the [[Analytical Engine]]."),
@@ -32,7 +33,7 @@ function wiki(): string {
     "wiki/concepts/Sleepless program.md": page("concept", "Sleepless program", ["private/Diary.md"], `The first program for the Analytical Engine keeps someone awake. ${SECRET}`),
     "wiki/index.md": "# Index\n",
     "wiki/log.md": "# Log\n",
-    ".obsidian/plugins/synapse/data.json": JSON.stringify({ version: 1, excludedFolders: ["private"], wikiLanguage: "de" }),
+    ".obsidian/plugins/synapse/data.json": JSON.stringify({ version: 1, excludedFolders: ["private"], wikiLanguage: "de", ...settings }),
   });
 }
 
@@ -126,5 +127,26 @@ describe.each(["ollama", "anthropic", "openai"] as const)("synapse query --provi
     expect(long.code).toBe(2);
     expect((JSON.parse(long.stdout) as QueryJson).error?.message).toMatch(/over the 4,000-character limit/);
     expect(chatCalls()).toEqual([]);
+  });
+
+  it("keeps to the vault's token budget: passages that do not fit stay out, and a question it cannot hold is refused unsent", async () => {
+    // A second relevant page far too long for a 1,000-token budget once the question is counted.
+    const long = `The Analytical Engine's first program was written out in full. LONGPAGE ${"gear ".repeat(400)}`;
+    const limited = wiki({ tokenBudget: 1000 }, { "wiki/concepts/Engine program.md": page("concept", "Engine program", ["notes/Ada Lovelace.md"], long) });
+    const run = await runCli(args(limited, QUESTION), { env: KEYS });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/1 relevant passage\(s\) left out/);
+    expect(chatCalls()).toHaveLength(1);
+    const sent = JSON.stringify(chatCalls()[0]?.body);
+    expect(sent).toContain("wiki/entities/Ada Lovelace.md");
+    expect(sent).not.toContain("LONGPAGE");
+
+    server.reset();
+    const refused = await runCli(args(wiki({ tokenBudget: 300 }), QUESTION, ["--json"]), { env: KEYS });
+    expect(refused.code).toBe(4);
+    const report = JSON.parse(refused.stdout) as QueryJson;
+    expect(report.error?.kind).toBe("config");
+    expect(report.error?.message).toMatch(/more than the token budget of 300 \(setting "Token budget"\), so nothing was sent/);
+    expect(server.requests).toEqual([]);
   });
 });

@@ -319,6 +319,15 @@ describe("Ask the wiki: save as page through the review modal", () => {
 });
 
 describe("Ask the wiki: settings", () => {
+  it("keeps to the token budget: a question it cannot hold is refused in the view and nothing is sent", async () => {
+    const provider = new ChatProvider(["[[Ada Lovelace]]."]);
+    const { view } = await open(provider, { data: { tokenBudget: 300 } });
+    const report = await ask(view, QUESTION);
+    expect(report?.error?.kind).toBe("config");
+    expect($(view, ".synapse-query-error")?.textContent).toMatch(/token budget of 300 \(setting "Token budget"\), so nothing was sent/);
+    expect(provider.calls).toEqual([]);
+  });
+
   it("answers from the wiki only when 'Ask from' says so: a note is never sent", async () => {
     const provider = new ChatProvider(["[[Ada Lovelace]]."]);
     const { view } = await open(provider, { data: { queryScope: "wiki" } });

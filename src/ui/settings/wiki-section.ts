@@ -60,7 +60,7 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
       numberRow(
         ctx,
         "Token budget",
-        "Once an ingest has used this many tokens (sent plus received) it starts no new request, and an ingest stopped that way writes nothing. 0 means no limit.",
+        "Once an ingest has used this many tokens (sent plus received) it starts no new request, and an ingest stopped that way writes nothing. A question sends only the passages that fit, and one that cannot fit is refused unsent. 0 means no limit.",
         { min: 0, integer: true },
         (s) => s.tokenBudget,
         (d, v) => (d.tokenBudget = v),
@@ -76,7 +76,7 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
       numberRow(
         ctx,
         "Run timeout",
-        "Seconds one whole ingest may take, all attempts included.",
+        "Seconds one whole ingest (all attempts included), or one answer, may take.",
         { min: 10, max: 86_400, integer: true },
         (s) => s.runTimeoutSeconds,
         (d, v) => (d.runTimeoutSeconds = v),
