@@ -13,6 +13,7 @@ import { isAbsolute, relative, sep } from "node:path";
 import { AGENT_TOOLS, DISALLOWED_TOOLS, checkToolCall, type GuardRoots, type Verdict } from "./path-guard";
 import type { AgentUsage, BridgeEvent, Denial, ParsedIngestRequest } from "../core/bridge-protocol";
 import { systemPrompt, taskPrompt } from "./prompt";
+import { readResults } from "./read-results";
 import type { Staging } from "./staging";
 
 /** The SDK's `query()`, as far as the bridge uses it (tests substitute a scripted one). */
@@ -110,6 +111,8 @@ export interface ConfinedJob {
   readonly model: string | null;
   /** Receives the model's text as it streams (the SDK's partial messages are asked for only then). */
   readonly onText?: (text: string) => void;
+  /** Receives each file a Read call returned: the path as shown (relative to the staging folder) and the text read. */
+  readonly onRead?: (path: string, text: string) => void;
 }
 
 export type ConfinedRunOptions = Omit<AgentRunOptions, "staging" | "request">;
@@ -180,6 +183,8 @@ export async function runConfined(options: ConfinedRunOptions, job: ConfinedJob)
 
   const prompt = job.prompt;
   const perMessage = new Map<string, { input: number; output: number }>();
+  /** Read calls the model made (tool_use id → the file named), until their results come back. */
+  const readCalls = new Map<string, string>();
   let model: string | null = job.model;
   let result: SDKResultMessage | null = null;
   let thrown: unknown = null;
@@ -193,6 +198,7 @@ export async function runConfined(options: ConfinedRunOptions, job: ConfinedJob)
         const input = isRecord(block.input) ? block.input : {};
         const target = [input.file_path, input.path, input.pattern].find((v): v is string => typeof v === "string") ?? null;
         emit({ type: "tool", tool: block.name, target: displayTarget(target, staging.root) });
+        if (block.name === "Read" && typeof input.file_path === "string") readCalls.set(block.id, input.file_path);
         // A tool that was never offered is refused by the SDK without asking us; record it too.
         if (!job.tools.includes(block.name)) {
           denials.add(block.id, { tool: block.name, target: null, reason: `the ${block.name} tool is not available` });
@@ -207,6 +213,8 @@ export async function runConfined(options: ConfinedRunOptions, job: ConfinedJob)
         output += u.output;
       }
       emit({ type: "usage", usage: { inputTokens: input, outputTokens: output, costUsd: null } });
+    } else if (message.type === "user") {
+      if (job.onRead) for (const read of readResults(message, readCalls)) job.onRead(displayTarget(read.path, staging.root) ?? read.path, read.text);
     } else if (message.type === "stream_event") {
       const event = message.event;
       if (job.onText && event.type === "content_block_delta" && event.delta.type === "text_delta") job.onText(event.delta.text);

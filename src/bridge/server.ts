@@ -285,13 +285,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     });
     const started = Date.now();
     await streamRun(res, run, `a question (${run.staging.files.length} files staged)`, request.model ?? null, async (emit, signal) => {
-      const outcome = await runQueryAgent({ root: run.staging.root, request, ...agentOptions(signal, emit, run.query) });
+      const outcome = await runQueryAgent({ root: run.staging.root, staged: run.staging.files, request, ...agentOptions(signal, emit, run.query) });
       if (outcome.aborted) return { outcome, detail: "" };
       emit({ type: "usage", usage: outcome.usage });
       emit({
         type: "answer",
         outcome: { ok: outcome.ok, subtype: outcome.subtype, message: outcome.message, numTurns: outcome.numTurns },
         answer: outcome.ok ? outcome.message : "",
+        read: outcome.ok ? [...outcome.read] : [],
         denied: outcome.denied,
         usage: outcome.usage,
         model: outcome.model,

@@ -138,6 +138,22 @@ export const AgentOutcomeSchema = z.object({
   numTurns: z.number(),
 });
 
+/** Pages a query's agent may report having read, and how much of each it quotes back. */
+export const MAX_AGENT_READS = 200;
+export const MAX_AGENT_READ_CHARS = 4000;
+
+/**
+ * A file of the staging copy the agent read with its Read tool while answering: the vault-relative
+ * path (the staging copy mirrors the vault) and the start of what Read returned. The client checks
+ * citations of these pages as it does those of the passages it sent: the agent's context is what it
+ * read. Strict: a path that is absolute or climbs out of the vault is not a page of the vault.
+ */
+export const AgentReadSchema = z.strictObject({
+  path: RelativePathSchema,
+  text: z.string().max(MAX_AGENT_READ_CHARS),
+});
+export type AgentRead = z.infer<typeof AgentReadSchema>;
+
 /** The progress stream of one ingest or query, one JSON object per line (NDJSON). */
 export const BridgeEventSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("started"), runId: z.string(), model: z.string().nullable() }),
@@ -166,6 +182,11 @@ export const BridgeEventSchema = z.discriminatedUnion("type", [
     type: z.literal("answer"),
     outcome: AgentOutcomeSchema,
     answer: z.string(),
+    /**
+     * What the agent read itself. An entry that is not a well-formed read is dropped (null), not
+     * allowed to lose the answer; a bridge older than this field sends none.
+     */
+    read: z.array(AgentReadSchema.nullable().catch(null)).max(MAX_AGENT_READS).default([]),
     denied: z.array(DenialSchema),
     usage: AgentUsageSchema,
     model: z.string().nullable(),

@@ -16,6 +16,12 @@ export type ProgressEvent =
   /** Free-form activity of an agentic backend: a tool call, a file written. */
   | { readonly type: "activity"; readonly message: string };
 
+/** A page an agentic backend read itself while answering (vault-relative path, and the text it read). */
+export interface ConsultedPage {
+  readonly path: string;
+  readonly text: string;
+}
+
 /** What a question may read besides the wiki: no notes, every note, or the notes in these folders. */
 export type NoteScope = "none" | "all" | { readonly folders: readonly string[] };
 
@@ -35,6 +41,11 @@ export interface RunContext {
   readonly wikiLanguage?: string;
   /** When the run answers a question: the notes it may read besides the wiki (an agent's staging copy holds only these). */
   readonly noteScope?: NoteScope;
+  /**
+   * Told which pages an agentic backend read itself while answering: its context is what it read,
+   * so citations of those pages can be checked like those of the passages it was sent.
+   */
+  readonly consulted?: (pages: readonly ConsultedPage[]) => void;
   /** Injected clock so tests can control time. */
   readonly now: () => number;
 }
@@ -49,6 +60,7 @@ export interface RunContextOptions {
   log?: RunLogger;
   wikiLanguage?: string;
   noteScope?: NoteScope;
+  consulted?: (pages: readonly ConsultedPage[]) => void;
   now?: () => number;
 }
 
@@ -64,6 +76,7 @@ export function createRunContext(options: RunContextOptions = {}): RunContext {
     ...(options.log ? { log: options.log } : {}),
     ...(options.wikiLanguage ? { wikiLanguage: options.wikiLanguage } : {}),
     ...(options.noteScope ? { noteScope: options.noteScope } : {}),
+    ...(options.consulted ? { consulted: options.consulted } : {}),
     now,
   };
 }

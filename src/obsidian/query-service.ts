@@ -73,6 +73,7 @@ export class QueryService implements QueryController {
         grounding: "none",
         citations: [],
         passages: [],
+        consulted: [],
         leftOut: 0,
         usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
         provider: { name: id, mode: "offline", isLocal: false, model: null },

@@ -8,18 +8,20 @@
 import { SynapseError, toSynapseError } from "../core/errors";
 import { fixedWikiLanguage } from "../core/wiki-language";
 import type { RunLogger } from "../core/log";
-import { Perimeter } from "../core/perimeter";
+import { splitFrontmatter } from "../core/markdown";
+import { isExcluded, Perimeter } from "../core/perimeter";
 import { runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
-import { createRunContext, throwIfStopped, type NoteScope } from "../core/run-context";
+import { createRunContext, throwIfStopped, type ConsultedPage, type NoteScope } from "../core/run-context";
 import type { Message } from "../core/schemas";
 import type { RetrievalHit, Retriever, Scope } from "../retrieval/types";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import { effectiveWikiFolder } from "../wiki/page-paths";
+import { isInFolder } from "../wiki/read-note";
 import { shareablePages } from "../wiki/shareable-pages";
 import { nothingFits, questionBudget } from "./budget";
-import { checkCitations, type Citation } from "./citations";
+import { checkCitations, type Citation, type ConsultedPassage } from "./citations";
 import { packContext, type ContextPassage } from "./context";
 import { isRelevant, questionTerms } from "./relevance";
 import type { ProviderMode } from "../core/capabilities";
@@ -65,6 +67,8 @@ export interface AskReport {
   readonly citations: readonly Citation[];
   /** What was sent as context, in order, so a reader can check each citation. */
   readonly passages: readonly ContextPassage[];
+  /** Pages the backend read itself beyond those passages (an agent's Read); citing them verifies too. */
+  readonly consulted: readonly ConsultedPassage[];
   /** Relevant passages left out because the model's context window, or the token budget, had no room for them. */
   readonly leftOut: number;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
@@ -89,6 +93,23 @@ async function retrieveRelevant(retriever: Retriever, question: string, scope: S
   return hits.filter((h) => isRelevant(h, terms));
 }
 
+/**
+ * The pages a backend read itself, as passages a citation can name: each once, none already sent,
+ * none in an excluded folder (the bridge never stages one; this holds the line on our side too).
+ */
+function consultedPassages(read: readonly ConsultedPage[], sent: readonly ContextPassage[], wikiFolder: string, excludedFolders: readonly string[]): ConsultedPassage[] {
+  const seen = new Set(sent.map((p) => p.path));
+  const out: ConsultedPassage[] = [];
+  for (const page of read) {
+    if (seen.has(page.path) || isExcluded(page.path, excludedFolders)) continue;
+    seen.add(page.path);
+    const title = page.path.slice(page.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+    // What supports a citation is the page's text; its frontmatter is bookkeeping.
+    out.push({ path: page.path, title, text: splitFrontmatter(page.text).body.trim(), kind: isInFolder(page.path, wikiFolder) ? "wiki" : "note" });
+  }
+  return out;
+}
+
 export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskReport> {
   const now = deps.now ?? (() => Date.now());
   const started = now();
@@ -99,12 +120,14 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
   const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
   const scopeAsked = request.scope ?? (settings.queryScope === "wiki" ? "wiki" : "all");
   const noteScope: NoteScope = request.folders ? { folders: [...request.folders] } : scopeAsked === "wiki" ? "none" : "all";
+  const read: ConsultedPage[] = [];
   const run = createRunContext({
     ...(request.signal ? { signal: request.signal } : {}),
     noteScope,
     timeoutMs: settings.runTimeoutSeconds * 1000,
     ...(request.log ? { log: request.log } : {}),
     ...(wikiLanguage ? { wikiLanguage } : {}),
+    consulted: (pages) => read.push(...pages),
     now,
   });
   const history = request.history ?? [];
@@ -112,6 +135,7 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
   let grounding: AskReport["grounding"] = "none";
   let passages: readonly ContextPassage[] = [];
   let citations: Citation[] = [];
+  let consulted: ConsultedPassage[] = [];
   let leftOut = 0;
   let error: SynapseError | null = null;
   const emit = (text: string) => {
@@ -158,9 +182,10 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
       }
       // A stream that simply ends when cancelled is still a cancelled answer, not a short one.
       throwIfStopped(run);
+      consulted = consultedPassages(read, passages, wikiFolder, settings.excludedFolders);
       const existing = new Set<string>();
-      for (const p of passages) if (await vault.stat(p.path)) existing.add(p.path);
-      citations = checkCitations(answer, passages, (path) => existing.has(path));
+      for (const p of [...passages, ...consulted]) if (await vault.stat(p.path)) existing.add(p.path);
+      citations = checkCitations(answer, passages, (path) => existing.has(path), consulted);
     }
   } catch (thrown) {
     error = toSynapseError(thrown);
@@ -173,6 +198,7 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     grounding,
     citations,
     passages,
+    consulted,
     leftOut,
     usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
     provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },

@@ -2,7 +2,9 @@
  * Checking an answer's citations against what was actually sent. A citation is verified only when
  * it names a passage of the context given to the model and that page still exists; anything else —
  * a page from the model's memory, a page that does not exist, a number past the context — is
- * reported as unverified, never dropped or silently trusted.
+ * reported as unverified, never dropped or silently trusted. An agent reads pages itself: for it,
+ * the context is also what it read, so a `[[Page]]` it read (`consulted`) verifies too; numbers
+ * only ever name the numbered passages sent.
  */
 import { wikilinkTargets, linkBasename } from "../core/wikilinks";
 import { stripCode } from "../core/markdown";
@@ -18,6 +20,16 @@ export interface Citation {
   readonly reason: string;
 }
 
+/** A page the backend read itself while answering (an agent's Read), not among the numbered passages. */
+export interface ConsultedPassage {
+  readonly path: string;
+  /** The file name without `.md`, as a wikilink names it. */
+  readonly title: string;
+  /** The start of what the backend read. */
+  readonly text: string;
+  readonly kind: "wiki" | "note";
+}
+
 /** Titles, file names and paths compare without case, accents composed the same way. */
 export function citationKey(text: string): string {
   return text.normalize("NFC").trim().replace(/\.md$/i, "").toLocaleLowerCase();
@@ -30,9 +42,11 @@ export function checkCitations(
   answer: string,
   passages: readonly ContextPassage[],
   pageExists: (path: string) => boolean,
+  consulted: readonly ConsultedPassage[] = [],
 ): Citation[] {
-  const byKey = new Map<string, ContextPassage>();
-  for (const p of passages) {
+  const byKey = new Map<string, { readonly path: string }>();
+  // The passages sent come last, so that they win over a read of the same page.
+  for (const p of [...consulted, ...passages]) {
     for (const key of [p.title, linkBasename(p.path), p.path]) byKey.set(citationKey(key), p);
   }
   const prose = stripCode(answer);
@@ -51,7 +65,7 @@ export function checkCitations(
   return [...out.values()];
 }
 
-function judge(page: string, found: ContextPassage | undefined, pageExists: (path: string) => boolean): Citation {
+function judge(page: string, found: { readonly path: string } | undefined, pageExists: (path: string) => boolean): Citation {
   if (!found) return { page, path: null, verified: false, reason: "This page was not among the passages sent to the model." };
   if (!pageExists(found.path)) return { page, path: found.path, verified: false, reason: "This page no longer exists in the vault." };
   return { page, path: found.path, verified: true, reason: "" };

@@ -44,7 +44,7 @@ export function saveReviewTitle(question: string): string {
 async function sourcesOf(vault: VaultPort, report: AskReport): Promise<string[]> {
   let sources: string[] = [];
   for (const c of report.citations) {
-    const passage = c.verified ? report.passages.find((p) => p.path === c.path) : undefined;
+    const passage = c.verified ? (report.passages.find((p) => p.path === c.path) ?? report.consulted.find((p) => p.path === c.path)) : undefined;
     if (!passage) continue;
     if (passage.kind === "note") {
       sources = mergeSources(sources, [passage.path]);

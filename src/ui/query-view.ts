@@ -150,7 +150,8 @@ export class QueryView extends ItemView {
         item.createSpan({ text: citation.page });
       }
       if (!citation.verified) item.createSpan({ cls: "synapse-query-unverified", text: ` — unverified: ${citation.reason}` });
-      const passage = report.passages.find((p) => p.path === citation.path);
+      // A page the agent read itself shows what it read, as a sent passage shows what was sent.
+      const passage = report.passages.find((p) => p.path === citation.path) ?? report.consulted.find((p) => p.path === citation.path);
       if (passage && citation.verified) item.createEl("blockquote", { cls: "synapse-query-passage", text: excerpt(passage.text) });
     }
   }

@@ -4,6 +4,8 @@
  * Glob and Grep only, its answer streams through the `cli` provider into `askWiki`, and its
  * citations are checked like any other backend's. Excluded folders are never staged nor sent.
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import type { ProgressEvent } from "../../src/core/run-context";
@@ -19,6 +21,8 @@ import { wordOverlapRetriever } from "../helpers/word-overlap-retriever";
 const TOKEN = "test-token-0123456789abcdef";
 const PAGE = "wiki/sources/Local-first software.md";
 const SECRET = "Nothing for the agent.";
+const AUTOMERGE = "wiki/concepts/Automerge.md";
+const YJS = "wiki/concepts/Yjs.md";
 
 interface Rig {
   readonly vault: TestVault;
@@ -114,6 +118,50 @@ describe("asking the wiki through the bridge with the real agent SDK", () => {
     // The question carried the numbered passages the citations are checked against.
     expect(JSON.stringify(first)).toContain("[1] [[");
     expect(r.vault.snapshot()).toEqual(before);
+  });
+
+  it("verifies a citation of a page the agent read itself, with what it read; one it never read, could not read, or that does not exist stays unverified", async () => {
+    const answer = "Replicas merge [[CRDT]]; the library is [[Automerge]]. See also [[Yjs]], [[Ghost]] and [[CRDT notes]].";
+    const r = await rig([
+      // Not among the passages sent (it shares no word with the question): the agent finds it itself.
+      toolTurn("Read", { file_path: AUTOMERGE }),
+      // A page that does not exist: the Read fails.
+      toolTurn("Read", { file_path: "wiki/concepts/Ghost.md" }),
+      // The excluded folder: never staged, and the bridge refuses the call.
+      toolTurn("Read", { file_path: "Private/CRDT notes.md" }),
+      piecesTurn([answer]),
+    ]);
+    r.vault.write(AUTOMERGE, pageMarkdown("Automerge", { body: "Automerge is a JSON library for collaborative apps, written in Rust." }));
+    r.vault.write(YJS, pageMarkdown("Yjs", { body: "Yjs is a JavaScript library for shared editing." }));
+
+    const report = await ask(r, "What do CRDT replicas do?");
+
+    expect(report.error).toBeNull();
+    expect(report.answer).toBe(answer);
+    // Automerge was not sent: only the agent's own read makes its citation checkable.
+    expect(report.passages.map((p) => p.path)).not.toContain(AUTOMERGE);
+    expect(report.citations.map((c) => [c.page, c.path, c.verified])).toEqual([
+      ["CRDT", EXISTING_PAGE_PATH, true],
+      ["Automerge", AUTOMERGE, true],
+      ["Yjs", null, false],
+      ["Ghost", null, false],
+      ["CRDT notes", null, false],
+    ]);
+    // The passage shown for it is what the agent read, without the Read tool's line numbers.
+    const read = report.consulted.find((p) => p.path === AUTOMERGE);
+    expect(read?.text).toMatch(/^Automerge is a JSON library for collaborative apps/);
+    expect(read?.text).not.toMatch(/^\s*\d+(→|\t)/m);
+    expect(report.consulted.map((p) => p.path)).toEqual([AUTOMERGE]);
+    for (const request of r.api.requests) expect(JSON.stringify(request.body)).not.toContain(SECRET);
+  });
+
+  it("keeps a page the agent read unverified once it no longer exists in the vault", async () => {
+    const r = await rig([toolTurn("Read", { file_path: AUTOMERGE }), piecesTurn(["It is [[Automerge]]; replicas merge [[CRDT]]."])]);
+    r.vault.write(AUTOMERGE, pageMarkdown("Automerge", { body: "Automerge is a JSON library." }));
+    // The page is gone from the vault by the time the answer is checked (the staging copy still had it).
+    const report = await ask(r, "What do CRDT replicas do?", { onText: () => rmSync(join(r.vault.root, AUTOMERGE), { force: true }) });
+    expect(report.error).toBeNull();
+    expect(report.citations.find((c) => c.page === "Automerge")).toMatchObject({ path: AUTOMERGE, verified: false, reason: "This page no longer exists in the vault." });
   });
 
   it("cancels mid-answer: the agent stops, its stream closes, and the answer is reported as cancelled", async () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { RunContext } from "../../src/core/run-context";
+import type { Message } from "../../src/core/schemas";
 import { askWiki, GENERAL_LABEL, MAX_QUESTION_CHARS, NOT_IN_WIKI } from "../../src/query/ask";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -77,6 +79,37 @@ describe("askWiki", () => {
     expect(report.grounding).toBe("general");
     expect(report.answer).toBe(`${GENERAL_LABEL}Nitrogen boils at 77 K.`);
     expect(provider.calls[0]?.context).toBe("");
+  });
+
+  it("verifies a [[Page]] the backend read itself, with what it read; never a number, nor a page read in an excluded folder", async () => {
+    const v = vault();
+    await v.create("wiki/people/Charles Babbage.md", "---\ntype: entity\n---\nCharles Babbage designed it.");
+    await v.create("private/diary.md", "Babbage's secret.");
+    /** An agent-like provider: it reads pages of its own and says so through the run. */
+    class ReadingProvider extends ChatProvider {
+      override chat(messages: Message[], context: string, run: RunContext): AsyncIterable<string> {
+        run.consulted?.([
+          { path: "wiki/people/Charles Babbage.md", text: "---\ntype: entity\n---\nCharles Babbage designed it." },
+          { path: "private/diary.md", text: "Babbage's secret." },
+          { path: "wiki/people/Ghost.md", text: "Never existed." },
+        ]);
+        return super.chat(messages, context, run);
+      }
+    }
+    const provider = new ReadingProvider(["[[Charles Babbage]] designed it [[Ada Lovelace]]; see [[diary]], [[Ghost]] and [9]."]);
+    const report = await askWiki({ vault: v, provider, retriever: new FixedRetriever(hits), settings: settings({ excludedFolders: ["private"] }) }, { question: "Who designed the Analytical Engine?" });
+    expect(report.citations.map((c) => [c.page, c.path, c.verified])).toEqual([
+      ["Charles Babbage", "wiki/people/Charles Babbage.md", true],
+      ["Ada Lovelace", ADA, true],
+      ["diary", null, false],
+      ["Ghost", "wiki/people/Ghost.md", false],
+      ["[9]", null, false],
+    ]);
+    expect(report.citations.find((c) => c.page === "Ghost")?.reason).toBe("This page no longer exists in the vault.");
+    expect(report.consulted).toEqual([
+      { path: "wiki/people/Charles Babbage.md", title: "Charles Babbage", text: "Charles Babbage designed it.", kind: "wiki" },
+      { path: "wiki/people/Ghost.md", title: "Ghost", text: "Never existed.", kind: "wiki" },
+    ]);
   });
 
   it("never sends a passage from an excluded folder", async () => {

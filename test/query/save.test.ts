@@ -22,6 +22,7 @@ function report(answer: string, question = "Who wrote the first program?"): AskR
       { ref: 1, path: ADA, title: "Ada Lovelace", heading: "", text: "Ada wrote it.", kind: "wiki" },
       { ref: 2, path: "notes/engine.md", title: "engine", heading: "", text: "Engine", kind: "note" },
     ],
+    consulted: [],
     leftOut: 0,
     usage: { inputTokens: 1, outputTokens: 1, costUsd: 0 },
     provider: { name: "x", mode: "local", isLocal: true, model: null },

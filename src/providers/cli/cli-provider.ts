@@ -323,6 +323,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
     });
     const error = outcomeError(event, options.maxTurns, options.maxBudgetUsd);
     if (error) throw error;
+    run.consulted?.(event.read.filter((r) => r !== null));
     return event.answer;
   }
 
