@@ -1,7 +1,9 @@
 /**
  * The whole path as a user runs it: `synapse bridge` as its own process (the built CLI) with the
  * real Claude Agent SDK pointed at a scripted Messages API, then `synapse ingest --provider cli`
- * through it. The page the agent wrote ends up in the vault through Synapse's own write path.
+ * through it. The page the agent wrote ends up in the vault through Synapse's own write path; a
+ * question through it streams its answer, is saved and undone, or is answered "not in your wiki"
+ * without running the agent.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import process from "node:process";
@@ -42,6 +44,8 @@ describe("synapse ingest and query --provider cli through synapse bridge (built 
       // The question (read-only): a search, then the answer in two pieces.
       toolTurn("Grep", { pattern: "Kleppmann", path: "wiki" }),
       piecesTurn(["Martin Kleppmann co-wrote the essay ", "[[Martin Kleppmann]]."]),
+      // The question asked without --json: the answer on stdout, the citations on stderr.
+      piecesTurn(["Kleppmann co-wrote it ", "[[Martin Kleppmann]]."]),
     ]);
     bridge = spawn(process.execPath, [CLI, "bridge", "--vault", vault.root, "--port", "0", "--json"], {
       env: { PATH: process.env.PATH ?? "", HOME: home.path, ANTHROPIC_API_KEY: "sk-ant-test-key", ANTHROPIC_BASE_URL: api.url },
@@ -128,6 +132,29 @@ describe("synapse ingest and query --provider cli through synapse bridge (built 
     const after = vault.snapshot();
     const changed = [...after.keys()].filter((path) => after.get(path) !== before.get(path) && !path.startsWith(".obsidian/"));
     expect(changed.sort()).toEqual(["wiki/index.md", "wiki/log.md", "wiki/syntheses/Who is Martin Kleppmann.md"]);
+    // `synapse undo` takes the saved answer back.
+    const undo = await runCli(["undo", "--vault", vault.root]);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(vault.snapshot().has("wiki/syntheses/Who is Martin Kleppmann.md")).toBe(false);
+  });
+
+  it("answers 'not in your wiki' without running the agent when nothing in the wiki matches", async () => {
+    const before = api.agentRequests().length;
+    const run = await runCli(["query", "What is the boiling point of nitrogen?", "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--json"], {
+      env: { SYNAPSE_BRIDGE_TOKEN: token },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ answer: expect.stringMatching(/^Not in your wiki/) as unknown, citations: [], error: null });
+    expect(api.agentRequests().length).toBe(before);
+  });
+
+  it("writes the agent's answer to stdout as it comes and its checked citations to stderr", async () => {
+    const run = await runCli(["query", "Who is Martin Kleppmann?", "--vault", vault.root, "--provider", "cli", "--bridge-url", url, "--scope", "wiki"], {
+      env: { SYNAPSE_BRIDGE_TOKEN: token },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("Kleppmann co-wrote it [[Martin Kleppmann]].\n");
+    expect(run.stderr).toContain(`✓ Martin Kleppmann (${PERSON})`);
   });
 
   it("refuses a wrong token before any agent runs", async () => {
