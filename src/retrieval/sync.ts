@@ -1,11 +1,13 @@
 /**
  * Brings a VaultIndex up to date with the vault: new and changed notes are indexed, vanished ones
  * dropped. The cheap test comes first (modification time and size), then the content hash, so a
- * sync that touched every file's time re-reads them but re-indexes none. Work goes in batches with
- * a yield between them, so a caller on Obsidian's main thread never blocks for long. With an
- * embedder, the chunks of new and changed notes are then embedded (cached chunks are not).
+ * sync that touched every file's time re-reads them but re-indexes none. Work goes in time slices
+ * (src/retrieval/time-slice.ts) with a yield between them, so a caller on Obsidian's main thread
+ * never blocks for long however large the notes. With an embedder, the chunks of new and changed
+ * notes are then embedded (cached chunks are not).
  */
 import type { VaultPort, VaultStat } from "../vault/vault-port";
+import { TimeSlicer } from "./time-slice";
 import type { VaultIndex } from "./vault-index";
 
 export interface SyncProgress {
@@ -16,8 +18,12 @@ export interface SyncProgress {
 export interface SyncOptions {
   readonly progress?: (progress: SyncProgress) => void;
   readonly signal?: AbortSignal;
-  /** Notes handled between two yields (default 50). */
+  /** At most this many notes between two yields and progress lines (default 50); the time slice may yield sooner. */
   readonly batchSize?: number;
+  /** The time budget of one slice between two yields, at most 50 ms (default 30). */
+  readonly sliceMs?: number;
+  /** The clock the slices are timed by (default `performance.now`; tests pass a fake one). */
+  readonly now?: () => number;
   /**
    * How to let the host breathe between batches. The plugin passes a `window.setTimeout` yield so
    * Obsidian can paint; the CLI needs none (the default only lets pending promises run).
@@ -27,6 +33,11 @@ export interface SyncOptions {
   readonly flush?: boolean;
   /** Progress of embedding, when an embedder is configured (after the text pass). */
   readonly embedProgress?: (progress: SyncProgress) => void;
+  /**
+   * Embed the pending chunks after the text pass (default true). The plugin passes false and
+   * embeds in the background once the index answers from text and links.
+   */
+  readonly embed?: boolean;
 }
 
 export interface SyncResult {
@@ -42,7 +53,6 @@ export interface SyncResult {
   readonly vectorError: string | null;
 }
 
-const TIME_SLICE_MS = 30;
 /** Notes being read ahead of the one being indexed. */
 const READ_AHEAD = 8;
 
@@ -101,20 +111,21 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   }
   let indexed = 0;
   let unchanged = 0;
-  const yieldNow = options.yieldNow ?? (() => Promise.resolve());
-  let sliceStart = Date.now();
+  const slicer = new TimeSlicer({
+    ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}),
+    ...(options.sliceMs !== undefined ? { budgetMs: options.sliceMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   let inBatch = 0;
   options.progress?.({ done: 0, total: listed.length });
   // Reads run ahead of indexing, a few at a time, so the disk (or Obsidian's reader) works while
   // notes are tokenised instead of in turn with it.
   const ahead = new ReadAhead(listed, READ_AHEAD, (path) => index.stateOf(path), vault);
   for (let i = 0; i < listed.length; i++) {
-    // Yield after a batch, or sooner when a batch of large notes runs past the time slice.
-    if (inBatch >= batchSize || Date.now() - sliceStart > TIME_SLICE_MS) {
+    // Yield when the time slice is spent, or after a full batch (so progress lines keep coming).
+    if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize))) {
       options.signal?.throwIfAborted();
       options.progress?.({ done: i, total: listed.length });
-      await yieldNow();
-      sliceStart = Date.now();
       inBatch = 0;
     }
     inBatch += 1;
@@ -128,11 +139,17 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     if (index.upsert(path, note.text, note.stat)) indexed += 1;
     else unchanged += 1;
   }
+  options.signal?.throwIfAborted();
   options.progress?.({ done: listed.length, total: listed.length });
-  const embedding = await index.embedPending({
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.embedProgress ? { progress: options.embedProgress } : {}),
-  });
+  const embedding =
+    options.embed === false
+      ? { embedded: 0, error: null }
+      : await index.embedPending({
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.embedProgress ? { progress: options.embedProgress } : {}),
+          checkpoint: () => slicer.checkpoint(),
+        });
+  options.signal?.throwIfAborted();
   const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush();
   return { total: listed.length, indexed, removed, unchanged, ...flushed, embedded: embedding.embedded, vectorError: embedding.error };
 }

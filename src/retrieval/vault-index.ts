@@ -4,7 +4,7 @@
  * the vault's StateStore under `index/`. Obsidian-free: the plugin and the CLI both drive it.
  * Excluded folders are never indexed; a note moved into one is dropped at the next update.
  */
-import { isExcluded } from "../core/perimeter";
+import { isExcluded, isShareablePage } from "../core/perimeter";
 import { nameKey } from "../core/unicode";
 import { contentHash } from "../wiki/content-hash";
 import { indexPath, logPath } from "../wiki/index-log";
@@ -21,7 +21,7 @@ import { makeSnippet } from "./snippet";
 import { TextIndex, type TextHit } from "./text-index";
 import { tokenize } from "./tokenize";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
-import { VectorBackend, type EmbedProgress, type EmbedResult } from "./vector-backend";
+import { VectorBackend, type EmbedOptions, type EmbedResult } from "./vector-backend";
 
 export interface VaultIndexOptions {
   readonly store: StateStore;
@@ -195,12 +195,26 @@ export class VaultIndex implements Retriever {
 
   /**
    * Embeds the chunks of new and changed notes (and of indexed notes without vectors) that the
-   * cache does not hold. Without an embedder, or after the embedder failed this session, does nothing.
+   * cache does not hold, leaving out pages drawn from excluded notes. Without an embedder, or after
+   * the embedder failed this session, does nothing.
    */
-  async embedPending(options: { readonly signal?: AbortSignal; readonly progress?: (p: EmbedProgress) => void } = {}): Promise<EmbedResult> {
+  async embedPending(options: EmbedOptions = {}): Promise<EmbedResult> {
     if (!this.vectors) return NO_EMBEDDINGS;
-    const paths = this.vectors.needing(this.notes.keys()).filter((p) => this.notes.has(p) && !this.excluded(p));
+    const paths: string[] = [];
+    for (const path of this.vectors.needing(this.notes.keys())) {
+      if (!this.notes.has(path) || this.excluded(path)) continue;
+      if (this.shareable(path)) paths.push(path);
+      else this.vectors.remove(path); // its text would reach the embedding model
+    }
     return this.vectors.embedPending(paths, this.options.reader, options);
+  }
+
+  /**
+   * May this note's text go to the embedding model? Not a page drawn from a note in an excluded
+   * folder (its frontmatter `sources`): it carries that note's words, as the perimeter says.
+   */
+  private shareable(path: string): boolean {
+    return isShareablePage(this.graph.linksOf(path)?.sources ?? [], this.options.excludedFolders);
   }
 
   /** Writes the text and vector shards that changed since the last flush. */

@@ -30,10 +30,19 @@ export interface EmbedResult {
   readonly error: string | null;
 }
 
+export interface EmbedOptions {
+  readonly signal?: AbortSignal;
+  readonly progress?: (p: EmbedProgress) => void;
+  /** Called before each note; on Obsidian's main thread it yields when the time slice is spent. */
+  readonly checkpoint?: () => Promise<unknown>;
+}
+
 interface Queued {
   readonly path: string;
   readonly hash: string;
   readonly keys: readonly string[];
+  /** The note's change count when it was read: a change since keeps it pending. */
+  readonly generation: number;
 }
 
 /**
@@ -53,6 +62,8 @@ function offMessage(error: unknown): string {
 export class VectorBackend {
   readonly index = new VectorIndex();
   private readonly pending = new Set<string>();
+  /** Changes seen per pending note, so a note edited while its old text was being embedded stays pending. */
+  private readonly generations = new Map<string, number>();
   private readonly dirty = new Set<number>();
   /** The first embedding failure of this session, in one sentence. */
   error: string | null = null;
@@ -91,10 +102,12 @@ export class VectorBackend {
   /** A note's text changed (or it is new): its vectors are redone at the next `embedPending`. */
   changed(path: string): void {
     this.pending.add(path);
+    this.generations.set(path, (this.generations.get(path) ?? 0) + 1);
   }
 
   remove(path: string): void {
     this.pending.delete(path);
+    this.generations.delete(path);
     if (this.index.remove(path)) this.dirty.add(shardOf(path));
   }
 
@@ -112,7 +125,7 @@ export class VectorBackend {
   async embedPending(
     paths: readonly string[],
     reader: { read(path: string): Promise<string> },
-    options: { readonly signal?: AbortSignal; readonly progress?: (p: EmbedProgress) => void } = {},
+    options: EmbedOptions = {},
   ): Promise<EmbedResult> {
     let notes = 0;
     let embedded = 0;
@@ -127,7 +140,10 @@ export class VectorBackend {
         if (next.keys.some((k) => k !== NO_VECTOR && !this.index.cached(k))) break;
         queue.shift();
         this.index.setNote(next.path, next.keys, next.hash);
-        this.pending.delete(next.path);
+        if ((this.generations.get(next.path) ?? 0) === next.generation) {
+          this.pending.delete(next.path);
+          this.generations.delete(next.path);
+        }
         this.dirty.add(shardOf(next.path));
         notes += 1;
       }
@@ -147,14 +163,18 @@ export class VectorBackend {
     };
     try {
       for (let i = 0; i < paths.length; i++) {
+        await options.checkpoint?.();
         options.signal?.throwIfAborted();
         options.progress?.({ done: i, total: paths.length });
         const path = paths[i] as string;
+        // Taken before the read: a change during the read keeps the note pending.
+        const generation = this.generations.get(path) ?? 0;
         let markdown: string;
         try {
           markdown = await reader.read(path);
         } catch {
           this.pending.delete(path); // gone: the next sync removes it
+          this.generations.delete(path);
           continue;
         }
         const parsed = parseNote(path, markdown);
@@ -170,7 +190,7 @@ export class VectorBackend {
           if (this.index.cached(key) || toEmbed.has(key)) reused += 1;
           else toEmbed.set(key, text);
         }
-        queue.push({ path, hash: contentHash(markdown), keys });
+        queue.push({ path, hash: contentHash(markdown), keys, generation });
         commit();
         await send(false);
       }

@@ -73,6 +73,25 @@ describe("the vector backend", () => {
     expect((await index.retrieve("automobile old", { scope: { kind: "all" }, limit: 50 })).some((h) => h.path.startsWith("private/"))).toBe(false);
   });
 
+  it("never embeds a page drawn from a note in an excluded folder, and drops its vectors when it becomes one", async () => {
+    const drawn = "---\nsources:\n  - \"[[private/diary]]\"\n---\n# Breakdown\n\nThe engine stalled on the motorway.\n";
+    const { index, embedder, memory } = await built({ ...FILES, "wiki/Breakdown.md": drawn });
+    expect(embedder.calls.flat().some((t) => t.includes("motorway"))).toBe(false);
+    expect(index.vectors?.index.has("wiki/Breakdown.md")).toBe(false);
+    expect(index.vectors?.index.has("wiki/Car.md")).toBe(true);
+    // Still found by its words: only the embedding model never sees it.
+    expect((await index.retrieve("motorway", all)).map((h) => h.path)).toContain("wiki/Breakdown.md");
+
+    // A page that later cites an excluded note loses the vectors it had.
+    const cites = "---\nsources:\n  - private/diary.md\n---\n# Car\n\nA wiki page about the car and its engine.\n";
+    await memory.process("wiki/Car.md", () => cites);
+    index.upsert("wiki/Car.md", cites, { mtime: 99, size: cites.length });
+    await index.embedPending();
+    expect(index.vectors?.index.has("wiki/Car.md")).toBe(false);
+    // Embedded once, in its first version; never in the version that cites the diary.
+    expect(embedder.calls.flat().filter((t) => t.includes("A wiki page about the car"))).toHaveLength(1);
+  });
+
   it("refuses bad arguments with a clear error, before embedding anything", async () => {
     const { index, embedder } = await built();
     const before = embedder.calls.length;
