@@ -81,8 +81,16 @@ export default class SynapsePlugin extends Plugin {
         indexStatus?.toggleClass("synapse-status-idle", text === "");
       },
       onError: (error) => console.error("Synapse: the search index", error),
+      // Vector search, when the settings choose an embedding model: its client is loaded on first use.
+      embedder: async (settings) => {
+        const { createEmbedder } = await import("./providers/embedder");
+        return createEmbedder(environment.forRequests(settings));
+      },
+      notify: (message) => new Notice(`Synapse: ${message}`, 10000),
     });
     this.index = index;
+    // A change of wiki folder, excluded folders or embedding model reopens the index at once.
+    this.register(store.onChange(() => index.settingsChanged()));
     this.register(() => void index.dispose());
     const ingest = new IngestService(this.app, store, environment, this.seams.createProvider, write, index);
     this.ingest = ingest;

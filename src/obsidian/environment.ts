@@ -29,6 +29,14 @@ export class PluginEnvironment {
     };
   }
 
+  /**
+   * For non-streaming requests only (embeddings): requestUrl, secret storage, and no streaming
+   * transport, so building one never loads Node code.
+   */
+  forRequests(settings: Settings): ProviderEnvironment {
+    return { settings, secrets: new ObsidianSecrets(this.app.secretStorage), fetch: this.requestFetch, streamingFetch: this.requestFetch, browserLike: true };
+  }
+
   /** Where the vault lies on disk (desktop only): the bridge serves vaults by their folder. */
   private vaultPath(): string | null {
     const adapter = this.app.vault.adapter;

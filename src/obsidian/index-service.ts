@@ -5,21 +5,32 @@
  * status-bar line ("Indexing 1,234 / 6,287"). After that, vault events keep it current note by
  * note; changed shards are written a few seconds after the last change and on unload.
  *
+ * With an embedding model configured, the notes' chunks are embedded in the background once the
+ * text pass is done (the index already answers from text and links meanwhile), with its own status
+ * line ("Embedding 120 / 6,287 notes"); a server that cannot embed costs one notice, and search
+ * goes on from text and links. Requests go through `requestUrl`, keys come from secret storage.
+ *
  * Links come from Obsidian's metadata cache when it has parsed the note (else from the markdown),
  * and link targets resolve as Obsidian resolves them. Settings that change what is indexed (wiki
- * folder, excluded folders) reopen the index; a corrupt or outdated shard is dropped on open and its
- * notes indexed again by the sync.
+ * folder, excluded folders, the embedding model) reopen the index: the running sync is cancelled
+ * and awaited first, so two syncs never run at once nor write the same shards. A corrupt or
+ * outdated shard is dropped on open and its notes indexed again by the sync.
  */
-import { getAllTags, TFile, type App, type CachedMetadata } from "obsidian";
+import { TFile, type App, type CachedMetadata } from "obsidian";
 import { parseLinks, type LinkExtractor } from "../retrieval/links";
 import { indexCatalog } from "../retrieval/catalog";
-import { syncIndex, type SyncProgress } from "../retrieval/sync";
+import type { Embedder } from "../retrieval/embedder";
+import { syncIndex } from "../retrieval/sync";
+import { TimeSlicer } from "../retrieval/time-slice";
 import type { Retriever } from "../retrieval/types";
 import { VaultIndex } from "../retrieval/vault-index";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { WikiCatalog } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";
+import { linksFromCache } from "./cache-links";
+import { embeddingKey } from "./index-embedding";
+import { embeddingStatus, indexingStatus } from "./index-status";
 import { ObsidianVault } from "./obsidian-vault";
 
 export interface IndexServiceOptions {
@@ -35,8 +46,34 @@ export interface IndexServiceOptions {
   readonly flushDelayMs?: number;
   /** Quiet time after a vault event before the note is indexed, so typing is not indexed key by key (default 0.5 s). */
   readonly updateDelayMs?: number;
+  /** Quiet time after a settings change before the index reopens for it (default 1.5 s); a search reopens it at once. */
+  readonly reopenDelayMs?: number;
   /** Told when opening or a background update failed; the index is then simply not used. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Builds the embedder the settings choose; null (or absent) for text and links only. It may
+   * throw a one-sentence error when the choice cannot work (no model, local-only mode).
+   */
+  readonly embedder?: (settings: Settings) => Promise<Embedder | null>;
+  /** Tells the user, once per opened index, why vector search is off (a notice in the plugin). */
+  readonly notify?: (message: string) => void;
+  /** The clock the time slices are measured by (default `performance.now`; tests pass a fake one). */
+  readonly now?: () => number;
+}
+
+/** One opening of the index, for one set of settings; a settings change starts the next one. */
+interface Session {
+  readonly key: string;
+  readonly controller: AbortController;
+  opening: Promise<VaultIndex | null>;
+  /** Set once the first sync is done: the index vault events and ingests use. */
+  index: VaultIndex | null;
+  /** The background embedding pass, while one runs. */
+  embedding: Promise<void> | null;
+  /** Notes changed while a pass ran: run another one after it. */
+  embedAgain: boolean;
+  /** The notice that vector search is off was shown. */
+  notified: boolean;
 }
 
 /** What an ingest takes from the index. */
@@ -49,32 +86,15 @@ function timer(): () => Promise<void> {
   return () => new Promise((resolve) => window.setTimeout(resolve, 0));
 }
 
-export function indexingStatus({ done, total }: SyncProgress): string {
-  return done >= total ? "" : `Indexing ${done.toLocaleString("en-US")} / ${total.toLocaleString("en-US")}`;
-}
-
-/** A note's links as Obsidian's metadata cache has them; frontmatter `sources` from the markdown. */
-function linksFromCache(cache: CachedMetadata): Pick<ReturnType<LinkExtractor>, "links" | "embeds" | "tags"> {
-  const target = (link: string) => link.replace(/[#^|].*$/s, "").trim();
-  const unique = (items: readonly string[]) => [...new Set(items.filter(Boolean))];
-  return {
-    links: unique((cache.links ?? []).map((l) => target(l.link))),
-    embeds: unique((cache.embeds ?? []).map((e) => target(e.link))),
-    tags: unique((getAllTags(cache) ?? []).map((t) => t.replace(/^#/, "").toLowerCase())),
-  };
-}
-
 export class IndexService {
-  private index: VaultIndex | null = null;
-  private opening: Promise<VaultIndex | null> | null = null;
-  /** The settings the open index was built for: a change reopens it. */
-  private openedFor = "";
+  private session: Session | null = null;
   /** Paths changed since the last update, with the metadata cache Obsidian sent with the change. */
   private readonly pending = new Map<string, CachedMetadata | null>();
   /** The cache of the note being indexed right now, for the link extractor. */
   private current: CachedMetadata | null = null;
   private updateTimer: number | null = null;
   private flushTimer: number | null = null;
+  private reopenTimer: number | null = null;
   private updating: Promise<void> = Promise.resolve();
   private disposed = false;
   private readonly vault: ObsidianVault;
@@ -85,27 +105,70 @@ export class IndexService {
 
   /** Starts opening and syncing in the background (call from `onLayoutReady`). */
   start(): void {
-    void this.ready();
+    this.sessionForSettings();
   }
 
-  /** The index once it is open and in step with the vault; null when it could not be opened. */
-  ready(): Promise<VaultIndex | null> {
+  /** The open index, when its first sync is done; null before, and while it reopens. */
+  private get index(): VaultIndex | null {
+    return this.session?.index ?? null;
+  }
+
+  /**
+   * The index once it is open and in step with the vault, for the settings in force; null when it
+   * could not be opened. When the settings that shape the index changed, the index opened for the
+   * old ones is cancelled (its sync stops at its next yield) and closed before the new one opens.
+   */
+  async ready(): Promise<VaultIndex | null> {
+    for (;;) {
+      const session = this.sessionForSettings();
+      if (!session) return null;
+      const index = await session.opening;
+      // Superseded by another settings change while it opened: wait for the newest instead.
+      if (this.session === session || this.disposed) return this.disposed ? null : index;
+    }
+  }
+
+  /** The session for the settings in force, starting it (and cancelling the previous one) when they changed. */
+  private sessionForSettings(): Session | null {
+    if (this.disposed) return null;
     const key = this.settingsKey();
-    if (this.opening && key === this.openedFor) return this.opening;
-    this.openedFor = key;
-    const previous = this.index;
-    this.index = null;
-    this.opening = (async () => {
-      if (previous) await previous.flush().catch(() => undefined);
+    if (this.session?.key === key) return this.session;
+    const previous = this.session;
+    previous?.controller.abort(new Error("The search index is reopened for new settings."));
+    const session: Session = { key, controller: new AbortController(), opening: Promise.resolve(null), index: null, embedding: null, embedAgain: false, notified: false };
+    this.session = session;
+    // Never awaits a later session (a later one awaits this one): only the previous is awaited.
+    session.opening = (async () => {
+      if (previous) await this.close(previous);
+      if (session.controller.signal.aborted) return null;
       try {
-        return await this.open();
+        return await this.open(session);
       } catch (error) {
         this.options.status("");
+        if (session.controller.signal.aborted) return null;
         this.options.onError?.(error);
         return null;
       }
     })();
-    return this.opening;
+    return session;
+  }
+
+  /** Reopens the index now when the settings that shape it changed (call on every settings change). */
+  settingsChanged(): void {
+    if (this.reopenTimer !== null) window.clearTimeout(this.reopenTimer);
+    // After a quiet time: typing a model name in the settings does not reopen the index per key.
+    this.reopenTimer = window.setTimeout(() => {
+      this.reopenTimer = null;
+      if (this.session && this.session.key !== this.settingsKey()) this.sessionForSettings();
+    }, this.options.reopenDelayMs ?? 1500);
+  }
+
+  /** Waits for a cancelled session to stop: its sync, its embedding and the update using it; then writes what it changed. */
+  private async close(session: Session): Promise<void> {
+    await session.opening.catch(() => null);
+    await session.embedding;
+    await this.updating;
+    await session.index?.flush().catch((error: unknown) => this.options.onError?.(error));
   }
 
   /** Retrieval and the wiki catalogue for one ingest; null when the index is unavailable. */
@@ -113,7 +176,7 @@ export class IndexService {
     const index = await this.ready();
     if (!index) return null;
     await this.settle();
-    return { retriever: index, catalog: indexCatalog(index, this.vault, { changed: () => this.scheduleFlush() }) };
+    return { retriever: index, catalog: indexCatalog(index, this.vault, { changed: () => this.changedByRun() }) };
   }
 
   /** The index for a question ("Ask the wiki"): up to date with every change made so far. */
@@ -122,6 +185,13 @@ export class IndexService {
     if (!index) throw new Error("The search index could not be opened; see the developer console.");
     await this.settle();
     return index;
+  }
+
+  /** Settles when no background embedding pass is running (tests wait on it). */
+  async embedded(): Promise<void> {
+    await this.ready();
+    await this.settle();
+    while (this.session?.embedding) await this.session.embedding;
   }
 
   /** Applies the changes still waiting for their quiet time, so a run sees the vault as it is. */
@@ -136,17 +206,43 @@ export class IndexService {
 
   private settingsKey(): string {
     const s = this.options.settings();
-    return JSON.stringify([effectiveWikiFolder(s.wikiFolder), s.excludedFolders]);
+    return JSON.stringify([effectiveWikiFolder(s.wikiFolder), s.excludedFolders, embeddingKey(s)]);
   }
 
-  private async open(): Promise<VaultIndex> {
+  private slicer(): TimeSlicer {
+    return new TimeSlicer({ yieldNow: this.options.yieldNow ?? timer(), ...(this.options.now ? { now: this.options.now } : {}) });
+  }
+
+  /** The embedder the settings choose; when it cannot be built, a notice and text and links only. */
+  private async embedderFor(settings: Settings, session: Session): Promise<Embedder | null> {
+    try {
+      return (await this.options.embedder?.(settings)) ?? null;
+    } catch (error) {
+      const cause = (error instanceof Error ? error.message : String(error)).trim();
+      // "No API key was found…" says nothing of vector search by itself.
+      const said = /vector search|embedding/i.test(cause) ? cause : `Vector search is off: ${cause}`;
+      this.tell(session, `${said} Search uses text and links only.`);
+      return null;
+    }
+  }
+
+  private tell(session: Session, message: string): void {
+    if (session.notified || this.session !== session) return;
+    session.notified = true;
+    this.options.notify?.(message);
+  }
+
+  private async open(session: Session): Promise<VaultIndex> {
     const settings = this.options.settings();
+    const { signal } = session.controller;
     const { app } = this.options;
     const links: LinkExtractor = (path, markdown, parsed) => {
       const parsedLinks = parseLinks(path, markdown, parsed);
       const cache = this.current ?? this.cacheOf(path);
       return cache ? { ...parsedLinks, ...linksFromCache(cache) } : parsedLinks;
     };
+    const embedder = await this.embedderFor(settings, session);
+    signal.throwIfAborted();
     const index = await VaultIndex.open({
       store: this.options.store,
       reader: { read: (path) => this.read(path) },
@@ -154,19 +250,71 @@ export class IndexService {
       excludedFolders: settings.excludedFolders,
       links,
       resolver: { resolve: (target, from) => app.metadataCache.getFirstLinkpathDest(target, from)?.path ?? null },
+      embedder,
     });
+    signal.throwIfAborted();
     this.options.status(index.size === 0 ? "Indexing the vault…" : "");
     await syncIndex(index, this.vault, {
       batchSize: 50,
       yieldNow: this.options.yieldNow ?? timer(),
+      ...(this.options.now ? { now: this.options.now } : {}),
+      signal,
+      // Embedding comes after, in the background: the index answers from text and links meanwhile.
+      embed: false,
       progress: (progress) => this.options.status(indexingStatus(progress)),
     });
     this.options.status("");
-    if (this.disposed) return index;
-    this.index = index;
+    signal.throwIfAborted();
+    session.index = index;
     // Changes made while the sync ran are applied now (most are already in: their text hashes match).
     if (this.pending.size > 0) this.scheduleUpdate(0);
+    this.embedInBackground(session);
     return index;
+  }
+
+  /**
+   * Embeds the chunks of new and changed notes, one pass at a time, after the text index has them.
+   * A pass asked for while one runs follows it. A failure of the embedding server turns vector
+   * search off for this index, with one notice.
+   */
+  private embedInBackground(session: Session): void {
+    const index = session.index;
+    const { signal } = session.controller;
+    if (!index?.vectors || signal.aborted || this.disposed) return;
+    if (session.embedding) {
+      session.embedAgain = true;
+      return;
+    }
+    session.embedding = (async () => {
+      do {
+        session.embedAgain = false;
+        const slicer = this.slicer();
+        const result = await index.embedPending({
+          signal,
+          progress: (progress) => this.options.status(embeddingStatus(progress)),
+          checkpoint: () => slicer.checkpoint(),
+        });
+        this.options.status("");
+        if (result.notes > 0) this.scheduleFlush();
+        if (result.error) {
+          this.tell(session, result.error);
+          break;
+        }
+      } while (session.embedAgain && !signal.aborted);
+    })()
+      .catch((error: unknown) => {
+        this.options.status("");
+        if (!signal.aborted) this.options.onError?.(error);
+      })
+      .finally(() => {
+        session.embedding = null;
+      });
+  }
+
+  /** An ingest or a lint fix wrote pages and indexed them: write the shards soon, embed them. */
+  private changedByRun(): void {
+    this.scheduleFlush();
+    if (this.session) this.embedInBackground(this.session);
   }
 
   /** The metadata cache for a path, only when Obsidian has parsed that note. */
@@ -214,23 +362,26 @@ export class IndexService {
     }, delay);
   }
 
-  /** Indexes the pending notes, yielding between batches like the sync. */
+  /** Indexes the pending notes in time slices like the sync; stops when the index is reopened. */
   private async applyPending(): Promise<void> {
-    const index = this.index;
-    if (!index) return;
+    const session = this.session;
+    const index = session?.index;
+    if (!session || !index) return;
     const batch = [...this.pending];
     this.pending.clear();
     let changed = false;
-    const yieldNow = this.options.yieldNow ?? timer();
-    for (const [i, [path, cache]] of batch.entries()) {
-      if (i > 0 && i % 50 === 0) await yieldNow();
+    const slicer = this.slicer();
+    for (const [path, cache] of batch) {
+      await slicer.checkpoint();
+      // Reopened meanwhile: the new index's sync reads every note whose time or size changed.
+      if (session.controller.signal.aborted) return;
       const file = this.options.app.vault.getFileByPath(path);
       if (!file) {
         changed = index.remove(path) || changed;
         continue;
       }
       const text = await this.options.app.vault.cachedRead(file).catch(() => null);
-      if (text === null) continue;
+      if (text === null || session.controller.signal.aborted) continue;
       this.current = cache;
       try {
         index.upsert(path, text, { mtime: file.stat.mtime, size: file.stat.size });
@@ -239,7 +390,10 @@ export class IndexService {
         this.current = null;
       }
     }
-    if (changed) this.scheduleFlush();
+    if (changed) {
+      this.scheduleFlush();
+      this.embedInBackground(session);
+    }
   }
 
   private scheduleFlush(): void {
@@ -260,13 +414,16 @@ export class IndexService {
   /** Settles once `dispose` has written what changed (tests wait on it; Obsidian's unload cannot). */
   closed: Promise<void> = Promise.resolve();
 
-  /** On unload: no more timers; what changed is written. */
+  /** On unload: no more timers, the running sync or embedding cancelled, and what changed is written. */
   dispose(): Promise<void> {
     this.disposed = true;
     if (this.updateTimer !== null) window.clearTimeout(this.updateTimer);
     if (this.flushTimer !== null) window.clearTimeout(this.flushTimer);
+    if (this.reopenTimer !== null) window.clearTimeout(this.reopenTimer);
     this.options.status("");
-    this.closed = this.flush();
+    const session = this.session;
+    session?.controller.abort(new Error("Obsidian unloads Synapse."));
+    this.closed = session ? this.close(session) : Promise.resolve();
     return this.closed;
   }
 }

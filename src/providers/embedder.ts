@@ -4,6 +4,7 @@
  * provider that declares no embeddings yields none: the index then searches text and links only.
  */
 import { SynapseError } from "../core/errors";
+import { Perimeter } from "../core/perimeter";
 import type { InferenceProvider } from "../core/provider";
 import { createRunContext } from "../core/run-context";
 import type { Embedder } from "../retrieval/embedder";
@@ -31,6 +32,15 @@ export function embedderOf(provider: InferenceProvider): Embedder | null {
   };
 }
 
+/**
+ * Embedding sends the text of every indexed note to the model, so local-only mode refuses an
+ * embedding server off this machine, as it refuses any other provider (the perimeter's check).
+ */
+function admitted(env: ProviderEnvironment, provider: InferenceProvider): Embedder | null {
+  new Perimeter({ localOnly: env.settings.localOnly, excludedFolders: env.settings.excludedFolders }).admitProvider(provider);
+  return embedderOf(provider);
+}
+
 /** The embedder the settings choose, or null when they choose none. */
 export function createEmbedder(env: ProviderEnvironment): Embedder | null {
   const { provider, model } = env.settings.embedding;
@@ -42,11 +52,11 @@ export function createEmbedder(env: ProviderEnvironment): Embedder | null {
     case "ollama": {
       const embeddingModel = model.trim() || profiles.ollama.embeddingModel.trim();
       if (!embeddingModel) throw new SynapseError("config", "Vector search with Ollama needs an embedding model (such as nomic-embed-text); set one or choose no embeddings.");
-      return embedderOf(createOllama(withProfiles({ ollama: { ...profiles.ollama, embeddingModel } })));
+      return admitted(env, createOllama(withProfiles({ ollama: { ...profiles.ollama, embeddingModel } })));
     }
     case "openai": {
       if (!model.trim()) throw new SynapseError("config", "Vector search with an OpenAI-compatible server needs an embedding model (such as text-embedding-3-small); set one or choose no embeddings.");
-      return embedderOf(createOpenAI(env, model.trim()));
+      return admitted(env, createOpenAI(env, model.trim()));
     }
   }
 }

@@ -1,0 +1,128 @@
+/**
+ * A settings change while the index is still syncing: the running sync is cancelled and awaited
+ * before the index opens again, so two syncs never run at once, the old one writes nothing after,
+ * and vault events reach the new index. Driven by events (a yield the test holds and releases),
+ * never by timing.
+ */
+import { App } from "obsidian-test-mocks/obsidian";
+import { describe, expect, it } from "vitest";
+import { IndexService } from "../../src/obsidian/index-service";
+import { loadShards } from "../../src/retrieval/shards";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { eventually } from "../helpers/eventually";
+
+function files(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < 150; i++) out[`notes/Note ${i}.md`] = `# Note ${i}\n\nA lighthouse on the coast, number ${i}.\n`;
+  for (let i = 0; i < 60; i++) out[`private/Diary ${i}.md`] = `# Diary ${i}\n\nThe lighthouse keeper's secret ${i}.\n`;
+  return out;
+}
+
+/** A yield the test can hold: the first one waits until released, the others pass at once. */
+function heldYield() {
+  let reached!: () => void;
+  const firstYield = new Promise<void>((resolve) => (reached = resolve));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let yields = 0;
+  const yieldNow = async () => {
+    yields += 1;
+    if (yields === 1) {
+      reached();
+      await released;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  };
+  return { yieldNow, firstYield, release };
+}
+
+function service(app: App, settings: () => Settings, store: MemoryStateStore, yieldNow: () => Promise<void>, statuses: string[]) {
+  return new IndexService({
+    app: app.asOriginalType__(),
+    store,
+    settings,
+    status: (text) => statuses.push(text),
+    yieldNow,
+    flushDelayMs: 0,
+    updateDelayMs: 0,
+    reopenDelayMs: 0,
+  });
+}
+
+describe("reopening the index while it syncs", () => {
+  it("cancels the running sync and waits for it before the new one starts; nothing of the old one is written", async () => {
+    const app = App.createConfigured__({ files: files() });
+    let settings: Settings = DEFAULT_SETTINGS;
+    const store = new MemoryStateStore();
+    const held = heldYield();
+    const statuses: string[] = [];
+    const index = service(app, () => settings, store, held.yieldNow, statuses);
+    index.start();
+    // The first sync (210 notes) has done one batch and waits at its first yield.
+    await held.firstYield;
+    expect(statuses).toContain("Indexing 0 / 210");
+
+    settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
+    index.settingsChanged();
+    const reopened = index.ready();
+    held.release();
+    const opened = await reopened;
+
+    expect(opened?.size).toBe(150);
+    expect(opened?.paths().some((p) => p.startsWith("private/"))).toBe(false);
+    // The old sync stopped at its yield: none of its progress lines come after the new sync's first.
+    const firstNew = statuses.indexOf("Indexing 0 / 150");
+    expect(firstNew).toBeGreaterThan(0);
+    expect(statuses.slice(firstNew).some((s) => s.endsWith("/ 210"))).toBe(false);
+    expect(statuses.filter((s) => s.endsWith("/ 210")).length).toBe(1);
+
+    // Vault events reach the index now in use, and what is persisted is the new index alone.
+    index.changed(await app.vault.create("notes/Quasar.md", "# Quasar\n\nA quasar outshines its galaxy.\n"));
+    await eventually(async () => {
+      const hits = await (await index.retriever()).retrieve("outshines", { scope: { kind: "all" }, limit: 5 });
+      expect(hits.map((h) => h.path)).toEqual(["notes/Quasar.md"]);
+    });
+    await index.dispose();
+    const persisted = (await loadShards(store)).shards.flatMap((s) => s.notes.map((n) => n.path));
+    expect(persisted).toHaveLength(151);
+    expect(persisted.some((p) => p.startsWith("private/"))).toBe(false);
+  });
+
+  it("reopens once for a burst of settings changes, and every caller gets the index of the last settings", async () => {
+    const app = App.createConfigured__({ files: files() });
+    let settings: Settings = DEFAULT_SETTINGS;
+    const held = heldYield();
+    const statuses: string[] = [];
+    const index = service(app, () => settings, new MemoryStateStore(), held.yieldNow, statuses);
+    index.start();
+    await held.firstYield;
+
+    settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
+    const first = index.ready();
+    settings = { ...DEFAULT_SETTINGS, excludedFolders: ["notes"] };
+    const second = index.ready();
+    held.release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a).toBe(b);
+    expect(b?.size).toBe(60);
+    // The middle settings never got a sync of their own: they were superseded before the first one stopped.
+    expect(statuses).not.toContain("Indexing 0 / 150");
+    expect(statuses).toContain("Indexing 0 / 60");
+    await index.dispose();
+  });
+
+  it("stops the sync when Obsidian unloads the plugin, and writes none of it", async () => {
+    const app = App.createConfigured__({ files: files() });
+    const store = new MemoryStateStore();
+    const held = heldYield();
+    const index = service(app, () => DEFAULT_SETTINGS, store, held.yieldNow, []);
+    index.start();
+    await held.firstYield;
+    const closed = index.dispose();
+    held.release();
+    await closed;
+    expect(await index.ready()).toBeNull();
+    expect((await loadShards(store)).shards).toEqual([]);
+  });
+});
