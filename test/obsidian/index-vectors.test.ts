@@ -7,6 +7,7 @@
  */
 import type { RequestUrlParam } from "obsidian";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { eventually } from "../helpers/eventually";
 import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-server";
 import { nodeRequestUrl, type ForwardedCall } from "./node-request-url";
 import { loadPlugin, type Harness } from "./plugin-harness";
@@ -109,7 +110,7 @@ describe("vector search in Obsidian", () => {
     expect(inputsOf(ollama).flat().length).toBe(embeddedBefore);
 
     await again.app.vault.modify(again.app.vault.getFileByPath("notes/Note 3.md") as never, "# Note 3\n\nNow about beekeeping.\n");
-    await vi.waitFor(() => expect(inputsOf(ollama).flat().length).toBe(embeddedBefore + 1), { timeout: 20_000 });
+    await eventually(() => expect(inputsOf(ollama).flat().length).toBe(embeddedBefore + 1));
     await again.plugin.index?.embedded();
     expect(inputsOf(ollama).flat().at(-1)).toBe("# Note 3\n\nNow about beekeeping.");
   });
@@ -130,7 +131,7 @@ describe("vector search in Obsidian", () => {
     // Later changes neither try the server again nor repeat the notice.
     const tried = calls.length;
     await harness.app.vault.modify(harness.app.vault.getFileByPath("notes/Note 2.md") as never, "# Note 2\n\nBees.\n");
-    await vi.waitFor(async () => expect((await (await harness.plugin.index?.retriever())?.retrieve("bees", { scope: { kind: "all" }, limit: 1 }))?.[0]?.path).toBe("notes/Note 2.md"), { timeout: 20_000 });
+    await eventually(async () => expect((await (await harness.plugin.index?.retriever())?.retrieve("bees", { scope: { kind: "all" }, limit: 1 }))?.[0]?.path).toBe("notes/Note 2.md"));
     await harness.plugin.index?.embedded();
     expect(calls.length).toBe(tried);
     expect(vectorNotices(harness)).toHaveLength(1);
