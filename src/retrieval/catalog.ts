@@ -18,6 +18,7 @@ export function indexCatalog(index: VaultIndex, vault: Pick<VaultPort, "stat" | 
   return {
     pageCount: () => index.wikiSize,
     pathsNamed: (basename) => index.pathsNamed(basename),
+    linkExists: (target) => index.linkTarget(target, "").kind !== "missing",
     async refresh(paths) {
       for (const path of new Set(paths)) {
         const stat = await vault.stat(path).catch(() => null);

@@ -103,7 +103,10 @@ class ReadAhead {
 export async function syncIndex(index: VaultIndex, vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
   const batchSize = options.batchSize ?? 50;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError("The batch size must be a whole number of at least 1.");
-  const listed = (await vault.list("")).filter((p) => !index.excluded(p));
+  const all = await vault.list("");
+  const listed = all.filter((p) => !index.excluded(p));
+  // Known to exist though never indexed: links to them are not dangling.
+  index.setUnindexed(all.filter((p) => index.excluded(p)));
   const present = new Set(listed);
   let removed = 0;
   for (const path of index.paths()) {

@@ -43,6 +43,21 @@ export interface NoteState {
   readonly hash: string;
 }
 
+/**
+ * Where a link leads, as the index sees it. Only "missing" is a dangling link: a note in an
+ * excluded folder exists (the user can open it), it is just never indexed, embedded or returned.
+ */
+export type LinkTarget =
+  /** A note the index holds. */
+  | { readonly kind: "indexed"; readonly path: string }
+  /** A note that exists but is never indexed: in an excluded folder, or the wiki's index.md or log.md. */
+  | { readonly kind: "excluded"; readonly path: string }
+  /** A file that exists but is no note of the index (an image, a PDF, a canvas): Obsidian's resolver sees these. */
+  | { readonly kind: "file"; readonly path: string }
+  | { readonly kind: "missing" };
+
+const MISSING: LinkTarget = Object.freeze({ kind: "missing" });
+
 export interface FlushResult {
   readonly shardsWritten: number;
   readonly bytesWritten: number;
@@ -60,6 +75,8 @@ export class VaultIndex implements Retriever {
   private readonly notes = new Map<string, NoteState>();
   /** Indexed paths by the key of their file name, so "is there a note called X" costs one lookup. */
   private readonly byName = new Map<string, Set<string>>();
+  /** Notes seen but never indexed (excluded folders, index.md, log.md), by name key: links to them are not dangling. */
+  private readonly unindexed = new Map<string, Set<string>>();
   private readonly dirty = new Set<number>();
   private readonly extract: LinkExtractor;
   /** The vector backend, when an embedder is configured. */
@@ -72,7 +89,10 @@ export class VaultIndex implements Retriever {
   rejectedShards = 0;
 
   private constructor(private readonly options: VaultIndexOptions) {
-    this.graph = new GraphIndex(options.resolver ?? null);
+    // The graph's edges lead to indexed notes only: a link Obsidian resolves into an excluded folder
+    // (or to an attachment) is no neighbour, so traversal and graph expansion never name it.
+    const outer = options.resolver;
+    this.graph = new GraphIndex(outer ? { resolve: (target, from) => this.indexedOrNull(outer.resolve(target, from)) } : null);
     this.extract = options.links ?? parseLinks;
     this.vectors = options.embedder ? new VectorBackend(options.embedder) : null;
     this.inWiki = scopeFilter({ kind: "wiki" }, options.wikiFolder);
@@ -123,7 +143,11 @@ export class VaultIndex implements Retriever {
 
   /** Indexes a note's text (or drops it when it lies in an excluded folder); says whether anything changed. */
   upsert(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): boolean {
-    if (this.excluded(path)) return this.remove(path);
+    if (this.excluded(path)) {
+      const removed = this.remove(path);
+      this.sawUnindexed([path]);
+      return removed;
+    }
     const hash = contentHash(markdown);
     const known = this.notes.get(path);
     this.dirty.add(shardOf(path));
@@ -146,6 +170,7 @@ export class VaultIndex implements Retriever {
   }
 
   remove(path: string): boolean {
+    this.forgetUnindexed(path);
     if (!this.notes.has(path)) return false;
     this.notes.delete(path);
     this.forgetName(path);
@@ -166,6 +191,58 @@ export class VaultIndex implements Retriever {
     if (!state) return;
     this.remove(from);
     this.upsert(to, markdown, state);
+  }
+
+  /**
+   * The vault's notes that are never indexed, as a sync listed them (replacing what it knew), so
+   * that a link to one of them is known to lead somewhere without the note being indexed.
+   */
+  setUnindexed(paths: readonly string[]): void {
+    this.unindexed.clear();
+    this.sawUnindexed(paths);
+  }
+
+  private sawUnindexed(paths: readonly string[]): void {
+    for (const path of paths) {
+      if (!this.excluded(path)) continue;
+      const key = this.nameOf(path);
+      this.unindexed.set(key, (this.unindexed.get(key) ?? new Set()).add(path));
+    }
+  }
+
+  private forgetUnindexed(path: string): void {
+    const key = this.nameOf(path);
+    const paths = this.unindexed.get(key);
+    paths?.delete(path);
+    if (paths?.size === 0) this.unindexed.delete(key);
+  }
+
+  private indexedOrNull(path: string | null): string | null {
+    return path !== null && this.notes.has(path) ? path : null;
+  }
+
+  /**
+   * Where a wikilink written in `from` leads: an indexed note, a note that exists but is excluded,
+   * another file, or nowhere. Lint and ingest call a link dangling only when it is "missing".
+   * The plugin answers with Obsidian's resolver; the CLI with the index's own, and for excluded
+   * notes with the names the last sync listed.
+   */
+  linkTarget(target: string, from: string): LinkTarget {
+    const outer = this.options.resolver;
+    if (outer) {
+      const path = outer.resolve(target, from);
+      if (path === null) return MISSING;
+      if (this.notes.has(path)) return Object.freeze({ kind: "indexed", path });
+      return Object.freeze({ kind: this.excluded(path) ? "excluded" : "file", path });
+    }
+    const path = this.graph.resolve(target, from);
+    if (path !== null) return Object.freeze({ kind: "indexed", path });
+    const clean = target.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\.md$/i, "");
+    const named = [...(this.unindexed.get(this.nameOf(`${clean}.md`)) ?? [])].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+    const wanted = nameKey(clean);
+    // With a folder in the link, only a note at that path (or ending so) answers; without one, any of that name.
+    const hit = clean.includes("/") ? named.find((p) => nameKey(p.replace(/\.md$/i, "")).endsWith(wanted)) : named[0];
+    return hit ? Object.freeze({ kind: "excluded", path: hit }) : MISSING;
   }
 
   private nameOf(path: string): string {

@@ -189,7 +189,7 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
     const context = fused ?? (await buildWikiContext(vault, wikiFolder, await shareablePages(vault, pagePaths, settings.excludedFolders), text));
     const shortlist = fused?.candidates ?? [];
     const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
-    const noteExists = deps.linkExists ?? (catalog ? (name: string) => catalog.pathsNamed(name).length > 0 : namesIn(wiki?.everything ?? []));
+    const noteExists = deps.linkExists ?? (catalog ? (name: string) => catalog.linkExists?.(name) ?? catalog.pathsNamed(name).length > 0 : namesIn(wiki?.everything ?? []));
     const ingestRun = { ...run, source: { path: notePath, text } };
 
     result = await orchestrate(

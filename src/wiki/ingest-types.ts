@@ -115,6 +115,11 @@ export interface WikiCatalog {
   pageCount(): number;
   /** Notes and pages anywhere in the (indexed) vault whose file name, without `.md`, is `basename` (case and Unicode form ignored). */
   pathsNamed(basename: string): readonly string[];
+  /**
+   * Does a wikilink to this target lead to a note, indexed or not? A note in an excluded folder
+   * exists (so a link to it is not dangling) though the index never holds it. Absent: `pathsNamed`.
+   */
+  linkExists?(target: string): boolean;
   /** Brings the index up to date with files a run just wrote, moved or removed. */
   refresh(paths: readonly string[]): Promise<void>;
 }

@@ -1,0 +1,35 @@
+/**
+ * The plugin's index resolves links with Obsidian's metadata cache, which sees every file: a link
+ * into an excluded folder, or to an attachment, still leads somewhere (not dangling) but is never a
+ * neighbour, a traversal hit or a search result.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { loadPlugin } from "./plugin-harness";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("links into excluded folders in Obsidian", () => {
+  it("lead to an excluded note, which the index never names", async () => {
+    const harness = await loadPlugin({
+      files: {
+        "notes/Lighthouse.md": "# Lighthouse\n\nThe keeper wrote it all in [[Diary]]; ships are in [[Logbook]]; ![[beam.png]]; [[Nowhere]].\n",
+        "notes/Logbook.md": "# Logbook\n\nShips that passed.\n",
+        "private/Diary.md": "# Diary\n\nThe lighthouse keeper's secret.\n",
+        "assets/beam.png": "not really a picture",
+      },
+      data: { excludedFolders: ["private"] },
+    });
+    harness.app.workspace.setLayoutReady__();
+    const index = await harness.plugin.index?.ready();
+    if (!index) throw new Error("no index");
+    const from = "notes/Lighthouse.md";
+    expect(index.linkTarget("Diary", from)).toEqual({ kind: "excluded", path: "private/Diary.md" });
+    expect(index.linkTarget("beam.png", from)).toEqual({ kind: "file", path: "assets/beam.png" });
+    expect(index.linkTarget("Logbook", from)).toEqual({ kind: "indexed", path: "notes/Logbook.md" });
+    expect(index.linkTarget("Nowhere", from)).toEqual({ kind: "missing" });
+    expect(index.graph.neighbours(from).map((n) => n.path)).toEqual(["notes/Logbook.md"]);
+    expect(index.graph.traverse(from, 3).map((h) => h.path)).toEqual(["notes/Logbook.md"]);
+    const hits = await (await harness.plugin.index?.retriever())?.retrieve("lighthouse keeper", { scope: { kind: "all" }, limit: 10 });
+    expect(hits?.map((h) => h.path)).toEqual([from, "notes/Logbook.md"]);
+  });
+});
