@@ -22,8 +22,13 @@ export interface QueryOutcome extends AgentOutcome {
   readonly read: readonly AgentRead[];
 }
 
-/** "./wiki/x.md", "wiki//x.md" → "wiki/x.md"; null for anything climbing out of the staging folder. */
-function stagedPath(shown: string): string | null {
+/**
+ * The vault-relative path of a file the agent read, as shown relative to the staging folder:
+ * "./wiki/x.md", "wiki//x.md" → "wiki/x.md". Null for anything else: a path still absolute (it was
+ * outside the staging folder), a Windows path, or one that climbs out.
+ */
+export function stagedPath(shown: string): string | null {
+  if (shown.startsWith("/") || /^[A-Za-z]:/.test(shown) || shown.includes("\\")) return null;
   const parts: string[] = [];
   for (const part of shown.split("/")) {
     if (part === "" || part === ".") continue;

@@ -5,6 +5,7 @@
  */
 import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
+import { stagedPath } from "../../src/bridge/query-agent";
 import { readResults } from "../../src/bridge/read-results";
 import { parseEventLine } from "../../src/core/bridge-protocol";
 
@@ -92,5 +93,15 @@ describe("the pages read, on the wire (the answer event)", () => {
   it("reads an answer from a bridge that sends no pages read as having read none", () => {
     const event = parseEventLine(answer(undefined));
     expect(event?.type === "answer" ? event.read : null).toEqual([]);
+  });
+});
+
+describe("which reads name a staged page", () => {
+  it("tidies a relative path, and refuses one that is absolute, a Windows path, or climbs out", () => {
+    expect(stagedPath("./wiki//A.md")).toBe("wiki/A.md");
+    expect(stagedPath("/etc/passwd")).toBeNull();
+    expect(stagedPath("C:/Users/me/wiki/A.md")).toBeNull();
+    expect(stagedPath("wiki\\A.md")).toBeNull();
+    expect(stagedPath("wiki/../../secret.md")).toBeNull();
   });
 });
