@@ -115,6 +115,29 @@ describe("vector search in Obsidian", () => {
     expect(inputsOf(ollama).flat().at(-1)).toBe("# Note 3\n\nNow about beekeeping.");
   });
 
+  it("embeds through an OpenAI-compatible server with the key from Obsidian's secret storage", async () => {
+    setUp();
+    const openai = await startScriptedServer({ protocol: "openai" });
+    try {
+      const harness = await loadPlugin({
+        files: notes(4),
+        data: { embedding: { provider: "openai", model: "text-embedding-3-small" }, profiles: { openai: { preset: "custom", baseUrl: `${openai.url}/v1`, apiKeySecret: "embedding-key" } } },
+      });
+      harness.app.secretStorage.setSecret("embedding-key", "sk-from-secret-storage");
+      harness.app.workspace.setLayoutReady__();
+      await harness.plugin.index?.embedded();
+      expect((await harness.plugin.index?.ready())?.vectors?.index.noteCount).toBe(4);
+      const requests = openai.embedRequests();
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.every((r) => r.headers.authorization === "Bearer sk-from-secret-storage")).toBe(true);
+      expect(calls.every((c) => c.param.url.startsWith(openai.url))).toBe(true);
+      // The key is read from secret storage, never written to the settings.
+      expect(JSON.stringify(harness.registered.data__)).not.toContain("sk-from-secret-storage");
+    } finally {
+      await openai.close();
+    }
+  });
+
   it("a dead embedding server: one notice, and search goes on from text and links", async () => {
     setUp();
     const dead = await startScriptedServer({ protocol: "ollama" });

@@ -100,6 +100,18 @@ describe("a provider without an embedding capability has no embedder", () => {
     expect(embedderOf(createProvider(id, env))).toBeNull();
   });
 
+  it("refuses, in local-only mode, an embedding server off this machine, before any request", () => {
+    const local = envFor("openai", server, { settings: { embedding: { provider: "openai", model: "text-embedding-3-small" } } });
+    const localOnly = { ...local.settings, localOnly: true };
+    expect(createEmbedder({ ...local, settings: localOnly })?.modelId).toBe("openai:text-embedding-3-small");
+    const remoteOpenAI = { ...localOnly, profiles: { ...localOnly.profiles, openai: { ...localOnly.profiles.openai, preset: "custom" as const, baseUrl: "https://embeddings.example.com/v1" } } };
+    expect(() => createEmbedder({ ...local, settings: remoteOpenAI })).toThrow(/^Local-only mode is on .* sends notes off this machine/);
+    const remoteOllama = { ...localOnly, embedding: { provider: "ollama" as const, model: "nomic-embed-text" }, profiles: { ...localOnly.profiles, ollama: { ...localOnly.profiles.ollama, host: "http://gpu-box.example.com:11434" } } };
+    expect(() => createEmbedder({ ...local, settings: remoteOllama })).toThrow(SynapseError);
+    expect(() => createEmbedder({ ...local, settings: { ...remoteOllama, localOnly: false } })).not.toThrow();
+    expect(server.requests).toEqual([]);
+  });
+
   it("chooses none by default, and says what is missing when a backend has no model", () => {
     expect(createEmbedder(envFor("ollama", server))).toBeNull();
     expect(() => createEmbedder(envFor("openai", server, { settings: { embedding: { provider: "openai" } } }))).toThrow(/needs an embedding model/);
