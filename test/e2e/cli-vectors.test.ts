@@ -66,6 +66,24 @@ describe("synapse index and search with embeddings (built CLI)", () => {
     expect(warnings[0]).toMatch(/Vector search is off for now \(Could not reach Ollama.*\); search uses text and links only\./);
   });
 
+  it("local-only mode refuses a remote embedding server from the settings: one warning, text search", async () => {
+    const root = makeVault(NOTES);
+    mkdirSync(join(root, ".obsidian/plugins/synapse"), { recursive: true });
+    const settings = {
+      excludedFolders: ["private"],
+      localOnly: true,
+      embedding: { provider: "openai", model: "text-embedding-3-small" },
+      profiles: { openai: { preset: "custom", baseUrl: "https://api.openai.com/v1" } },
+    };
+    writeFileSync(join(root, ".obsidian/plugins/synapse/data.json"), JSON.stringify(settings));
+    const run = await runCli(["search", "plain words", "--vault", root, "--json"], { env: { OPENAI_API_KEY: "sk-test" } });
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    const warnings = run.stderr.split("\n").filter((l) => l.startsWith("Warning:"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^Warning: Local-only mode is on .* Search uses text and links only\.$/);
+  });
+
   it("refuses unknown or incomplete embedding flags with a usage error", async () => {
     const root = vault();
     const unknown = await runCli(["index", "--vault", root, "--embed-provider", "cohere"]);
