@@ -11,6 +11,9 @@ import { join } from "node:path";
 import type { ParsedQueryRequest } from "../core/bridge-protocol";
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import { isExcluded, isShareablePage } from "../core/perimeter";
+import { normaliseVaultPath } from "../core/sources";
+import { nameKey } from "../core/unicode";
+import { isInFolder } from "../wiki/read-note";
 import { DEFAULT_STAGING_LIMITS, isInside, listMarkdown, place, readBounded, StagingError, type StagingLimits } from "./staging";
 
 export interface QueryStaging {
@@ -38,6 +41,10 @@ async function realFolder(vaultRoot: string, folder: string): Promise<string | n
     throw new StagingError("outside_vault", `"${folder}" is a symbolic link or lies outside the vault; the bridge only stages real folders.`);
   }
   return info.isDirectory() ? onDisk : null;
+}
+
+function pathKey(path: string): string {
+  return nameKey(normaliseVaultPath(path));
 }
 
 async function notePaths(request: QueryStagingRequest, limits: StagingLimits): Promise<string[]> {
@@ -72,15 +79,22 @@ export async function createQueryStaging(
     }
     copied.set(path, content);
   };
-  for (const path of await listMarkdown(vaultRoot, wikiOnDisk, limits)) {
+  // A page drawn from a note in an excluded folder carries its words: the agent does not see it.
+  const shareable = (content: string) => isShareablePage(frontmatterPaths(splitFrontmatter(content).frontmatter.sources), excludedFolders);
+  const wikiPages = await listMarkdown(vaultRoot, wikiOnDisk, limits);
+  for (const path of wikiPages) {
     if (isExcluded(path, excludedFolders)) continue;
     const content = await readBounded(join(vaultRoot, ...path.split("/")), limits);
-    // A page drawn from a note in an excluded folder carries its words: the agent does not see it.
-    if (isShareablePage(frontmatterPaths(splitFrontmatter(content).frontmatter.sources), excludedFolders)) add(path, content);
+    if (shareable(content)) add(path, content);
   }
+  // On a case-insensitive disk the setting "wiki" finds the folder "Wiki", and listing the notes
+  // spells its pages "Wiki/…": compared as the perimeter compares folders, they are still wiki pages.
+  const wikiKeys = new Set(wikiPages.map(pathKey));
   for (const path of await notePaths(request, limits)) {
-    if (isExcluded(path, excludedFolders)) continue;
-    add(path, await readBounded(join(vaultRoot, ...path.split("/")), limits));
+    if (isExcluded(path, excludedFolders) || wikiKeys.has(pathKey(path))) continue;
+    const content = await readBounded(join(vaultRoot, ...path.split("/")), limits);
+    if (isInFolder(path, wikiFolder) && !shareable(content)) continue;
+    add(path, content);
   }
 
   const root = await realpath(await mkdtemp(join(parent, "synapse-query-")));

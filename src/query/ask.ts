@@ -19,7 +19,7 @@ import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { isInFolder } from "../wiki/read-note";
-import { shareablePages } from "../wiki/shareable-pages";
+import { shareablePaths } from "../wiki/shareable-pages";
 import { nothingFits, questionBudget } from "./budget";
 import { checkCitations, type Citation, type ConsultedPassage } from "./citations";
 import { packContext, type ContextPassage } from "./context";
@@ -154,11 +154,13 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
       throw new SynapseError("input", `There is no wiki yet in "${wikiFolder}"; ingest a note first, then ask.`);
     }
     const found = scope === "notes" || request.folders ? [] : await retrieveRelevant(deps.retriever, question, { kind: "wiki" }, 12, run.signal);
-    // A page drawn from a note in an excluded folder carries that note's words: never quoted.
-    const shareable = new Set(await shareablePages(vault, [...new Set(found.map((h) => h.path))], settings.excludedFolders));
-    const wikiHits = found.filter((h) => shareable.has(h.path));
     const noteScope: Scope | null = request.folders ? { kind: "folders", folders: request.folders } : scope === "wiki" ? null : { kind: "notes" };
-    const noteHits = noteScope ? await retrieveRelevant(deps.retriever, question, noteScope, 8, run.signal) : [];
+    const notesFound = noteScope ? await retrieveRelevant(deps.retriever, question, noteScope, 8, run.signal) : [];
+    // A page drawn from a note in an excluded folder carries that note's words: never quoted, whichever
+    // scope found it (a folder scope may hold the wiki).
+    const shareable = await shareablePaths(vault, [...found, ...notesFound].map((h) => h.path), wikiFolder, settings.excludedFolders);
+    const wikiHits = found.filter((h) => shareable.has(h.path));
+    const noteHits = notesFound.filter((h) => shareable.has(h.path));
     throwIfStopped(run);
     const packed = packContext(wikiHits, noteHits, budget.contextTokens, settings.excludedFolders);
     passages = packed.passages;

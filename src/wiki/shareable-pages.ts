@@ -5,6 +5,7 @@
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import { isExcluded, isShareablePage } from "../core/perimeter";
 import type { VaultPort } from "../vault/vault-port";
+import { isInFolder } from "./read-note";
 
 export async function shareablePages(vault: VaultPort, paths: readonly string[], excludedFolders: readonly string[]): Promise<string[]> {
   // Without exclusions every page may be seen, and no page needs reading.
@@ -21,4 +22,15 @@ export async function shareablePages(vault: VaultPort, paths: readonly string[],
     if (isShareablePage(frontmatterPaths(splitFrontmatter(text).frontmatter.sources), excludedFolders)) shareable.push(path);
   }
   return shareable;
+}
+
+/**
+ * Of any paths (retrieval hits of whatever scope), those a provider may see: a path inside the wiki
+ * folder — compared without case or Unicode form, as a case-insensitive disk finds it — only when
+ * `shareablePages` allows it; any other path unless it lies in an excluded folder.
+ */
+export async function shareablePaths(vault: VaultPort, paths: readonly string[], wikiFolder: string, excludedFolders: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(paths)];
+  const pages = new Set(await shareablePages(vault, unique.filter((p) => isInFolder(p, wikiFolder)), excludedFolders));
+  return new Set(unique.filter((p) => (isInFolder(p, wikiFolder) ? pages.has(p) : !isExcluded(p, excludedFolders))));
 }
