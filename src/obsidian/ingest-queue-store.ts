@@ -6,6 +6,8 @@
  *
  * Like the source registry, it is a to-do list, never the only copy of anything: an unreadable file
  * reads as empty (with a warning), so the worst case is a note the user queues again.
+ * The file is read once, and every change waits for that read: a note queued before the plugin
+ * resumed (an ingest started before the layout was ready) never overwrites the previous session's.
  */
 import * as z from "zod";
 import type { StateStore } from "../vault/state-store";
@@ -38,6 +40,12 @@ type QueueFile = z.infer<typeof QueueFileSchema>;
 export class QueueStore {
   private pendingNotes: QueuedNote[] = [];
   private failedNotes: FailedNote[] = [];
+  /** The one read of queue.json; every change waits for it, so none can overwrite what it holds. */
+  private loading: Promise<string | null> | null = null;
+  /** Set when that read has finished: from then on a change applies at once, as it is made. */
+  private loaded = false;
+  /** Changes made before the read finished and not yet applied. */
+  private waiting = 0;
   /** Writes run one after another, each writing the state as it is when it runs. */
   private writing: Promise<void> = Promise.resolve();
   /** The last write's failure, kept so a caller can say so once; null when the last write succeeded. */
@@ -48,8 +56,24 @@ export class QueueStore {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  /** Reads queue.json. Returns a warning when the file was there but unreadable (then nothing is known). */
-  async load(): Promise<string | null> {
+  /**
+   * Reads queue.json, once: later calls (and every change, which waits for it) share that read.
+   * Returns a warning when the file was there but unreadable (then nothing is known).
+   */
+  load(): Promise<string | null> {
+    this.loading ??= this.read();
+    return this.loading;
+  }
+
+  private async read(): Promise<string | null> {
+    try {
+      return await this.parse();
+    } finally {
+      this.loaded = true;
+    }
+  }
+
+  private async parse(): Promise<string | null> {
     const text = await this.store.read(QUEUE_KEY).catch(() => null);
     if (text === null) return null;
     let parsed: ReturnType<typeof QueueFileSchema.safeParse>;
@@ -59,13 +83,12 @@ export class QueueStore {
       return "The saved ingest queue could not be read (not JSON); it was started afresh.";
     }
     if (!parsed.success) return "The saved ingest queue was not in the expected shape; it was started afresh.";
-    // Anything queued or finished since start-up, before this read, comes after what was saved.
-    const since = new Set(this.failedNotes.map((n) => n.notePath));
-    this.pendingNotes = dedupe([...parsed.data.pending, ...this.pendingNotes]);
-    this.failedNotes = [...parsed.data.failed.filter((n) => !since.has(n.notePath)), ...this.failedNotes];
+    this.pendingNotes = dedupe(parsed.data.pending);
+    this.failedNotes = parsed.data.failed;
     return null;
   }
 
+  /** What is known so far: empty until the first read has finished (`load()`). */
   get pending(): readonly QueuedNote[] {
     return this.pendingNotes;
   }
@@ -76,8 +99,9 @@ export class QueueStore {
 
   /** Records notes as queued (a note queued twice is kept once, forced if either asked for it). */
   add(notes: readonly QueuedNote[]): Promise<void> {
-    this.pendingNotes = dedupe([...this.pendingNotes, ...notes]);
-    return this.save();
+    return this.change(() => {
+      this.pendingNotes = dedupe([...this.pendingNotes, ...notes]);
+    });
   }
 
   /**
@@ -85,22 +109,46 @@ export class QueueStore {
    * (`reason`), in which case it is listed there with the new reason.
    */
   finish(notePath: string, reason: string | null): Promise<void> {
-    this.pendingNotes = this.pendingNotes.filter((n) => n.notePath !== notePath);
-    this.failedNotes = this.failedNotes.filter((n) => n.notePath !== notePath);
-    if (reason !== null) this.failedNotes.push({ notePath, reason, at: new Date(this.now()).toISOString() });
-    return this.save();
+    return this.change(() => {
+      this.pendingNotes = this.pendingNotes.filter((n) => n.notePath !== notePath);
+      this.failedNotes = this.failedNotes.filter((n) => n.notePath !== notePath);
+      if (reason !== null) this.failedNotes.push({ notePath, reason, at: new Date(this.now()).toISOString() });
+    });
   }
 
   /** Takes the failed notes off their list (to queue them again) and returns them. */
-  takeFailed(): Promise<FailedNote[]> {
-    const taken = this.failedNotes;
-    this.failedNotes = [];
-    return this.save().then(() => taken);
+  async takeFailed(): Promise<FailedNote[]> {
+    let taken: FailedNote[] = [];
+    await this.change(() => {
+      taken = this.failedNotes;
+      this.failedNotes = [];
+    });
+    return taken;
   }
 
-  /** Resolves once every write started so far has finished. */
-  settled(): Promise<void> {
-    return this.writing;
+  /** Resolves once every change and write started so far has finished. */
+  async settled(): Promise<void> {
+    await this.load();
+    let seen: Promise<void>;
+    do {
+      seen = this.writing;
+      await seen;
+    } while (seen !== this.writing);
+  }
+
+  /** Applies a change once queue.json has been read (changes apply in call order), then saves. */
+  private change(apply: () => void): Promise<void> {
+    const now = () => {
+      apply();
+      return this.save();
+    };
+    if (this.loaded && this.waiting === 0) return now();
+    // Queued behind the read, and behind the changes already waiting for it.
+    this.waiting += 1;
+    return this.load().then(() => {
+      this.waiting -= 1;
+      return now();
+    });
   }
 
   private save(): Promise<void> {
