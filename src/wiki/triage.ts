@@ -13,6 +13,7 @@
  * on the result and refuses a body that would drop any of it.
  */
 import type { ContradictionClaim } from "../core/schemas";
+import { sourceKey } from "../core/sources";
 import { conflictingFigures, contradictionCallout, flaggedContradictions, type FoundContradiction, type SourcedText } from "./contradictions";
 import { attribution, isUnedited, newSection, parseBody, type Segment, type SourceSection } from "./provenance";
 
@@ -37,10 +38,18 @@ export interface TriageResult {
 
 const ATTRIBUTION_LINE = /^\*From \[\[[^\]]*\]\]\*$/;
 
+/**
+ * Is a section this source's? Compared by `sourceKey`, as retract compares them: the same note cited
+ * decomposed (macOS) then composed, or in another case, is one source with one section.
+ */
+function isFrom(segment: Segment, source: string): segment is SourceSection {
+  return segment.kind === "section" && sourceKey(segment.source) === sourceKey(source);
+}
+
 /** The material itself: markers an agent copied back are unwrapped; other sources' sections dropped. */
 function ownMaterial(content: string, source: string): string {
   return parseBody(content)
-    .filter((s) => s.kind === "text" || s.source === source)
+    .filter((s) => s.kind === "text" || isFrom(s, source))
     .map((s) => (s.kind === "text" ? s.text : s.content))
     .join("\n\n")
     .split("\n")
@@ -111,18 +120,18 @@ function textOf(segment: Segment): string {
 export function keepsOthers(before: readonly Segment[], after: readonly Segment[], source: string): boolean {
   const rendered = new Set(after.map((s) => `${s.kind}\n${s.kind === "section" ? `${s.source}\n${s.hash}\n` : ""}${textOf(s)}`));
   return before
-    .filter((s) => s.kind === "text" || s.source !== source || !isUnedited(s))
+    .filter((s) => !isFrom(s, source) || !isUnedited(s))
     .every((s) => rendered.has(`${s.kind}\n${s.kind === "section" ? `${s.source}\n${s.hash}\n` : ""}${textOf(s)}`));
 }
 
 export function triage(current: readonly Segment[], material: SourceMaterial): TriageResult {
   const { source } = material;
-  const mine = current.filter((s): s is SourceSection => s.kind === "section" && s.source === source);
+  const mine = current.filter((s): s is SourceSection => isFrom(s, source));
   const replaceable = mine.find(isUnedited);
   const edited = mine.filter((s) => !isUnedited(s));
   // Everything on the page but the section being revised: the user's text, other sources, edits.
   const elsewhere = current.filter((s) => s !== replaceable);
-  const others: SourcedText[] = current.filter((s): s is SourceSection => s.kind === "section" && s.source !== source);
+  const others: SourcedText[] = current.filter((s): s is SourceSection => s.kind === "section" && !isFrom(s, source));
 
   const { kept, dropped, total } = withoutKnown(ownMaterial(material.content, source), elsewhere.map(textOf));
   const contradictions = [...conflictingFigures(kept, others, source), ...flaggedContradictions(material.claims ?? [], others, source)];
@@ -134,7 +143,7 @@ export function triage(current: readonly Segment[], material: SourceMaterial): T
     // A second unedited section of the same source (a copy-paste) goes too: one source, one voice.
     const next = current.flatMap((s) => {
       if (s === replaceable) return nothingNew ? [] : [section];
-      return s.kind === "section" && s.source === source && isUnedited(s) ? [] : [s];
+      return isFrom(s, source) && isUnedited(s) ? [] : [s];
     });
     const same = !nothingNew && section.content === replaceable.content && next.length === current.length;
     return { decision: same ? "unchanged" : "revise", segments: same ? current : next, contradictions };

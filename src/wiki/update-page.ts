@@ -5,6 +5,7 @@
  */
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import type { WikiPage } from "../core/schemas";
+import { sourceKey } from "../core/sources";
 import { contentHash } from "./content-hash";
 import type { FoundContradiction } from "./contradictions";
 import { isLocked, newPageId } from "./identity";
@@ -43,7 +44,7 @@ function currentSegments(body: string, frontmatter: Record<string, unknown>, sou
   const legacy =
     !hasSections(segments) &&
     frontmatter[HASH_KEY] === contentHash(body) &&
-    frontmatterPaths(frontmatter.sources).every((s) => s === source);
+    frontmatterPaths(frontmatter.sources).every((s) => sourceKey(s) === sourceKey(source));
   return { segments: legacy ? [] : segments, legacy };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { contentHash } from "../../src/wiki/content-hash";
 import { updateExisting } from "../../src/wiki/update-page";
 import { SOURCE_PATH, aPage } from "../builders";
 
@@ -23,5 +24,13 @@ describe("updating a page the user wrote or edited", () => {
     const current = "---\ntitle: Ada\n---\n\nLovelace\n";
     const { content } = updateExisting(current, aPage().withContent("Ada Lovelace wrote the first program.").build(), ctx);
     expect(content).toMatch(/^Lovelace\n\n%% synapse:source notes\/Source note.md hash=[0-9a-f]{16} %%\n\*From \[\[notes\/Source note\|Source note\]\]\*\n\nAda Lovelace wrote the first program\.\n\n%% \/synapse:source %%\n$/m);
+  });
+
+  it("takes a page written before provenance sections as the note's own when it cites the note in another Unicode form", () => {
+    const source = "notes/Cafe\u0301.md"; // NFD, as macOS spelled it then
+    const current = `---\ntitle: Ada\nsources:\n  - ${source}\nsynapse_hash: ${contentHash("Old body.")}\n---\n\nOld body.\n`;
+    const { content } = updateExisting(current, aPage().withSources(source.normalize("NFC")).withContent("New body.").build(), { ...ctx, sourcePath: source.normalize("NFC") });
+    expect(content).not.toContain("Old body.");
+    expect(content).toContain("New body.");
   });
 });
