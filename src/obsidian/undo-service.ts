@@ -31,7 +31,7 @@ export async function undoLastChange(app: App, write: WriteContext, wikiFolder: 
       new Notice(`Nothing was undone; ${conflicts.length} edited file${conflicts.length === 1 ? " was" : "s were"} kept.`);
       return;
     }
-    const outcome = await undoLastRun(vault, write, { wikiFolder: effectiveWikiFolder(wikiFolder), force: conflicts.length > 0 });
+    const outcome = await undoLastRun(vault, write, { wikiFolder: effectiveWikiFolder(wikiFolder), force: conflicts.length > 0, confirmed: { runId: run.id, conflicts } });
     const changed = outcome?.result.changes.filter((c) => c.action !== "unchanged").length ?? 0;
     new Notice(`Undid ${what}: ${changed} file${changed === 1 ? "" : "s"} restored.`, 8000);
   } catch (error) {

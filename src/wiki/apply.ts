@@ -62,6 +62,11 @@ export interface ApplyRun extends WriteContext {
   readonly existingPages?: readonly string[];
   /** For an undo: the id of the run it reverts. */
   readonly undoes?: string;
+  /**
+   * Awaited once the write lock is held, before anything is read: throws to stop the run when what
+   * the caller decided on is no longer so (undo checks that its run is still the last one).
+   */
+  readonly verify?: () => Promise<void>;
 }
 
 export interface AppliedChange {
@@ -164,6 +169,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
   const lock = await acquireWriteLock(run.store, { ...run.lock, writer: run.writer, activity: `${run.operation} of “${run.label}”`, now });
   try {
     await rollBackJournal(vault, run.store);
+    await run.verify?.();
     const steps: Step[] = [];
     for (const change of changes) steps.push(await stepFor(vault, change));
     const changed = steps.filter((s) => s.action !== "unchanged");

@@ -37,6 +37,11 @@ export async function previewUndo(vault: VaultPort, context: Pick<WriteContext, 
   return { run, conflicts };
 }
 
+function changedSinceConfirmed(latest: RunRecord | null): SynapseError {
+  const what = latest ? `the ${latest.operation} of “${latest.label}” is now the last change` : "there is nothing left to undo";
+  return new SynapseError("vault", `The vault changed since the undo was confirmed (${what}); nothing was undone. Undo again to revert the last change.`);
+}
+
 function editedSince(path: string): SynapseError {
   return new SynapseError("vault", `"${path}" was edited after the run being undone; nothing was undone.`);
 }
@@ -70,6 +75,12 @@ export interface UndoOptions {
   readonly now?: () => number;
   /** Undo even files edited since the run (the user confirmed); their later edits are lost. */
   readonly force?: boolean;
+  /**
+   * What the user confirmed: the run and the edited files they agreed to lose. Checked again once
+   * the write lock is held; if another run landed meanwhile, or another file was edited since,
+   * nothing is undone.
+   */
+  readonly confirmed?: { readonly runId: string; readonly conflicts: readonly string[] };
 }
 
 export interface UndoOutcome {
@@ -85,9 +96,21 @@ export async function undoLastRun(vault: VaultPort, context: WriteContext, optio
   const preview = await previewUndo(vault, context);
   if (!preview) return null;
   const { run, conflicts } = preview;
+  const { confirmed } = options;
+  if (confirmed && confirmed.runId !== run.id) throw changedSinceConfirmed(run);
   if (conflicts.length > 0 && !options.force) {
     throw new SynapseError("vault", `These files were edited after the run being undone: ${conflicts.join(", ")}. Nothing was undone.`);
   }
+  // Another writer may land a run between the preview and the lock: undo only what was previewed.
+  const verify = async () => {
+    const now = await previewUndo(vault, context);
+    if (!now || now.run.id !== run.id) throw changedSinceConfirmed(now?.run ?? null);
+    const agreed = new Set(confirmed?.conflicts ?? conflicts);
+    const unseen = now.conflicts.filter((path) => !agreed.has(path));
+    if (options.force && unseen.length > 0) {
+      throw new SynapseError("vault", `These files were edited after you confirmed the undo: ${unseen.join(", ")}. Nothing was undone.`);
+    }
+  };
   const pages = run.files.filter((f) => f.type !== "index");
   const index = run.files.find((f) => f.type === "index" && f.path === indexPath(options.wikiFolder));
   const changes = [...pages.map((f) => revert(f, options.force === true)), ...(index ? [revertIndex(index, pages)] : [])];
@@ -98,6 +121,7 @@ export async function undoLastRun(vault: VaultPort, context: WriteContext, optio
     wikiFolder: options.wikiFolder,
     maintainIndex: false,
     undoes: run.id,
+    verify,
     logDetails: [`undid the ${run.operation} of ${new Date(run.at).toISOString().slice(0, 16).replace("T", " ")} UTC`],
     ...(options.now ? { now: options.now } : {}),
   });

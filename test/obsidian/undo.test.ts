@@ -98,4 +98,31 @@ describe("Undo last ingest (plugin command)", () => {
     expect(harness.notices.at(-1)).toMatch(/^Undid the ingest/);
     expect(Object.keys(wiki(harness))).toEqual([]);
   });
+
+  it("undoes nothing when another run landed while the confirm window was open", async () => {
+    const harness = await load();
+    await ingestWith(harness, writes("First words."));
+    const page = Object.keys(wiki(harness)).find((p) => p.includes("Example concept")) ?? "";
+    const file = harness.app.vault.getFileByPath(page);
+    if (!file) throw new Error("no page");
+    await harness.app.vault.process(file, (text) => `${text}\nMy own words.\n`);
+
+    const opened = harness.opened.length;
+    runCommand(harness, "undo-last-change");
+    await eventually(() => expect(harness.opened.length).toBeGreaterThan(opened));
+    const modal = harness.opened.at(-1)?.contentEl as HTMLElement;
+    // Meanwhile an ingest lands (a folder ingest going on in the background).
+    const note = harness.app.vault.getFileByPath(NOTE);
+    if (!note) throw new Error("no note");
+    await harness.app.vault.modify(note, `${TEXT}\n\nA second thought.`);
+    await ingestWith(harness, writes("Second words, from the second thought."));
+    const landed = await contents(harness);
+    expect(landed[page]).toContain("Second words");
+
+    const before = harness.notices.length;
+    [...modal.querySelectorAll("button")].find((b) => b.textContent === "Undo anyway")?.click();
+    await eventually(() => expect(harness.notices.length).toBeGreaterThan(before));
+    expect(harness.notices.at(-1)).toMatch(/^Synapse could not undo: The vault changed since the undo was confirmed \(the ingest of “Source note” is now the last change\); nothing was undone\./);
+    expect(await contents(harness)).toEqual(landed);
+  });
 });
