@@ -129,6 +129,15 @@ describe.each(["ollama", "anthropic", "openai"] as const)("synapse query --provi
     expect(chatCalls()).toEqual([]);
   });
 
+  it.runIf(protocol === "anthropic")("refuses a remote backend in local-only mode before anything is sent", async () => {
+    const run = await runCli(args(wiki({ localOnly: true }), QUESTION, ["--json"]), { env: KEYS });
+    expect(run.code).toBe(4);
+    const report = JSON.parse(run.stdout) as QueryJson;
+    expect(report.error?.kind).toBe("perimeter");
+    expect(report.error?.message).toMatch(/Local-only mode is on/);
+    expect(server.requests).toEqual([]);
+  });
+
   it("keeps to the vault's token budget: passages that do not fit stay out, and a question it cannot hold is refused unsent", async () => {
     // A second relevant page far too long for a 1,000-token budget once the question is counted.
     const long = `The Analytical Engine's first program was written out in full. LONGPAGE ${"gear ".repeat(400)}`;
