@@ -5,6 +5,10 @@
  * its id is drawn from both sources and both passages, so only changed passages make a new one.
  */
 import { SynapseError } from "../core/errors";
+import { splitFrontmatter } from "../core/markdown";
+import { contentHash } from "../wiki/content-hash";
+import { HASH_KEY } from "../wiki/page-markdown";
+import { keepOwnership } from "../wiki/provenance";
 import { sourceKey } from "../core/sources";
 import { quoted, type ContradictionRecord } from "../wiki/contradictions";
 import type { PlannedChange } from "../wiki/planned-change";
@@ -106,11 +110,27 @@ function withoutPassage(lines: string[], passage: string): string[] {
   return out;
 }
 
-/** The page with the other side's passage and the callout about it taken out. */
+/** The legacy body fingerprint in the frontmatter, brought up to date when it matched the body before. */
+function withLegacyHash(before: string, after: string): string {
+  const old = splitFrontmatter(before);
+  const hash = old.frontmatter[HASH_KEY];
+  if (typeof hash !== "string" || hash !== contentHash(old.body)) return after;
+  const next = splitFrontmatter(after);
+  const line = new RegExp(`^(${HASH_KEY}:\\s*["']?)${hash}(["']?\\s*)$`, "m");
+  const block = after.slice(0, after.length - next.body.length);
+  return block.replace(line, `$1${contentHash(next.body)}$2`) + next.body;
+}
+
+/**
+ * The page with the other side's passage and the callout about it taken out. It is Synapse's edit
+ * by the user's choice, so what Synapse owned before stays Synapse's: unedited source sections and
+ * an old page's body fingerprint are re-hashed, and later revisions still reach them.
+ */
 export function resolvedText(markdown: string, record: ContradictionRecord, keep: 0 | 1): string {
   const drop = record.passages[keep === 0 ? 1 : 0] ?? "";
   const lines = withoutPassage(withoutCallouts(markdown.split("\n"), drop), drop);
-  return lines.join("\n").replace(/\n{3,}/g, "\n\n");
+  const edited = lines.join("\n").replace(/\n{3,}/g, "\n\n");
+  return edited === markdown ? markdown : withLegacyHash(markdown, keepOwnership(markdown, edited));
 }
 
 /** The page edits a resolution makes: one change per page of the record that still exists. */

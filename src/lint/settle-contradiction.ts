@@ -1,14 +1,14 @@
 /**
  * Settling a recorded contradiction, one at a time, by the user's choice: resolve it (keep one
- * side; the pages are edited through review and the write path, undoable like every write) or
- * dismiss it (a status change only). The record's status changes after the pages are written, so
- * a failed write leaves it open.
+ * side; the pages are edited through review and the write path) or dismiss it (a status change
+ * only). A resolution's status change is part of the same run as its page edits: written with them
+ * (a failed write leaves it open), and undone with them (the contradiction is open again).
  */
 import { SynapseError } from "../core/errors";
 import { isExcluded } from "../core/perimeter";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { applyPlan } from "../wiki/apply";
-import { readContradictions, setContradictionStatus, type ContradictionRecord } from "../wiki/contradictions";
+import { contradictionStatusChange, readContradictions, setContradictionStatus, type ContradictionRecord } from "../wiki/contradictions";
 import type { PlannedChange } from "../wiki/planned-change";
 import { keptSide, planResolution } from "./contradictions";
 import type { LintDeps } from "./run-lint";
@@ -44,15 +44,18 @@ export async function resolveContradiction(
   const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, (path) => isExcluded(path, deps.settings.excludedFolders));
   const planned = planResolution(record, side, snapshot);
   const selected = review ? await review(planned) : planned;
+  // The user declined every edit: nothing is resolved, the contradiction stays open.
+  if (planned.length > 0 && selected.length === 0) return { contradiction: record, changed: [] };
+  const kept = record.sources[side] || `side ${side + 1}`;
   const result = await applyPlan(deps.vault, selected, {
     ...deps.write,
     operation: "lint",
     label: `resolve contradiction ${record.id}`,
     wikiFolder: effectiveWikiFolder(deps.settings.wikiFolder),
     maintainIndex: false,
+    state: [contradictionStatusChange(record.id, "resolved", `kept ${kept}`)],
     ...(deps.now ? { now: deps.now } : {}),
   });
-  const kept = record.sources[side] || `side ${side + 1}`;
-  const contradiction = await setContradictionStatus(deps.store, record.id, "resolved", `kept ${kept}`);
+  const contradiction = (await readContradictions(deps.store)).find((r) => r.id === record.id) ?? record;
   return { contradiction, changed: result.changes.filter((c) => c.action !== "unchanged").map((c) => c.path) };
 }

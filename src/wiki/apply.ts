@@ -20,14 +20,14 @@ import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "./content-hash";
 import { LOG_PREAMBLE, editIndex, indexPath, logEntryText, logPath, type IndexEdit } from "./index-log";
-import type { ChangeAction, PlannedChange } from "./planned-change";
+import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
 import { reconcileIndex } from "./index-reconcile";
 import { JOURNAL_KEY, rollBackEntries, rollBackJournal } from "./journal";
 import { newRunId, recordRun } from "./run-history";
 import { acquireWriteLock, type LockOptions } from "./write-lock";
 import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
 
-export type { PlannedChange } from "./planned-change";
+export type { PlannedChange, PlannedStateChange } from "./planned-change";
 
 /** What a composition root (plugin, CLI, bridge) builds once and every operation reuses. */
 export interface WriteContext {
@@ -67,6 +67,14 @@ export interface ApplyRun extends WriteContext {
    * the caller decided on is no longer so (undo checks that its run is still the last one).
    */
   readonly verify?: () => Promise<void>;
+  /** Synapse's own records that change with the files (journaled, recorded and undone with them). */
+  readonly state?: readonly PlannedStateChange[];
+}
+
+interface StateStep {
+  readonly key: string;
+  readonly previous: string | null;
+  readonly next: string | null;
 }
 
 export interface AppliedChange {
@@ -152,6 +160,21 @@ function journalEntry(step: Step, logText: string | null): JournalEntry {
   return { kind: "write", path: step.path, previous: step.previous, nextHash: step.next === null ? null : contentHash(step.next) };
 }
 
+function stateEntry(step: StateStep): JournalEntry {
+  return { kind: "state", key: step.key, previous: step.previous, nextHash: step.next === null ? null : contentHash(step.next) };
+}
+
+/** Each record's value before and after the run; several changes to one key compose, in order. */
+async function stateStepsFor(store: StateStore, changes: readonly PlannedStateChange[], runId: string): Promise<StateStep[]> {
+  const steps = new Map<string, { previous: string | null; next: string | null }>();
+  for (const change of changes) {
+    const known = steps.get(change.key);
+    const previous = known ? known.previous : await store.read(change.key);
+    steps.set(change.key, { previous, next: change.update(known ? known.next : previous, runId) });
+  }
+  return [...steps].filter(([, s]) => s.next !== s.previous).map(([key, s]) => ({ key, ...s }));
+}
+
 async function writeStep(vault: VaultPort, step: Step, appendText: string | null): Promise<void> {
   if (appendText !== null) return vault.append(step.path, appendText);
   if (step.next === null) return vault.remove(step.path);
@@ -174,7 +197,10 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
     for (const change of changes) steps.push(await stepFor(vault, change));
     const changed = steps.filter((s) => s.action !== "unchanged");
     const result = (runId: string | null): ApplyResult => ({ runId, changes: steps.map((s) => ({ path: s.path, action: s.action })) });
-    if (changed.length === 0) return result(null);
+    if (changed.length === 0 && (run.state ?? []).length === 0) return result(null);
+    const runId = await newRunId(run.store, now());
+    const stateSteps = await stateStepsFor(run.store, run.state ?? [], runId);
+    if (changed.length === 0 && stateSteps.length === 0) return result(null);
 
     const ordered = [...changed];
     if (run.maintainIndex !== false) {
@@ -198,7 +224,6 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
     const logStep: Step = { path: logFile, type: "log", title: "Synapse log", action: logExists ? "updated" : "created", previous: null, next: logExists ? null : `${LOG_PREAMBLE}${entry}` };
     const appendText = logExists ? entry : null;
 
-    const runId = await newRunId(run.store, now());
     const journal: Journal = {
       version: 1,
       runId,
@@ -206,24 +231,29 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       label: run.label,
       started: now(),
       writer: run.writer,
-      entries: [...ordered.map((s) => journalEntry(s, null)), journalEntry(logStep, appendText)],
+      entries: [...ordered.map((s) => journalEntry(s, null)), ...stateSteps.map(stateEntry), journalEntry(logStep, appendText)],
     };
     await run.store.write(JOURNAL_KEY, JSON.stringify(journal));
     const done: JournalEntry[] = [];
-    for (const [i, step] of [...ordered, logStep].entries()) {
-      const isLog = i === ordered.length;
+    // Files first, then Synapse's records, then the log entry: the journal's order.
+    const writes: { name: string; write: () => Promise<void> }[] = [
+      ...ordered.map((step) => ({ name: step.path, write: () => writeStep(vault, step, null) })),
+      ...stateSteps.map((step) => ({ name: step.key, write: () => (step.next === null ? run.store.remove(step.key) : run.store.write(step.key, step.next)) })),
+      { name: logStep.path, write: () => writeStep(vault, logStep, appendText) },
+    ];
+    for (const [i, { name, write }] of writes.entries()) {
       try {
-        await writeStep(vault, step, isLog ? appendText : null);
+        await write();
       } catch (cause) {
-        const failed = await rollBackEntries(vault, done);
+        const failed = await rollBackEntries(vault, run.store, done);
         await run.store.remove(JOURNAL_KEY);
         const reason = toSynapseError(cause).message;
         const undo = failed.length === 0 ? `the ${done.length} change(s) already made were undone` : `these files could not be restored: ${failed.join(", ")}`;
-        throw new SynapseError("vault", `Writing "${step.path}" failed (${reason}); ${undo}.`, { cause });
+        throw new SynapseError("vault", `Writing "${name}" failed (${reason}); ${undo}.`, { cause });
       }
       const entryDone = journal.entries[i];
       if (entryDone) done.push(entryDone);
-      await run.afterEachWrite?.(step.path);
+      await run.afterEachWrite?.(name);
     }
 
     const files: RunFile[] = ordered.map((s) => ({
@@ -242,6 +272,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       at: now(),
       writer: run.writer,
       files,
+      state: stateSteps.map((step) => ({ key: step.key, before: step.previous, after: step.next })),
       log: { path: logFile, text: appendText ?? logStep.next ?? "" },
       undoes: run.undoes ?? null,
     });

@@ -9,6 +9,7 @@ import { SynapseError } from "../core/errors";
 import type { ContradictionClaim } from "../core/schemas";
 import type { StateStore } from "../vault/state-store";
 import { contentHash } from "./content-hash";
+import type { PlannedStateChange } from "./planned-change";
 
 /** One contradiction on one page, as the run result reports it. */
 export interface Contradiction {
@@ -155,7 +156,10 @@ export function contradictionId(c: Pick<Contradiction, "sources" | "passages">):
 
 /** Every recorded contradiction; throws a clear error when the file is there but unreadable. */
 export async function readContradictions(state: StateStore): Promise<ContradictionRecord[]> {
-  const text = await state.read(CONTRADICTIONS_KEY);
+  return parseContradictions(await state.read(CONTRADICTIONS_KEY));
+}
+
+function parseContradictions(text: string | null): ContradictionRecord[] {
   if (text === null) return [];
   let data: unknown;
   try {
@@ -168,21 +172,58 @@ export async function readContradictions(state: StateStore): Promise<Contradicti
   return parsed.data.contradictions;
 }
 
-async function writeContradictions(state: StateStore, records: readonly ContradictionRecord[]): Promise<void> {
-  await state.write(CONTRADICTIONS_KEY, `${JSON.stringify({ version: 1, contradictions: records }, null, 2)}\n`);
+function serialiseContradictions(records: readonly ContradictionRecord[]): string {
+  return `${JSON.stringify({ version: 1, contradictions: records }, null, 2)}\n`;
 }
 
-/** Sets one record's status; throws a clear error when no record has that id. */
-export async function setContradictionStatus(state: StateStore, id: string, status: ContradictionRecord["status"], resolution?: string): Promise<ContradictionRecord> {
-  const records = await readContradictions(state);
+async function writeContradictions(state: StateStore, records: readonly ContradictionRecord[]): Promise<void> {
+  await state.write(CONTRADICTIONS_KEY, serialiseContradictions(records));
+}
+
+/** The records with one status changed, and the changed record; throws a clear error when no record has that id. */
+function withStatus(records: ContradictionRecord[], id: string, status: ContradictionRecord["status"], resolution?: string): ContradictionRecord {
   const index = records.findIndex((r) => r.id === id);
   const known = records[index];
   if (!known) throw new SynapseError("input", `No recorded contradiction has the id "${id}".`);
   const { resolution: _previous, ...rest } = known;
   const next: ContradictionRecord = { ...rest, status, ...(resolution !== undefined && status !== "open" ? { resolution } : {}) };
   records[index] = next;
+  return next;
+}
+
+/** Sets one record's status; throws a clear error when no record has that id. */
+export async function setContradictionStatus(state: StateStore, id: string, status: ContradictionRecord["status"], resolution?: string): Promise<ContradictionRecord> {
+  const records = await readContradictions(state);
+  const next = withStatus(records, id, status, resolution);
   await writeContradictions(state, records);
   return next;
+}
+
+/**
+ * The same status change as part of a write run (see `PlannedStateChange`): written with the pages
+ * the resolution edits, and undone with them.
+ */
+export function contradictionStatusChange(id: string, status: ContradictionRecord["status"], resolution?: string): PlannedStateChange {
+  return {
+    key: CONTRADICTIONS_KEY,
+    update: (current) => {
+      const records = parseContradictions(current);
+      withStatus(records, id, status, resolution);
+      return serialiseContradictions(records);
+    },
+  };
+}
+
+/** What a run found, as part of the run (see `recordContradictions`). */
+export function contradictionsFoundChange(found: readonly Contradiction[], date: string): PlannedStateChange {
+  return {
+    key: CONTRADICTIONS_KEY,
+    update: (current) => {
+      const records = parseContradictions(current);
+      const next = withFound(records, found, date);
+      return next === records ? current : serialiseContradictions(next);
+    },
+  };
 }
 
 /**
@@ -191,6 +232,13 @@ export async function setContradictionStatus(state: StateStore, id: string, stat
  */
 export async function recordContradictions(state: StateStore, found: readonly Contradiction[], date: string): Promise<ContradictionRecord[]> {
   const records = await readContradictions(state);
+  const next = withFound(records, found, date);
+  if (next !== records) await writeContradictions(state, next);
+  return next;
+}
+
+/** The records with what a run found added (the same array when nothing was found). */
+function withFound(records: ContradictionRecord[], found: readonly Contradiction[], date: string): ContradictionRecord[] {
   if (found.length === 0) return records;
   const byId = new Map(records.map((r) => [r.id, r]));
   for (const c of found) {
@@ -202,7 +250,5 @@ export async function recordContradictions(state: StateStore, found: readonly Co
     }
     byId.set(id, { id, pages: [c.page], sources: [...c.sources], passages: [...c.passages], status: "open", created: date });
   }
-  const next = [...byId.values()];
-  await writeContradictions(state, next);
-  return next;
+  return [...byId.values()];
 }

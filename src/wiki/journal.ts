@@ -17,8 +17,24 @@ async function readOrNull(vault: VaultPort, path: string): Promise<string | null
   return (await vault.stat(path)) ? vault.read(path) : null;
 }
 
+/** Restores a record of the StateStore, unless something else wrote it since. */
+async function rollBackState(store: StateStore, entry: Extract<JournalEntry, { kind: "state" }>): Promise<boolean> {
+  const current = await store.read(entry.key);
+  if (current === entry.previous) return true;
+  if (current !== null && (entry.nextHash === null || contentHash(current) !== entry.nextHash)) return false;
+  if (entry.previous === null) await store.remove(entry.key);
+  else await store.write(entry.key, entry.previous);
+  return true;
+}
+
+/** The vault file or state key an entry is about. */
+export function entryName(entry: JournalEntry): string {
+  return entry.kind === "state" ? entry.key : entry.path;
+}
+
 /** Undoes one journal entry; returns false when the file holds something else and was left alone. */
-async function rollBackEntry(vault: VaultPort, entry: JournalEntry): Promise<boolean> {
+async function rollBackEntry(vault: VaultPort, store: StateStore, entry: JournalEntry): Promise<boolean> {
+  if (entry.kind === "state") return rollBackState(store, entry);
   const current = await readOrNull(vault, entry.path);
   if (entry.kind === "append") {
     if (current === null) return true;
@@ -44,13 +60,13 @@ async function rollBackEntry(vault: VaultPort, entry: JournalEntry): Promise<boo
 }
 
 /** Rolls entries back, last first; returns the paths it could not restore. */
-export async function rollBackEntries(vault: VaultPort, entries: readonly JournalEntry[]): Promise<string[]> {
+export async function rollBackEntries(vault: VaultPort, store: StateStore, entries: readonly JournalEntry[]): Promise<string[]> {
   const failed: string[] = [];
   for (const entry of [...entries].reverse()) {
     try {
-      if (!(await rollBackEntry(vault, entry))) failed.push(entry.path);
+      if (!(await rollBackEntry(vault, store, entry))) failed.push(entryName(entry));
     } catch {
-      failed.push(entry.path);
+      failed.push(entryName(entry));
     }
   }
   return failed;
@@ -83,14 +99,14 @@ export async function rollBackJournal(vault: VaultPort, store: StateStore): Prom
     await store.remove(JOURNAL_KEY);
     return { status: "completed", runId: journal.runId };
   }
-  const kept = await rollBackEntries(vault, journal.entries);
+  const kept = await rollBackEntries(vault, store, journal.entries);
   await store.remove(JOURNAL_KEY);
   return {
     status: "rolled-back",
     runId: journal.runId,
     label: journal.label,
     operation: journal.operation,
-    files: journal.entries.map((e) => e.path),
+    files: journal.entries.flatMap((e) => (e.kind === "state" ? [] : [e.path])),
     kept,
   };
 }

@@ -29,3 +29,19 @@ export interface PlannedChange {
    */
   readonly remove?: { readonly expected?: string };
 }
+
+/**
+ * A change to one of Synapse's own records in the StateStore (not a vault file) that belongs to a
+ * run: it is journaled, applied and undone with the run's files, so that undoing the run leaves
+ * the record as it was (a contradiction the run resolved is open again). Never shown for review:
+ * it is bookkeeping that follows from the file changes the user kept.
+ */
+export interface PlannedStateChange {
+  /** The StateStore key ("contradictions.json"). */
+  readonly key: string;
+  /**
+   * The new value from the current one (null: the key is missing; returning null removes it).
+   * `runId` is the id the run will be recorded under. Throwing stops the run before anything is written.
+   */
+  readonly update: (current: string | null, runId: string) => string | null;
+}

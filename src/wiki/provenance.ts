@@ -124,3 +124,28 @@ export function isAllSynapseText(body: string): boolean {
   const segments = parseBody(body);
   return segments.length > 0 && segments.every((s) => s.kind === "section" && isUnedited(s));
 }
+
+/**
+ * After Synapse itself edits a page it wrote (settling a contradiction the user chose), the
+ * sections it owned stay its own: their markers take the hash of their new content, so a later
+ * revision from the same note still revises them. A section the user had edited stays theirs.
+ * Both texts are whole pages or bodies; `after` must keep the sections of `before`, in order.
+ */
+export function keepOwnership(before: string, after: string): string {
+  const sections = (text: string) => parseBody(text).filter((s): s is SourceSection => s.kind === "section");
+  const was = sections(before);
+  const now = sections(after);
+  if (was.length !== now.length || was.some((s, i) => s.source !== now[i]?.source)) return after;
+  let i = -1;
+  return after
+    .split("\n")
+    .map((line) => {
+      const opening = OPEN.exec(line.replace(/\r$/, ""));
+      if (!opening) return line;
+      i++;
+      const [old, edited] = [was[i], now[i]];
+      if (!old || !edited || !isUnedited(old) || isUnedited(edited)) return line;
+      return line.replace(`hash=${opening[2] ?? ""}`, `hash=${contentHash(edited.content)}`);
+    })
+    .join("\n");
+}

@@ -4,7 +4,8 @@
  * return. A file the user edited after that run is a conflict: it is listed, and undo goes ahead
  * only when the caller says so (the plugin asks; the CLI refuses). index.md is never a conflict: if
  * it was edited since, only the lines of the pages concerned change. log.md only grows: the undo is
- * appended to it as `## [date] undo | <label>`.
+ * appended to it as `## [date] undo | <label>`. Synapse's records the run changed with its files (a
+ * contradiction's status, a note's registry entry) go back too, in the same undo run.
  */
 import { SynapseError } from "../core/errors";
 import type { VaultPort } from "../vault/vault-port";
@@ -12,6 +13,7 @@ import { applyPlan, type ApplyResult, type WriteContext } from "./apply";
 import { editIndex, indexPath } from "./index-log";
 import type { PlannedChange } from "./planned-change";
 import { lastUndoableRun, readHistory } from "./run-history";
+import { revertState } from "./state-revert";
 import type { RunFile, RunRecord } from "./write-records";
 
 export interface UndoPreview {
@@ -122,6 +124,7 @@ export async function undoLastRun(vault: VaultPort, context: WriteContext, optio
     maintainIndex: false,
     undoes: run.id,
     verify,
+    state: run.state.map(revertState),
     logDetails: [`undid the ${run.operation} of ${new Date(run.at).toISOString().slice(0, 16).replace("T", " ")} UTC`],
     ...(options.now ? { now: options.now } : {}),
   });

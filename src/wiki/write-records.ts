@@ -42,6 +42,13 @@ export const JournalEntrySchema = z.discriminatedUnion("kind", [
     nextHash: z.string().nullable(),
   }),
   z.object({
+    kind: z.literal("state"),
+    /** A key of Synapse's StateStore the run changes with the files (a contradiction's status, a note's registry entry). */
+    key: z.string(),
+    previous: z.string().nullable(),
+    nextHash: z.string().nullable(),
+  }),
+  z.object({
     kind: z.literal("append"),
     path: z.string(),
     /** The exact text appended to an existing file; rolling back removes exactly this text. */
@@ -74,6 +81,15 @@ export const RunFileSchema = z.object({
 });
 export type RunFile = z.infer<typeof RunFileSchema>;
 
+export const RunStateSchema = z.object({
+  key: z.string(),
+  /** The value before the run; null when the key did not exist. */
+  before: z.string().nullable(),
+  /** The value the run left; null when the run removed the key. */
+  after: z.string().nullable(),
+});
+export type RunState = z.infer<typeof RunStateSchema>;
+
 export const RunRecordSchema = z.object({
   version: z.literal(1),
   id: z.string(),
@@ -84,6 +100,8 @@ export const RunRecordSchema = z.object({
   writer: WriterSchema,
   /** Every file the run changed, log.md excepted (it only grows). */
   files: z.array(RunFileSchema),
+  /** Synapse's own records the run changed with the files, so that undo reverts them too (absent in older records). */
+  state: z.array(RunStateSchema).default([]),
   /** The entry appended to log.md, if any. */
   log: z.object({ path: z.string(), text: z.string() }).nullable(),
   /** For an undo: the id of the run it undid (a run is undone when a later record names it here). */

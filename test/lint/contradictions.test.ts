@@ -9,6 +9,8 @@ import type { WriteContext } from "../../src/wiki/apply";
 import { readContradictions, recordContradictions } from "../../src/wiki/contradictions";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { undoLastRun } from "../../src/wiki/undo";
+import { splitFrontmatter } from "../../src/core/markdown";
+import { isUnedited, parseBody } from "../../src/wiki/provenance";
 import { ScriptedProvider, aPage } from "../builders";
 
 const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
@@ -71,6 +73,72 @@ describe("contradictions in lint", () => {
     delete restored["wiki/log.md"];
     delete before["wiki/log.md"];
     expect(restored).toEqual(before);
+  });
+
+  it("undoing the resolution opens the contradiction again: the record is back byte for byte, in the same undo", async () => {
+    const { vault, store, write, deps } = await wikiWithContradiction();
+    const recordBefore = await store.read("contradictions.json");
+    const [record] = await readContradictions(store);
+    await resolveContradiction(deps, record?.id ?? "", "2");
+    expect((await readContradictions(store))[0]?.status).toBe("resolved");
+
+    const undone = await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW });
+    expect(undone?.run.label).toMatch(/^resolve contradiction c-/);
+    expect(await store.read("contradictions.json")).toBe(recordBefore);
+    expect(await contradictionsIn(deps)).toHaveLength(1);
+    // One undo was enough: the next one reverts the second ingest, not a leftover of the lint run.
+    expect((await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW }))?.run.operation).toBe("ingest");
+  });
+
+  it("undo keeps contradictions recorded after the resolution, and puts back only the one it resolved", async () => {
+    const { vault, store, write, deps } = await wikiWithContradiction();
+    const [record] = await readContradictions(store);
+    await resolveContradiction(deps, record?.id ?? "", "1");
+    const later = { page: PAGE, sources: [A, B] as const, passages: ["Its towers rise 227 m above the water today.", "Its towers rise 230 m above the water today."] as const };
+    await recordContradictions(store, [later], "2026-12-01");
+
+    await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW });
+    const after = await readContradictions(store);
+    expect(after.map((r) => r.status)).toEqual(["open", "open"]);
+    expect(after[0]).toEqual(record);
+    expect(after[1]?.passages).toEqual([...later.passages]);
+  });
+
+  it("a review that declines every edit resolves nothing: the contradiction stays open and nothing is written", async () => {
+    const { vault, store, deps } = await wikiWithContradiction();
+    const before = await files(vault);
+    const [record] = await readContradictions(store);
+    const settled = await resolveContradiction(deps, record?.id ?? "", "1", () => Promise.resolve([]));
+    expect(settled).toEqual({ contradiction: record, changed: [] });
+    expect(await files(vault)).toEqual(before);
+    expect(await contradictionsIn(deps)).toHaveLength(1);
+  });
+
+  it("a resolution keeps Synapse's sections Synapse's, so a later revision from the same note still reaches them", async () => {
+    const { vault, store, write, deps } = await wikiWithContradiction();
+    const [record] = await readContradictions(store);
+    const owned = (text: string) => parseBody(splitFrontmatter(text).body).filter((s) => s.kind === "section").map((s) => s.kind === "section" && isUnedited(s));
+    expect(owned(await vault.read(PAGE))).toEqual([true, true]);
+    await resolveContradiction(deps, record?.id ?? "", A);
+    expect(await vault.read(PAGE)).not.toContain(SAYS_B);
+    expect(owned(await vault.read(PAGE))).toEqual([true, true]);
+
+    // B's note is revised: its section is Synapse's, so it is revised in place, not left as the user's.
+    const revised = "The bridge is painted International Orange.";
+    await ingestNote({ vault, write, provider: new ScriptedProvider([[from(B, revised)]]), settings: DEFAULT_SETTINGS, now: NOW }, { notePath: B, force: true });
+    const page = await vault.read(PAGE);
+    expect(page).toContain(revised);
+    expect(page).toContain(SAYS_A);
+    expect(owned(page)).toEqual([true, true]);
+  });
+
+  it("a section the user had edited stays the user's after a resolution", async () => {
+    const { vault, store, deps } = await wikiWithContradiction();
+    const [record] = await readContradictions(store);
+    await vault.process(PAGE, (text) => text.replace(SAYS_A, `${SAYS_A} My own remark.`));
+    await resolveContradiction(deps, record?.id ?? "", B);
+    const sections = parseBody(splitFrontmatter(await vault.read(PAGE)).body).filter((s) => s.kind === "section");
+    expect(sections.map((s) => s.kind === "section" && isUnedited(s))).toEqual([false, true]);
   });
 
   it("a dismissed contradiction stays dismissed when found again, and comes back only when a passage changes", async () => {

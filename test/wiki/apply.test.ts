@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type ApplyRun, type PlannedChange, type WriteContext } from "../../src/wiki/apply";
+import { applyPlan, type ApplyRun, type PlannedChange, type PlannedStateChange, type WriteContext } from "../../src/wiki/apply";
 import { JOURNAL_KEY } from "../../src/wiki/journal";
 import { recoverInterruptedRun } from "../../src/wiki/recover";
 import { readHistory, HISTORY_LIMIT } from "../../src/wiki/run-history";
@@ -230,5 +230,66 @@ describe("recovering an interrupted run", () => {
     expect(files["wiki/concepts/Gone.md"]).toBe("gone");
     expect(files["wiki/concepts/New.md"]).toBeUndefined();
     expect(files["wiki/concepts/Later.md"]).toBe("later");
+  });
+});
+
+describe("Synapse's records that change with a run", () => {
+  const initial = { "wiki/concepts/Old.md": "old", "wiki/log.md": "# Log\n" };
+  const status = (value: string): PlannedStateChange => ({ key: "record.json", update: (current, runId) => `${current ?? ""}${value} by ${runId.length > 0 ? "the run" : "?"}\n` });
+
+  it("are journaled, written after the files, and recorded in the history for undo", async () => {
+    const vault = new MemoryVault(initial);
+    const ctx = context();
+    await ctx.store.write("record.json", "before\n");
+    let journal: unknown = null;
+    const result = await applyPlan(vault, [rewrite("wiki/concepts/Old.md", "new")], {
+      ...run(ctx, { state: [status("one"), status("two")] }),
+      afterEachWrite: async () => {
+        journal ??= JSON.parse((await ctx.store.read(JOURNAL_KEY)) ?? "null");
+      },
+    });
+    expect(await ctx.store.read("record.json")).toBe("before\none by the run\ntwo by the run\n");
+    expect(JournalSchema.parse(journal).entries.filter((e) => e.kind === "state")).toEqual([{ kind: "state", key: "record.json", previous: "before\n", nextHash: expect.any(String) }]);
+    const [recorded] = (await readHistory(ctx.store)).runs;
+    expect(recorded?.id).toBe(result.runId);
+    expect(recorded?.state).toEqual([{ key: "record.json", before: "before\n", after: "before\none by the run\ntwo by the run\n" }]);
+  });
+
+  it("make a run on their own when no file changes, and none when they change nothing either", async () => {
+    const vault = new MemoryVault(initial);
+    const ctx = context();
+    expect((await applyPlan(vault, [], run(ctx, { state: [{ key: "record.json", update: (c) => c }] }))).runId).toBeNull();
+    expect((await applyPlan(vault, [], run(ctx, { state: [status("one")] }))).runId).not.toBeNull();
+    expect(await ctx.store.read("record.json")).toBe("one by the run\n");
+  });
+
+  it("a failing update stops the run before anything is written", async () => {
+    const vault = new MemoryVault(initial);
+    const ctx = context();
+    const refuse: PlannedStateChange = { key: "record.json", update: () => { throw new SynapseError("input", "No such record."); } };
+    await expect(applyPlan(vault, [rewrite("wiki/concepts/Old.md", "new")], run(ctx, { state: [refuse] }))).rejects.toThrow("No such record.");
+    expect(vault.snapshot()).toEqual(initial);
+    expect(await ctx.store.read("record.json")).toBeNull();
+  });
+
+  it.each([1, 2, 3])("are rolled back with the files after a crash following write %i of 3", async (writes) => {
+    const vault = new MemoryVault(initial);
+    const store = new MemoryStateStore();
+    await store.write("record.json", "before\n");
+    const crash = new Error("crash");
+    let n = 0;
+    await applyPlan(vault, [rewrite("wiki/concepts/Old.md", "new")], {
+      ...run({ store, writer: { kind: "cli", pid: 5, host: "h" } }, { maintainIndex: false, state: [status("one")] }),
+      afterEachWrite: async () => {
+        if (++n === writes) throw crash;
+      },
+    }).catch((e: unknown) => {
+      if (e !== crash) throw e;
+    });
+    await store.write("lock.json", JSON.stringify({ version: 1, writer: { kind: "cli", pid: 5, host: "h" }, token: "dead", activity: "lint", started: NOW(), heartbeat: NOW() }));
+    const report = await recoverInterruptedRun(vault, { store, writer: { kind: "cli", pid: 6, host: "h" }, lock: { isAlive: (pid) => pid === 6 }, wikiFolder: "wiki" });
+    expect(report).toMatchObject({ status: "done", journal: { status: "rolled-back", kept: [], files: ["wiki/concepts/Old.md", "wiki/log.md"] } });
+    expect(vault.snapshot()).toEqual(initial);
+    expect(await store.read("record.json")).toBe("before\n");
   });
 });
