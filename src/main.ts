@@ -183,7 +183,7 @@ export default class SynapsePlugin extends Plugin {
       write,
       // Every lint write is shown as diffs first, whatever the ingest review setting says.
       review: this.seams.review ?? modalReviewHook(this.app),
-      reingest: (note) => ingest.ingestPath(note),
+      reingest: (note, signal) => ingest.planReingest(note, signal),
       retriever: () => index.retriever(),
       open: (path) => void this.app.workspace.openLinkText(path, "", false),
       ...(this.seams.createProvider ? { factory: this.seams.createProvider } : {}),

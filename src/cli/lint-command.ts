@@ -18,7 +18,7 @@ import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
 import type { WriteContext } from "../wiki/apply";
-import { ingestNote } from "../wiki/ingest-note";
+import { planIngest } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
 import { estimateLine, humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
@@ -48,15 +48,19 @@ function parse(argv: readonly string[]) {
   });
 }
 
-/** The "re-ingest" fix: the note's ingest with the vault's ingest backend, as `synapse ingest` runs it. */
-function reingestWith(vault: NodeVault, write: WriteContext, settings: Settings, io: CliIO, vaultRoot: string): (note: string) => Promise<void> {
-  return async (note) => {
+/**
+ * The "re-ingest" fix: the note's ingest with the vault's ingest backend, as `synapse ingest` runs
+ * it, planned but not written — its pages are written with the other fixes, in the lint run.
+ */
+function reingestWith(vault: NodeVault, write: WriteContext, settings: Settings, io: CliIO, vaultRoot: string): NonNullable<LintDeps["reingest"]> {
+  return async (note, signal) => {
     const transport = createNodeFetch();
     const logger = new MemoryRunLogger(settings.logContent);
     const provider = createProvider(settings.operations.ingest, { settings, secrets: envSecrets(io.env), fetch: transport, streamingFetch: transport, logger, vaultPath: vaultRoot });
     io.stderr(`Re-ingesting ${note}…\n`);
-    const report = await ingestNote({ vault, provider, settings, write }, { notePath: note, log: logger });
+    const { report, plan } = await planIngest({ vault, provider, settings, write }, { notePath: note, log: logger, ...(signal ? { signal } : {}) });
     if (report.error) throw new SynapseError(report.error.kind, `Re-ingesting ${note} failed: ${report.error.message}`);
+    return plan;
   };
 }
 

@@ -6,7 +6,7 @@
 import { sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { contentHash } from "../wiki/content-hash";
-import { indexPath } from "../wiki/index-log";
+import { indexPath, logPath } from "../wiki/index-log";
 import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";
@@ -88,7 +88,9 @@ function keepsOver(a: PageRecord, b: PageRecord): boolean {
 export function exactChecks(inputs: CheckInputs): Finding[] {
   const { snapshot } = inputs;
   const resolver = new Resolver(snapshot);
-  const names = [...new Set(snapshot.files.map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)];
+  // index.md and log.md are Synapse's bookkeeping, never what a mistyped link meant ("Fog" is not "log").
+  const bookkeeping = new Set([indexPath(snapshot.wikiFolder), logPath(snapshot.wikiFolder)]);
+  const names = [...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)];
   const findings: Finding[] = [];
   const inbound = new Map<string, number>();
   const count = (from: string, targets: readonly string[]) => {

@@ -11,14 +11,15 @@ import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { noteFingerprint, SourceRegistry } from "../wiki/source-registry";
-import { applyPlan, type WriteContext } from "../wiki/apply";
-import { effectiveWikiFolder } from "../wiki/page-paths";
+import type { WriteContext } from "../wiki/apply";
+import type { DeferredIngest } from "../wiki/ingest-note";
 import type { PlannedChange } from "../wiki/planned-change";
 import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
 import { contradictionFindings } from "./contradictions";
 import { exactChecks } from "./exact-checks";
 import { runModelChecks, type ModelCheckOptions, type ModelCheckResult, type ModelCheckSummary } from "./model-checks";
-import { chooseFixes, planFixes, type ChosenFix } from "./fixes";
+import { chooseFixes, type ChosenFix } from "./fixes";
+import { runFixes } from "./fix-run";
 import { loadSnapshot, readOrNull, Resolver, type WikiSnapshot } from "./snapshot";
 import { CHECKS, type Check, type Finding } from "./types";
 
@@ -28,8 +29,12 @@ export interface LintDeps {
   readonly store: StateStore;
   /** Needed to apply fixes: the write path's lock, journal and history. */
   readonly write?: WriteContext;
-  /** Re-ingests a stale source note (the "re-ingest" fix); without it that fix is only listed. */
-  readonly reingest?: (notePath: string) => Promise<void>;
+  /**
+   * Plans the re-ingest of a stale source note (the "re-ingest" fix) without writing it: its pages
+   * join the lint run's other fixes, in one run. Throws when the ingest fails; null when there is
+   * nothing to write. Without it that fix is only listed.
+   */
+  readonly reingest?: (notePath: string, signal?: AbortSignal) => Promise<DeferredIngest | null>;
   /** The lint backend, for the model checks; without it `modelChecks` is refused. */
   readonly provider?: InferenceProvider;
   /** The vault's search index, for the model checks' pairs of pages alike. */
@@ -176,17 +181,15 @@ export async function runLint(deps: LintDeps, request: LintRequest = {}): Promis
     }
     if (request.fix && findings.length > 0) {
       const chosen = chooseFixes(findings, request.fix).filter((c) => c.fix.kind !== "reingest" || deps.reingest);
-      const plan = planFixes(snapshot, chosen, new Date(now()).toISOString().slice(0, 10));
-      changes = plan.changes;
-      fixed = fixedItems(plan.planned);
+      // With --dry-run a re-ingest is listed, not planned: planning it would call the ingest backend.
+      const run = await runFixes(deps, snapshot, request.dryRun ? chosen.filter((c) => c.fix.kind !== "reingest") : chosen, {
+        ...(request.dryRun ? { dryRun: true } : {}),
+        ...(request.review ? { review: request.review } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      changes = run.changes;
+      fixed = fixedItems(request.dryRun ? [...run.planned, ...chosen.filter((c) => c.fix.kind === "reingest")] : run.planned);
       if (!request.dryRun) {
-        const selected = request.review ? await request.review(plan.changes) : plan.changes;
-        if (!deps.write) throw new Error("Fixes need the write path; none was given.");
-        if (selected.length > 0) {
-          const label = `${plan.planned.length - plan.reingest.length} fixes`;
-          await applyPlan(deps.vault, selected, { ...deps.write, operation: "lint", label, wikiFolder: effectiveWikiFolder(deps.settings.wikiFolder), maintainIndex: false, now });
-        }
-        for (const note of plan.reingest) await deps.reingest?.(note);
         const modelDuplicates = (model?.findings ?? []).filter((f) => f.check === "duplicate");
         ({ snapshot, findings } = await check(deps, {}, modelDuplicates));
       }

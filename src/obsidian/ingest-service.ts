@@ -5,7 +5,7 @@
  */
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { Notice, TFile, TFolder, type App } from "obsidian";
-import { toSynapseError } from "../core/errors";
+import { SynapseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import type { InferenceProvider } from "../core/provider";
 import type { ReadinessReport } from "../core/readiness";
@@ -16,6 +16,7 @@ import { FailedIngestsModal } from "../ui/failed-ingests-modal";
 import { ResultModal } from "../ui/result-modal";
 import { modalReviewHook } from "../ui/review-modal";
 import type { WriteContext } from "../wiki/apply";
+import type { DeferredIngest } from "../wiki/ingest-note";
 import type { IngestReport } from "../wiki/ingest-types";
 import { reviewWhenNeeded, type ReviewHook } from "../wiki/review";
 import type { PluginEnvironment } from "./environment";
@@ -118,6 +119,34 @@ export class IngestService {
 
   ingestPath(notePath: string, options: IngestOptions = {}): Promise<void> {
     return this.track(this.runNote(notePath, options.force === true));
+  }
+
+  /**
+   * Plans a note's ingest without writing it, for lint's "re-ingest" fix (lint writes the pages
+   * with its other fixes, in one run). Throws when the ingest cannot run or fails.
+   */
+  async planReingest(notePath: string, signal?: AbortSignal): Promise<DeferredIngest | null> {
+    const settings = this.store.settings;
+    const logger = new MemoryRunLogger(settings.logContent);
+    const env = await this.environment.build(settings, logger);
+    const id = settings.operations.ingest;
+    const provider = this.factory ? this.factory(id, env) : await providerServices.createProvider(id, env);
+    const { planIngest } = await import("../wiki/ingest-note");
+    const vault = new ObsidianVault(this.app);
+    const indexed = await this.index?.forIngest();
+    const { report, plan } = await planIngest(
+      {
+        vault,
+        provider,
+        settings,
+        ...(this.write ? { write: this.write } : {}),
+        linkExists: (name) => vault.linkExists(name),
+        ...(indexed ? { retriever: indexed.retriever, catalog: indexed.catalog } : {}),
+      },
+      { notePath, log: logger, ...(signal ? { signal } : {}) },
+    );
+    if (report.error) throw new SynapseError(report.error.kind, `Re-ingesting ${notePath} failed: ${report.error.message}`);
+    return plan;
   }
 
   /** Queues every ingestible note under a folder; one notice and one result modal for the batch. */

@@ -14,8 +14,7 @@ import type { Finding, Fix } from "../lint/types";
 import type { LintController, LintRun } from "../ui/lint-view";
 import type { Retriever } from "../retrieval/types";
 import type { StateStore } from "../vault/state-store";
-import { applyPlan, type WriteContext } from "../wiki/apply";
-import { effectiveWikiFolder } from "../wiki/page-paths";
+import type { WriteContext } from "../wiki/apply";
 import type { PlannedChange } from "../wiki/planned-change";
 import { previewChanges, selectReviewed, type ReviewHook } from "../wiki/review";
 import type { PluginEnvironment } from "./environment";
@@ -31,8 +30,8 @@ export interface LintServiceDeps {
   readonly write: WriteContext;
   /** Shows the planned changes as diffs and says which to write. */
   readonly review: ReviewHook;
-  /** Re-ingests a note through the plugin's ingest queue; resolves when it is done. */
-  readonly reingest: (notePath: string) => Promise<void>;
+  /** Plans a note's re-ingest with the ingest backend, without writing it (lint writes it with its other fixes). */
+  readonly reingest: NonNullable<LintDeps["reingest"]>;
   readonly open: (path: string) => void;
   /** The vault's search index, for the model checks' pairs of pages alike. */
   readonly retriever?: () => Promise<Retriever>;
@@ -42,8 +41,8 @@ export interface LintServiceDeps {
 
 /** Lint's core, loaded the first time the view runs it: Obsidian's start-up never pays for it. */
 const core = async () => {
-  const [run, settle, fixes, snapshot] = await Promise.all([import("../lint/run-lint"), import("../lint/settle-contradiction"), import("../lint/fixes"), import("../lint/snapshot")]);
-  return { ...run, ...settle, ...fixes, ...snapshot };
+  const [run, settle, fixRun, snapshot] = await Promise.all([import("../lint/run-lint"), import("../lint/settle-contradiction"), import("../lint/fix-run"), import("../lint/snapshot")]);
+  return { ...run, ...settle, ...fixRun, ...snapshot };
 };
 
 export class LintService implements LintController {
@@ -91,7 +90,7 @@ export class LintService implements LintController {
   }
 
   async applyFix(finding: Finding, fix: Fix): Promise<number> {
-    const { dismissContradiction, resolveContradiction, loadSnapshot, planFixes } = await core();
+    const { dismissContradiction, resolveContradiction, loadSnapshot, runFixes } = await core();
     const deps = this.lintDeps();
     if (fix.kind === "dismiss-contradiction") {
       await dismissContradiction(deps, fix.params.id ?? "");
@@ -101,26 +100,13 @@ export class LintService implements LintController {
       const settled = await resolveContradiction(deps, fix.params.id ?? "", fix.params.keep ?? "", this.reviewed(fix.label));
       return settled.changed.length;
     }
-    if (fix.kind === "reingest") {
-      await this.deps.reingest(fix.params.note ?? "");
-      return 1;
-    }
+    // Every other fix, a re-ingest included, is one reviewed lint run (undone in one step).
     const settings = deps.settings;
     const snapshot = await loadSnapshot(this.deps.vault, settings.wikiFolder, (p) => isExcluded(p, settings.excludedFolders));
     const chosen: ChosenFix[] = [{ finding, fix }];
-    const plan = planFixes(snapshot, chosen, new Date((this.deps.now ?? Date.now)()).toISOString().slice(0, 10));
-    if (plan.skipped.length > 0) throw new Error(plan.skipped[0]?.reason ?? "The fix cannot be applied.");
-    const selected = await this.reviewed(fix.label)(plan.changes);
-    if (selected.length === 0) return 0;
-    const result = await applyPlan(this.deps.vault, selected, {
-      ...this.deps.write,
-      operation: "lint",
-      label: "1 fixes",
-      wikiFolder: effectiveWikiFolder(settings.wikiFolder),
-      maintainIndex: false,
-      ...(this.deps.now ? { now: this.deps.now } : {}),
-    });
-    return result.changes.filter((c) => c.action !== "unchanged").length;
+    const run = await runFixes(deps, snapshot, chosen, { review: this.reviewed(fix.label) });
+    if (run.skipped.length > 0 && run.planned.length === 0) throw new Error(run.skipped[0]?.reason ?? "The fix cannot be applied.");
+    return run.written;
   }
 
   open(path: string): void {

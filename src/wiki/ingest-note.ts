@@ -17,9 +17,9 @@ import { buildWikiContext } from "../retrieval/related-pages";
 import { MemoryStateStore } from "../vault/memory-state-store";
 import { applyPlan, type WriteContext } from "./apply";
 import { indexPath, logPath } from "./index-log";
-import { recordContradictions, type Contradiction } from "./contradictions";
+import { contradictionsFoundChange, recordContradictions, type Contradiction } from "./contradictions";
 import type { IngestDeps, IngestReport, IngestRequest, IngestStopReason, LockedPage, PageAction, PageChange } from "./ingest-types";
-import type { ChangeAction } from "./planned-change";
+import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
 import { basenameOf, effectiveWikiFolder, fileNamer } from "./page-paths";
 import { findPagesById, type PageRegistry } from "./identity";
 import type { WikiPage } from "../core/schemas";
@@ -110,7 +110,37 @@ function stopReasonOf(result: RunResult | null, error: SynapseError | null, upTo
   return result && result.stopReason !== "converged" ? result.stopReason : "error";
 }
 
+/**
+ * An ingest planned in full but not written: its file changes and the records that go with them,
+ * for a caller that writes them in its own run (lint's "re-ingest" fix, so that the whole lint run
+ * is one run, undone in one step).
+ */
+export interface DeferredIngest {
+  readonly notePath: string;
+  readonly sourceTitle: string;
+  /** The pages as planned (review them with the caller's own changes). */
+  readonly changes: readonly PlannedChange[];
+  /** The note's registry entry and the contradictions found, as part of the caller's run. */
+  readonly state: readonly PlannedStateChange[];
+  /** Lines for the caller's log.md entry: the source, provider, tokens, cost. */
+  readonly logDetails: readonly string[];
+}
+
 export async function ingestNote(deps: IngestDeps, request: IngestRequest): Promise<IngestReport> {
+  return (await runIngest(deps, request, false)).report;
+}
+
+/**
+ * Everything an ingest does up to the write — perimeter, read, context, analyse, generate, plan —
+ * and returns the plan instead of writing it (no review: the caller reviews). `plan` is null when
+ * the ingest stopped (see the report) or the note is already up to date.
+ */
+export async function planIngest(deps: IngestDeps, request: Omit<IngestRequest, "review" | "dryRun">): Promise<{ report: IngestReport; plan: DeferredIngest | null }> {
+  return runIngest(deps, request, true);
+}
+
+async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolean): Promise<{ report: IngestReport; plan: DeferredIngest | null }> {
+  let deferred: DeferredIngest | null = null;
   const now = deps.now ?? (() => Date.now());
   const started = now();
   const { settings, vault, provider } = deps;
@@ -227,6 +257,19 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
       });
       // Last chance to cancel before the review: from here on the plan is applied whole or not at all.
       throwIfStopped(run);
+      if (defer) {
+        const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
+        const yielded = planned.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
+        const found = planned.flatMap((p) => p.contradictions ?? []);
+        const state = [
+          ...(registry && fingerprint ? [registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded })] : []),
+          ...(found.length > 0 ? [contradictionsFoundChange(found, date)] : []),
+        ];
+        deferred = { notePath, sourceTitle, changes: planned, state, logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)) };
+        pages = planned.filter((p) => p.locked === undefined).map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(p.action) }));
+        contradictions = found;
+        return finish();
+      }
       let chosen = planned;
       if (request.review) {
         const previews = await previewChanges(vault, planned);
@@ -286,7 +329,11 @@ export async function ingestNote(deps: IngestDeps, request: IngestRequest): Prom
 
   return finish();
 
-  function finish(): IngestReport {
+  function finish(): { report: IngestReport; plan: DeferredIngest | null } {
+    return { report: reportNow(), plan: error ? null : deferred };
+  }
+
+  function reportNow(): IngestReport {
     const usage = run.usage.totals();
     const converged = (result?.converged === true || upToDate !== null) && error === null;
     return {

@@ -10,6 +10,7 @@
  */
 import * as z from "zod";
 import type { StateStore } from "../vault/state-store";
+import type { PlannedStateChange } from "./planned-change";
 
 export const SOURCES_KEY = "sources.json";
 
@@ -57,19 +58,22 @@ export async function noteFingerprint(text: string): Promise<string> {
   return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
+function parseRegistry(text: string | null): Registry {
+  if (text === null) return { version: 1, notes: {} };
+  try {
+    const parsed = RegistrySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : { version: 1, notes: {} };
+  } catch {
+    return { version: 1, notes: {} };
+  }
+}
+
 export class SourceRegistry {
   constructor(private readonly store: StateStore) {}
 
   /** The registry as stored; an unreadable or foreign file reads as empty. */
   async load(): Promise<Registry> {
-    const text = await this.store.read(SOURCES_KEY).catch(() => null);
-    if (text === null) return { version: 1, notes: {} };
-    try {
-      const parsed = RegistrySchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : { version: 1, notes: {} };
-    } catch {
-      return { version: 1, notes: {} };
-    }
+    return parseRegistry(await this.store.read(SOURCES_KEY).catch(() => null));
   }
 
   async entry(notePath: string): Promise<SourceEntry | null> {
@@ -103,6 +107,21 @@ export class SourceRegistry {
       if (await pagesExist(entry)) return { entry, movedFrom: path };
     }
     return null;
+  }
+
+  /**
+   * The same record as part of a caller's write run (see `PlannedStateChange`): the entry names
+   * that run, and undoing the run puts the registry back as it was.
+   */
+  recordChange(notePath: string, entry: Omit<NewSourceEntry, "runId">): PlannedStateChange {
+    return {
+      key: SOURCES_KEY,
+      update: (current, runId) => {
+        const registry = parseRegistry(current);
+        registry.notes[key(notePath)] = { ...entry, runId, pages: [...new Set(entry.pages)].sort() };
+        return `${JSON.stringify(registry, null, 1)}\n`;
+      },
+    };
   }
 
   /**
