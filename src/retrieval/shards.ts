@@ -156,7 +156,7 @@ export function decodeShard(input: Uint8Array, shard: number): StoredShard | nul
   }
 }
 
-/** Everything the search relies on: notes in their shard, sorted terms, ordered offsets, ids in range. */
+/** Everything the search relies on: notes in their shard, sorted terms, ordered offsets, ids in range and rising per term. */
 function wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDictionary, offsets: Int32Array, postings: Int32Array): boolean {
   if (!terms.wellFormed() || terms.size + 1 !== offsets.length || offsets[0] !== 0 || offsets[terms.size] !== postings.length) return false;
   let chunks = 0;
@@ -164,8 +164,18 @@ function wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDict
     if (typeof n.path !== "string" || shardOf(n.path) !== shard || !Array.isArray(n.chunks)) return false;
     chunks += n.chunks.length;
   }
-  for (let i = 0; i < terms.size; i++) if ((offsets[i] as number) > (offsets[i + 1] as number)) return false;
-  for (let p = 0; p < postings.length; p++) if ((postings[p] as number) >>> 8 >= chunks) return false;
+  for (let i = 0; i < terms.size; i++) {
+    const end = offsets[i + 1] as number;
+    if ((offsets[i] as number) > end) return false;
+    // Pruned scoring seeks through a term's postings by chunk id: ids must rise, frequencies be at least 1.
+    let previous = -1;
+    for (let p = offsets[i] as number; p < end; p++) {
+      const packed = postings[p] as number;
+      const id = packed >>> 8;
+      if (id >= chunks || id <= previous || (packed & 0xff) === 0) return false;
+      previous = id;
+    }
+  }
   return true;
 }
 

@@ -13,6 +13,7 @@
 import { shardOf, SHARD_COUNT } from "./shard-of";
 import { detach } from "./detach";
 import { DictionaryBuilder, TermDictionary } from "./term-dictionary";
+import { exhaustiveTopK, prunedTopK, type TopKQuery } from "./top-k";
 
 export interface ChunkMeta {
   readonly heading: string;
@@ -45,8 +46,6 @@ export interface TextHit {
   readonly score: number;
 }
 
-const K1 = 1.2;
-const B = 0.75;
 const MAX_TF = 255;
 /**
  * A segment merges its delta once it holds more than this many chunks and a quarter of its base:
@@ -267,7 +266,6 @@ class Segment {
 
 export class TextIndex {
   private readonly segments: Segment[] = Array.from({ length: SHARD_COUNT }, () => new Segment());
-  private scores = new Float64Array(0);
 
   get chunkCount(): number {
     return this.segments.reduce((n, s) => n + s.chunkCount, 0);
@@ -313,23 +311,19 @@ export class TextIndex {
   /**
    * The best chunks for the query terms, by BM25, best first; `accept` filters by path (scope).
    * Ties go to the path in alphabetical order, so results never depend on insertion history.
+   * Pruned (MaxScore) unless `exhaustive`: the same results, without scoring chunks that cannot
+   * make the top (see top-k.ts).
    */
-  search(queryTerms: readonly string[], limit: number, accept: (path: string) => boolean): TextHit[] {
+  search(queryTerms: readonly string[], limit: number, accept: (path: string) => boolean, options: { readonly exhaustive?: boolean } = {}): TextHit[] {
     const unique = [...new Set(queryTerms)];
     let living = 0;
     let totalLength = 0;
-    const bases: number[] = [];
     for (const s of this.segments) {
       s.freeze();
-      bases.push(living);
       living += s.chunkCount;
       totalLength += s.totalLength;
     }
     if (unique.length === 0 || living === 0) return [];
-    if (this.scores.length < living) this.scores = new Float64Array(Math.max(living, this.scores.length * 2));
-    const scores = this.scores;
-    const touched: number[] = [];
-    const avg = totalLength / living;
     const found: QueryTerm[] = [];
     for (const term of unique) {
       const ranges = this.segments.map((s) => s.range(term));
@@ -337,64 +331,17 @@ export class TextIndex {
       for (const r of ranges) if (r) df += r[1] - r[0];
       if (df > 0) found.push({ term, df, ranges });
     }
-    for (const { df, ranges } of withinBudget(found)) {
-      const idf = Math.log(1 + (living - df + 0.5) / (df + 0.5));
-      ranges.forEach((r, seg) => {
-        if (!r) return;
-        const segment = this.segments[seg] as Segment;
-        const postings = segment.postings();
-        const lengths = segment.baseLength;
-        const base = bases[seg] as number;
-        const k1b = (K1 * B) / avg;
-        const k1c = K1 * (1 - B);
-        const scale = idf * (K1 + 1);
-        for (let p = r[0]; p < r[1]; p++) {
-          const packed = postings[p] as number;
-          const local = packed >>> 8;
-          const tf = packed & 0xff;
-          const id = base + local;
-          const before = scores[id] as number;
-          if (before === 0) touched.push(id);
-          scores[id] = before + (scale * tf) / (tf + k1c + k1b * (lengths[local] as number));
-        }
-      });
-    }
-    const locate = (id: number): { segment: Segment; local: number } => {
-      let lo = 0;
-      let hi = bases.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >>> 1;
-        if ((bases[mid] as number) <= id) lo = mid;
-        else hi = mid - 1;
-      }
-      // Empty segments share their base with the next one: the owner is the last with room for id.
-      while (lo > 0 && id - (bases[lo] as number) >= (this.segments[lo] as Segment).chunkCount) lo -= 1;
-      return { segment: this.segments[lo] as Segment, local: id - (bases[lo] as number) };
+    const query: TopKQuery = {
+      segments: this.segments,
+      terms: withinBudget(found).map(({ df, ranges }) => ({ idf: Math.log(1 + (living - df + 0.5) / (df + 0.5)), ranges })),
+      avgLength: totalLength / living,
+      limit,
+      accept,
     };
-    const accepted = new Map<string, boolean>();
-    const top: Ranked[] = [];
-    let floor = -Infinity;
-    for (const id of touched) {
-      const score = scores[id] ?? 0;
-      scores[id] = 0;
-      if (score < floor) continue;
-      const { segment, local } = locate(id);
-      const path = segment.pathOf(local);
-      let ok = accepted.get(path);
-      if (ok === undefined) accepted.set(path, (ok = accept(path)));
-      if (!ok) continue;
-      top.push({ score, path, ordinal: segment.ordinalOf(local), meta: segment.baseMeta[local] as ChunkMeta });
-      if (top.length >= limit * 4) {
-        top.sort(byScore);
-        top.length = limit;
-        floor = top[top.length - 1]?.score ?? -Infinity;
-      }
-    }
-    top.sort(byScore);
-    return top.slice(0, limit).map(({ score, path, ordinal, meta }) => ({ path, heading: meta.heading, ordinal, start: meta.start, end: meta.end, score }));
+    const ranked = options.exhaustive ? exhaustiveTopK(query) : prunedTopK(query);
+    return ranked.map(({ score, path, ordinal, meta }) => ({ path, heading: meta.heading, ordinal, start: meta.start, end: meta.end, score }));
   }
 }
-
 
 /** A query term present in the index: its living chunk count and its postings range in each segment. */
 interface QueryTerm {
@@ -424,15 +371,4 @@ function withinBudget(terms: QueryTerm[]): QueryTerm[] {
     left -= t.df;
     return true;
   });
-}
-
-interface Ranked {
-  readonly score: number;
-  readonly path: string;
-  readonly ordinal: number;
-  readonly meta: ChunkMeta;
-}
-
-function byScore(a: Ranked, b: Ranked): number {
-  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.ordinal - b.ordinal;
 }

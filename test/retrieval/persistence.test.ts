@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { shardKey, shardOf } from "../../src/retrieval/shards";
+import { decodeShard, encodeShard, shardKey, shardOf } from "../../src/retrieval/shards";
+import { TermDictionary } from "../../src/retrieval/term-dictionary";
 import { syncIndex } from "../../src/retrieval/sync";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { aVault, indexed, openIndex } from "./index-builder";
@@ -76,6 +77,17 @@ describe("the persisted index", () => {
     expect(reopened.rejectedShards).toBe(2);
     expect(await vault.store.list("index")).not.toContain("index/notes-0a.json");
     expect(reopened.stateOf("notes/n9.md")).toBeUndefined();
+  });
+
+  it("rejects a shard whose postings are well summed but out of order, repeated or of frequency 0", () => {
+    const links = { links: [], embeds: [], tags: [], sources: [] };
+    const path = "notes/n1.md";
+    const note = { path, mtime: 1, size: 1, hash: "h", links, chunks: [0, 1, 2].map((i) => ({ heading: "", start: i, end: i + 1, length: 1 })) };
+    const shard = (postings: number[]) => decodeShard(encodeShard([note], { terms: TermDictionary.from(["word"]), offsets: Int32Array.of(0, postings.length), postings: Int32Array.from(postings) }), shardOf(path));
+    expect(shard([0 * 256 + 1, 2 * 256 + 3])).not.toBeNull();
+    expect(shard([2 * 256 + 1, 0 * 256 + 1])).toBeNull();
+    expect(shard([1 * 256 + 1, 1 * 256 + 2])).toBeNull();
+    expect(shard([0 * 256 + 1, 1 * 256 + 0])).toBeNull();
   });
 
   it("loads a shard as stored: the reopened index holds the same postings, no rebuild", async () => {
