@@ -7,6 +7,8 @@ const count = (n: number) => n.toLocaleString("en-US");
 export function estimateLine(e: ModelCheckEstimate): string {
   const cost = e.costUsd === null ? "no price known for this model" : `about $${e.costUsd.toFixed(e.costUsd < 0.1 ? 4 : 2)}`;
   const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
-  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}.`;
+  const capped = e.beyondLimit > 0 ? `; ${e.beyondLimit} weaker pair(s) beyond the cap on pairs left out` : "";
+  const broad = e.broadGroups.length > 0 ? `; not paired as too broad: ${e.broadGroups.join(", ")}` : "";
+  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}${capped}${broad}.`;
 }
 

@@ -19,9 +19,9 @@ import type { StateStore } from "../vault/state-store";
 import { recordContradictions } from "../wiki/contradictions";
 import { basenameOf } from "../wiki/page-paths";
 import type { Retriever } from "../retrieval/types";
-import { candidatePairs, type PagePair } from "./pair-candidates";
+import { boundedPairs, type PagePair } from "./pair-candidates";
 import { similarPairs } from "./similar-pairs";
-import { PairCache, pairKey, type PairVerdict } from "./pair-cache";
+import { PairCache, pairKey, pairPaths, type PairVerdict } from "./pair-cache";
 import { onPage, pairMessages, readPairReply, REPLY_TOKENS } from "./pair-prompt";
 import type { WikiSnapshot } from "./snapshot";
 import type { Finding } from "./types";
@@ -36,6 +36,12 @@ export interface ModelCheckEstimate {
   readonly toCheck: number;
   /** Pairs left out because the token budget would not cover them. */
   readonly overBudget: number;
+  /** The first of those pairs ("a.md ↔ b.md"), weakest last, for the report. */
+  readonly leftOut: readonly string[];
+  /** Pairs beyond the cap on planned pairs (the weakest), never sent. */
+  readonly beyondLimit: number;
+  /** Groups too large to pair (a note or entity shared by more than GROUP_LIMIT pages). */
+  readonly broadGroups: readonly string[];
   readonly inputTokens: number;
   readonly outputTokens: number;
   /** null when the model has no known price (a local model costs nothing but is not priced). */
@@ -80,7 +86,11 @@ interface Planned {
   readonly pair: PagePair;
   readonly key: string;
   readonly verdict: PairVerdict | undefined;
+  /** Checked before, and a page changed since. */
+  readonly changed: boolean;
 }
+
+const LEFT_OUT_SHOWN = 20;
 
 async function ask(provider: InferenceProvider, messages: Message[], run: RunContext): Promise<string> {
   let text = "";
@@ -143,7 +153,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
   const caps = provider.capabilities();
   const run = createRunContext({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: settings.runTimeoutSeconds * 1000, now });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
   const findings: Finding[] = [];
   const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
   let cache: PairCache | null = null;
@@ -158,19 +168,25 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     cache = await PairCache.load(deps.store);
     const model = caps.model;
     const alike = deps.retriever ? await similarPairs(snapshot.pages.filter((p) => shareable.has(p.path)), deps.retriever, run.signal) : [];
-    planned = candidatePairs(snapshot, shareable, alike).map((pair) => {
+    const candidates = boundedPairs(snapshot, shareable, alike);
+    const known = cache.knownPairs();
+    planned = candidates.pairs.map((pair) => {
       const key = pairKey(pair, model);
-      return { pair, key, verdict: cache?.get(key) };
+      const verdict = cache?.get(key);
+      return { pair, key, verdict, changed: !verdict && known.has(pairPaths(pair, model)) };
     });
 
+    // Pairs where a page changed since they were checked go first, then new ones, each strongest first.
+    const uncached = [...planned.filter((p) => !p.verdict && p.changed), ...planned.filter((p) => !p.verdict && !p.changed)];
     const toCheck: Planned[] = [];
+    const leftOut: string[] = [];
     let inputTokens = 0;
     let overBudget = 0;
-    for (const p of planned) {
-      if (p.verdict) continue;
+    for (const p of uncached) {
       const cost = estimateTokens(pairMessages(p.pair.a, p.pair.b).map((m) => m.content).join("\n")) + 50;
       if (budget > 0 && inputTokens + cost + (toCheck.length + 1) * REPLY_TOKENS > budget) {
         overBudget++;
+        if (leftOut.length < LEFT_OUT_SHOWN) leftOut.push(`${p.pair.a.path} ↔ ${p.pair.b.path}`);
         continue;
       }
       inputTokens += cost;
@@ -183,6 +199,9 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       cached: planned.length - toCheck.length - overBudget,
       toCheck: toCheck.length,
       overBudget,
+      leftOut,
+      beyondLimit: candidates.beyondLimit,
+      broadGroups: candidates.broadGroups,
       inputTokens,
       outputTokens,
       costUsd: estimateCost(model, inputTokens, outputTokens, settings.prices),

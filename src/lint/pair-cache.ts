@@ -20,6 +20,11 @@ export type PairVerdict = z.infer<typeof VerdictSchema>;
 
 const CacheSchema = z.object({ version: z.literal(1), verdicts: z.record(z.string(), VerdictSchema) });
 
+/** The pair without its content: `knownPairs` answers with these. */
+export function pairPaths(pair: PagePair, model: string): string {
+  return `${model}|${pair.a.path}|${pair.b.path}`;
+}
+
 export function pairKey(pair: PagePair, model: string): string {
   return `${model}|${pair.a.path}|${contentHash(pair.a.text)}|${pair.b.path}|${contentHash(pair.b.text)}`;
 }
@@ -41,6 +46,14 @@ export class PairCache {
     }
     const parsed = CacheSchema.safeParse(data);
     return new PairCache(store, new Map(parsed.success ? Object.entries(parsed.data.verdicts) : []));
+  }
+
+  /**
+   * Pairs (by model and both paths, whatever their content) that have a verdict: a pair known but
+   * not cached now has a page that changed since the last lint.
+   */
+  knownPairs(): Set<string> {
+    return new Set([...this.verdicts.keys()].map((key) => key.replace(/\|[0-9a-f]{16}\|/, "|").replace(/\|[0-9a-f]{16}$/, "")));
   }
 
   get(key: string): PairVerdict | undefined {

@@ -22,10 +22,32 @@ function checkable(page: PageRecord): boolean {
 }
 
 /**
+ * A group larger than this (a note that yielded hundreds of pages, an entity every page links to)
+ * says little about any one pair and would make n² of them: its pairs are not drawn (other groups
+ * and retrieval still pair its pages), and it is reported.
+ */
+export const GROUP_LIMIT = 40;
+/** At most this many pairs are planned, strongest first: the model checks never grow with n². */
+export const PAIR_LIMIT = 2_000;
+
+export interface Candidates {
+  /** Strongest first, at most PAIR_LIMIT. */
+  readonly pairs: readonly PagePair[];
+  /** Groups too large to pair ("source notes/x.md (120 pages)"). */
+  readonly broadGroups: readonly string[];
+  /** Pairs beyond PAIR_LIMIT, left out (the weakest). */
+  readonly beyondLimit: number;
+}
+
+/**
  * `similar`: pairs of page paths that retrieval found alike (see `similarPairs`), added to the pairs
  * the shared sources and entities make.
  */
 export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<string>, similar: readonly (readonly [string, string])[] = []): PagePair[] {
+  return [...boundedPairs(snapshot, shareable, similar).pairs];
+}
+
+export function boundedPairs(snapshot: WikiSnapshot, shareable: ReadonlySet<string>, similar: readonly (readonly [string, string])[] = []): Candidates {
   const resolver = new Resolver(snapshot);
   const pages = snapshot.pages.filter((p) => checkable(p) && shareable.has(p.path));
   const byPath = new Map(snapshot.pages.map((p) => [p.path, p]));
@@ -48,7 +70,12 @@ export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<st
     if (a && b && a !== b) groups.set(`similar ${[a.path, b.path].sort().join(" ~ ")}`, [a, b]);
   }
   const pairs = new Map<string, { a: PageRecord; b: PageRecord; shared: string[] }>();
+  const broadGroups: string[] = [];
   for (const [key, group] of groups) {
+    if (group.length > GROUP_LIMIT) {
+      broadGroups.push(`${key} (${group.length} pages)`);
+      continue;
+    }
     for (let i = 0; i < group.length; i++) {
       for (let j = i + 1; j < group.length; j++) {
         const [a, b] = [group[i], group[j]].sort((x, y) => ((x?.path ?? "") < (y?.path ?? "") ? -1 : 1));
@@ -60,5 +87,6 @@ export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<st
       }
     }
   }
-  return [...pairs.values()].sort((x, y) => y.shared.length - x.shared.length || (x.a.path + x.b.path < y.a.path + y.b.path ? -1 : 1));
+  const sorted = [...pairs.values()].sort((x, y) => y.shared.length - x.shared.length || (x.a.path + x.b.path < y.a.path + y.b.path ? -1 : 1));
+  return { pairs: sorted.slice(0, PAIR_LIMIT), broadGroups, beyondLimit: Math.max(0, sorted.length - PAIR_LIMIT) };
 }

@@ -9,6 +9,8 @@ import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { readContradictions } from "../../src/wiki/contradictions";
 import type { RetrievalHit, Retriever } from "../../src/retrieval/types";
+import { estimateLine } from "../../src/lint/estimate-text";
+import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
 import { FakeModel, type Reply } from "./fake-model";
 
 const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
@@ -155,6 +157,47 @@ describe("lint's model checks (fake backend)", () => {
     expect(report.modelChecks?.overBudget).toBeGreaterThan(0);
     expect(report.modelChecks?.toCheck).toBe(model.calls.length);
     expect(model.calls.length).toBeLessThan(4);
+  });
+
+  it("asks first about pairs where a page changed since the last lint, then about new pairs, strongest first", async () => {
+    const vault = new MemoryVault(wiki());
+    const store = new MemoryStateStore();
+    await runLint(deps(vault, store, new FakeModel(adaJudge)), { modelChecks: true });
+    await vault.process("wiki/concepts/Analytical Engine.md", (t) => t.replace("A machine.", "A mechanical computer."));
+    // A new page from notes/ada.md that links to the entity too: its pairs share more than the changed one.
+    await vault.create("wiki/concepts/Notes on Ada.md", page("concept", "Notes on Ada", ["notes/ada.md"], "More about [[Ada Lovelace]] and her program."));
+    const model = new FakeModel(adaJudge);
+    const report = await runLint(deps(vault, store, model), { modelChecks: true });
+    const asked = model.calls.map(titlesIn).map((t) => t.join(" + "));
+    expect(asked[0]).toBe("Analytical Engine + First program");
+    expect(asked.slice(1)).toContain("First program + Notes on Ada");
+    expect(report.modelChecks).toMatchObject({ leftOut: [], beyondLimit: 0, broadGroups: [] });
+  });
+
+  it("never pairs every page of a group too large to mean anything (no n²), and says so", async () => {
+    const many = Object.fromEntries(
+      Array.from({ length: GROUP_LIMIT + 5 }, (_, i) => [`wiki/concepts/Fact ${i}.md`, page("concept", `Fact ${i}`, ["notes/big.md"], `Fact number ${i} about many things.`)]),
+    );
+    const model = new FakeModel(adaJudge);
+    let estimate: ModelCheckEstimate | null = null;
+    const report = await runLint(deps(new MemoryVault(wiki({ "notes/big.md": "Big.", ...many })), new MemoryStateStore(), model), {
+      modelChecks: true,
+      confirmModelChecks: (e) => ((estimate = e), true),
+    });
+    expect(report.modelChecks).toMatchObject({ pairs: 4, broadGroups: [`source notes/big.md (${GROUP_LIMIT + 5} pages)`] });
+    expect(model.calls).toHaveLength(4);
+    expect(estimate && estimateLine(estimate)).toContain(`not paired as too broad: source notes/big.md (${GROUP_LIMIT + 5} pages)`);
+  });
+
+  it("lists the pairs the token budget left out", async () => {
+    const model = new FakeModel(adaJudge);
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), model, { tokenBudget: 1100 }), { modelChecks: true });
+    const leftOut = report.modelChecks?.leftOut ?? [];
+    expect(leftOut.length).toBeGreaterThan(0);
+    expect(leftOut).toHaveLength(report.modelChecks?.overBudget ?? -1);
+    const asked = new Set(model.calls.map(titlesIn).map((t) => t.join(" + ")));
+    for (const pair of leftOut) expect(pair).toMatch(/^wiki\/.+\.md ↔ wiki\/.+\.md$/);
+    expect(asked.size + leftOut.length).toBe(4);
   });
 
   it("shows the estimate before any call, and sends nothing when it is declined", async () => {
