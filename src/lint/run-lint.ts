@@ -17,6 +17,8 @@ import type { PlannedChange } from "../wiki/planned-change";
 import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
 import { contradictionFindings } from "./contradictions";
 import { exactChecks } from "./exact-checks";
+import { nearDuplicates } from "./near-duplicates";
+import { basenameOf } from "../wiki/page-paths";
 import { runModelChecks, type ModelCheckOptions, type ModelCheckResult, type ModelCheckSummary } from "./model-checks";
 import { chooseFixes, type ChosenFix } from "./fixes";
 import { runFixes } from "./fix-run";
@@ -37,7 +39,10 @@ export interface LintDeps {
   readonly reingest?: (notePath: string, signal?: AbortSignal) => Promise<DeferredIngest | null>;
   /** The lint backend, for the model checks; without it `modelChecks` is refused. */
   readonly provider?: InferenceProvider;
-  /** The vault's search index, for the model checks' pairs of pages alike. */
+  /**
+   * The vault's search index: pages it finds for each other with nearly the same words are
+   * `duplicate` findings, and pairs of pages alike join the model checks' pairs.
+   */
   readonly retriever?: Retriever;
   readonly now?: () => number;
 }
@@ -124,6 +129,25 @@ function duplicatePair(f: Finding): string | null {
   return f.check === "duplicate" && keep && remove ? [keep, remove].sort().join("\n") : null;
 }
 
+/** Duplicates retrieval finds (nearly the same words), as findings with the merge fix. */
+async function retrievedDuplicates(snapshot: WikiSnapshot, retriever: Retriever): Promise<Finding[]> {
+  const candidates = snapshot.pages.filter((p) => !p.frontmatterInvalid && !p.ignored.has("duplicate"));
+  const byPath = new Map(candidates.map((p) => [p.path, p]));
+  return (await nearDuplicates(candidates, retriever)).flatMap(([x, y]) => {
+    const [a, b] = [byPath.get(x), byPath.get(y)];
+    if (!a || !b) return [];
+    // The plainer name stays, as for the exact duplicates.
+    const [keep, remove] = basenameOf(a.path).length <= basenameOf(b.path).length ? [a, b] : [b, a];
+    return [{
+      check: "duplicate" as const,
+      severity: "warning" as const,
+      page: keep.path,
+      message: `"${keep.title}" and ${remove.path} say nearly the same thing (found by search).`,
+      fixes: [{ kind: "merge-duplicates" as const, label: `Merge ${remove.path} into this page`, safe: false, params: { keep: keep.path, remove: remove.path } }],
+    }];
+  });
+}
+
 interface Checked {
   snapshot: WikiSnapshot;
   findings: Finding[];
@@ -151,7 +175,11 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   }
   const exactPairs = new Set(findings.map(duplicatePair).filter((k): k is string => k !== null));
   const pages = new Set(snapshot.pages.map((p) => p.path));
-  for (const f of [...(model?.findings ?? []), ...modelDuplicates]) {
+  // Part of the exact checks, which finish even when the model checks are cancelled; a search that
+  // fails only leaves these out.
+  const alike = deps.retriever ? await retrievedDuplicates(snapshot, deps.retriever).catch(() => []) : [];
+  // The model's verdict (with its reason) first, where both found the same pair.
+  for (const f of [...(model?.findings ?? []), ...modelDuplicates, ...alike]) {
     const pair = duplicatePair(f);
     if (pair && !exactPairs.has(pair) && pair.split("\n").every((p) => pages.has(p))) {
       exactPairs.add(pair);

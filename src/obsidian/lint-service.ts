@@ -65,15 +65,16 @@ export class LintService implements LintController {
 
   async check(run: LintRun): Promise<LintReport> {
     const { runLint } = await core();
-    const deps = this.lintDeps();
+    // The index finds duplicates that share no name; without one, the exact checks go on alone.
+    const index = await this.deps.retriever?.().catch(() => undefined);
+    const deps = { ...this.lintDeps(), ...(index ? { retriever: index } : {}) };
     if (run.modelChecks) {
       try {
         const id = deps.settings.operations.lint;
         const env = await this.deps.environment.build(deps.settings, new MemoryRunLogger(deps.settings.logContent));
         const provider = this.deps.factory ? this.deps.factory(id, env) : await providerServices.createProvider(id, env);
-        const retriever = this.deps.retriever ? await this.deps.retriever() : undefined;
         return await runLint(
-          { ...deps, provider, ...(retriever ? { retriever } : {}) },
+          { ...deps, provider },
           { modelChecks: true, signal: run.signal, confirmModelChecks: (e: ModelCheckEstimate) => run.confirm(e), progress: (done, total) => run.progress(done, total) },
         );
       } catch (thrown) {
