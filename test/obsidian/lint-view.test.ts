@@ -121,6 +121,23 @@ describe("Check wiki health: fixes through review", () => {
   });
 });
 
+describe("Check wiki health: undo", () => {
+  it("one 'Undo last ingest or other change' takes a whole 'Fix all safe' run back, byte for byte", async () => {
+    const { harness, view } = await open();
+    const paths = Object.keys(FILES);
+    const before = Object.fromEntries(await Promise.all(paths.map(async (p) => [p, await harness.read(p)] as const)));
+    const report = await view.fixAllSafe();
+    expect(report?.fixed.length).toBeGreaterThan(1);
+    expect(await harness.read("wiki/index.md")).not.toBe(before["wiki/index.md"]);
+    expect(harness.app.vault.getFileByPath("wiki/concepts/Nowhere at all.md")).not.toBeNull();
+    const notices = harness.notices.length;
+    runCommand(harness, "undo-last-change");
+    await eventually(() => expect(harness.notices.length).toBeGreaterThan(notices));
+    for (const path of paths) expect(await harness.read(path)).toBe(before[path]);
+    expect(harness.app.vault.getFileByPath("wiki/concepts/Nowhere at all.md")).toBeNull();
+  });
+});
+
 describe("Check wiki health: model checks", () => {
   const toggle = (view: LintView) => {
     const box = view.contentEl.querySelector<HTMLInputElement>(".synapse-lint-model input");
