@@ -243,7 +243,10 @@ export class IndexService {
     };
     const embedder = await this.embedderFor(settings, session);
     signal.throwIfAborted();
+    const loading = this.slicer();
     const index = await VaultIndex.open({
+      // A warm start loads every shard: in time slices too.
+      checkpoint: () => loading.checkpoint(),
       store: this.options.store,
       reader: { read: (path) => this.read(path) },
       wikiFolder: effectiveWikiFolder(settings.wikiFolder),

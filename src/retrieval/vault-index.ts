@@ -35,6 +35,11 @@ export interface VaultIndexOptions {
   readonly resolver?: LinkResolver;
   /** Where chunk vectors come from; absent or null, the index answers from text and graph alone. */
   readonly embedder?: Embedder | null;
+  /**
+   * Called before each persisted shard is loaded into memory; on Obsidian's main thread it yields
+   * when the time slice is spent (src/retrieval/time-slice.ts), so a warm start never freezes it.
+   */
+  readonly checkpoint?: () => Promise<unknown>;
 }
 
 export interface NoteState {
@@ -105,12 +110,13 @@ export class VaultIndex implements Retriever {
     const loaded = await loadShards(options.store);
     index.rejectedShards = loaded.rejected;
     for (const stored of loaded.shards) {
+      await options.checkpoint?.();
       index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
       for (const note of stored.notes) index.register(note.path, note, note.links);
       // A folder excluded since the shard was written: its notes leave the index (and the shard).
       for (const note of stored.notes) if (index.excluded(note.path)) index.remove(note.path);
     }
-    await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash);
+    await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash, options.checkpoint);
     return index;
   }
 

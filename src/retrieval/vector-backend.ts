@@ -77,10 +77,11 @@ export class VectorBackend {
   }
 
   /** Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors are redone. */
-  async load(store: StateStore, hashOf: (path: string) => string | undefined): Promise<void> {
+  async load(store: StateStore, hashOf: (path: string) => string | undefined, checkpoint?: () => Promise<unknown>): Promise<void> {
     const loaded = await loadVectorShards(store, this.embedder.modelId);
     this.rejectedShards = loaded.rejected;
     for (const shard of loaded.shards) {
+      await checkpoint?.();
       try {
         for (const [key, vector] of shard.vectors) this.index.putQuantised(key, vector);
       } catch {

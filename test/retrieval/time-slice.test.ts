@@ -103,6 +103,47 @@ describe("time-sliced indexing", () => {
     expect(t.slices.length).toBeGreaterThanOrEqual(Math.floor((120 * 6) / 30) - 1);
   });
 
+  it("loads a persisted index in time slices too: a warm start yields between shards when the slice is spent", async () => {
+    const t = costlyVault(300, () => 1);
+    const store = new MemoryStateStore();
+    const embedder = countingEmbedder();
+    const built = await VaultIndex.open({ store, reader: t.vault, wikiFolder: "wiki", excludedFolders: [], embedder });
+    await syncIndex(built, t.vault);
+    const textShards = (await store.list("index")).filter((k) => /text-/.test(k)).length;
+    const vectorShards = (await store.list("index")).filter((k) => /vectors-/.test(k)).length;
+    expect(textShards).toBeGreaterThan(100);
+
+    // Loading one shard costs 12 ms on the fake clock: 30 ms slices hold two of them.
+    let clock = 0;
+    let checkpoints = 0;
+    const slices: number[] = [];
+    let sliceStart = 0;
+    const slicer = new TimeSlicer({
+      now: () => clock,
+      yieldNow: () => {
+        slices.push(clock - sliceStart);
+        sliceStart = clock;
+        return Promise.resolve();
+      },
+    });
+    const warm = await VaultIndex.open({
+      store,
+      reader: t.vault,
+      wikiFolder: "wiki",
+      excludedFolders: [],
+      embedder,
+      checkpoint: async () => {
+        checkpoints += 1;
+        await slicer.checkpoint();
+        clock += 12;
+      },
+    });
+    expect(warm.size).toBe(300);
+    expect(checkpoints).toBe(textShards + vectorShards);
+    expect(Math.max(...slices, clock - sliceStart)).toBeLessThanOrEqual(30);
+    expect(slices.length).toBeGreaterThanOrEqual(Math.floor(((textShards + vectorShards) * 12) / 30) - 1);
+  });
+
   it("refuses a budget over 50 ms, or none, in one sentence", async () => {
     expect(() => checkSliceBudget(51)).toThrow("The time slice must be more than 0 and at most 50 ms (got 51).");
     expect(() => new TimeSlicer({ budgetMs: 0 })).toThrow(/at most 50 ms/);
