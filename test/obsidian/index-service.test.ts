@@ -113,6 +113,27 @@ describe("the search index in Obsidian", () => {
     expect(cachedRead).not.toHaveBeenCalled();
   });
 
+  it("on unload stops the index and writes what changed since the last write; the next start has it without reading", async () => {
+    const harness = await loadPlugin({ files: notes(10) });
+    harness.app.workspace.setLayoutReady__();
+    await harness.plugin.index?.ready();
+    await harness.app.vault.modify(harness.app.vault.getFileByPath("notes/Note 3.md") as never, "# Note 3\n\nNow about beekeeping.\n");
+    await eventually(async () => expect(await search(harness, "beekeeping")).toEqual(["notes/Note 3.md"]));
+    // The mock runs a plugin's unload callbacks only once it counts as loaded (the harness called onload).
+    (harness.registered as unknown as { loaded__: boolean }).loaded__ = true;
+    harness.plugin.unload();
+    await harness.plugin.index?.closed;
+    expect(await harness.plugin.index?.ready()).toBeNull();
+
+    const read = vi.spyOn(harness.app.vault, "read");
+    const cachedRead = vi.spyOn(harness.app.vault, "cachedRead");
+    const again = await restart(harness.app);
+    const index = await again.index?.ready();
+    expect(read).not.toHaveBeenCalled();
+    expect(cachedRead).not.toHaveBeenCalled();
+    expect(index?.searchText("beekeeping", { scope: { kind: "all" }, limit: 5 }).map((h) => h.path)).toEqual(["notes/Note 3.md"]);
+  });
+
   it("drops a truncated shard on open and indexes its notes again", async () => {
     const harness = await loadPlugin({ files: notes(60) });
     harness.app.workspace.setLayoutReady__();
