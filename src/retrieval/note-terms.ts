@@ -1,32 +1,26 @@
-/** Turns a parsed note into the weighted terms of each chunk: title and aliases count most, then headings. */
+/** Writes a parsed note's words into the text index, chunk by chunk: title and aliases count most, then headings. */
 import { searchableText, type Chunk, type ParsedNote } from "./chunker";
-import type { ChunkTerms } from "./text-index";
-import { tokenize } from "./tokenize";
+import type { ChunkWriter } from "./segment";
+import { forEachToken, tokenize, type TokenSink } from "./tokenize";
 
 /** Extra weight of a title or alias word in every chunk of its note, and of a heading word in its chunk. */
 export const TITLE_BOOST = 3;
 export const HEADING_BOOST = 1;
 
-export function chunkTerms(markdown: string, parsed: ParsedNote): ChunkTerms[] {
+/**
+ * Each chunk's words go to `writer` as they are cut (no list of words per chunk); its length is the
+ * sum of their weights: body words 1, heading words 1 + HEADING_BOOST in all, title and alias words
+ * TITLE_BOOST in every chunk.
+ */
+export function writeNoteTerms(markdown: string, parsed: ParsedNote, writer: ChunkWriter): void {
   const titleWords = tokenize([parsed.title, ...parsed.aliases].join(" \n "));
   const chunks: readonly Chunk[] = parsed.chunks.length > 0 ? parsed.chunks : [{ heading: "", start: markdown.length, end: markdown.length }];
-  return chunks.map((chunk) => {
-    const freqs = new Map<string, number>();
-    const add = (words: readonly string[], weight: number) => {
-      for (const w of words) freqs.set(w, (freqs.get(w) ?? 0) + weight);
-    };
-    const body = tokenize(searchableText(markdown, chunk));
-    const heading = tokenize(chunk.heading);
-    add(body, 1);
-    add(heading, HEADING_BOOST);
-    add(titleWords, TITLE_BOOST);
-    return {
-      heading: chunk.heading,
-      start: chunk.start,
-      end: chunk.end,
-      length: body.length + heading.length * HEADING_BOOST + titleWords.length * TITLE_BOOST,
-      terms: [...freqs.keys()],
-      freqs: [...freqs.values()].map((f) => Math.min(255, f)),
-    };
-  });
+  const body: TokenSink = (source, start, end) => writer.term(source, start, end, 1);
+  const heading: TokenSink = (source, start, end) => writer.term(source, start, end, HEADING_BOOST);
+  for (const chunk of chunks) {
+    writer.chunk(chunk.heading, chunk.start, chunk.end);
+    forEachToken(searchableText(markdown, chunk), body);
+    forEachToken(chunk.heading, heading);
+    for (const word of titleWords) writer.term(word, 0, word.length, TITLE_BOOST);
+  }
 }

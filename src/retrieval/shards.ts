@@ -12,7 +12,7 @@ import type { StateStore } from "../vault/state-store";
 import type { NoteLinks } from "./links";
 import { SHARD_COUNT, shardOf } from "./shard-of";
 import { TermDictionary } from "./term-dictionary";
-import type { ChunkMeta, ChunkTerms, FrozenPostings } from "./text-index";
+import type { ChunkMeta, FrozenPostings } from "./text-index";
 
 export { SHARD_COUNT, shardOf };
 
@@ -21,16 +21,6 @@ export const INDEX_FORMAT = 2;
 export const INDEX_PREFIX = "index";
 const MAGIC = 0x544e5953; // "SYNT" little-endian
 const HEADER_BYTES = 16;
-
-export interface NoteRecord {
-  readonly path: string;
-  readonly mtime: number;
-  readonly size: number;
-  /** Content hash of the note's text when it was indexed. */
-  readonly hash: string;
-  readonly chunks: readonly ChunkTerms[];
-  readonly links: NoteLinks;
-}
 
 /** A note as a shard keeps it: everything but the terms, which live in the segment's postings. */
 export interface StoredNote {

@@ -58,6 +58,18 @@ export class TermDictionary {
     return -1;
   }
 
+  /** The first index from `from` on whose term is not below `term` (the size when there is none). */
+  lowerBound(term: string, from = 0): number {
+    let lo = from;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(mid, term) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** Offsets that fit the text: from 0, rising, each term followed by its newline, ending at the text's end. */
   wellFormed(): boolean {
     const s = this.starts;

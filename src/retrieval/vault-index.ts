@@ -14,9 +14,9 @@ import { expandThroughGraph, reciprocalRankFusion } from "./fusion";
 import { GraphIndex, type LinkResolver } from "./graph-index";
 import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
 import type { Embedder } from "./embedder";
-import { chunkTerms } from "./note-terms";
+import { writeNoteTerms } from "./note-terms";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
-import { encodeShard, loadShards, shardKey, shardOf, type NoteRecord, type StoredNote } from "./shards";
+import { encodeShard, loadShards, shardKey, shardOf, type StoredNote } from "./shards";
 import { makeSnippet } from "./snippet";
 import { TextIndex, type TextHit } from "./text-index";
 import { tokenize } from "./tokenize";
@@ -163,7 +163,8 @@ export class VaultIndex implements Retriever {
     }
     const parsed = parseNote(path, markdown);
     this.vectors?.changed(path);
-    this.load({ path, mtime: stat.mtime, size: stat.size, hash, chunks: chunkTerms(markdown, parsed), links: this.extract(path, markdown, parsed) });
+    this.register(path, { mtime: stat.mtime, size: stat.size, hash }, this.extract(path, markdown, parsed));
+    this.text.write(path, (writer) => writeNoteTerms(markdown, parsed, writer));
     return true;
   }
 
@@ -260,11 +261,6 @@ export class VaultIndex implements Retriever {
     const paths = this.byName.get(key);
     paths?.delete(path);
     if (paths?.size === 0) this.byName.delete(key);
-  }
-
-  private load(record: NoteRecord): void {
-    this.register(record.path, record, record.links);
-    this.text.set(record.path, record.chunks);
   }
 
   /** Everything about a note but its text postings: state, name, wiki count, links. */
