@@ -339,7 +339,7 @@ export class Segment implements ChunkWriter {
       sortedTerms.push(terms[i] as string);
       starts[k] = at;
       at += table.rank[id] as number;
-      table.rank[id] = starts[k] as number; // from here on: where its next posting goes
+      table.rank[id] = starts[k]; // from here on: where its next posting goes
     });
     starts[unique.length] = at;
     const postings = new Int32Array(living);
