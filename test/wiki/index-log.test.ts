@@ -88,7 +88,9 @@ describe("log.md", () => {
     );
   });
   it("lists every upserted page exactly once, whatever the index held before (property)", () => {
-    const name = fc.stringMatching(/^[A-Za-z][A-Za-z ]{0,8}$/);
+    // As page file names are: never with a trailing space (Windows strips it, and Obsidian trims a
+    // link's target, so "u " and "u" are one page to it).
+    const name = fc.stringMatching(/^[A-Za-z](?:[A-Za-z ]{0,7}[A-Za-z])?$/);
     const entry = fc.record({ name, type: fc.constantFrom("concept", "entity", "source") });
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 12 }), fc.array(entry, { maxLength: 6 }), (before, after) => {
