@@ -8,7 +8,9 @@
  *    not rewritten; a change that no longer fits — a file made or edited since it was planned —
  *    stops the run before anything is written);
  * 4. write the journal: every target with its previous content (or absence), enough to restore the
- *    vault wherever a crash strikes;
+ *    vault wherever a crash strikes — index.md, which grows with the wiki, as the lines the run
+ *    replaces, and log.md as the text appended, so that a run's records stay small however big the
+ *    wiki is;
  * 5. apply the changes, index.md's affected lines and one log.md entry (appended);
  * 6. record the run in the history (for undo), remove the journal, release the lock.
  *
@@ -23,6 +25,7 @@ import { LOG_PREAMBLE, editIndex, indexPath, logEntryText, logPath, type IndexEd
 import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
 import { reconcileIndex } from "./index-reconcile";
 import { JOURNAL_KEY, rollBackEntries, rollBackJournal } from "./journal";
+import { lineChange, type LineChange } from "./line-changes";
 import { newRunId, recordRun } from "./run-history";
 import { acquireWriteLock, type LockOptions } from "./write-lock";
 import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
@@ -98,6 +101,8 @@ interface Step {
   readonly previous: string | null;
   /** null: the file is removed. */
   readonly next: string | null;
+  /** For a file kept as line changes (index.md updated in place): the lines replaced. */
+  readonly lines?: LineChange;
 }
 
 const BOOKKEEPING = new Set(["index", "log"]);
@@ -155,8 +160,15 @@ async function confirmGone(vault: VaultPort, own: IndexEdit, reconciled: IndexEd
   return { ...reconciled, remove, move };
 }
 
-function journalEntry(step: Step, logText: string | null): JournalEntry {
-  if (logText !== null) return { kind: "append", path: step.path, text: logText };
+/** index.md grows with the wiki: a change to it is kept as the lines replaced, not as two copies. */
+function asLineChange(step: Step): Step {
+  if (step.type !== "index" || step.previous === null || step.next === null) return step;
+  return { ...step, lines: lineChange(step.previous, step.next) };
+}
+
+function journalEntry(step: Step, append: { text: string; sizeBefore: number } | null): JournalEntry {
+  if (append !== null) return { kind: "append", path: step.path, ...append };
+  if (step.lines) return { kind: "lines", path: step.path, change: step.lines };
   return { kind: "write", path: step.path, previous: step.previous, nextHash: step.next === null ? null : contentHash(step.next) };
 }
 
@@ -173,6 +185,12 @@ async function stateStepsFor(store: StateStore, changes: readonly PlannedStateCh
     steps.set(change.key, { previous, next: change.update(known ? known.next : previous, runId) });
   }
   return [...steps].filter(([, s]) => s.next !== s.previous).map(([key, s]) => ({ key, ...s }));
+}
+
+function runFile(step: Step): RunFile {
+  const base = { path: step.path, type: step.type, title: step.title };
+  if (step.lines) return { ...base, action: "updated", lines: step.lines };
+  return { ...base, action: step.action === "unchanged" ? "updated" : step.action, before: step.previous, after: step.next };
 }
 
 async function writeStep(vault: VaultPort, step: Step, appendText: string | null): Promise<void> {
@@ -212,6 +230,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       const next = editIndex(current ?? "", reconciled);
       if (next !== current) ordered.push({ path, type: "index", title: "Wiki index", action: current === null ? "created" : "updated", previous: current, next });
     }
+    const recorded = ordered.map(asLineChange);
     const logFile = logPath(run.wikiFolder);
     const entry = logEntryText({
       date: isoDay(now()),
@@ -220,9 +239,9 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       pages: changed.filter((s) => !BOOKKEEPING.has(s.type)),
       details: run.logDetails ?? [],
     });
-    const logExists = (await vault.stat(logFile)) !== null;
-    const logStep: Step = { path: logFile, type: "log", title: "Synapse log", action: logExists ? "updated" : "created", previous: null, next: logExists ? null : `${LOG_PREAMBLE}${entry}` };
-    const appendText = logExists ? entry : null;
+    const logStat = await vault.stat(logFile);
+    const logStep: Step = { path: logFile, type: "log", title: "Synapse log", action: logStat ? "updated" : "created", previous: null, next: logStat ? null : `${LOG_PREAMBLE}${entry}` };
+    const appendText = logStat ? entry : null;
 
     const journal: Journal = {
       version: 1,
@@ -231,7 +250,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       label: run.label,
       started: now(),
       writer: run.writer,
-      entries: [...ordered.map((s) => journalEntry(s, null)), ...stateSteps.map(stateEntry), journalEntry(logStep, appendText)],
+      entries: [...recorded.map((s) => journalEntry(s, null)), ...stateSteps.map(stateEntry), journalEntry(logStep, logStat ? { text: entry, sizeBefore: logStat.size } : null)],
     };
     await run.store.write(JOURNAL_KEY, JSON.stringify(journal));
     const done: JournalEntry[] = [];
@@ -256,14 +275,6 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       await run.afterEachWrite?.(name);
     }
 
-    const files: RunFile[] = ordered.map((s) => ({
-      path: s.path,
-      type: s.type,
-      title: s.title,
-      action: s.action === "unchanged" ? "updated" : s.action,
-      before: s.previous,
-      after: s.next,
-    }));
     await recordRun(run.store, {
       version: 1,
       id: runId,
@@ -271,7 +282,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       label: run.label,
       at: now(),
       writer: run.writer,
-      files,
+      files: recorded.map(runFile),
       state: stateSteps.map((step) => ({ key: step.key, before: step.previous, after: step.next })),
       log: { path: logFile, text: appendText ?? logStep.next ?? "" },
       undoes: run.undoes ?? null,

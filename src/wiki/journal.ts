@@ -8,6 +8,7 @@
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "./content-hash";
+import { applyLineChange, revertLineChange } from "./line-changes";
 import { hasRun } from "./run-history";
 import { JournalSchema, parseRecord, type JournalEntry } from "./write-records";
 
@@ -32,17 +33,42 @@ export function entryName(entry: JournalEntry): string {
   return entry.kind === "state" ? entry.key : entry.path;
 }
 
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
 /** Undoes one journal entry; returns false when the file holds something else and was left alone. */
 async function rollBackEntry(vault: VaultPort, store: StateStore, entry: JournalEntry): Promise<boolean> {
   if (entry.kind === "state") return rollBackState(store, entry);
   const current = await readOrNull(vault, entry.path);
   if (entry.kind === "append") {
     if (current === null) return true;
-    const at = current.lastIndexOf(entry.text);
+    const { text, sizeBefore } = entry;
+    if (sizeBefore !== undefined) {
+      const size = byteLength(current);
+      if (size === sizeBefore) return true; // never appended (the crash came first)
+      if (size === sizeBefore + byteLength(text) && current.endsWith(text)) {
+        await vault.process(entry.path, (now) => (now === current ? now.slice(0, now.length - text.length) : now));
+        return true;
+      }
+    }
+    // Written since (or a journal without the size): the last copy of the text is the one appended.
+    const at = current.lastIndexOf(text);
     if (at === -1) return true; // never appended (the crash came first)
     await vault.process(entry.path, (now) => {
-      const i = now.lastIndexOf(entry.text);
-      return i === -1 ? now : now.slice(0, i) + now.slice(i + entry.text.length);
+      const i = now.lastIndexOf(text);
+      return i === -1 ? now : now.slice(0, i) + now.slice(i + text.length);
+    });
+    return true;
+  }
+  if (entry.kind === "lines") {
+    if (current === null) return false; // removed since: there is nothing to take the lines out of
+    if (applyLineChange(current, entry.change) !== null) return true; // not written yet
+    const before = revertLineChange(current, entry.change);
+    if (before === null) return false; // someone else's content
+    await vault.process(entry.path, (now) => {
+      if (now !== current) throw new Error(`"${entry.path}" changed while it was being restored.`);
+      return before;
     });
     return true;
   }

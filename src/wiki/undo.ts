@@ -13,8 +13,9 @@ import { applyPlan, type ApplyResult, type WriteContext } from "./apply";
 import { editIndex, indexPath } from "./index-log";
 import type { PlannedChange } from "./planned-change";
 import { lastUndoableRun, readHistory } from "./run-history";
+import { revertLineChange } from "./line-changes";
 import { revertState } from "./state-revert";
-import type { RunFile, RunRecord } from "./write-records";
+import { isLinesRunFile, type RunFile, type RunRecord, type WholeRunFile } from "./write-records";
 
 export interface UndoPreview {
   readonly run: RunRecord;
@@ -33,8 +34,8 @@ export async function previewUndo(vault: VaultPort, context: Pick<WriteContext, 
   if (!run) return null;
   const conflicts: string[] = [];
   for (const file of run.files) {
-    if (file.type === "index" && file.before !== null) continue; // edited lines are merged, not lost
-    if ((await readOrNull(vault, file.path)) !== file.after) conflicts.push(file.path);
+    if (file.type === "index" && (isLinesRunFile(file) || file.before !== null)) continue; // edited lines are merged, not lost
+    if (isLinesRunFile(file) || (await readOrNull(vault, file.path)) !== file.after) conflicts.push(file.path);
   }
   return { run, conflicts };
 }
@@ -49,7 +50,7 @@ function editedSince(path: string): SynapseError {
 }
 
 /** The change that brings one file back to what it held before the run. */
-function revert(file: RunFile, force: boolean): PlannedChange {
+function revert(file: WholeRunFile, force: boolean): PlannedChange {
   const base = { path: file.path, type: file.type, title: file.title };
   const { before, after } = file;
   if (before === null) return { ...base, action: "removed", remove: force || after === null ? {} : { expected: after } };
@@ -61,13 +62,17 @@ function revert(file: RunFile, force: boolean): PlannedChange {
 }
 
 /** index.md: back to its earlier bytes when untouched since, else only the affected lines. */
-function revertIndex(file: RunFile, pages: readonly RunFile[]): PlannedChange {
-  const { before, after } = file;
+function revertIndex(file: RunFile, pages: readonly WholeRunFile[]): PlannedChange {
   const edit = {
     remove: pages.filter((p) => p.before === null).map((p) => p.path),
     upsert: pages.filter((p) => p.before !== null).map((p) => ({ path: p.path, type: p.type, title: p.title })),
   };
   const base = { path: file.path, type: "index", title: file.title };
+  if (isLinesRunFile(file)) {
+    const { lines } = file;
+    return { ...base, action: "updated", update: (current) => ({ content: revertLineChange(current, lines) ?? editIndex(current, edit), action: "updated" }) };
+  }
+  const { before, after } = file;
   if (before === null) return { ...base, action: "removed", remove: { expected: after ?? "" } };
   return { ...base, action: "updated", create: before, update: (current) => ({ content: current === after ? before : editIndex(current, edit), action: "updated" }) };
 }
@@ -113,8 +118,11 @@ export async function undoLastRun(vault: VaultPort, context: WriteContext, optio
       throw new SynapseError("vault", `These files were edited after you confirmed the undo: ${unseen.join(", ")}. Nothing was undone.`);
     }
   };
-  const pages = run.files.filter((f) => f.type !== "index");
-  const index = run.files.find((f) => f.type === "index" && f.path === indexPath(options.wikiFolder));
+  // Only index.md is ever recorded as line changes; a page so recorded would be a record of another version.
+  const pages = run.files.filter((f): f is WholeRunFile => f.type !== "index" && !isLinesRunFile(f));
+  const recordedIndex = run.files.find((f) => f.type === "index" && f.path === indexPath(options.wikiFolder));
+  // An index.md removed since has no lines to give back (the next ingest writes a new one).
+  const index = recordedIndex && isLinesRunFile(recordedIndex) && !(await vault.stat(recordedIndex.path)) ? undefined : recordedIndex;
   const changes = [...pages.map((f) => revert(f, options.force === true)), ...(index ? [revertIndex(index, pages)] : [])];
   const result = await applyPlan(vault, changes, {
     ...context,

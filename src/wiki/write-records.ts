@@ -5,6 +5,7 @@
  * that does not parse is reported, never guessed at.
  */
 import * as z from "zod";
+import { LineChangeSchema } from "./line-changes";
 
 export const OPERATIONS = ["ingest", "query", "lint", "undo"] as const;
 export type WriteOperation = (typeof OPERATIONS)[number];
@@ -53,6 +54,17 @@ export const JournalEntrySchema = z.discriminatedUnion("kind", [
     path: z.string(),
     /** The exact text appended to an existing file; rolling back removes exactly this text. */
     text: z.string(),
+    /**
+     * The file's size in bytes before the append (absent in journals of earlier versions): tells
+     * "not appended yet" from "appended" even when the file already ended with the same text.
+     */
+    sizeBefore: z.number().int().nonnegative().optional(),
+  }),
+  z.object({
+    /** A file that grows with the wiki (index.md), changed in place: only the lines the run replaced. */
+    kind: z.literal("lines"),
+    path: z.string(),
+    change: LineChangeSchema,
   }),
 ]);
 export type JournalEntry = z.infer<typeof JournalEntrySchema>;
@@ -69,7 +81,7 @@ export const JournalSchema = z.object({
 });
 export type Journal = z.infer<typeof JournalSchema>;
 
-export const RunFileSchema = z.object({
+export const WholeRunFileSchema = z.object({
   path: z.string(),
   type: z.string(),
   title: z.string(),
@@ -79,6 +91,19 @@ export const RunFileSchema = z.object({
   /** Content after the run; null when the run removed the file. */
   after: z.string().nullable(),
 });
+export type WholeRunFile = z.infer<typeof WholeRunFileSchema>;
+
+/** A file that grows with the wiki (index.md), changed in place: the lines the run replaced, not two copies. */
+export const LinesRunFileSchema = z.object({
+  path: z.string(),
+  type: z.string(),
+  title: z.string(),
+  action: z.literal("updated"),
+  lines: LineChangeSchema,
+});
+export type LinesRunFile = z.infer<typeof LinesRunFileSchema>;
+
+export const RunFileSchema = z.union([WholeRunFileSchema, LinesRunFileSchema]);
 export type RunFile = z.infer<typeof RunFileSchema>;
 
 export const RunStateSchema = z.object({
@@ -89,6 +114,10 @@ export const RunStateSchema = z.object({
   after: z.string().nullable(),
 });
 export type RunState = z.infer<typeof RunStateSchema>;
+
+export function isLinesRunFile(file: RunFile): file is LinesRunFile {
+  return "lines" in file;
+}
 
 export const RunRecordSchema = z.object({
   version: z.literal(1),

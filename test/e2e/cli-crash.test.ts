@@ -13,22 +13,28 @@ function notes(root: string): Record<string, string> {
   return Object.fromEntries(Object.entries(snapshot(root)).filter(([p]) => !p.startsWith(".obsidian/")));
 }
 
-/** Starts an ingest that pauses after each file it writes, and kills it (SIGKILL) after `writes` writes. */
+type JournalEntries = { path: string; kind: string; previous?: string | null }[];
+
+/** Starts an ingest that pauses after each file it writes, and kills it (SIGKILL) after `writes` new pages were written. */
 function killDuringApply(vault: string, writes: number): Promise<void> {
+  return killWhen(vault, (entries) => entries.filter((e) => e.kind === "write" && e.previous === null && existsSync(join(vault, e.path))).length >= writes);
+}
+
+/** Starts an ingest that pauses after each file it writes, and kills it (SIGKILL) once `written` says the run got far enough. */
+function killWhen(vault: string, written: (entries: JournalEntries) => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, "ingest", NOTE, "--vault", vault, "--provider", "offline"], {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SYNAPSE_TEST_APPLY_DELAY_MS: "1500" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const journal = join(vault, STATE, "journal", "current.json");
-    let seen = 0;
+    let killed = false;
     // The pause after each write is long next to the polling; poll the vault to see how far the run got, then kill it.
     const timer = setInterval(() => {
       if (!existsSync(journal)) return;
-      const entries = (JSON.parse(readFileSync(journal, "utf8")) as { entries: { path: string; kind: string; previous?: string | null }[] }).entries;
-      const written = entries.filter((e) => e.kind === "write" && e.previous === null && existsSync(join(vault, e.path))).length;
-      if (written >= writes && seen === 0) {
-        seen = written;
+      const entries = (JSON.parse(readFileSync(journal, "utf8")) as { entries: JournalEntries }).entries;
+      if (!killed && written(entries)) {
+        killed = true;
         child.kill("SIGKILL");
       }
     }, 20);
@@ -57,6 +63,29 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
 
     // And the vault works as before: the same ingest now completes.
     expect((await runCli(["ingest", NOTE, "--vault", vault, "--provider", "offline"])).code).toBe(0);
+  });
+
+  // index.md is journaled as the lines the run replaces and log.md as the text it appends: killed
+  // right after either is written, the next command gives both back byte for byte.
+  const INDEX = "# My index\r\n\r\nMine — keep.\r\n\r\n## Sources\r\n\r\n- [[wiki/sources/Zeta|Zeta]] my note\r\n\r\n## Concepts\r\n\r\n- [[wiki/concepts/Zeta|Zeta]]";
+  const LOG = "# Synapse log\n\nMine.\n\n## [2026-11-01] ingest | Earlier\n\n- created [[wiki/concepts/Zeta|Zeta]]\n";
+  it.each([
+    ["index.md", (vault: string) => readFileSync(join(vault, "wiki/index.md"), "utf8") !== INDEX],
+    ["log.md", (vault: string) => readFileSync(join(vault, "wiki/log.md"), "utf8") !== LOG],
+  ] as const)("is rolled back to the exact bytes after %s was changed in place", async (_file, changed) => {
+    const vault = makeVault({ [NOTE]: TEXT, "wiki/index.md": INDEX, "wiki/log.md": LOG, "wiki/concepts/Zeta.md": "# Zeta\n", "wiki/sources/Zeta.md": "# Zeta\n" });
+    const before = notes(vault);
+    await killWhen(vault, (entries) => entries.some((e) => e.kind === "lines") && changed(vault));
+    expect(notes(vault)).not.toEqual(before);
+    const journal = readFileSync(join(vault, STATE, "journal", "current.json"), "utf8");
+    // The journal holds the lines and the appended text, not copies of the files.
+    expect(journal).not.toContain("Mine — keep.");
+    expect(journal).not.toContain("## [2026-11-01] ingest | Earlier");
+
+    const history = await runCli(["history", "--vault", vault]);
+    expect(history.code).toBe(0);
+    expect(history.stderr).toMatch(/An interrupted ingest \(“Ada Lovelace”\) was rolled back/);
+    expect(notes(vault)).toEqual(before);
   });
 
   it("removes temporary files a killed write left in the wiki folder", async () => {

@@ -50,7 +50,7 @@ describe("applyPlan, the one write path", () => {
     });
     const appended = "\n## [2026-11-30] ingest | Note\n\n- created [[wiki/concepts/A|A]]\n- provider: offline\n";
     expect(vault.snapshot()["wiki/log.md"]).toBe(`# My log\n\nold entries\n${appended}`);
-    expect(JournalSchema.parse(journal).entries.at(-1)).toEqual({ kind: "append", path: "wiki/log.md", text: appended });
+    expect(JournalSchema.parse(journal).entries.at(-1)).toEqual({ kind: "append", path: "wiki/log.md", text: appended, sizeBefore: 22 });
   });
 
   it("removes pages, drops their index lines, and records before and after in the history", async () => {
