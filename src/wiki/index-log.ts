@@ -122,24 +122,140 @@ export interface IndexEdit {
   readonly move?: readonly { readonly from: string; readonly to: string }[];
 }
 
+function keyOf(path: string): string {
+  return linkTarget(path).trim().toLowerCase();
+}
+
 /**
- * Applies an edit to index.md's text, touching only the affected lines. Everything else — the
- * preamble, the user's lines, their annotations after a link, sections Synapse does not know — is
- * kept byte for byte.
+ * index.md's text as lines joined by "\n" (CRLF read as LF, no final newline), and how to turn
+ * such a text back into the file: the final newline and the CRLF line ends it had.
  */
-export function editIndex(current: string, edit: IndexEdit): string {
+function openIndexText(current: string): { body: string; finish: (body: string) => string } {
   const source = current === "" ? INDEX_PREAMBLE : current;
   const crlf = source.includes("\r\n");
-  const lines = source.replace(/\r\n/g, "\n").split("\n");
-  const trailingNewline = lines[lines.length - 1] === "";
-  if (trailingNewline) lines.pop();
-  const removing = new Set((edit.remove ?? []).map((p) => linkTarget(p).trim().toLowerCase()));
-  const moves = new Map((edit.move ?? []).map((m) => [linkTarget(m.from).trim().toLowerCase(), linkTarget(m.to)]));
-  // One lower-cased copy answers "is this page listed at all?" without parsing every line: most
-  // pages a run writes are new, and a 20,000-line index must not cost 20,000 parses per page.
-  const lower = source.toLowerCase();
-  // (`[[path|` as Synapse writes it, or with a space before the bar as a hand edit may leave it.)
-  const listed = (key: string) => moves.size > 0 || lower.includes(`${key}|`) || lower.includes(`${key} |`);
+  const text = crlf ? source.replace(/\r\n/g, "\n") : source;
+  const trailingNewline = text.endsWith("\n");
+  return {
+    body: trailingNewline ? text.slice(0, -1) : text,
+    finish: (body) => {
+      const out = `${body}${trailingNewline || current === "" ? "\n" : ""}`;
+      return crlf ? out.replace(/\n/g, "\r\n") : out;
+    },
+  };
+}
+
+/** Lists or retitles one page in a lines array (the first line whose link is the page's). */
+function upsertLine(lines: string[], entry: IndexEntry): void {
+  const key = keyOf(entry.path);
+  const at = lines.findIndex((l) => entryKey(l) === key);
+  if (at === -1) {
+    insertEntry(lines, entry);
+    return;
+  }
+  const match = ENTRY.exec(lines[at] ?? "");
+  if (match && match[3] !== entry.title.replace(/[[\]|]/g, " ")) lines[at] = `${match[1]}${entryLink(entry)}${match[4]}`;
+}
+
+/** The line of `text` (lines joined by "\n") around offset `pos`: [start, end) without its "\n". */
+function lineAround(text: string, pos: number): { start: number; end: number } {
+  const start = pos === 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
+  const end = text.indexOf("\n", pos);
+  return { start, end: end === -1 ? text.length : end };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+/**
+ * The first line of `text` that lists the page with this key, as `upsertLine` would find it;
+ * undefined when only a parse of every line can tell.
+ */
+function findEntryLine(text: string, key: string): { start: number; end: number } | null | undefined {
+  if (key === "") return undefined;
+  // Every line whose link lower-cases to the key contains the key, ignoring case: the lines that
+  // contain it are the only ones to parse. A key of ASCII letters is found by a case-insensitive
+  // search (Unicode case folding finds what lower-casing would); any other key in a lower-cased copy
+  // of the text, which has the same offsets only when lower-casing kept its length.
+  let haystack = text;
+  let search: (from: number) => number;
+  if (/^[\x20-\x7e]*$/.test(key)) {
+    const pattern = new RegExp(escapeRegExp(key), "giu");
+    search = (from) => {
+      pattern.lastIndex = from;
+      return pattern.exec(text)?.index ?? -1;
+    };
+  } else {
+    haystack = text.toLowerCase();
+    if (haystack.length !== text.length) return undefined;
+    search = (from) => haystack.indexOf(key, from);
+  }
+  for (let pos = search(0); pos !== -1; ) {
+    const line = lineAround(text, pos);
+    if (entryKey(text.slice(line.start, line.end)) === key) return line;
+    if (line.end >= text.length) return null;
+    pos = search(line.end + 1);
+  }
+  return null;
+}
+
+/** The first line whose trimmed text is `heading`, as `insertEntry` finds a section. */
+function findHeadingLine(text: string, heading: string): { start: number; end: number } | null {
+  for (let pos = text.indexOf(heading); pos !== -1; ) {
+    const line = lineAround(text, pos);
+    if (text.slice(line.start, line.end).trim() === heading) return line;
+    pos = text.indexOf(heading, line.end);
+  }
+  return null;
+}
+
+/**
+ * `upsertLine` on the text itself: the page's line is retitled in place, or the page is inserted
+ * into its section, of which only the lines are parsed. Null when the section does not exist yet.
+ */
+function upsertInText(text: string, entry: IndexEntry): string | null {
+  const found = findEntryLine(text, keyOf(entry.path));
+  if (found === undefined) return null;
+  if (found !== null) {
+    const match = ENTRY.exec(text.slice(found.start, found.end));
+    if (!match || match[3] === entry.title.replace(/[[\]|]/g, " ")) return text;
+    return `${text.slice(0, found.start)}${match[1]}${entryLink(entry)}${match[4]}${text.slice(found.end)}`;
+  }
+  const heading = findHeadingLine(text, `## ${headingOf(entry.type)}`);
+  if (heading === null) return null;
+  // The section runs to the next line that starts with "## ".
+  const next = text.indexOf("\n## ", heading.end);
+  const last = next === -1 ? text.length : next;
+  const line = `- ${entryLink(entry)}`;
+  // Before the first entry whose title sorts after this one; else after the section's last entry.
+  let lastEntryEnd = -1;
+  for (let pos = heading.end + 1; pos <= last; ) {
+    const newline = text.indexOf("\n", pos);
+    const end = newline === -1 ? text.length : newline;
+    const match = ENTRY.exec(text.slice(pos, end));
+    if (match) {
+      if ((match[3] ?? "").localeCompare(entry.title) > 0) return `${text.slice(0, pos)}${line}\n${text.slice(pos)}`;
+      lastEntryEnd = end;
+    }
+    pos = end + 1;
+  }
+  if (lastEntryEnd !== -1) return `${text.slice(0, lastEntryEnd)}\n${line}${text.slice(lastEntryEnd)}`;
+  // A section without entries: its lines and the heading that ends it, as `insertEntry` edits them.
+  const end = next === -1 ? text.length : lineAround(text, next + 1).end;
+  const section = text.slice(heading.start, end).split("\n");
+  insertEntry(section, entry);
+  return `${text.slice(0, heading.start)}${section.join("\n")}${text.slice(end)}`;
+}
+
+/**
+ * `editIndex` line by line: every line parsed. The reference the text path is tested against, and
+ * the path of removals, moves and new sections.
+ */
+export function editIndexByLines(current: string, edit: IndexEdit): string {
+  const { body, finish } = openIndexText(current);
+  const lines = body.split("\n");
+  const removing = new Set((edit.remove ?? []).map(keyOf));
+  const moves = new Map((edit.move ?? []).map((m) => [keyOf(m.from), linkTarget(m.to)]));
   for (let i = removing.size + moves.size > 0 ? lines.length - 1 : -1; i >= 0; i--) {
     const line = lines[i] ?? "";
     const key = entryKey(line);
@@ -150,20 +266,38 @@ export function editIndex(current: string, edit: IndexEdit): string {
       if (match) lines[i] = `${match[1]}[[${moves.get(key)}|${match[3]}]]${match[4]}`;
     }
   }
-  const inserted = new Set<string>();
+  for (const entry of edit.upsert ?? []) upsertLine(lines, entry);
+  return finish(lines.join("\n"));
+}
+/**
+ * Applies an edit to index.md's text, touching only the affected lines. Everything else — the
+ * preamble, the user's lines, their annotations after a link, sections Synapse does not know — is
+ * kept byte for byte.
+ *
+ * The common edit, pages listed or retitled in sections that exist, works on the text itself: a
+ * page's line is found by searching for its path and a section by its heading, so the cost is a few
+ * searches of the text, not a parse of every line (index.md has a line per page of the wiki).
+ * Removals, moves and new sections take the line-by-line path, `editIndexByLines`, which gives the
+ * same result.
+ */
+export function editIndex(current: string, edit: IndexEdit): string {
+  if ((edit.remove?.length ?? 0) + (edit.move?.length ?? 0) > 0) return editIndexByLines(current, edit);
+  const { body, finish } = openIndexText(current);
+  let text: string | null = body;
+  let lines: string[] | null = null;
   for (const entry of edit.upsert ?? []) {
-    const key = linkTarget(entry.path).trim().toLowerCase();
-    const at = listed(key) || inserted.has(key) ? lines.findIndex((l) => entryKey(l) === key) : -1;
-    if (at === -1) {
-      insertEntry(lines, entry);
-      inserted.add(key);
-      continue;
+    if (text !== null) {
+      const edited = upsertInText(text, entry);
+      if (edited !== null) {
+        text = edited;
+        continue;
+      }
+      lines = text.split("\n");
+      text = null;
     }
-    const match = ENTRY.exec(lines[at] ?? "");
-    if (match && match[3] !== entry.title.replace(/[[\]|]/g, " ")) lines[at] = `${match[1]}${entryLink(entry)}${match[4]}`;
+    if (lines) upsertLine(lines, entry);
   }
-  const text = `${lines.join("\n")}${trailingNewline || current === "" ? "\n" : ""}`;
-  return crlf ? text.replace(/\n/g, "\r\n") : text;
+  return finish(text ?? (lines ?? []).join("\n"));
 }
 
 /** Compatibility with earlier callers (the benchmark seeds its index with it): an index with these entries. */
