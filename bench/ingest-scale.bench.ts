@@ -2,7 +2,10 @@
  * Does one ingest cost the same on a big wiki as on a small one? On disk (NodeVault), in a vault
  * holding the user's notes (corpus notes in several languages) beside a wiki of real-sized pages
  * (bodies of corpus notes), an index.md listing every page and a log.md, with the vault's search
- * index open as `synapse ingest` opens it (the index is built first; that time is reported apart):
+ * index open as `synapse ingest` opens it (the index is built first; that time is reported apart),
+ * and the write path's state on disk as `synapse ingest` keeps it: the journal, the history of runs
+ * and the registry of ingested notes (one note recorded per source page, as a wiki built by Synapse
+ * has):
  * - one ingest's orchestration cost (wall time minus the time inside the Offline provider) at
  *   1,000 and at 20,000 wiki pages, and their ratio (target: at most 1.5). Each ingest is of a note
  *   never ingested before ("cold": nothing about it is cached or recorded), and includes retrieval,
@@ -23,8 +26,10 @@ import { indexCatalog } from "../src/retrieval/catalog";
 import { syncIndex } from "../src/retrieval/sync";
 import { VaultIndex } from "../src/retrieval/vault-index";
 import { DEFAULT_SETTINGS } from "../src/settings/schema";
-import { NodeStateStore } from "../src/vault/node-state-store";
+import { NodeStateStore, STATE_FOLDER } from "../src/vault/node-state-store";
 import { NodeVault } from "../src/vault/node-vault";
+import { nodeWriteContext } from "../src/vault/node-write-context";
+import type { WriteContext } from "../src/wiki/apply";
 import { upsertIndex } from "../src/wiki/index-log";
 import { ingestNote } from "../src/wiki/ingest-note";
 import type { WikiCatalog } from "../src/wiki/ingest-types";
@@ -83,6 +88,15 @@ function buildVault(notes: readonly { path: string; text: string }[], pages: num
     entries.push({ path, type, title });
   }
   write(root, "wiki/index.md", upsertIndex("", entries));
+  // The registry of ingested notes as a wiki built note by note has it: one note per source page
+  // (kept whole, as earlier versions wrote it; the current one splits it at its first use, in the
+  // warm-up ingest, which is not timed).
+  const registry: Record<string, unknown> = {};
+  for (const [i, entry] of entries.entries()) {
+    if (entry.type !== "source") continue;
+    registry[`notes/ingested/${i}.md`] = { hash: `sha256:${i.toString(16).padStart(64, "0")}`, ingestedAt: "2026-11-01T00:00:00.000Z", wikiFolder: "wiki", pages: [entry.path], runId: null };
+  }
+  write(root, `${STATE_FOLDER}/sources.json`, `${JSON.stringify({ version: 1, notes: registry }, null, 1)}\n`);
   const log = ["# Synapse log", ""];
   for (let i = 0; i < Math.floor(pages / 3); i++) log.push(`## [2026-11-01] ingest | n${i}`, "", `- created [[wiki/concepts/n${i}|n${i}]]`, "");
   write(root, "wiki/log.md", `${log.join("\n")}\n`);
@@ -93,6 +107,7 @@ interface Opened {
   readonly vault: NodeVault;
   readonly index: VaultIndex;
   readonly catalog: WikiCatalog;
+  readonly write: WriteContext;
   readonly buildMs: number;
 }
 
@@ -104,14 +119,14 @@ async function openIndex(root: string): Promise<Opened> {
   await syncIndex(index, vault, { batchSize: 200 });
   const buildMs = performance.now() - start;
   // As in `synapse ingest`, the changed shards are written after the ingest, not during it.
-  return { vault, index, catalog: indexCatalog(index, vault), buildMs };
+  return { vault, index, catalog: indexCatalog(index, vault), write: nodeWriteContext(root, { kind: "cli", env: {} }), buildMs };
 }
 
 async function ingestCost(opened: Opened, notePath: string): Promise<{ overhead: number; pages: number }> {
   const clock = { ms: 0 };
   const start = performance.now();
   const report = await ingestNote(
-    { vault: opened.vault, provider: timed(new OfflineProvider(), clock), settings: DEFAULT_SETTINGS, retriever: opened.index, catalog: opened.catalog },
+    { vault: opened.vault, provider: timed(new OfflineProvider(), clock), settings: DEFAULT_SETTINGS, retriever: opened.index, catalog: opened.catalog, write: opened.write },
     { notePath },
   );
   if (report.error) throw new Error(`The benchmark's ingest of ${notePath} failed: ${report.error.message}`);
@@ -187,8 +202,22 @@ export async function benchIngestScale(): Promise<BenchResult[]> {
   return results;
 }
 
-export function buildVaultForProfile(pages: number): string {
-  return buildVault(corpus(), pages);
+/** The measured ingests at one size, with hooks around them alone (bench/profile-ingest.ts). */
+export async function profileIngests(pages: number, start: () => Promise<void>, stop: () => Promise<void>): Promise<number> {
+  const userNotes = corpus().slice(0, USER_NOTES);
+  const root = buildVault(corpus(), pages);
+  try {
+    const opened = await openIndex(root);
+    const warmUp = userNotes.at(-INGESTS_PER_SIZE - 1);
+    if (warmUp) await ingestCost(opened, `notes/${warmUp.path}`);
+    const costs: number[] = [];
+    await start();
+    for (const note of userNotes.slice(-INGESTS_PER_SIZE)) costs.push((await ingestCost(opened, `notes/${note.path}`)).overhead);
+    await stop();
+    return percentile(costs, 50);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 // `tsx bench/ingest-scale.bench.ts` runs this benchmark alone.
