@@ -173,22 +173,22 @@ function escapeRegExp(text: string): string {
  */
 function findEntryLine(text: string, key: string): { start: number; end: number } | null | undefined {
   if (key === "") return undefined;
-  // Every line whose link lower-cases to the key contains the key, ignoring case: the lines that
-  // contain it are the only ones to parse. A key of ASCII letters is found by a case-insensitive
-  // search (Unicode case folding finds what lower-casing would); any other key in a lower-cased copy
-  // of the text, which has the same offsets only when lower-casing kept its length.
-  let haystack = text;
+  // Every line whose link lower-cases to the key contains the key ignoring case, so the lines that
+  // contain it are the only ones to parse. A case-insensitive search (Unicode simple case folding)
+  // finds every text that lower-cases to the key, with one exception: "İ", which lower-cases to
+  // "i" and a combining dot; a key with that dot is looked for in a lower-cased copy of the text,
+  // which has the same offsets only when lower-casing kept its length.
   let search: (from: number) => number;
-  if (/^[\x20-\x7e]*$/.test(key)) {
+  if (!key.includes("\u0307")) {
     const pattern = new RegExp(escapeRegExp(key), "giu");
     search = (from) => {
       pattern.lastIndex = from;
       return pattern.exec(text)?.index ?? -1;
     };
   } else {
-    haystack = text.toLowerCase();
-    if (haystack.length !== text.length) return undefined;
-    search = (from) => haystack.indexOf(key, from);
+    const lower = text.toLowerCase();
+    if (lower.length !== text.length) return undefined;
+    search = (from) => lower.indexOf(key, from);
   }
   for (let pos = search(0); pos !== -1; ) {
     const line = lineAround(text, pos);
