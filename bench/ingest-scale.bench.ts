@@ -89,9 +89,7 @@ function buildVault(notes: readonly { path: string; text: string }[], pages: num
     entries.push({ path, type, title });
   }
   write(root, "wiki/index.md", upsertIndex("", entries));
-  // The registry of ingested notes as a wiki built note by note has it: one note per source page
-  // (kept whole, as earlier versions wrote it; the current one splits it at its first use, in the
-  // warm-up ingest, which is not timed).
+  // The registry of ingested notes as a wiki built note by note has it: one note per source page.
   const registry: Record<string, unknown> = {};
   for (const [i, entry] of entries.entries()) {
     if (entry.type !== "source") continue;
