@@ -30,6 +30,16 @@ export function isSynapseText(page: PageRecord): boolean {
   return (typeof hash === "string" && hash === contentHash(page.body)) || isAllSynapseText(page.body);
 }
 
+/**
+ * The notes whose links lead to a page (only those written as a path, when `byPath`): fixes never
+ * edit the user's notes, so a fix that removes or moves the page leaves those links to them.
+ */
+function notesLinkingTo(path: string, snapshot: WikiSnapshot, resolver: Resolver, byPath = false): string {
+  const notes = [...snapshot.noteLinks].filter(([, links]) => links.some((t) => (!byPath || t.includes("/")) && resolver.resolve(t) === path)).map(([note]) => note);
+  if (notes.length === 0) return "";
+  return ` Links to ${byPath ? "its path" : path} in your notes are left as they are: ${notes.join(", ")}.`;
+}
+
 function finding(check: Check, page: string, message: string, fixes: Fix[] = [], severity: Finding["severity"] = "warning"): Finding {
   return { check, severity, page, message, fixes };
 }
@@ -124,7 +134,7 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
     if (on("wrong-folder") && isPageType(page.type)) {
       const folder = `${snapshot.wikiFolder}/${TYPE_FOLDERS[page.type]}/`;
       if (!page.path.startsWith(folder)) {
-        findings.push(finding("wrong-folder", page.path, `A ${page.type} page outside ${folder}.`, [{ kind: "move-to-type-folder", label: `Move it to ${folder}`, safe: false, params: { to: `${folder}${basenameOf(page.path)}.md` } }], "info"));
+        findings.push(finding("wrong-folder", page.path, `A ${page.type} page outside ${folder}.${notesLinkingTo(page.path, snapshot, resolver, true)}`, [{ kind: "move-to-type-folder", label: `Move it to ${folder}`, safe: false, params: { to: `${folder}${basenameOf(page.path)}.md` } }], "info"));
       }
     }
     if (on("missing-sources") && page.sources.length === 0 && !page.frontmatterInvalid) {
@@ -161,7 +171,7 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
         // One finding per pair, on the page that stays: the plainer name ("Ada" before "Ada (2)").
         if (keepsOver(twin, page)) continue;
         findings.push(
-          finding("duplicate", page.path, `"${page.title}" and ${twin.path} name the same thing.`, [
+          finding("duplicate", page.path, `"${page.title}" and ${twin.path} name the same thing.${notesLinkingTo(twin.path, snapshot, resolver)}`, [
             { kind: "merge-duplicates", label: `Merge ${twin.path} into this page`, safe: false, params: { keep: page.path, remove: twin.path } },
           ]),
         );

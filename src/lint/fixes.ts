@@ -3,7 +3,8 @@
  * files (recomputed from the file as it is when applied), so fixes are reviewed as diffs, applied
  * all-or-nothing, recorded in log.md and undone in one step like every other write.
  * Several fixes on one file compose into one change; a fix that would act on a file another fix
- * removes is left out and said so. The plan edits index.md itself (fixes are about the index too),
+ * removes is left out and said so. Fixes edit wiki pages and index.md only: the user's notes are
+ * theirs (and a note's text is its fingerprint, so editing it would make its pages look stale). The plan edits index.md itself (fixes are about the index too),
  * so it is applied with `maintainIndex: false`.
  */
 import { stringify } from "yaml";
@@ -15,11 +16,17 @@ import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
 import type { PlannedChange } from "../wiki/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { mergeGroups } from "./merge-chains";
 import type { Finding, Fix } from "./types";
 
 export interface ChosenFix {
   readonly finding: Finding;
   readonly fix: Fix;
+}
+
+export interface PlannedFix extends ChosenFix {
+  /** The files the fix writes, creates or removes: it is carried out only if every one is. */
+  readonly paths: readonly string[];
 }
 
 export interface FixPlan {
@@ -29,7 +36,7 @@ export interface FixPlan {
   /** Fixes left out, with why. */
   readonly skipped: readonly { readonly fix: ChosenFix; readonly reason: string }[];
   /** The fixes the changes carry out. */
-  readonly planned: readonly ChosenFix[];
+  readonly planned: readonly PlannedFix[];
 }
 
 type Edit = (current: string) => string;
@@ -115,13 +122,29 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
   const skipped: { fix: ChosenFix; reason: string }[] = [];
   const planned: ChosenFix[] = [];
   const index = indexPath(snapshot.wikiFolder);
-  const edit = (path: string, e: Edit) => edits.set(path, [...(edits.get(path) ?? []), e]);
+  // The files each fix touches, recorded as its edits are made (`by` is the fix being planned).
+  const touched = new Map<ChosenFix, Set<string>>();
+  let by: ChosenFix | null = null;
+  const touch = (path: string) => {
+    if (by) touched.set(by, (touched.get(by) ?? new Set()).add(path));
+  };
+  const edit = (path: string, e: Edit) => {
+    edits.set(path, [...(edits.get(path) ?? []), e]);
+    touch(path);
+  };
   const entryOf = (p: PageRecord): IndexEntry => ({ path: p.path, type: p.type, title: p.title });
+  // Moved pages by where they go: edits planned on the page (a merge into it) follow it there.
+  const movedFrom = new Map<string, string>();
 
-  // Removals first, so later fixes can see what goes.
-  for (const c of chosen) if (c.fix.kind === "merge-duplicates") removes.set(c.fix.params.remove ?? "", pages.get(c.fix.params.remove ?? "")?.text ?? "");
+  // Removals first, so later fixes can see what goes; chained merges each go to their final keeper.
+  const mergeable = (c: ChosenFix) => pages.has(c.fix.params.keep ?? "") && pages.has(c.fix.params.remove ?? "");
+  const merging = mergeGroups(chosen.filter((c) => c.fix.kind === "merge-duplicates" && mergeable(c)).map((c) => ({ keep: c.fix.params.keep ?? "", remove: c.fix.params.remove ?? "", by: c })));
+  const mergeSkipped = new Map(merging.skipped.map((s) => [s.by, s.reason]));
+  const mergedAway = new Set(merging.merges.map((m) => m.remove));
+  for (const m of merging.merges) removes.set(m.remove, pages.get(m.remove)?.text ?? "");
 
   for (const c of chosen) {
+    by = c;
     const { fix, finding } = c;
     const p = fix.params;
     if (removes.has(finding.page) && fix.kind !== "merge-duplicates") {
@@ -150,6 +173,7 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
           continue;
         }
         creates.set(path, stub(p.title ?? "Untitled", pages.get(finding.page)?.sources ?? [], finding.page, date));
+        touch(path);
         edit(index, (cur) => editIndex(cur, { upsert: [{ path, type: "concept", title: p.title ?? "Untitled" }] }));
         break;
       }
@@ -169,21 +193,12 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         break;
       }
       case "merge-duplicates": {
-        const keep = pages.get(p.keep ?? "");
-        const removed = pages.get(p.remove ?? "");
-        if (!keep || !removed) {
-          skipped.push({ fix: c, reason: "One of the pages to merge is gone." });
+        const reason = mergeable(c) ? mergeSkipped.get(c) : "One of the pages to merge is gone.";
+        if (reason !== undefined) {
+          skipped.push({ fix: c, reason });
           continue;
         }
-        edit(keep.path, (cur) => absorb(cur, removed));
-        const pointsAtRemoved = (t: string) => resolver.resolve(t) === removed.path;
-        const to = basenameOf(keep.path);
-        for (const other of [...snapshot.pages.map((pg) => pg.path), ...snapshot.noteLinks.keys()]) {
-          if (other === removed.path) continue;
-          const links = pages.get(other)?.links ?? snapshot.noteLinks.get(other) ?? [];
-          if (links.some(pointsAtRemoved)) edit(other, (cur) => retargetLinks(cur, pointsAtRemoved, to));
-        }
-        edit(index, (cur) => editIndex(cur, { remove: [removed.path] }));
+        // Planned below, once every chain of merges is known.
         break;
       }
       case "move-to-type-folder": {
@@ -194,11 +209,13 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
           continue;
         }
         creates.set(to, page.text);
+        movedFrom.set(to, page.path);
         removes.set(page.path, page.text);
+        touch(to);
+        touch(page.path);
         const pointsAtPage = (t: string) => t.includes("/") && resolver.resolve(t) === page.path;
-        for (const other of [...snapshot.pages.map((pg) => pg.path), ...snapshot.noteLinks.keys()]) {
-          const links = pages.get(other)?.links ?? snapshot.noteLinks.get(other) ?? [];
-          if (other !== page.path && links.some(pointsAtPage)) edit(other, (cur) => retargetLinks(cur, pointsAtPage, to.replace(/\.md$/i, "")));
+        for (const other of snapshot.pages) {
+          if (other.path !== page.path && other.links.some(pointsAtPage)) edit(other.path, (cur) => retargetLinks(cur, pointsAtPage, to.replace(/\.md$/i, "")));
         }
         edit(index, (cur) => editIndex(cur, { move: [{ from: page.path, to }] }));
         break;
@@ -223,8 +240,32 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
     planned.push(c);
   }
 
+  // Each final keeper takes every page merged into it, then every link to one of those pages (in
+  // the wiki, and in the text it has just taken in) points at the keeper.
+  const linksAfterMerge = new Map(snapshot.pages.map((pg) => [pg.path, [...pg.links]]));
+  for (const m of merging.merges) {
+    by = m.by;
+    const removed = pages.get(m.remove);
+    if (removed) edit(m.keeper, (cur) => absorb(cur, removed));
+    linksAfterMerge.get(m.keeper)?.push(...(removed?.links ?? []));
+    touch(m.remove);
+  }
+  for (const m of merging.merges) {
+    by = m.by;
+    const pointsAtRemoved = (t: string) => resolver.resolve(t) === m.remove;
+    const to = basenameOf(m.keeper);
+    for (const [path, links] of linksAfterMerge) {
+      if (!mergedAway.has(path) && links.some(pointsAtRemoved)) edit(path, (cur) => retargetLinks(cur, pointsAtRemoved, to));
+    }
+    edit(index, (cur) => editIndex(cur, { remove: [m.remove] }));
+  }
+
   const changes: PlannedChange[] = [];
-  for (const [path, content] of creates) changes.push({ path, type: "concept", title: basenameOf(path), action: "created", create: content });
+  for (const [path, content] of creates) {
+    const from = movedFrom.get(path);
+    const create = from === undefined ? content : (edits.get(from) ?? []).reduce((text, fn) => fn(text), content);
+    changes.push({ path, type: "concept", title: basenameOf(path), action: "created", create });
+  }
   for (const [path, fns] of edits) {
     if (removes.has(path)) continue;
     const page = pages.get(path);
@@ -240,5 +281,5 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
     });
   }
   for (const [path, expected] of removes) changes.push({ path, type: pages.get(path)?.type ?? "page", title: pages.get(path)?.title ?? basenameOf(path), action: "removed", remove: { expected } });
-  return { changes, reingest: [...reingest], skipped, planned };
+  return { changes, reingest: [...reingest], skipped, planned: planned.map((c) => ({ ...c, paths: [...(touched.get(c) ?? [])] })) };
 }
