@@ -5,6 +5,7 @@
  * review shows them together, they are applied all-or-nothing, log.md gets one
  * `## [date] lint | N fixes` entry, and one undo takes the whole run back.
  */
+import { sourceKey } from "../core/sources";
 import { SynapseError } from "../core/errors";
 import { applyPlan } from "../wiki/apply";
 import { editIndex, indexPath, type IndexEdit } from "../wiki/index-log";
@@ -118,10 +119,14 @@ export async function runFixes(deps: LintDeps, snapshot: WikiSnapshot, chosen: r
 
   const selected = request.review ? await request.review(combined.changes) : combined.changes;
   if (request.signal?.aborted) throw new SynapseError("cancelled", "The lint run was cancelled.");
-  if (selected.length === 0 && combined.changes.length > 0) return result(0, null);
+  // Declined in review: nothing is written and no fix counts as made.
+  if (selected.length === 0 && combined.changes.length > 0) return { ...result(0, null), planned: [] };
   const kept = new Set(selected.map((c) => c.path));
   // A re-ingest whose pages were all declined records nothing: its note stays stale.
   const keptIngests = ingests.filter((i) => i.changes.length === 0 || i.changes.some((c) => kept.has(c.path)));
+  const keptNotes = new Set(keptIngests.map((i) => sourceKey(i.notePath)));
+  // A fix counts as made only when the review kept every file it writes (a re-ingest: any of its pages).
+  planned = planned.filter((c) => (c.fix.kind === "reingest" ? keptNotes.has(sourceKey(c.fix.params.note ?? "")) : c.paths.every((p) => kept.has(p))));
   const index = indexLines(wikiFolder, reingested.filter((c) => kept.has(c.path)));
   const changes = index ? combineChanges([...selected, index]).changes : [...selected];
   const state: PlannedStateChange[] = keptIngests.flatMap((i) => i.state);

@@ -92,6 +92,24 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
     expect(report.findings.filter((f) => f.check === "stale" && f.page === PAGE)).toHaveLength(1);
   });
 
+  it("a review that keeps nothing writes nothing and reports no fix as made", async () => {
+    const { vault, deps } = await staleWiki();
+    const before = await files(vault);
+    const report = await runLint(deps, { fix: "all", review: () => Promise.resolve([]) });
+    expect(report.error).toBeNull();
+    expect(report.fixed).toEqual([]);
+    expect(await files(vault)).toEqual(before);
+  });
+
+  it("reports as made only the fixes whose files the review kept", async () => {
+    const { deps } = await staleWiki();
+    const report = await runLint(deps, { fix: "all", review: (changes) => Promise.resolve(changes.filter((c) => c.path !== PAGE)) });
+    expect(report.fixed.map((f) => f.fix)).not.toContain(`Re-ingest ${NOTE}`);
+    expect(report.fixed.length).toBeGreaterThan(0);
+    const all = await runLint((await staleWiki()).deps, { fix: "all" });
+    expect(all.fixed.filter((f) => f.fix === `Re-ingest ${NOTE}`)).toHaveLength(2);
+  });
+
   it("with --dry-run, lists the re-ingest without calling the ingest backend or writing", async () => {
     const { vault, deps, reingested } = await staleWiki();
     const before = await files(vault);
