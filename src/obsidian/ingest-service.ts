@@ -17,10 +17,10 @@ import { ResultModal } from "../ui/result-modal";
 import { modalReviewHook } from "../ui/review-modal";
 import type { WriteContext } from "../wiki/apply";
 import type { DeferredIngest } from "../wiki/ingest-note";
-import type { IngestReport } from "../wiki/ingest-types";
+import type { IngestDeps, IngestReport } from "../wiki/ingest-types";
 import { reviewWhenNeeded, type ReviewHook } from "../wiki/review";
 import type { PluginEnvironment } from "./environment";
-import type { IndexService } from "./index-service";
+import type { IndexService, IngestIndex } from "./index-service";
 import { IngestQueue, type JobOutcome, type QueueJob } from "./ingest-queue";
 import { ObsidianVault } from "./obsidian-vault";
 import { batchNotice, buildResultListing, noteName, outcomeNotice, plural, type IngestedNote } from "./outcome";
@@ -135,14 +135,7 @@ export class IngestService {
     const vault = new ObsidianVault(this.app);
     const indexed = await this.index?.forIngest();
     const { report, plan } = await planIngest(
-      {
-        vault,
-        provider,
-        settings,
-        ...(this.write ? { write: this.write } : {}),
-        linkExists: (name) => vault.linkExists(name),
-        ...(indexed ? { retriever: indexed.retriever, catalog: indexed.catalog } : {}),
-      },
+      this.ingestDeps(vault, provider, settings, indexed),
       { notePath, log: logger, ...(signal ? { signal } : {}) },
     );
     if (report.error) throw new SynapseError(report.error.kind, `Re-ingesting ${notePath} failed: ${report.error.message}`);
@@ -256,6 +249,18 @@ export class IngestService {
   }
 
   /** Shows the plan before writing when the review setting asks for it (read per plan); a cancel closes it. */
+  /** What an ingest in the plugin runs on: the vault through Obsidian, the write path, the search index when it is open. */
+  private ingestDeps(vault: ObsidianVault, provider: InferenceProvider, settings: Settings, indexed: IngestIndex | null | undefined): IngestDeps {
+    return {
+      vault,
+      provider,
+      settings,
+      ...(this.write ? { write: this.write } : {}),
+      linkExists: (name) => vault.linkExists(name),
+      ...(indexed ? { retriever: indexed.retriever, catalog: indexed.catalog } : {}),
+    };
+  }
+
   private reviewFor(signal: AbortSignal): ReviewHook {
     return reviewWhenNeeded(() => this.store.settings.reviewMode, modalReviewHook(this.app, signal));
   }
@@ -290,14 +295,7 @@ export class IngestService {
         // Waits for the first indexing of the vault; without an index, the ingest lists the wiki instead.
         const indexed = await this.index?.forIngest();
         const report = await ingestNote(
-          {
-            vault,
-            provider,
-            settings,
-            ...(this.write ? { write: this.write } : {}),
-            linkExists: (name) => vault.linkExists(name),
-            ...(indexed ? { retriever: indexed.retriever, catalog: indexed.catalog } : {}),
-          },
+          this.ingestDeps(vault, provider, settings, indexed),
           { notePath, force, signal, progress, log: logger, review: this.reviewFor(signal) },
         );
         return { notePath, report, calls: logger.events, contexts: logger.contexts };
