@@ -32,6 +32,7 @@ function heldYield() {
       reached();
       await released;
     }
+    // The yield itself, as the plugin's: one macrotask, so vault events queued meanwhile run (not a wait for anything).
     await new Promise((resolve) => setTimeout(resolve, 0));
   };
   return { yieldNow, firstYield, release };

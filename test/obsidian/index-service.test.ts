@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import SynapsePlugin from "../../src/main";
 import { aPage, ScriptedProvider } from "../builders";
 import { eventually } from "../helpers/eventually";
-import { loadPlugin, MANIFEST, readBinaryOfTextFiles, runCommand, type Harness } from "./plugin-harness";
+import { loadPlugin, MANIFEST, readBinaryOfTextFiles, runCommand, statusTexts, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -28,17 +28,6 @@ async function search(harness: Harness, query: string): Promise<string[]> {
   return (await indexed.retriever.retrieve(query, { scope: { kind: "all" }, limit: 5 })).map((h) => h.path);
 }
 
-/** The status line's texts, in order, from now on. */
-function statusTexts(harness: Harness): string[] {
-  const element = harness.registered.statusBarItems__[1] as HTMLElement;
-  const texts: string[] = [];
-  const setText = element.setText.bind(element);
-  vi.spyOn(element, "setText").mockImplementation((text: string | DocumentFragment) => {
-    texts.push(typeof text === "string" ? text : (text.textContent ?? ""));
-    setText(text);
-  });
-  return texts;
-}
 
 async function shardFiles(app: App): Promise<string[]> {
   const adapter = app.vault.adapter as unknown as { exists(p: string): Promise<boolean>; list(p: string): Promise<{ files: string[] }> };

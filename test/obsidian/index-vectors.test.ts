@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { eventually } from "../helpers/eventually";
 import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-server";
 import { nodeRequestUrl, type ForwardedCall } from "./node-request-url";
-import { loadPlugin, type Harness } from "./plugin-harness";
+import { loadPlugin, statusTexts, type Harness } from "./plugin-harness";
 
 // Obsidian's requestUrl, replaced by one that really reaches the scripted server.
 const transport = vi.hoisted(() => ({ requestUrl: null as null | ((p: RequestUrlParam) => Promise<unknown>) }));
@@ -45,17 +45,6 @@ function notes(n: number): Record<string, string> {
 
 const withOllama = (host: string, extra: Record<string, unknown> = {}) => ({ embedding: { provider: "ollama", model: "nomic-embed-text" }, profiles: { ollama: { host } }, ...extra });
 
-/** The index's status line, from now on. */
-function statusTexts(harness: Harness): string[] {
-  const element = harness.registered.statusBarItems__[1] as HTMLElement;
-  const texts: string[] = [];
-  const setText = element.setText.bind(element);
-  vi.spyOn(element, "setText").mockImplementation((text: string | DocumentFragment) => {
-    texts.push(typeof text === "string" ? text : (text.textContent ?? ""));
-    setText(text);
-  });
-  return texts;
-}
 
 const inputsOf = (server: ScriptedServer) => server.embedRequests().map((r) => (r.body as { input: string[] }).input);
 const vectorNotices = (harness: Harness) => harness.notices.filter((n) => /vector search|embedding/i.test(n));

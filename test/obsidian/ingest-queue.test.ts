@@ -16,8 +16,6 @@ function gate() {
   return { run, started, release: (value: string) => release(value) };
 }
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 describe("the ingest queue", () => {
   it("runs one job at a time, in order", async () => {
     const queue = new IngestQueue<string>();
@@ -41,7 +39,7 @@ describe("the ingest queue", () => {
     const first = queue.enqueue({ key: "a.md", group: "1", run: g.run("a") });
     const again = queue.enqueue({ key: "a.md", group: "2", run: g.run("a again") });
     expect(queue.has("a.md")).toBe(true);
-    await tick();
+    await eventually(() => expect(g.started).toEqual(["a"]));
     g.release("once");
     expect(await first).toEqual(await again);
     expect(g.started).toEqual(["a"]);
@@ -53,7 +51,7 @@ describe("the ingest queue", () => {
     const a = queue.enqueue({ key: "a.md", group: "folder", run: g.run("a") });
     const b = queue.enqueue({ key: "b.md", group: "folder", run: g.run("b") });
     const c = queue.enqueue({ key: "c.md", group: "single", run: g.run("c") });
-    await tick();
+    await eventually(() => expect(g.started).toEqual(["a"]));
     expect(queue.cancelRunning()).toBe(true);
     expect(await a).toEqual({ status: "done", result: "a cancelled" });
     expect(await b).toEqual({ status: "cancelled" });
@@ -94,7 +92,7 @@ describe("the ingest queue", () => {
     const g = gate();
     const a = queue.enqueue({ key: "a.md", group: "a", run: g.run("a") });
     const b = queue.enqueue({ key: "b.md", group: "b", run: g.run("b") });
-    await tick();
+    await eventually(() => expect(g.started).toEqual(["a"]));
     queue.cancelAll();
     expect(await a).toEqual({ status: "done", result: "a cancelled" });
     expect(await b).toEqual({ status: "cancelled" });

@@ -106,3 +106,15 @@ export function readBinaryOfTextFiles(app: App): void {
     }
   });
 }
+
+/** The index's status-bar line: every text it shows from now on, in order. */
+export function statusTexts(harness: Harness): string[] {
+  const element = harness.registered.statusBarItems__[1] as HTMLElement;
+  const texts: string[] = [];
+  const setText = element.setText.bind(element);
+  vi.spyOn(element, "setText").mockImplementation((text: string | DocumentFragment) => {
+    texts.push(typeof text === "string" ? text : (text.textContent ?? ""));
+    setText(text);
+  });
+  return texts;
+}

@@ -44,6 +44,16 @@ async function undo(harness: Harness): Promise<void> {
   await eventually(() => expect(harness.notices.length).toBeGreaterThan(before));
 }
 
+/** Ingests a note, then adds the user's own line to the page it wrote; returns that page's path. */
+async function ingestThenEditPage(harness: Harness): Promise<string> {
+  await ingestWith(harness, writes("First words."));
+  const page = Object.keys(wiki(harness)).find((p) => p.includes("Example concept")) ?? "";
+  const file = harness.app.vault.getFileByPath(page);
+  if (!file) throw new Error("no page");
+  await harness.app.vault.process(file, (text) => `${text}\nMy own words.\n`);
+  return page;
+}
+
 describe("Undo last ingest (plugin command)", () => {
   it("is named so the palette finds 'Undo last ingest'", async () => {
     const harness = await load();
@@ -72,11 +82,7 @@ describe("Undo last ingest (plugin command)", () => {
 
   it("asks before discarding an edit made since, listing the file, and keeps it when told to", async () => {
     const harness = await load();
-    await ingestWith(harness, writes("First words."));
-    const page = Object.keys(wiki(harness)).find((p) => p.includes("Example concept")) ?? "";
-    const file = harness.app.vault.getFileByPath(page);
-    if (!file) throw new Error("no page");
-    await harness.app.vault.process(file, (text) => `${text}\nMy own words.\n`);
+    const page = await ingestThenEditPage(harness);
     const edited = await contents(harness);
 
     const answer = async (button: string) => {
@@ -101,11 +107,7 @@ describe("Undo last ingest (plugin command)", () => {
 
   it("undoes nothing when another run landed while the confirm window was open", async () => {
     const harness = await load();
-    await ingestWith(harness, writes("First words."));
-    const page = Object.keys(wiki(harness)).find((p) => p.includes("Example concept")) ?? "";
-    const file = harness.app.vault.getFileByPath(page);
-    if (!file) throw new Error("no page");
-    await harness.app.vault.process(file, (text) => `${text}\nMy own words.\n`);
+    const page = await ingestThenEditPage(harness);
 
     const opened = harness.opened.length;
     runCommand(harness, "undo-last-change");

@@ -11,7 +11,7 @@ import { formatUsageSummary } from "../../src/providers/usage-summary";
 import type { Protocol, Reply, ScriptedServer } from "../helpers/scripted-server";
 
 import type { FetchLike } from "../../src/providers/environment";
-import { WAIT_MS } from "../helpers/eventually";
+import { WAIT_MS, eventually } from "../helpers/eventually";
 import { API_KEY, MODELS, REPLIES, VALID, collect, content, failure, ingestRun, nodeFetch, promptSent, providerFor, schemaSent, startServer } from "./harness";
 
 /** The output limit a request asked for, wherever the protocol puts it. */
@@ -222,9 +222,11 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
       // Without the deadline, sends would go on for 10,000 attempts; the second of slack only
       // absorbs a loaded machine's pause between the deadline check and the send.
       for (const at of sentAt) expect(at).toBeLessThanOrEqual((run.deadline ?? 0) + 1_000);
-      const calls = modelCalls().length;
-      await new Promise((r) => setTimeout(r, 150));
-      expect(modelCalls()).toHaveLength(calls);
+      // Every request the run made is closed by the client (none left running past the run), and
+      // nothing was sent once the run had returned.
+      const sends = sentAt.length;
+      await eventually(() => expect(modelCalls().every((r) => r.aborted)).toBe(true));
+      expect(sentAt).toHaveLength(sends);
     });
 
     it("raises the output limit after a reply cut off at it, uses nothing from the cut reply, and logs it", async () => {

@@ -30,13 +30,17 @@ describe("undo of a confirmed run", () => {
       afterEachWrite: async () => {
         // The undo previews while "Second" holds the lock and is not in the history yet.
         if (undone.length > 0) return;
+        // Waiting for the lock proves the undo has previewed: "Second" goes on once it waits.
+        let waiting!: () => void;
+        const waits = new Promise<void>((resolve) => (waiting = resolve));
+        const undoContext: WriteContext = { ...context(store, 2), lock: { waitMs: 60_000, onWait: () => waiting() } };
         undone.push(
-          undoLastRun(vault, context(store, 2), { wikiFolder: "wiki", now: NOW }).then(
+          undoLastRun(vault, undoContext, { wikiFolder: "wiki", now: NOW }).then(
             () => null,
             (error: unknown) => error,
           ),
         );
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await waits;
       },
     });
     const [error] = await Promise.all(undone);
