@@ -10,6 +10,7 @@ import { indexPath, logPath } from "../wiki/index-log";
 import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";
+import { isInFolder } from "../wiki/read-note";
 import { boundedEditDistance } from "./edit-distance";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
@@ -143,7 +144,8 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
     if (on("missing-source-note")) {
       for (const source of page.sources) {
         if (resolver.resolve(source)) continue;
-        const moved = resolver.movedTo(source.replace(/^\[\[|\]\]$/g, ""));
+        // A source is a note: never the page itself nor another page of the wiki, whatever its name.
+        const moved = resolver.movedTo(source.replace(/^\[\[|\]\]$/g, ""), (file) => !isInFolder(file, snapshot.wikiFolder));
         const fixes: Fix[] = moved
           ? [{ kind: "retarget-link", label: `Cite ${moved} instead`, safe: true, params: { source, to: moved } }]
           : [{ kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } }];

@@ -101,6 +101,8 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
 export class Resolver {
   private readonly byPath = new Map<string, string>();
   private readonly byName = new Map<string, string>();
+  /** Every file of each name, in vault order: a moved file may share its name with others. */
+  private readonly allByName = new Map<string, string[]>();
   private readonly byAlias = new Map<string, string>();
   private readonly excluded: ReadonlySet<string>;
 
@@ -110,6 +112,7 @@ export class Resolver {
       if (!this.byPath.has(path)) this.byPath.set(path, file);
       const name = nameKey(basenameOf(file));
       if (!this.byName.has(name)) this.byName.set(name, file);
+      this.allByName.set(name, [...(this.allByName.get(name) ?? []), file]);
     }
     for (const page of snapshot.pages) for (const alias of page.aliases) this.byAlias.set(nameKey(alias), page.path);
     this.excluded = new Set(snapshot.excludedFiles);
@@ -127,9 +130,12 @@ export class Resolver {
     return this.byPath.get(key) ?? (clean.includes("/") ? null : (this.byName.get(nameKey(linkBasename(clean))) ?? this.byAlias.get(key) ?? null));
   }
 
-  /** A link target written as a path whose file moved: the same name elsewhere. */
-  movedTo(target: string): string | null {
+  /**
+   * A link target written as a path whose file moved: the same name elsewhere — the first such file
+   * that `accept` takes (by default any).
+   */
+  movedTo(target: string, accept: (file: string) => boolean = () => true): string | null {
     if (!target.includes("/")) return null;
-    return this.byName.get(nameKey(linkBasename(target))) ?? null;
+    return (this.allByName.get(nameKey(linkBasename(target))) ?? []).find(accept) ?? null;
   }
 }

@@ -95,3 +95,23 @@ describe("exact checks and excluded folders", () => {
     expect(findings.filter((f) => f.check === "dangling-link").map((f) => f.message)).toEqual(["[[Missing]] leads to no page or note."]);
   });
 });
+
+describe("missing-source-note's suggested note", () => {
+  const sourcePage = (title: string) => `---\ntype: source\ntitle: ${title}\nsources: [notes/${title}.md]\n---\n\nWhat the note said.\n`;
+  const fixesOf = (findings: Awaited<ReturnType<typeof lint>>) => findings.filter((f) => f.check === "missing-source-note").map((f) => f.fixes.map((x) => `${x.kind} ${x.params.to ?? x.params.source}`));
+
+  it("never suggests the page itself when the lost note had the page's name", async () => {
+    const findings = await lint({ "wiki/sources/Ada.md": sourcePage("Ada") });
+    expect(fixesOf(findings)).toEqual([["drop-missing-source notes/Ada.md"]]);
+  });
+
+  it("nor another page of the wiki, but the note that moved even when a page of that name comes first", async () => {
+    const findings = await lint({
+      "wiki/sources/Ada.md": sourcePage("Ada"),
+      "wiki/entities/Ada.md": "---\ntype: entity\ntitle: Ada\nsources: [notes/x.md]\n---\n\nAda.\n",
+      "notes/x.md": "x",
+      "zarchive/Ada.md": "The note, moved.",
+    });
+    expect(fixesOf(findings)).toEqual([["retarget-link zarchive/Ada.md"]]);
+  });
+});
