@@ -1,5 +1,5 @@
 /**
- * `synapse lint --vault <dir> [--model-checks] [--fix safe|all] [--dry-run] [--json]`: the wiki's
+ * `synapse lint --vault <dir> [--model-checks [--max-cost <usd>]] [--fix safe|all] [--dry-run] [--json]`: the wiki's
  * health from a terminal; fixes go through the write path (journaled, undoable with `synapse undo`). Exit 0 when
  * nothing is found, 1 when findings remain, 2 for a usage error, 4 when a provider failed.
  * `--resolve <id> --keep 1|2|<source>` and `--dismiss <id>` settle one recorded contradiction.
@@ -43,6 +43,7 @@ function parse(argv: readonly string[]) {
       keep: { type: "string" },
       dismiss: { type: "string" },
       "model-checks": { type: "boolean" },
+      "max-cost": { type: "string" },
       ...BACKEND_FLAG_OPTIONS,
     },
   });
@@ -103,19 +104,28 @@ function checkFlags(values: ReturnType<typeof parse>["values"]): void {
   if (values.resolve !== undefined && values.keep === undefined) throw new UsageError("--resolve <id> needs --keep 1|2 (or one of its sources): which side is right.");
   if (values.keep !== undefined && values.resolve === undefined) throw new UsageError("--keep goes with --resolve <id>.");
   if (settling && (values.fix !== undefined || values["dry-run"] || values["model-checks"])) throw new UsageError("--resolve and --dismiss settle one contradiction; they do not combine with --fix, --dry-run or --model-checks.");
-  const backendFlag = ["provider", "model", "base-url"].find((f) => values[f as "provider"] !== undefined);
-  if (backendFlag && !values["model-checks"]) throw new UsageError(`--${backendFlag} chooses the backend of the model checks; add --model-checks.`);
+  const backendFlag = ["provider", "model", "base-url", "max-cost"].find((f) => values[f as "provider"] !== undefined);
+  if (backendFlag && !values["model-checks"]) throw new UsageError(`--${backendFlag} ${backendFlag === "max-cost" ? "caps the cost" : "chooses the backend"} of the model checks; add --model-checks.`);
+}
+
+/** `--max-cost <usd>`: the lint cost limit for this run, over the setting; 0 for none. */
+function maxCost(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const usd = raw.trim() === "" ? Number.NaN : Number(raw);
+  if (!Number.isFinite(usd) || usd < 0) throw new UsageError(`--max-cost takes an amount in US dollars, such as 0.50 (0 for no limit), not "${raw}".`);
+  return usd;
 }
 
 export async function runLintCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values } = parse(argv);
   if (!values.vault) throw new UsageError("--vault <dir> is required.");
   checkFlags(values);
+  const costLimit = maxCost(values["max-cost"]);
   const vaultRoot = resolve(io.cwd, values.vault);
   if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
   const loaded = await readVaultSettings(vaultRoot);
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
-  const settings = loaded.settings;
+  const settings = costLimit === undefined ? loaded.settings : { ...loaded.settings, lintCostLimitUsd: costLimit };
   const vault = new NodeVault(vaultRoot);
   const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
   await recoverVault(vault, settings.wikiFolder, write, io);

@@ -21,6 +21,7 @@ function summaryLine(m: ModelCheckSummary): string {
   if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
   if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
   if (m.overBudget > 0) parts.push(`${m.overBudget} over the token budget`);
+  if (m.overCost > 0) parts.push(`${m.overCost} over the cost limit`);
   return `Model checks: ${parts.join(", ")}.`;
 }
 

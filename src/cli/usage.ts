@@ -26,6 +26,6 @@ export const INDEX_USAGE = "Usage: synapse index --vault <dir> [--json] [--embed
 export const QUERY_USAGE = `Usage: synapse query "<question>" --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
         [--model M] [--base-url URL] [--scope wiki|notes|all|<folder>] [--general] [--save] [--json]`;
 
-export const LINT_USAGE = `Usage: synapse lint --vault <dir> [--fix safe|all] [--dry-run] [--json]
+export const LINT_USAGE = `Usage: synapse lint --vault <dir> [--model-checks [--max-cost <usd>] [--provider P] [--model M] [--base-url URL]] [--fix safe|all] [--dry-run] [--json]
        synapse lint --vault <dir> --resolve <id> --keep 1|2|<source> [--json]
        synapse lint --vault <dir> --dismiss <id> [--json]`;

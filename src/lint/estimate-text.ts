@@ -1,14 +1,16 @@
 /** The model checks' estimate in one sentence, as the CLI prints it and the plugin's view shows it. */
+import { formatUsd } from "./cost-limit";
 import type { ModelCheckEstimate } from "./model-checks";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** Shown before any model call (and alone with `--dry-run`). */
 export function estimateLine(e: ModelCheckEstimate): string {
-  const cost = e.costUsd === null ? "no price known for this model" : `about $${e.costUsd.toFixed(e.costUsd < 0.1 ? 4 : 2)}`;
+  const cost = e.costUsd === null ? "no price known for this model" : `about ${formatUsd(e.costUsd)}`;
   const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
+  const limit = e.overCost > 0 ? `; ${e.overCost} more left out by the cost limit of ${formatUsd(e.costLimitUsd)}` : "";
   const capped = e.beyondLimit > 0 ? `; ${e.beyondLimit} weaker pair(s) beyond the cap on pairs left out` : "";
   const broad = e.broadGroups.length > 0 ? `; not paired as too broad: ${e.broadGroups.join(", ")}` : "";
-  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}${capped}${broad}.`;
+  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}${limit}${capped}${broad}.`;
 }
 

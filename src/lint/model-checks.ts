@@ -1,8 +1,10 @@
 /**
  * The model checks: contradictions and likely duplicates among targeted pairs of pages (see
  * pair-candidates.ts), one small prompt per pair, with the lint backend behind the perimeter.
- * Bounded: pairs are planned strongest first while the estimated tokens fit the token budget, and
- * the run stops when the tokens spent reach it, when it is cancelled, or at its deadline. Verdicts
+ * Bounded: pairs are planned strongest first while the estimated tokens fit the token budget and
+ * their estimated cost fits the lint cost limit; the run stops when the tokens spent reach the
+ * budget, before a request whose estimate would take the cost past the limit, when it is cancelled,
+ * or at its deadline. Verdicts
  * are cached by both pages' content hashes, so a second lint asks only about pairs that changed.
  * Contradictions go into the contradictions record (lint lists them from there, with their
  * lifecycle); likely duplicates become `duplicate` findings.
@@ -19,6 +21,7 @@ import type { StateStore } from "../vault/state-store";
 import { recordContradictions } from "../wiki/contradictions";
 import { basenameOf } from "../wiki/page-paths";
 import type { Retriever } from "../retrieval/types";
+import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
 import { similarPairs } from "./similar-pairs";
 import { PairCache, pairKey, pairPaths, type PairVerdict } from "./pair-cache";
@@ -36,7 +39,11 @@ export interface ModelCheckEstimate {
   readonly toCheck: number;
   /** Pairs left out because the token budget would not cover them. */
   readonly overBudget: number;
-  /** The first of those pairs ("a.md ↔ b.md"), weakest last, for the report. */
+  /** Pairs left out because their estimated cost would take the run past the cost limit. */
+  readonly overCost: number;
+  /** The lint cost limit in USD the plan was held to; 0 for none. */
+  readonly costLimitUsd: number;
+  /** The first pairs left out by the budget or the limit ("a.md ↔ b.md"), weakest last, for the report. */
   readonly leftOut: readonly string[];
   /** Pairs beyond the cap on planned pairs (the weakest), never sent. */
   readonly beyondLimit: number;
@@ -53,7 +60,7 @@ export interface ModelCheckSummary extends ModelCheckEstimate {
   readonly checked: number;
   /** Pairs whose replies could not be read even when asked again; not cached, asked next time. */
   readonly unreadable: number;
-  /** Planned pairs not sent: the budget was spent, or the run stopped. */
+  /** Planned pairs not sent: the budget or the cost limit was reached, or the run stopped. */
   readonly unchecked: number;
 }
 
@@ -90,6 +97,11 @@ interface Planned {
   readonly changed: boolean;
 }
 
+interface ToCheck extends Planned {
+  /** Estimated input tokens of its prompt. */
+  readonly inputTokens: number;
+}
+
 const LEFT_OUT_SHOWN = 20;
 
 async function ask(provider: InferenceProvider, messages: Message[], run: RunContext): Promise<string> {
@@ -114,10 +126,14 @@ function verified(pair: PagePair, contradictions: readonly { first: string; seco
   return out;
 }
 
-/** One pair: ask, read; a reply that cannot be read is asked again once with what was wrong. */
-async function checkPair(provider: InferenceProvider, pair: PagePair, run: RunContext): Promise<PairVerdict | null> {
+/**
+ * One pair: ask, read; a reply that cannot be read is asked again once with what was wrong, if
+ * `mayAsk` (the cost limit) still allows another request.
+ */
+async function checkPair(provider: InferenceProvider, pair: PagePair, run: RunContext, mayAsk: () => boolean): Promise<PairVerdict | null> {
   let note: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
+    if (attempt > 0 && !mayAsk()) return null;
     let text: string;
     try {
       text = await ask(provider, pairMessages(pair.a, pair.b, note), run);
@@ -153,7 +169,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
   const caps = provider.capabilities();
   const run = createRunContext({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: settings.runTimeoutSeconds * 1000, now });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
   const findings: Finding[] = [];
   const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
   let cache: PairCache | null = null;
@@ -163,6 +179,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
     perimeter.admitProvider(provider);
     const guarded = perimeter.guard(provider);
+    const limit = costLimitFor(caps, settings);
     // A page in an excluded folder, or drawn from a note in one, is never sent.
     const shareable = new Set(snapshot.pages.filter((p) => !isExcluded(p.path, settings.excludedFolders) && isShareablePage(p.sources, settings.excludedFolders)).map((p) => p.path));
     cache = await PairCache.load(deps.store);
@@ -178,27 +195,41 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
 
     // Pairs where a page changed since they were checked go first, then new ones, each strongest first.
     const uncached = [...planned.filter((p) => !p.verdict && p.changed), ...planned.filter((p) => !p.verdict && !p.changed)];
-    const toCheck: Planned[] = [];
+    const toCheck: ToCheck[] = [];
     const leftOut: string[] = [];
     let inputTokens = 0;
     let overBudget = 0;
+    let overCost = 0;
+    let plannedUsd = 0;
+    const leave = (p: Planned) => {
+      if (leftOut.length < LEFT_OUT_SHOWN) leftOut.push(`${p.pair.a.path} ↔ ${p.pair.b.path}`);
+    };
     for (const p of uncached) {
-      const cost = estimateTokens(pairMessages(p.pair.a, p.pair.b).map((m) => m.content).join("\n")) + 50;
-      if (budget > 0 && inputTokens + cost + (toCheck.length + 1) * REPLY_TOKENS > budget) {
+      const tokens = estimateTokens(pairMessages(p.pair.a, p.pair.b).map((m) => m.content).join("\n")) + 50;
+      if (budget > 0 && inputTokens + tokens + (toCheck.length + 1) * REPLY_TOKENS > budget) {
         overBudget++;
-        if (leftOut.length < LEFT_OUT_SHOWN) leftOut.push(`${p.pair.a.path} ↔ ${p.pair.b.path}`);
+        leave(p);
         continue;
       }
-      inputTokens += cost;
-      toCheck.push(p);
+      const usd = limit.cost(tokens, REPLY_TOKENS);
+      if (limit.limitUsd > 0 && plannedUsd + usd > limit.limitUsd) {
+        overCost++;
+        leave(p);
+        continue;
+      }
+      inputTokens += tokens;
+      plannedUsd += usd;
+      toCheck.push({ ...p, inputTokens: tokens });
     }
     const outputTokens = toCheck.length * REPLY_TOKENS;
     const estimate: ModelCheckEstimate = {
       model,
       pairs: planned.length,
-      cached: planned.length - toCheck.length - overBudget,
+      cached: planned.length - toCheck.length - overBudget - overCost,
       toCheck: toCheck.length,
       overBudget,
+      overCost,
+      costLimitUsd: limit.limitUsd,
       leftOut,
       beyondLimit: candidates.beyondLimit,
       broadGroups: candidates.broadGroups,
@@ -209,11 +240,16 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     summary = { ...estimate, checked: 0, unreadable: 0, unchecked: toCheck.length };
     if (options.confirm && !(await options.confirm(estimate))) return { summary, findings, usage: usage(), error: null };
 
+    // What was really spent, plus what the next request is expected to cost, must stay within the
+    // limit: replies longer or prompts larger than estimated stop the run early, never late.
+    const spentUsd = () => runCost(run.usage, model, settings.prices) ?? 0;
+    const affordable = (p: ToCheck) => limit.limitUsd <= 0 || spentUsd() + limit.cost(p.inputTokens, REPLY_TOKENS) <= limit.limitUsd;
     let done = 0;
     for (const p of toCheck) {
       throwIfStopped(run);
       if (budget > 0 && run.usage.totalTokens() >= budget) break;
-      const verdict = await checkPair(guarded, p.pair, run);
+      if (!affordable(p)) break;
+      const verdict = await checkPair(guarded, p.pair, run, () => affordable(p));
       done++;
       if (verdict) {
         cache.set(p.key, verdict);

@@ -96,6 +96,11 @@ export const SettingsSchema = z.object({
   maxIter: z.number().int().min(1).max(10).default(3),
   /** Tokens (in + out) one ingest may spend; 0 for no limit. */
   tokenBudget: z.number().int().min(0).default(100_000),
+  /**
+   * USD the model checks of one lint may spend, at the lint model's price; 0 for no limit. A remote
+   * model without a known price cannot be held to a limit, so the checks refuse it (see src/lint/cost-limit.ts).
+   */
+  lintCostLimitUsd: z.number().min(0).default(0),
   /** Seconds one provider request may take. */
   requestTimeoutSeconds: z.number().positive().default(120),
   /** Seconds one whole ingest may take. */

@@ -65,6 +65,52 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
     expect((JSON.parse(again.stdout) as { modelChecks: Record<string, number> }).modelChecks).toMatchObject({ cached: 3, toCheck: 0 });
   });
 
+  it("keeps to --max-cost: the pairs its estimate leaves out are named and never sent, and a bad amount is a usage error", async () => {
+    const vault = makeVault({
+      "notes/ada.md": "Ada.",
+      "wiki/entities/Ada Lovelace.md": page("entity", "Ada Lovelace", `${BORN_1815} See [[Lovelace, Ada]] and [[Notes on the Engine]].`),
+      "wiki/entities/Lovelace, Ada.md": page("entity", "Lovelace, Ada", `${BORN_1816} See [[Ada Lovelace]].`),
+      "wiki/concepts/Notes on the Engine.md": page("concept", "Notes on the Engine", "Ada's notes on the engine. See [[Ada Lovelace]]."),
+    });
+    const flags = ["lint", "--vault", vault, "--model-checks", "--provider", "openai", "--model", "gpt-4.1-mini", "--base-url", `${server.url}/v1`, "--json"];
+    const env = { OPENAI_API_KEY: API_KEY };
+    const before = server.modelRequests().length;
+    const full = JSON.parse((await runCli([...flags, "--dry-run"], { env })).stdout) as { estimate: { costUsd: number; toCheck: number } };
+    expect(full.estimate.toCheck).toBe(3);
+    const limit = full.estimate.costUsd / 2;
+
+    const dry = await runCli([...flags, "--dry-run", "--max-cost", String(limit)], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    const { estimate } = JSON.parse(dry.stdout) as { estimate: { toCheck: number; overCost: number; costLimitUsd: number; leftOut: string[]; costUsd: number } };
+    expect(estimate.costLimitUsd).toBe(limit);
+    expect(estimate.overCost).toBeGreaterThan(0);
+    expect(estimate.toCheck + estimate.overCost).toBe(3);
+    expect(estimate.leftOut).toHaveLength(estimate.overCost);
+    expect(estimate.costUsd).toBeLessThanOrEqual(limit);
+
+    const run = await runCli([...flags, "--max-cost", String(limit)], { env });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`${estimate.overCost} more left out by the cost limit of $`);
+    const report = JSON.parse(run.stdout) as { usage: { costUsd: number }; modelChecks: { checked: number; overCost: number } };
+    expect(report.modelChecks).toMatchObject({ checked: estimate.toCheck, overCost: estimate.overCost });
+    expect(server.modelRequests().length - before).toBe(estimate.toCheck);
+    expect(report.usage.costUsd).toBeLessThanOrEqual(limit);
+
+    // A model with no price on this machine (the server is on 127.0.0.1) costs nothing: the limit leaves nothing out.
+    const local = await runCli(["lint", "--vault", vault, "--model-checks", "--provider", "openai", "--model", "my-local-model", "--base-url", `${server.url}/v1`, "--json", "--dry-run", "--max-cost", "0.000001"], { env });
+    expect(local.code, local.stderr).toBe(0);
+    expect((JSON.parse(local.stdout) as { estimate: Record<string, unknown> }).estimate).toMatchObject({ toCheck: 3, overCost: 0, costUsd: null });
+
+    for (const bad of ["abc", "-1", ""]) {
+      const refused = await runCli([...flags, `--max-cost=${bad}`], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`--max-cost takes an amount in US dollars, such as 0.50 (0 for no limit), not "${bad}".`);
+    }
+    const alone = await runCli(["lint", "--vault", vault, "--max-cost", "1"]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain("--max-cost caps the cost of the model checks; add --model-checks.");
+  });
+
   it("refuses the Offline backend for the model checks with exit 4, and a backend flag without --model-checks with exit 2", async () => {
     const vault = makeVault({ "wiki/concepts/A.md": page("concept", "A", "Text about a thing. [[B]]"), "wiki/concepts/B.md": page("concept", "B", "Text. [[A]]") });
     const offline = await runCli(["lint", "--vault", vault, "--model-checks", "--provider", "offline", "--json"]);

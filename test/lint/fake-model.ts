@@ -13,6 +13,8 @@ export class FakeModel implements InferenceProvider {
   constructor(
     private readonly reply: Reply,
     caps: Partial<ProviderCapabilities> = {},
+    /** The tokens each call reports, as a model's usage would. */
+    private readonly spent: { readonly inputTokens: number; readonly outputTokens: number } = { inputTokens: 100, outputTokens: 20 },
   ) {
     this.caps = defineCapabilities({ name: "fake", mode: "local", isLocal: true, model: "fake-1", ...caps });
   }
@@ -28,7 +30,7 @@ export class FakeModel implements InferenceProvider {
   async *chat(messages: Message[], _context: string, run: RunContext): AsyncIterable<string> {
     this.calls.push(messages);
     const text = this.reply(messages, this.calls.length);
-    run.usage.record({ provider: "fake", model: "fake-1", operation: "chat", inputTokens: 100, outputTokens: 20 });
+    run.usage.record({ provider: "fake", model: this.caps.model, operation: "chat", ...this.spent });
     await Promise.resolve();
     yield text.slice(0, 5);
     yield text.slice(5);

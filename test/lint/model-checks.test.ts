@@ -246,3 +246,90 @@ describe("lint's model checks (fake backend)", () => {
     expect(next.calls).toHaveLength(3);
   });
 });
+
+describe("lint's cost limit for the model checks", () => {
+  const priced = (spent?: { inputTokens: number; outputTokens: number }) => new FakeModel(adaJudge, { model: "claude-sonnet-4-5", isLocal: false, mode: "api" }, spent);
+
+  /** The estimate of every pair, nothing sent. */
+  async function fullEstimate(vault: MemoryVault, store: MemoryStateStore): Promise<ModelCheckEstimate> {
+    let estimate: ModelCheckEstimate | null = null;
+    await runLint(deps(vault, store, priced()), { modelChecks: true, confirmModelChecks: (e) => ((estimate = e), false) });
+    if (!estimate) throw new Error("no estimate");
+    return estimate;
+  }
+
+  it("leaves out the pairs whose estimated cost would pass the limit, names them, and spends no more than the limit", async () => {
+    const vault = new MemoryVault(wiki());
+    const full = await fullEstimate(vault, new MemoryStateStore());
+    expect(full).toMatchObject({ toCheck: 4, overCost: 0, costLimitUsd: 0 });
+    const limit = (full.costUsd ?? 0) / 2;
+    const model = priced();
+    let seen: ModelCheckEstimate | null = null;
+    const report = await runLint(deps(vault, new MemoryStateStore(), model, { lintCostLimitUsd: limit }), { modelChecks: true, confirmModelChecks: (e) => ((seen = e), true) });
+    expect(report.error).toBeNull();
+    const m = report.modelChecks;
+    expect(m?.overCost).toBeGreaterThan(0);
+    expect(m?.toCheck).toBeGreaterThan(0);
+    expect((m?.toCheck ?? 0) + (m?.overCost ?? 0)).toBe(4);
+    expect(m?.leftOut).toHaveLength(m?.overCost ?? -1);
+    expect(model.calls).toHaveLength(m?.toCheck ?? -1);
+    expect(m?.costUsd).toBeLessThanOrEqual(limit);
+    expect(report.usage.costUsd).toBeLessThanOrEqual(limit);
+    const asked = new Set(model.calls.map(titlesIn).map((t) => t.join(" + ")));
+    for (const pair of m?.leftOut ?? []) {
+      const titles = pair.split(" ↔ ").map((p) => p.replace(/^.*\//, "").replace(/\.md$/, "")).sort().join(" + ");
+      expect(asked.has(titles)).toBe(false);
+    }
+    expect(seen && estimateLine(seen)).toContain(`${m?.overCost} more left out by the cost limit of $${limit.toFixed(4)}`);
+  });
+
+  it("spends its limit on the pairs where a page changed first", async () => {
+    const vault = new MemoryVault(wiki());
+    const store = new MemoryStateStore();
+    await runLint(deps(vault, store, priced()), { modelChecks: true });
+    await vault.process("wiki/concepts/Analytical Engine.md", (t) => t.replace("A machine.", "A mechanical computer."));
+    await vault.create("wiki/concepts/Notes on Ada.md", page("concept", "Notes on Ada", ["notes/ada.md"], "More about [[Ada Lovelace]] and her program."));
+    const full = await fullEstimate(vault, store);
+    expect(full.toCheck).toBeGreaterThan(1);
+    // Room for a little more than one pair of the size these pages make.
+    const model = priced();
+    const report = await runLint(deps(vault, store, model, { lintCostLimitUsd: (full.costUsd ?? 0) / full.toCheck * 1.1 }), { modelChecks: true });
+    expect(model.calls.map(titlesIn).map((t) => t.join(" + "))).toEqual(["Analytical Engine + First program"]);
+    expect(report.modelChecks?.overCost).toBe(full.toCheck - 1);
+  });
+
+  it("stops before a request whose estimate would pass the limit when replies cost more than estimated", async () => {
+    const vault = new MemoryVault(wiki());
+    const full = await fullEstimate(vault, new MemoryStateStore());
+    const limit = (full.costUsd ?? 0) * 1.01;
+    // Each reply reports far more input than the prompt's estimate: the plan fits, the spending does not.
+    const model = priced({ inputTokens: 2000, outputTokens: 400 });
+    const report = await runLint(deps(vault, new MemoryStateStore(), model, { lintCostLimitUsd: limit }), { modelChecks: true });
+    expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0 });
+    expect(model.calls.length).toBeGreaterThan(0);
+    expect(model.calls.length).toBeLessThan(4);
+    expect(report.modelChecks?.unchecked).toBe(4 - model.calls.length);
+    expect(report.usage.costUsd).toBeLessThanOrEqual(limit);
+  });
+
+  it("refuses a remote model with no known price while a limit is set, naming the setting, before any call", async () => {
+    const unpriced = new FakeModel(adaJudge, { model: "mystery-model", isLocal: false, mode: "api" });
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), unpriced, { lintCostLimitUsd: 0.5 }), { modelChecks: true });
+    expect(unpriced.calls).toHaveLength(0);
+    expect(report.error?.kind).toBe("config");
+    expect(report.error?.message).toContain('"Lint cost limit (USD)" of $0.50');
+    expect(report.error?.message).toContain("mystery-model");
+    expect(report.findings.length).toBeGreaterThan(0);
+    // Without a limit the same backend runs, its cost unknown.
+    const free = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), unpriced), { modelChecks: true });
+    expect(free.error).toBeNull();
+    expect(free.usage.costUsd).toBeNull();
+  });
+
+  it("treats a backend on this machine with no price as free: a limit leaves nothing out", async () => {
+    const local = new FakeModel(adaJudge, { model: "llama3.2", isLocal: true, mode: "local" });
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), local, { lintCostLimitUsd: 0.0001 }), { modelChecks: true });
+    expect(report.error).toBeNull();
+    expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0, checked: 4 });
+  });
+});

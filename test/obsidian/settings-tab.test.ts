@@ -52,6 +52,7 @@ const EVERY_ROW = [
   "Backends › Ask with",
   "Backends › Ask from",
   "Backends › Lint with",
+  "Backends › Lint cost limit (USD)",
   "Backends › Vector search with",
   "Backends › Embedding model",
   "Wiki and limits › Wiki folder",
@@ -140,6 +141,7 @@ describe("the settings tab", () => {
     controls.text("Wiki and limits", "Wiki folder").setValue("/Knowledge/");
     controls.text("Wiki and limits", "Generation attempts").setValue("5");
     controls.text("Wiki and limits", "Token budget").setValue("0");
+    controls.text("Backends", "Lint cost limit (USD)").setValue("0.25");
     controls.text("Wiki and limits", "Request timeout").setValue("90");
     controls.text("Wiki and limits", "Run timeout").setValue("1200");
     controls.text("Wiki and limits", "Largest note").setValue("256");
@@ -156,6 +158,7 @@ describe("the settings tab", () => {
       wikiFolder: "Knowledge",
       maxIter: 5,
       tokenBudget: 0,
+      lintCostLimitUsd: 0.25,
       requestTimeoutSeconds: 90,
       maxNoteBytes: 256 * 1024,
       runTimeoutSeconds: 1200,

@@ -1,7 +1,7 @@
 /** Which provider profile serves each operation. */
 import type { Operation, ProviderId, Settings } from "../../settings/schema";
 import { embeddingRows } from "./embedding-rows";
-import { save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+import { numberRow, save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 
 export const PROVIDER_LABELS: Record<ProviderId, string> = {
   offline: "Offline (built in, no model)",
@@ -52,7 +52,26 @@ function queryScopeRow(ctx: SettingsContext): SettingRow {
   };
 }
 
+/** What the model checks may spend; it sits under "Lint with" because it bounds that backend. */
+function lintCostRow(ctx: SettingsContext): SettingRow {
+  return numberRow(
+    ctx,
+    "Lint cost limit (USD)",
+    "The most the model checks of one lint may spend, at the model's price: pairs that would go past it are left out and listed. A backend on this computer costs nothing; a remote model with no known price is refused while a limit is set. 0 means no limit.",
+    { min: 0, integer: false },
+    (s) => s.lintCostLimitUsd,
+    (d, v) => (d.lintCostLimitUsd = v),
+  );
+}
+
+/** Rows that belong under an operation's picker. */
+function operationRows(ctx: SettingsContext, operation: Operation): SettingRow[] {
+  if (operation === "query") return [operationRow(ctx, operation), queryScopeRow(ctx)];
+  if (operation === "lint") return [operationRow(ctx, operation), lintCostRow(ctx)];
+  return [operationRow(ctx, operation)];
+}
+
 export function operationsSection(ctx: SettingsContext): SettingSection {
-  const rows = ctx.operations.flatMap((operation) => (operation === "query" ? [operationRow(ctx, operation), queryScopeRow(ctx)] : [operationRow(ctx, operation)]));
+  const rows = ctx.operations.flatMap((operation) => operationRows(ctx, operation));
   return { heading: "Backends", rows: [...rows, ...embeddingRows(ctx)] };
 }

@@ -1,0 +1,39 @@
+/**
+ * The model checks' cost limit ("Lint cost limit (USD)", `--max-cost`): what one pair is expected
+ * to cost at the model's declared price, and whether a backend can be held to a limit at all.
+ * A limit needs a price. A backend on this machine (`isLocal`) costs nothing, so without a price it
+ * is free; a remote model without a price cannot be held to a limit, and the checks refuse it
+ * rather than spend an unknown amount.
+ */
+import { SynapseError } from "../core/errors";
+import type { ProviderCapabilities } from "../core/capabilities";
+import { priceFor, type ModelPrice } from "../core/pricing";
+import type { Settings } from "../settings/schema";
+
+export interface CostLimit {
+  /** USD; 0 for no limit. */
+  readonly limitUsd: number;
+  /** Expected cost of one request of this many input tokens and this many output tokens. */
+  cost(inputTokens: number, outputTokens: number): number;
+}
+
+/** "$1.50", "$0.0400": four digits below ten cents, where estimates live. */
+export function formatUsd(usd: number): string {
+  return `$${usd.toFixed(usd < 0.1 ? 4 : 2)}`;
+}
+
+/** The limit for this backend; throws (before any call) when a limit is set but cannot be kept. */
+export function costLimitFor(caps: ProviderCapabilities, settings: Settings): CostLimit {
+  const limitUsd = settings.lintCostLimitUsd;
+  const price: ModelPrice | null = priceFor(caps.model, settings.prices);
+  if (limitUsd > 0 && !price && !caps.isLocal) {
+    throw new SynapseError(
+      "config",
+      `No price is known for the model ${caps.model ?? "(none)"}, so the model checks cannot keep to the "Lint cost limit (USD)" of ${formatUsd(limitUsd)}; add the model's price under "prices" in the settings file, or set the limit to 0 (--max-cost 0) for no limit.`,
+    );
+  }
+  return {
+    limitUsd,
+    cost: (inputTokens, outputTokens) => (price ? (inputTokens * price.input + outputTokens * price.output) / 1_000_000 : 0),
+  };
+}
