@@ -218,12 +218,12 @@ export class VectorBackend {
       }
       const dims = this.index.dimensions;
       if (notes.length === 0 || dims === null) {
-        await store.remove(vectorShardKey(shard));
+        await store.remove(vectorShardKey(this.embedder.modelId, shard));
         continue;
       }
       const encoded = encodeVectorShard(this.embedder.modelId, dims, notes, (key) => this.index.vector(key));
       bytes += encoded.byteLength;
-      await store.write(vectorShardKey(shard), encoded);
+      await store.write(vectorShardKey(this.embedder.modelId, shard), encoded);
     }
     return { shardsWritten: shards.length, bytesWritten: bytes };
   }

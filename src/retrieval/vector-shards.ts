@@ -1,16 +1,19 @@
 /**
- * The persisted vectors: binary shards beside the text shards (`index/vectors-XX.bin`), one per
- * slice of the vault by the same path hash, so editing a note rewrites one small shard. A shard
- * holds, for each of its notes, the chunk keys (SHA-256) and their int8 vectors with a scale —
- * never one giant JSON string. The header carries a magic, the format version, the dimension,
- * the body's length and a checksum; the body names the model. A truncated, corrupt, outdated or
- * other-model shard is dropped when the index opens and its notes are embedded again (from the
- * cache where another shard already holds the same chunk).
+ * The persisted vectors: binary shards in the model's own folder (`index/vectors/<model>/vectors-XX.bin`,
+ * see vector-models.ts), one per slice of the vault by the same path hash as the text shards, so
+ * editing a note rewrites one small shard. A shard holds, for each of its notes, the chunk keys
+ * (SHA-256) and their int8 vectors with a scale — never one giant JSON string. The header carries a
+ * magic, the format version, the dimension, the body's length and a checksum; the body names the
+ * model. A truncated, corrupt, outdated or other-model shard is dropped when the index opens and its
+ * notes are embedded again (from the cache where another shard already holds the same chunk).
  */
 import type { StateStore } from "../vault/state-store";
-import { INDEX_PREFIX, SHARD_COUNT } from "./shards";
+import { INDEX_PREFIX } from "./shards";
 import { NO_VECTOR } from "./vector-index";
 import type { QuantisedVector } from "./vector-math";
+import { LEGACY_VECTOR_SHARD, modelFolder, useVectorModel, vectorShardKey } from "./vector-models";
+
+export { vectorShardKey };
 
 /** Bump when the layout changes: every vector shard of another version is rebuilt. */
 export const VECTOR_FORMAT = 1;
@@ -30,11 +33,6 @@ export interface VectorShard {
   readonly modelId: string;
   readonly notes: readonly VectorNoteRecord[];
   readonly vectors: ReadonlyMap<string, QuantisedVector>;
-}
-
-export function vectorShardKey(shard: number): string {
-  if (!Number.isInteger(shard) || shard < 0 || shard >= SHARD_COUNT) throw new RangeError(`No vector shard ${shard}.`);
-  return `${INDEX_PREFIX}/vectors-${shard.toString(16).padStart(2, "0")}.bin`;
 }
 
 function bytesChecksum(bytes: Uint8Array, from: number): number {
@@ -171,10 +169,16 @@ export interface LoadedVectorShards {
   readonly rejected: number;
 }
 
+/**
+ * Loads the vectors of `modelId` from its folder, after recording it as the model in use (which
+ * removes the vectors of models used longer ago than the last two). Vector shards of the first
+ * layout move into their model's folder as they are, or go when made by another model.
+ */
 export async function loadVectorShards(store: StateStore, modelId: string): Promise<LoadedVectorShards> {
-  const keys = (await store.list(INDEX_PREFIX)).filter((k) => /\/vectors-[0-9a-f]{2}\.bin$/.test(k));
+  await useVectorModel(store, modelId);
+  let rejected = await adoptLegacyShards(store, modelId);
+  const keys = (await store.list(modelFolder(modelId))).filter((k) => /\/vectors-[0-9a-f]{2}\.bin$/.test(k));
   const shards: VectorShard[] = [];
-  let rejected = 0;
   for (const key of keys) {
     const bytes = await store.readBytes(key);
     const decoded = bytes === null ? null : decodeVectorShard(bytes);
@@ -186,4 +190,22 @@ export async function loadVectorShards(store: StateStore, modelId: string): Prom
     shards.push(decoded);
   }
   return { shards, rejected };
+}
+
+/** Moves the shards of the first layout made by `modelId` into its folder; drops the others. Says how many were dropped. */
+async function adoptLegacyShards(store: StateStore, modelId: string): Promise<number> {
+  let dropped = 0;
+  for (const key of await store.list(INDEX_PREFIX)) {
+    const match = LEGACY_VECTOR_SHARD.exec(key);
+    if (!match) continue;
+    const bytes = await store.readBytes(key);
+    const decoded = bytes === null ? null : decodeVectorShard(bytes);
+    if (bytes !== null && decoded?.modelId === modelId) {
+      const target = vectorShardKey(modelId, parseInt(match[1] ?? "", 16));
+      // Written before the old key goes: a crash in between leaves a copy, never nothing.
+      if ((await store.readBytes(target)) === null) await store.write(target, bytes);
+    } else dropped += 1;
+    await store.remove(key);
+  }
+  return dropped;
 }

@@ -1,7 +1,8 @@
 /**
  * Vector search from the terminal (built CLI) against a scripted Ollama server: chunks are embedded
  * in batches, an unchanged chunk is never embedded again — even after every file's modification
- * time changed — and a dead server costs one warning while search goes on from text and links.
+ * time changed, nor after a search with another model — and a dead server costs one warning while
+ * search goes on from text and links.
  */
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +17,7 @@ NOTES["private/secret.md"] = "# Secret\n\nNever to be embedded.";
 
 let server: ScriptedServer;
 beforeAll(async () => {
-  server = await startScriptedServer({ protocol: "ollama", models: [{ name: "nomic-embed-text:latest", capabilities: ["embedding"] }] });
+  server = await startScriptedServer({ protocol: "ollama", models: [{ name: "nomic-embed-text:latest", capabilities: ["embedding"] }, { name: "all-minilm:latest", capabilities: ["embedding"] }] });
 });
 afterAll(() => server.close());
 
@@ -51,6 +52,20 @@ describe("synapse index and search with embeddings (built CLI)", () => {
     expect((JSON.parse(search.stdout) as { results: unknown[] }).results.length).toBeGreaterThan(0);
     expect(server.embedRequests()).toHaveLength(4); // the query only
     expect((server.embedRequests()[3]?.body as { input: string[] }).input).toEqual(["topic"]);
+  });
+
+  it("a search with another model keeps the configured model's vectors: indexing again embeds nothing", async () => {
+    const root = vault();
+    server.reset();
+    expect(JSON.parse((await runCli(["index", "--vault", root, "--json", ...flags()])).stdout)).toMatchObject({ vectorNotes: 40, embedded: 80 });
+    const other = await runCli(["search", "topic", "--vault", root, "--json", "--embed-provider", "ollama", "--embed-model", "all-minilm", "--base-url", server.url]);
+    expect(other.code).toBe(0);
+    expect(other.stderr).not.toMatch(/Warning/);
+    const byModel = (model: string) => server.embedRequests().filter((r) => (r.body as { model: string }).model === model);
+    expect(byModel("all-minilm").flatMap((r) => (r.body as { input: string[] }).input)).toHaveLength(81); // its own 80 chunks, then the query
+    const again = JSON.parse((await runCli(["index", "--vault", root, "--json", ...flags()])).stdout) as Record<string, unknown>;
+    expect(again).toMatchObject({ vectorNotes: 40, embedded: 0 });
+    expect(byModel("nomic-embed-text").flatMap((r) => (r.body as { input: string[] }).input)).toHaveLength(80);
   });
 
   it("a dead embedding server costs one warning; search answers from text", async () => {

@@ -1,0 +1,73 @@
+/**
+ * Where each embedding model's vectors live: a folder per model under `index/vectors/`, so that one
+ * search with another model (`synapse search --embed-model X`) neither reads nor deletes the
+ * configured model's vectors, and switching back embeds nothing again. A small list,
+ * `index/vectors/models.json`, names the models most recently used first; only the last
+ * MAX_VECTOR_MODELS keep their folders, so trying model after model does not fill the disk.
+ * Vectors of the first layout (`index/vectors-XX.bin`, one model at a time) move into their
+ * model's folder, unchanged, the first time that model opens them.
+ */
+import { z } from "zod";
+import type { StateStore } from "../vault/state-store";
+import { INDEX_PREFIX } from "./shards";
+import { SHARD_COUNT } from "./shard-of";
+
+/** How many models keep their vectors on disk: the one in use and the one before it. */
+export const MAX_VECTOR_MODELS = 2;
+export const VECTORS_FOLDER = `${INDEX_PREFIX}/vectors`;
+const MODELS_KEY = `${VECTORS_FOLDER}/models.json`;
+/** The first layout: one model's shards beside the text shards. */
+export const LEGACY_VECTOR_SHARD = /^index\/vectors-([0-9a-f]{2})\.bin$/;
+
+const ModelList = z.object({ models: z.array(z.string().min(1)).max(64) });
+
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+
+/**
+ * A model's folder: its id made safe for a file name (readable when someone looks), plus a hash of
+ * the exact id, so two ids that read alike never share a folder.
+ */
+export function modelFolder(modelId: string): string {
+  const readable = modelId
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48);
+  return `${VECTORS_FOLDER}/${readable === "" ? "model" : readable}-${fnv(modelId)}`;
+}
+
+export function vectorShardKey(modelId: string, shard: number): string {
+  if (!Number.isInteger(shard) || shard < 0 || shard >= SHARD_COUNT) throw new RangeError(`No vector shard ${shard}.`);
+  return `${modelFolder(modelId)}/vectors-${shard.toString(16).padStart(2, "0")}.bin`;
+}
+
+async function readModels(store: StateStore): Promise<string[]> {
+  const text = await store.read(MODELS_KEY);
+  if (text === null) return [];
+  try {
+    const parsed = ModelList.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.models : [];
+  } catch {
+    return []; // unreadable: the folders of models it named are swept below, the one in use kept
+  }
+}
+
+/**
+ * Records `modelId` as the model in use and removes the vectors of models beyond the last
+ * MAX_VECTOR_MODELS (and of folders no list names). Returns the models kept, most recent first.
+ */
+export async function useVectorModel(store: StateStore, modelId: string): Promise<readonly string[]> {
+  const before = await readModels(store);
+  const kept = [modelId, ...before.filter((m) => m !== modelId)].slice(0, MAX_VECTOR_MODELS);
+  const folders = new Set(kept.map((m) => `${modelFolder(m)}/`));
+  for (const key of await store.list(VECTORS_FOLDER)) {
+    if (key === MODELS_KEY || [...folders].some((f) => key.startsWith(f))) continue;
+    await store.remove(key);
+  }
+  if (before.length !== kept.length || before.some((m, i) => m !== kept[i])) await store.write(MODELS_KEY, `${JSON.stringify({ models: kept })}\n`);
+  return kept;
+}
