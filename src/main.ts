@@ -9,6 +9,7 @@ import { registerCommands } from "./obsidian/commands";
 import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { IndexService } from "./obsidian/index-service";
+import type { Schedule } from "./obsidian/index-embedding-pass";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
 import { ObsidianVault } from "./obsidian/obsidian-vault";
@@ -39,6 +40,8 @@ export interface PluginSeams {
   readonly review?: ReviewHook;
   /** Whether answers stream into the view; by default only where Node's streaming transport exists. */
   readonly streaming?: boolean;
+  /** Schedules the index's retries of a failed embedding server (default `window.setTimeout`; a test fires them itself). */
+  readonly schedule?: Schedule;
 }
 
 
@@ -87,6 +90,7 @@ export default class SynapsePlugin extends Plugin {
         return createEmbedder(environment.forRequests(settings));
       },
       notify: (message) => new Notice(`Synapse: ${message}`, 10000),
+      ...(this.seams.schedule ? { schedule: this.seams.schedule } : {}),
     });
     this.index = index;
     // A change of wiki folder, excluded folders or embedding model reopens the index at once.

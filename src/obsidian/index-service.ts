@@ -7,30 +7,29 @@
  *
  * With an embedding model configured, the notes' chunks are embedded in the background once the
  * text pass is done (the index already answers from text and links meanwhile), with its own status
- * line ("Embedding 120 / 6,287 notes"); a server that cannot embed costs one notice, and search
- * goes on from text and links. Requests go through `requestUrl`, keys come from secret storage.
+ * line ("Embedding 120 / 6,287 notes"); a server that cannot embed costs one notice, search goes on
+ * from text and links, and the server is asked again later (index-embedding-pass.ts). Requests go
+ * through `requestUrl`, keys come from secret storage.
  *
- * Links come from Obsidian's metadata cache when it has parsed the note (else from the markdown),
- * and link targets resolve as Obsidian resolves them. Settings that change what is indexed (wiki
+ * Opening and the first sync are in index-open.ts (links from Obsidian's metadata cache, link
+ * targets resolved as Obsidian resolves them). Settings that change what is indexed (wiki
  * folder, excluded folders, the embedding model) reopen the index: the running sync is cancelled
  * and awaited first, so two syncs never run at once nor write the same shards. A corrupt or
  * outdated shard is dropped on open and its notes indexed again by the sync.
  */
 import { TFile, type App, type CachedMetadata } from "obsidian";
-import { parseLinks, type LinkExtractor } from "../retrieval/links";
 import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
-import { syncIndex } from "../retrieval/sync";
 import { TimeSlicer } from "../retrieval/time-slice";
 import type { Retriever } from "../retrieval/types";
-import { VaultIndex } from "../retrieval/vault-index";
+import type { VaultIndex } from "../retrieval/vault-index";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { WikiCatalog } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import { linksFromCache } from "./cache-links";
 import { embeddingKey } from "./index-embedding";
-import { embeddingStatus, indexingStatus } from "./index-status";
+import { EmbeddingPass, type Schedule } from "./index-embedding-pass";
+import { openAndSync } from "./index-open";
 import { ObsidianVault } from "./obsidian-vault";
 
 export interface IndexServiceOptions {
@@ -55,8 +54,10 @@ export interface IndexServiceOptions {
    * throw a one-sentence error when the choice cannot work (no model, local-only mode).
    */
   readonly embedder?: (settings: Settings) => Promise<Embedder | null>;
-  /** Tells the user, once per opened index, why vector search is off (a notice in the plugin). */
+  /** Tells the user why vector search is off, and when it is back on (a notice in the plugin). */
   readonly notify?: (message: string) => void;
+  /** Runs the retries of a failed embedding server later (default `window.setTimeout`; tests pass a fake clock). */
+  readonly schedule?: Schedule;
   /** The clock the time slices are measured by (default `performance.now`; tests pass a fake one). */
   readonly now?: () => number;
 }
@@ -68,12 +69,8 @@ interface Session {
   opening: Promise<VaultIndex | null>;
   /** Set once the first sync is done: the index vault events and ingests use. */
   index: VaultIndex | null;
-  /** The background embedding pass, while one runs. */
-  embedding: Promise<void> | null;
-  /** Notes changed while a pass ran: run another one after it. */
-  embedAgain: boolean;
-  /** The notice that vector search is off was shown. */
-  notified: boolean;
+  /** The background embedding and its retries, once the index is open with an embedder. */
+  embedding: EmbeddingPass | null;
 }
 
 /** What an ingest takes from the index. */
@@ -85,6 +82,11 @@ export interface IngestIndex {
 function timer(): () => Promise<void> {
   return () => new Promise((resolve) => window.setTimeout(resolve, 0));
 }
+
+const windowSchedule: Schedule = (ms, run) => {
+  const id = window.setTimeout(run, ms);
+  return () => window.clearTimeout(id);
+};
 
 export class IndexService {
   private session: Session | null = null;
@@ -135,7 +137,7 @@ export class IndexService {
     if (this.session?.key === key) return this.session;
     const previous = this.session;
     previous?.controller.abort(new Error("The search index is reopened for new settings."));
-    const session: Session = { key, controller: new AbortController(), opening: Promise.resolve(null), index: null, embedding: null, embedAgain: false, notified: false };
+    const session: Session = { key, controller: new AbortController(), opening: Promise.resolve(null), index: null, embedding: null };
     this.session = session;
     // Never awaits a later session (a later one awaits this one): only the previous is awaited.
     session.opening = (async () => {
@@ -166,7 +168,8 @@ export class IndexService {
   /** Waits for a cancelled session to stop: its sync, its embedding and the update using it; then writes what it changed. */
   private async close(session: Session): Promise<void> {
     await session.opening.catch(() => null);
-    await session.embedding;
+    session.embedding?.stop();
+    await session.embedding?.idle();
     await this.updating;
     await session.index?.flush().catch((error: unknown) => this.options.onError?.(error));
   }
@@ -191,7 +194,7 @@ export class IndexService {
   async embedded(): Promise<void> {
     await this.ready();
     await this.settle();
-    while (this.session?.embedding) await this.session.embedding;
+    await this.session?.embedding?.idle();
   }
 
   /** Applies the changes still waiting for their quiet time, so a run sees the vault as it is. */
@@ -213,123 +216,54 @@ export class IndexService {
     return new TimeSlicer({ yieldNow: this.options.yieldNow ?? timer(), ...(this.options.now ? { now: this.options.now } : {}) });
   }
 
-  /** The embedder the settings choose; when it cannot be built, a notice and text and links only. */
-  private async embedderFor(settings: Settings, session: Session): Promise<Embedder | null> {
-    try {
-      return (await this.options.embedder?.(settings)) ?? null;
-    } catch (error) {
-      const cause = (error instanceof Error ? error.message : String(error)).trim();
-      // "No API key was found…" says nothing of vector search by itself.
-      const said = /vector search|embedding/i.test(cause) ? cause : `Vector search is off: ${cause}`;
-      this.tell(session, `${said} Search uses text and links only.`);
-      return null;
-    }
-  }
-
+  /** A notice about vectors, unless the session it concerns was replaced meanwhile. */
   private tell(session: Session, message: string): void {
-    if (session.notified || this.session !== session) return;
-    session.notified = true;
-    this.options.notify?.(message);
+    if (this.session === session && !this.disposed) this.options.notify?.(message);
   }
 
   private async open(session: Session): Promise<VaultIndex> {
-    const settings = this.options.settings();
     const { signal } = session.controller;
-    const { app } = this.options;
-    const links: LinkExtractor = (path, markdown, parsed) => {
-      const parsedLinks = parseLinks(path, markdown, parsed);
-      const cache = this.current ?? this.cacheOf(path);
-      return cache ? { ...parsedLinks, ...linksFromCache(cache) } : parsedLinks;
-    };
-    const embedder = await this.embedderFor(settings, session);
-    signal.throwIfAborted();
-    const loading = this.slicer();
-    const index = await VaultIndex.open({
-      // A warm start loads every shard: in time slices too.
-      checkpoint: () => loading.checkpoint(),
+    const index = await openAndSync({
+      app: this.options.app,
+      vault: this.vault,
       store: this.options.store,
-      reader: { read: (path) => this.read(path) },
-      wikiFolder: effectiveWikiFolder(settings.wikiFolder),
-      excludedFolders: settings.excludedFolders,
-      links,
-      resolver: { resolve: (target, from) => app.metadataCache.getFirstLinkpathDest(target, from)?.path ?? null },
-      embedder,
-    });
-    signal.throwIfAborted();
-    this.options.status(index.size === 0 ? "Indexing the vault…" : "");
-    await syncIndex(index, this.vault, {
-      batchSize: 50,
+      settings: this.options.settings(),
+      signal,
+      slicer: () => this.slicer(),
       yieldNow: this.options.yieldNow ?? timer(),
       ...(this.options.now ? { now: this.options.now } : {}),
-      signal,
-      // Embedding comes after, in the background: the index answers from text and links meanwhile.
-      embed: false,
-      progress: (progress) => this.options.status(indexingStatus(progress)),
+      status: this.options.status,
+      ...(this.options.embedder ? { embedder: this.options.embedder } : {}),
+      tell: (message) => this.tell(session, message),
+      currentCache: () => this.current,
     });
-    this.options.status("");
-    signal.throwIfAborted();
     session.index = index;
     // Changes made while the sync ran are applied now (most are already in: their text hashes match).
     if (this.pending.size > 0) this.scheduleUpdate(0);
-    this.embedInBackground(session);
-    return index;
-  }
-
-  /**
-   * Embeds the chunks of new and changed notes, one pass at a time, after the text index has them.
-   * A pass asked for while one runs follows it. A failure of the embedding server turns vector
-   * search off for this index, with one notice.
-   */
-  private embedInBackground(session: Session): void {
-    const index = session.index;
-    const { signal } = session.controller;
-    if (!index?.vectors || signal.aborted || this.disposed) return;
-    if (session.embedding) {
-      session.embedAgain = true;
-      return;
-    }
-    session.embedding = (async () => {
-      do {
-        session.embedAgain = false;
-        const slicer = this.slicer();
-        const result = await index.embedPending({
-          signal,
-          progress: (progress) => this.options.status(embeddingStatus(progress)),
-          checkpoint: () => slicer.checkpoint(),
-        });
-        this.options.status("");
-        if (result.notes > 0) this.scheduleFlush();
-        if (result.error) {
-          this.tell(session, result.error);
-          break;
-        }
-      } while (session.embedAgain && !signal.aborted);
-    })()
-      .catch((error: unknown) => {
-        this.options.status("");
-        if (!signal.aborted) this.options.onError?.(error);
-      })
-      .finally(() => {
-        session.embedding = null;
+    if (index.vectors) {
+      session.embedding = new EmbeddingPass({
+        index,
+        vectors: index.vectors,
+        signal,
+        checkpoint: () => {
+          const slicer = this.slicer();
+          return () => slicer.checkpoint();
+        },
+        status: this.options.status,
+        changed: () => this.scheduleFlush(),
+        notify: (message) => this.tell(session, message),
+        onError: (error) => this.options.onError?.(error),
+        schedule: this.options.schedule ?? windowSchedule,
       });
+      session.embedding.request();
+    }
+    return index;
   }
 
   /** An ingest or a lint fix wrote pages and indexed them: write the shards soon, embed them. */
   private changedByRun(): void {
     this.scheduleFlush();
-    if (this.session) this.embedInBackground(this.session);
-  }
-
-  /** The metadata cache for a path, only when Obsidian has parsed that note. */
-  private cacheOf(path: string): CachedMetadata | null {
-    const file = this.options.app.vault.getFileByPath(path);
-    return file ? this.options.app.metadataCache.getFileCache(file) : null;
-  }
-
-  private async read(path: string): Promise<string> {
-    const file = this.options.app.vault.getFileByPath(path);
-    if (!file) throw new Error(`"${path}" is gone.`);
-    return this.options.app.vault.cachedRead(file);
+    this.session?.embedding?.request();
   }
 
   /** A note was created or modified (vault event), or Obsidian parsed it (metadata cache event). */
@@ -395,7 +329,7 @@ export class IndexService {
     }
     if (changed) {
       this.scheduleFlush();
-      this.embedInBackground(session);
+      session.embedding?.request();
     }
   }
 

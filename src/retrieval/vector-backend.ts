@@ -2,8 +2,10 @@
  * Keeps the vector index in step with the text index when an embedder is configured: remembers
  * which notes changed, embeds their chunks in batches (only chunks whose key is not cached), loads
  * and writes the vector shards, and answers the vector side of a query. A failing embedding server
- * costs one clear error, kept in `error`; the vector backend then stands aside for the rest of the
- * session and the index keeps working from text and graph. Cancellation is never swallowed.
+ * costs one clear error, kept in `error` and told to `onFailure`; the vector backend then stands
+ * aside, and the index keeps working from text and graph, until `reconnect` finds the server
+ * answering again (the plugin retries with backoff; a CLI run simply ends). Cancellation is never
+ * swallowed.
  */
 import type { StateStore } from "../vault/state-store";
 import { contentHash } from "../wiki/content-hash";
@@ -65,8 +67,10 @@ export class VectorBackend {
   /** Changes seen per pending note, so a note edited while its old text was being embedded stays pending. */
   private readonly generations = new Map<string, number>();
   private readonly dirty = new Set<number>();
-  /** The first embedding failure of this session, in one sentence. */
+  /** Why vectors are off, in one sentence: the embedding failure since which they stand aside. */
   error: string | null = null;
+  /** Told each time an embedding request fails (not on cancellation), with the sentence kept in `error`. */
+  onFailure: ((message: string) => void) | null = null;
   /** Shards dropped when the index opened (damaged, outdated, or made by another model). */
   rejectedShards = 0;
 
@@ -74,6 +78,28 @@ export class VectorBackend {
 
   get active(): boolean {
     return this.error === null;
+  }
+
+  private fail(error: unknown): void {
+    this.error = offMessage(error);
+    this.onFailure?.(this.error);
+  }
+
+  /**
+   * After a failure: asks the embedding model for one small vector, and turns vectors back on when
+   * it answers (then `embedPending` catches up with the notes changed meanwhile). Says whether it did.
+   */
+  async reconnect(signal?: AbortSignal): Promise<boolean> {
+    this.error = null;
+    try {
+      const vectors = await this.embedder.embed(["Synapse"], signal);
+      if (vectors.length !== 1) throw new Error(`The embedding model returned ${vectors.length} vectors for 1 text.`);
+      return true;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? error;
+      this.fail(error);
+      return false;
+    }
   }
 
   /** Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors are redone. */
@@ -199,7 +225,7 @@ export class VectorBackend {
       options.progress?.({ done: paths.length, total: paths.length });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      this.error = offMessage(error);
+      this.fail(error);
     }
     return { notes, embedded, reused, error: this.error };
   }
@@ -237,7 +263,7 @@ export class VectorBackend {
       return this.index.search(vector, limit, accept);
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
-      this.error = offMessage(error);
+      this.fail(error);
       return [];
     }
   }

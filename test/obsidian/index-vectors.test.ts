@@ -140,7 +140,7 @@ describe("vector search in Obsidian", () => {
 
     const retriever = await harness.plugin.index?.retriever();
     expect((await retriever?.retrieve("marker4", { scope: { kind: "all" }, limit: 1 }))?.[0]?.path).toBe("notes/Note 4.md");
-    // Later changes neither try the server again nor repeat the notice.
+    // Later changes neither try the server again nor repeat the notice (the retries come later: index-embedding-retry.test.ts).
     const tried = calls.length;
     await harness.app.vault.modify(harness.app.vault.getFileByPath("notes/Note 2.md") as never, "# Note 2\n\nBees.\n");
     await eventually(async () => expect((await (await harness.plugin.index?.retriever())?.retrieve("bees", { scope: { kind: "all" }, limit: 1 }))?.[0]?.path).toBe("notes/Note 2.md"));
