@@ -33,6 +33,7 @@ import { nodeWriteContext } from "../src/vault/node-write-context";
 import type { WriteContext } from "../src/wiki/apply";
 import { upsertIndex } from "../src/wiki/index-log";
 import { ingestNote } from "../src/wiki/ingest-note";
+import { migrateWholeRegistry } from "../src/wiki/source-registry-shards";
 import type { WikiCatalog } from "../src/wiki/ingest-types";
 import { corpusNotes } from "../test/helpers/corpus";
 import { percentile, type BenchResult } from "./stats";
@@ -113,6 +114,8 @@ interface Opened {
 /** Opens and builds the vault's index as `synapse ingest` does. */
 async function openIndex(root: string): Promise<Opened> {
   const vault = new NodeVault(root);
+  // The registry is written whole above, as an earlier version kept it; split it as the first start does.
+  await migrateWholeRegistry(NodeStateStore.forVault(root));
   const start = performance.now();
   const index = await VaultIndex.open({ store: NodeStateStore.forVault(root), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   await syncIndex(index, vault, { batchSize: 200 });

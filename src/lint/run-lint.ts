@@ -86,13 +86,14 @@ export interface LintReport {
 
 /** The source notes whose text changed since they were last ingested (by content hash). */
 async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: StateStore): Promise<Set<string>> {
-  const registry = await new SourceRegistry(store).load();
   const resolver = new Resolver(snapshot);
   // A note in an excluded folder is never read, so whether it changed is not known.
   const notes = new Set(snapshot.pages.flatMap((p) => p.sources.map((s) => resolver.resolve(s)).filter((n): n is string => n !== null && !resolver.isExcluded(n))));
+  // Only the registry's shards holding these notes are read, each once.
+  const recorded = await new SourceRegistry(store).entries(notes);
   const changed = new Set<string>();
   for (const note of notes) {
-    const entry = registry.notes[note.normalize("NFC")];
+    const entry = recorded.get(note.normalize("NFC"));
     if (!entry) continue;
     const text = await readOrNull(vault, note);
     if (text !== null && (await noteFingerprint(text)) !== entry.hash) changed.add(note);

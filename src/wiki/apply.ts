@@ -3,7 +3,8 @@
  * lint's fixes, undo — hands its planned changes to `applyPlan` with who is writing and why:
  *
  * 1. take the vault's write lock (one writer per vault; a clear message naming the other writer);
- * 2. roll back a run that an earlier crash left half-done (its journal is still there);
+ * 2. roll back a run that an earlier crash left half-done (its journal is still there), and split
+ *    a registry of ingested notes an earlier version kept whole (`migrateWholeRegistry`);
  * 3. read every target as it is now and compute its new content (a file nobody needs to change is
  *    not rewritten; a change that no longer fits — a file made or edited since it was planned —
  *    stops the run before anything is written);
@@ -27,6 +28,7 @@ import { reconcileIndex } from "./index-reconcile";
 import { JOURNAL_KEY, rollBackEntries, rollBackJournal } from "./journal";
 import { lineChange, type LineChange } from "./line-changes";
 import { newRunId, recordRun } from "./run-history";
+import { migrateWholeRegistry } from "./source-registry-shards";
 import { acquireWriteLock, type LockOptions } from "./write-lock";
 import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
 
@@ -177,7 +179,7 @@ function stateEntry(step: StateStep): JournalEntry {
 }
 
 /** Each record's value before and after the run; several changes to one key compose, in order. */
-async function stateStepsFor(store: StateStore, changes: readonly PlannedStateChange[], runId: string): Promise<StateStep[]> {
+async function stateStepsFor(store: StateStore, changes: readonly PlannedStateChange[], runId: string | null): Promise<StateStep[]> {
   const steps = new Map<string, { previous: string | null; next: string | null }>();
   for (const change of changes) {
     const known = steps.get(change.key);
@@ -205,19 +207,78 @@ async function writeStep(vault: VaultPort, step: Step, appendText: string | null
   });
 }
 
+interface Write {
+  readonly name: string;
+  readonly write: () => Promise<void>;
+}
+
+/**
+ * Carries out the journal's writes in its order. A write that fails rolls back those already made
+ * and removes the journal: the run happened entirely or not at all.
+ */
+async function writeJournaled(vault: VaultPort, run: ApplyRun, journal: Journal, writes: readonly Write[]): Promise<void> {
+  await run.store.write(JOURNAL_KEY, JSON.stringify(journal));
+  const done: JournalEntry[] = [];
+  for (const [i, { name, write }] of writes.entries()) {
+    try {
+      await write();
+    } catch (cause) {
+      const failed = await rollBackEntries(vault, run.store, done);
+      await run.store.remove(JOURNAL_KEY);
+      const reason = toSynapseError(cause).message;
+      const undo = failed.length === 0 ? `the ${done.length} change(s) already made were undone` : `these files could not be restored: ${failed.join(", ")}`;
+      throw new SynapseError("vault", `Writing "${name}" failed (${reason}); ${undo}.`, { cause });
+    }
+    const entryDone = journal.entries[i];
+    if (entryDone) done.push(entryDone);
+    await run.afterEachWrite?.(name);
+  }
+}
+
+function stateWrite(store: StateStore, step: StateStep): Write {
+  return { name: step.key, write: () => (step.next === null ? store.remove(step.key) : store.write(step.key, step.next)) };
+}
+
+/**
+ * Records that only follow the files (`followsFiles`), when no file changes: written under the
+ * lock and journaled until done — the journal names no recorded run, so a crash rolls them back —
+ * but no run is recorded and nothing is logged.
+ */
+async function writeRecordsAlone(vault: VaultPort, run: ApplyRun, now: number): Promise<void> {
+  const steps = await stateStepsFor(run.store, run.state ?? [], null);
+  if (steps.length === 0) return;
+  const journal: Journal = {
+    version: 1,
+    runId: `records-${now}-${Math.random().toString(36).slice(2, 8)}`,
+    operation: run.operation,
+    label: run.label,
+    started: now,
+    writer: run.writer,
+    entries: steps.map(stateEntry),
+  };
+  await writeJournaled(vault, run, journal, steps.map((step) => stateWrite(run.store, step)));
+  await run.store.remove(JOURNAL_KEY);
+}
+
 export async function applyPlan(vault: VaultPort, changes: readonly PlannedChange[], run: ApplyRun): Promise<ApplyResult> {
   const now = run.now ?? (() => Date.now());
   const lock = await acquireWriteLock(run.store, { ...run.lock, writer: run.writer, activity: `${run.operation} of “${run.label}”`, now });
   try {
     await rollBackJournal(vault, run.store);
+    await migrateWholeRegistry(run.store);
     await run.verify?.();
     const steps: Step[] = [];
     for (const change of changes) steps.push(await stepFor(vault, change));
     const changed = steps.filter((s) => s.action !== "unchanged");
     const result = (runId: string | null): ApplyResult => ({ runId, changes: steps.map((s) => ({ path: s.path, action: s.action })) });
-    if (changed.length === 0 && (run.state ?? []).length === 0) return result(null);
+    const state = run.state ?? [];
+    if (changed.length === 0 && state.length === 0) return result(null);
+    if (changed.length === 0 && state.every((s) => s.followsFiles === true)) {
+      await writeRecordsAlone(vault, run, now());
+      return result(null);
+    }
     const runId = await newRunId(run.store, now());
-    const stateSteps = await stateStepsFor(run.store, run.state ?? [], runId);
+    const stateSteps = await stateStepsFor(run.store, state, runId);
     if (changed.length === 0 && stateSteps.length === 0) return result(null);
 
     const ordered = [...changed];
@@ -252,28 +313,12 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       writer: run.writer,
       entries: [...recorded.map((s) => journalEntry(s, null)), ...stateSteps.map(stateEntry), journalEntry(logStep, logStat ? { text: entry, sizeBefore: logStat.size } : null)],
     };
-    await run.store.write(JOURNAL_KEY, JSON.stringify(journal));
-    const done: JournalEntry[] = [];
     // Files first, then Synapse's records, then the log entry: the journal's order.
-    const writes: { name: string; write: () => Promise<void> }[] = [
+    await writeJournaled(vault, run, journal, [
       ...ordered.map((step) => ({ name: step.path, write: () => writeStep(vault, step, null) })),
-      ...stateSteps.map((step) => ({ name: step.key, write: () => (step.next === null ? run.store.remove(step.key) : run.store.write(step.key, step.next)) })),
+      ...stateSteps.map((step) => stateWrite(run.store, step)),
       { name: logStep.path, write: () => writeStep(vault, logStep, appendText) },
-    ];
-    for (const [i, { name, write }] of writes.entries()) {
-      try {
-        await write();
-      } catch (cause) {
-        const failed = await rollBackEntries(vault, run.store, done);
-        await run.store.remove(JOURNAL_KEY);
-        const reason = toSynapseError(cause).message;
-        const undo = failed.length === 0 ? `the ${done.length} change(s) already made were undone` : `these files could not be restored: ${failed.join(", ")}`;
-        throw new SynapseError("vault", `Writing "${name}" failed (${reason}); ${undo}.`, { cause });
-      }
-      const entryDone = journal.entries[i];
-      if (entryDone) done.push(entryDone);
-      await run.afterEachWrite?.(name);
-    }
+    ]);
 
     await recordRun(run.store, {
       version: 1,

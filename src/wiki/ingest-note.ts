@@ -23,6 +23,7 @@ import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-
 import { basenameOf, effectiveWikiFolder, fileNamer } from "./page-paths";
 import { findPagesById, type PageRegistry } from "./identity";
 import type { WikiPage } from "../core/schemas";
+import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { planPages, type PlannedPage } from "./plan";
 import { isInFolder, normaliseNotePath, readNote } from "./read-note";
@@ -36,8 +37,8 @@ function isoDay(ms: number): string {
 }
 
 /** Without a write context from the root (tests), runs are journaled in memory only. */
-function defaultWriteContext(): WriteContext {
-  return { store: new MemoryStateStore(), writer: { kind: "cli", pid: null, host: null } };
+function defaultWriteContext(store: StateStore = new MemoryStateStore()): WriteContext {
+  return { store, writer: { kind: "cli", pid: null, host: null } };
 }
 
 /** The log.md lines after the pages: what was ingested, with what, at what cost. */
@@ -164,8 +165,9 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
   let declined: PageChange[] = [];
   let upToDate: UpToDate | null = null;
   let error: SynapseError | null = null;
-  const registryStore = deps.state ?? deps.write?.store;
-  const registry = registryStore ? new SourceRegistry(registryStore) : null;
+  // The registry is written by runs, so it lives where runs are journaled.
+  const write = deps.write ?? defaultWriteContext(deps.state);
+  const registry = deps.write || deps.state ? new SourceRegistry(write.store) : null;
 
   try {
     const notePath = normaliseNotePath(request.notePath);
@@ -185,9 +187,15 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
     if (registry && fingerprint && !request.force) {
       upToDate = await registry.upToDate(notePath, fingerprint, wikiFolder, async (p) => (await vault.stat(p)) !== null);
       // An undo of the run that recorded it took its pages back: the note must be ingested again.
-      if (upToDate?.entry.runId && deps.write && undoneIds((await readHistory(deps.write.store)).runs).has(upToDate.entry.runId)) upToDate = null;
-      // A moved note keeps its record under its new path; in a dry run nothing is recorded.
-      if (upToDate?.movedFrom && !request.dryRun) await registry.record(notePath, upToDate.entry, upToDate.movedFrom);
+      if (upToDate?.entry.runId && undoneIds((await readHistory(write.store)).runs).has(upToDate.entry.runId)) upToDate = null;
+      // A moved note keeps its record under its new path (under the write lock, journaled, no run
+      // of its own); in a dry run nothing is recorded. Failing to only costs finding the move again.
+      if (upToDate?.movedFrom && !request.dryRun) {
+        const state = await registry.recordChange(notePath, upToDate.entry, upToDate.movedFrom);
+        await applyPlan(vault, [], { ...write, operation: "ingest", label: basenameOf(notePath), wikiFolder, now, state }).catch((cause: unknown) => {
+          warnings.push(`The note's new path was not recorded: ${toSynapseError(cause).message}`);
+        });
+      }
     }
     if (upToDate) return finish();
     const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
@@ -262,7 +270,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         const yielded = planned.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
         const found = planned.flatMap((p) => p.contradictions ?? []);
         const state = [
-          ...(registry && fingerprint ? [registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded })] : []),
+          ...(registry && fingerprint ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded }) : []),
           ...(found.length > 0 ? [contradictionsFoundChange(found, date)] : []),
         ];
         deferred = { notePath, sourceTitle, changes: planned, state, logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)) };
@@ -284,20 +292,23 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       // A review that kept no change writes nothing at all, not even a log entry.
       const writesSomething = declined.length === 0 || chosen.some((c) => c.action !== "unchanged");
       const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
+      // The note's registry entry is written by the same run as its pages (undone with them).
+      const yieldedPages = chosen.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
+      const recorded = registry && fingerprint && !request.dryRun && writesSomething ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yieldedPages }) : [];
       const written =
         request.dryRun || !writesSomething
           ? null
           : await applyPlan(vault, chosen, {
-              ...(deps.write ?? defaultWriteContext()),
+              ...write,
               operation: "ingest",
               label: sourceTitle,
               wikiFolder,
               now,
               ...(catalog ? {} : { existingPages: pagePaths }),
               logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
+              state: recorded,
             });
       const applied = written?.changes ?? chosen;
-      const runId = written?.runId ?? null;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
       if (catalog && !request.dryRun) {
         // The next ingest retrieves what this one wrote; a failure here only delays that to the next sync.
@@ -315,12 +326,6 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         await recordContradictions(deps.write.store, contradictions, date).catch((cause: unknown) => {
           warnings.push(cause instanceof Error ? cause.message : String(cause));
         });
-      }
-      if (registry && fingerprint && !request.dryRun && writesSomething) {
-        // The vault is written; failing to remember it only costs a provider call next time.
-        await registry
-          .record(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: pages.map((p) => p.path), runId })
-          .catch(() => undefined);
       }
     }
   } catch (thrown) {

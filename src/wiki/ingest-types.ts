@@ -80,7 +80,8 @@ export interface IngestDeps {
   /**
    * Synapse's state for this vault, for the source registry: with it (or with `write`, whose store
    * it defaults to), an ingest skips a note whose content is unchanged since its last ingest and
-   * records each successful one; without either, every ingest runs.
+   * records each successful one; without either, every ingest runs. Without `write`, runs are
+   * journaled and recorded here too (the registry is written by runs).
    */
   readonly state?: StateStore;
   readonly now?: () => number;

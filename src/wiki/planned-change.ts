@@ -37,11 +37,18 @@ export interface PlannedChange {
  * it is bookkeeping that follows from the file changes the user kept.
  */
 export interface PlannedStateChange {
-  /** The StateStore key ("contradictions.json"). */
+  /** The StateStore key ("contradictions.json", "sources/notes-3f.json"). */
   readonly key: string;
   /**
    * The new value from the current one (null: the key is missing; returning null removes it).
-   * `runId` is the id the run will be recorded under. Throwing stops the run before anything is written.
+   * `runId` is the id the run will be recorded under, null when no run is recorded (see
+   * `followsFiles`). Throwing stops the run before anything is written.
    */
-  readonly update: (current: string | null, runId: string) => string | null;
+  readonly update: (current: string | null, runId: string | null) => string | null;
+  /**
+   * Bookkeeping that only follows the files (the registry of ingested notes): when the run changes
+   * no file, it is still written — under the lock, journaled until done — but makes no run of its
+   * own (no history record, no log entry, runId null). Without it, a record changed alone is a run.
+   */
+  readonly followsFiles?: boolean;
 }

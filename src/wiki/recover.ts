@@ -1,6 +1,7 @@
 /**
  * What every start does before reading the vault: finish or roll back a run that a crash
- * interrupted (its journal is still there) and remove the temporary files a killed write left.
+ * interrupted (its journal is still there), remove the temporary files a killed write left, and
+ * split a registry of ingested notes that an earlier version kept whole.
  * The plugin calls it once the layout is ready; the CLI before every command on a vault; the bridge
  * before it stages a vault. It takes the write lock, so it never touches the run of a writer that
  * is alive: then it does nothing and says so.
@@ -9,6 +10,7 @@ import { SynapseError } from "../core/errors";
 import type { VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "./apply";
 import { rollBackJournal, type JournalOutcome } from "./journal";
+import { migrateWholeRegistry } from "./source-registry-shards";
 import { acquireWriteLock } from "./write-lock";
 
 export type RecoveryReport =
@@ -30,6 +32,8 @@ export async function recoverInterruptedRun(vault: VaultPort, context: WriteCont
   }
   try {
     const journal = await rollBackJournal(vault, context.store);
+    // An upgrade's one-time work on Synapse's own records, while no run can write them.
+    await migrateWholeRegistry(context.store);
     const strayFiles = await vault.removeStrayTempFiles(context.wikiFolder);
     return { status: "done", journal, strayFiles };
   } finally {

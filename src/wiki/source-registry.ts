@@ -1,44 +1,39 @@
 /**
- * The registry of ingested notes (`sources.json` in the StateStore): for every note, the SHA-256
- * of its text when it was last ingested, when, into which wiki folder, and the pages that ingest
- * wrote or confirmed. It lets an unchanged note skip the provider entirely ("already up to date"),
- * recognises a note that was only moved or renamed by its content, and tells lint which pages may be
- * stale because their source changed since.
+ * The registry of ingested notes (in the StateStore, under `sources/`; layout in
+ * `source-registry-shards.ts`): for every note, the SHA-256 of its text when it was last ingested,
+ * when, into which wiki folder, and the pages that ingest wrote or confirmed. It lets an unchanged
+ * note skip the provider entirely ("already up to date"), recognises a note that was only moved or
+ * renamed by its content, and tells lint which pages may be stale because their source changed since.
  *
- * The registry is a cache of facts, never the only copy of anything: an unreadable or missing file
+ * Every write is part of a write run (`recordChange` → `applyPlan`): under the vault's write lock,
+ * journaled, rolled back after a crash and reverted by undo with the run's pages.
+ *
+ * The registry is a cache of facts, never the only copy of anything: an unreadable or missing shard
  * means "nothing known", so the worst case is a re-ingest, never a lost note.
  */
-import * as z from "zod";
 import type { StateStore } from "../vault/state-store";
 import type { PlannedStateChange } from "./planned-change";
+import {
+  HashShardSchema,
+  NotesShardSchema,
+  SOURCES_FOLDER,
+  SOURCES_KEY,
+  emptyHashes,
+  emptyNotes,
+  hashShardKey,
+  isNotesShard,
+  notesShardKey,
+  parseShard,
+  readShard,
+  serializeShard,
+  type NotesShard,
+  type SourceEntry,
+} from "./source-registry-shards";
 
-export const SOURCES_KEY = "sources.json";
+export { SOURCES_KEY, type SourceEntry } from "./source-registry-shards";
 
-const SourceEntrySchema = z.object({
-  /** `sha256:<hex>` of the note's text with line endings normalised (see `noteFingerprint`). */
-  hash: z.string(),
-  /** ISO timestamp of the ingest that recorded this entry. */
-  ingestedAt: z.string(),
-  /** The wiki folder the pages went to; another folder is another wiki, so the note is not up to date there. */
-  wikiFolder: z.string(),
-  /** Vault paths of the pages that ingest wrote or found already up to date (not index.md or log.md). */
-  pages: z.array(z.string()),
-  /**
-   * The write run that recorded it (null when the ingest changed no file). An undo of that run
-   * takes the pages back, so the note is no longer up to date then, whatever its hash says.
-   */
-  runId: z.string().nullable().default(null),
-});
-export type SourceEntry = z.infer<typeof SourceEntrySchema>;
-/** An entry as a caller records it (`runId` may be left out: no run known). */
-export type NewSourceEntry = z.input<typeof SourceEntrySchema>;
-
-const RegistrySchema = z.object({
-  version: z.literal(1),
-  /** Keyed by the note's vault path in Unicode NFC, so a macOS (NFD) listing finds the same entry. */
-  notes: z.record(z.string(), SourceEntrySchema),
-});
-type Registry = z.infer<typeof RegistrySchema>;
+/** An entry as a caller records it: `runId` left out means "the run that records it" (null outside any run). */
+export type RecordedEntry = Omit<SourceEntry, "runId"> & { readonly runId?: string | null };
 
 /** What makes a note "already up to date". */
 export interface UpToDate {
@@ -58,26 +53,87 @@ export async function noteFingerprint(text: string): Promise<string> {
   return `sha256:${[...digest].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
-function parseRegistry(text: string | null): Registry {
-  if (text === null) return { version: 1, notes: {} };
-  try {
-    const parsed = RegistrySchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : { version: 1, notes: {} };
-  } catch {
-    return { version: 1, notes: {} };
-  }
+/** A change to one notes shard: the entry of `noteKey` set (or removed with null). */
+function notesChange(noteKey: string, next: (runId: string | null) => SourceEntry | null): PlannedStateChange {
+  return {
+    key: notesShardKey(noteKey),
+    followsFiles: true,
+    update: (current, runId) => {
+      const shard = parseShard(current, NotesShardSchema, emptyNotes);
+      const entry = next(runId);
+      if (entry) shard.notes[noteKey] = entry;
+      else delete shard.notes[noteKey];
+      return serializeShard(shard);
+    },
+  };
+}
+
+/** A change to one hash shard: `noteKey` added to or taken from the paths recorded with `hash`. */
+function hashChange(hash: string, noteKey: string, add: boolean): PlannedStateChange {
+  return {
+    key: hashShardKey(hash),
+    followsFiles: true,
+    update: (current) => {
+      const shard = parseShard(current, HashShardSchema, emptyHashes);
+      const paths = (shard.paths[hash] ?? []).filter((p) => p !== noteKey);
+      if (add) paths.push(noteKey);
+      if (paths.length > 0) shard.paths[hash] = paths;
+      else delete shard.paths[hash];
+      return serializeShard(shard);
+    },
+  };
 }
 
 export class SourceRegistry {
+  /** The whole file of an earlier version, read once, while it has not been split yet (see `migrateWholeRegistry`). */
+  private whole: Promise<NotesShard["notes"] | null> | null = null;
+
   constructor(private readonly store: StateStore) {}
 
-  /** The registry as stored; an unreadable or foreign file reads as empty. */
-  async load(): Promise<Registry> {
-    return parseRegistry(await this.store.read(SOURCES_KEY).catch(() => null));
+  private wholeNotes(): Promise<NotesShard["notes"] | null> {
+    this.whole ??= this.store
+      .read(SOURCES_KEY)
+      .catch(() => null)
+      .then((text) => (text === null ? null : parseShard(text, NotesShardSchema, emptyNotes).notes));
+    return this.whole;
+  }
+
+  private async shard(noteKey: string): Promise<NotesShard> {
+    return readShard(this.store, notesShardKey(noteKey), NotesShardSchema, emptyNotes);
+  }
+
+  /** Every entry (tests and tools; an ingest or a lint reads only the shards it needs). */
+  async load(): Promise<NotesShard> {
+    const notes: NotesShard["notes"] = { ...(await this.wholeNotes()) };
+    for (const shardKey of await this.store.list(SOURCES_FOLDER)) {
+      if (isNotesShard(shardKey)) Object.assign(notes, (await readShard(this.store, shardKey, NotesShardSchema, emptyNotes)).notes);
+    }
+    return { version: 1, notes };
   }
 
   async entry(notePath: string): Promise<SourceEntry | null> {
-    return (await this.load()).notes[key(notePath)] ?? null;
+    const noteKey = key(notePath);
+    return (await this.shard(noteKey)).notes[noteKey] ?? (await this.wholeNotes())?.[noteKey] ?? null;
+  }
+
+  /** The entries of these notes (keyed by NFC path; notes never ingested are absent), each shard read once. */
+  async entries(notePaths: Iterable<string>): Promise<Map<string, SourceEntry>> {
+    const byShard = new Map<string, string[]>();
+    for (const path of notePaths) {
+      const noteKey = key(path);
+      const shardKey = notesShardKey(noteKey);
+      byShard.set(shardKey, [...(byShard.get(shardKey) ?? []), noteKey]);
+    }
+    const whole = await this.wholeNotes();
+    const out = new Map<string, SourceEntry>();
+    for (const [shardKey, keys] of byShard) {
+      const { notes } = await readShard(this.store, shardKey, NotesShardSchema, emptyNotes);
+      for (const noteKey of keys) {
+        const entry = notes[noteKey] ?? whole?.[noteKey];
+        if (entry) out.set(noteKey, entry);
+      }
+    }
+    return out;
   }
 
   /**
@@ -91,17 +147,21 @@ export class SourceRegistry {
     wikiFolder: string,
     exists: (path: string) => Promise<boolean>,
   ): Promise<UpToDate | null> {
-    const { notes } = await this.load();
     const pagesExist = async (entry: SourceEntry) => {
       for (const page of entry.pages) if (!(await exists(page))) return false;
       return true;
     };
-    const own = notes[key(notePath)];
+    const own = await this.entry(notePath);
     if (own && own.hash === hash && own.wikiFolder === wikiFolder) {
       return (await pagesExist(own)) ? { entry: own, movedFrom: null } : null;
     }
-    for (const [path, entry] of Object.entries(notes)) {
-      if (path === key(notePath) || entry.hash !== hash || entry.wikiFolder !== wikiFolder) continue;
+    const indexed = (await readShard(this.store, hashShardKey(hash), HashShardSchema, emptyHashes)).paths[hash] ?? [];
+    const whole = Object.entries((await this.wholeNotes()) ?? {}).flatMap(([path, e]) => (e.hash === hash ? [path] : []));
+    for (const path of new Set([...indexed, ...whole])) {
+      if (path === key(notePath)) continue;
+      // The hash index is a hint (an entry may have changed since): the entry itself decides.
+      const entry = await this.entry(path);
+      if (!entry || entry.hash !== hash || entry.wikiFolder !== wikiFolder) continue;
       // A copy of a note that still exists is a second source, not a move: it is ingested.
       if (await exists(path)) continue;
       if (await pagesExist(entry)) return { entry, movedFrom: path };
@@ -110,28 +170,26 @@ export class SourceRegistry {
   }
 
   /**
-   * The same record as part of a caller's write run (see `PlannedStateChange`): the entry names
-   * that run, and undoing the run puts the registry back as it was.
+   * Recording an ingest as part of a write run (see `PlannedStateChange`): the note's entry in its
+   * shard and its path under its hash, the old hash's listing dropped when the text changed, and
+   * for a moved note the entry under the old path forgotten. The entry names the run that records
+   * it unless it names one already (a moved note keeps the run that wrote its pages); undoing the
+   * run puts every shard back. The note's current entry is read now, to find its old hash.
    */
-  recordChange(notePath: string, entry: Omit<NewSourceEntry, "runId">): PlannedStateChange {
-    return {
-      key: SOURCES_KEY,
-      update: (current, runId) => {
-        const registry = parseRegistry(current);
-        registry.notes[key(notePath)] = { ...entry, runId, pages: [...new Set(entry.pages)].sort() };
-        return `${JSON.stringify(registry, null, 1)}\n`;
-      },
-    };
-  }
-
-  /**
-   * Records a successful ingest (and forgets the old path of a moved note). The file is re-read
-   * just before it is written, so entries recorded meanwhile by another ingest are kept.
-   */
-  async record(notePath: string, entry: NewSourceEntry, movedFrom: string | null = null): Promise<void> {
-    const registry = await this.load();
-    if (movedFrom !== null) delete registry.notes[key(movedFrom)];
-    registry.notes[key(notePath)] = { ...entry, runId: entry.runId ?? null, pages: [...new Set(entry.pages)].sort() };
-    await this.store.write(SOURCES_KEY, `${JSON.stringify(registry, null, 1)}\n`);
+  async recordChange(notePath: string, entry: RecordedEntry, movedFrom: string | null = null): Promise<PlannedStateChange[]> {
+    const noteKey = key(notePath);
+    const pages = [...new Set(entry.pages)].sort();
+    const next = (runId: string | null): SourceEntry => ({ ...entry, pages, runId: entry.runId !== undefined ? entry.runId : runId });
+    const changes: PlannedStateChange[] = [];
+    if (movedFrom !== null && key(movedFrom) !== noteKey) {
+      const oldKey = key(movedFrom);
+      const old = await this.entry(oldKey);
+      changes.push(notesChange(oldKey, () => null));
+      if (old) changes.push(hashChange(old.hash, oldKey, false));
+    }
+    const previous = await this.entry(noteKey);
+    if (previous && previous.hash !== entry.hash) changes.push(hashChange(previous.hash, noteKey, false));
+    changes.push(notesChange(noteKey, next), hashChange(entry.hash, noteKey, true));
+    return changes;
   }
 }

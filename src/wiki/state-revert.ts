@@ -3,10 +3,10 @@
  * the record since the run, it gets its earlier bytes back. When something did (a later ingest
  * recorded another contradiction, registered another note), only the entries this run changed are
  * put back as they were, so the later writer's entries are kept: the records are lists of entries
- * keyed by id (contradictions) or by note path (the source registry).
+ * keyed by id (contradictions) or by note path (the source registry's shards; its hash index by hash).
  */
 import { CONTRADICTIONS_KEY } from "./contradictions";
-import { SOURCES_KEY } from "./source-registry";
+import { SOURCES_KEY, isHashShard, isNotesShard } from "./source-registry-shards";
 import type { PlannedStateChange } from "./planned-change";
 import type { RunState } from "./write-records";
 
@@ -16,10 +16,13 @@ interface Keyed {
   readonly by: "id" | "key";
 }
 
-const KEYED: Readonly<Record<string, Keyed>> = {
-  [CONTRADICTIONS_KEY]: { field: "contradictions", by: "id" },
-  [SOURCES_KEY]: { field: "notes", by: "key" },
-};
+/** Contradictions by id; the registry's notes shards (and its whole file of earlier versions) by note path, its hash shards by hash. */
+function keyedFor(key: string): Keyed | null {
+  if (key === CONTRADICTIONS_KEY) return { field: "contradictions", by: "id" };
+  if (key === SOURCES_KEY || isNotesShard(key)) return { field: "notes", by: "key" };
+  if (isHashShard(key)) return { field: "paths", by: "key" };
+  return null;
+}
 
 type Json = Record<string, unknown>;
 
@@ -70,7 +73,7 @@ export function revertState(state: RunState): PlannedStateChange {
     key: state.key,
     update: (current) => {
       if (current === state.after) return state.before;
-      const keyed = KEYED[state.key];
+      const keyed = keyedFor(state.key);
       // A record of another kind written since is left as it is: it is a cache, rebuilt as needed.
       return (keyed && current !== null ? mergeBack(keyed, current, state) : null) ?? current;
     },

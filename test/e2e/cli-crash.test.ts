@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { recordedNotes } from "../helpers/registry-on-disk";
 import { CLI, runCli } from "../helpers/run-cli";
 import { makeVault, snapshot } from "../helpers/temp-vault";
 
@@ -13,11 +14,11 @@ function notes(root: string): Record<string, string> {
   return Object.fromEntries(Object.entries(snapshot(root)).filter(([p]) => !p.startsWith(".obsidian/")));
 }
 
-type JournalEntries = { path: string; kind: string; previous?: string | null }[];
+type JournalEntries = { path?: string; key?: string; kind: string; previous?: string | null }[];
 
 /** Starts an ingest that pauses after each file it writes, and kills it (SIGKILL) after `writes` new pages were written. */
 function killDuringApply(vault: string, writes: number): Promise<void> {
-  return killWhen(vault, (entries) => entries.filter((e) => e.kind === "write" && e.previous === null && existsSync(join(vault, e.path))).length >= writes);
+  return killWhen(vault, (entries) => entries.filter((e) => e.kind === "write" && e.previous === null && e.path !== undefined && existsSync(join(vault, e.path))).length >= writes);
 }
 
 /** Starts an ingest that pauses after each file it writes, and kills it (SIGKILL) once `written` says the run got far enough. */
@@ -88,6 +89,23 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
     expect(notes(vault)).toEqual(before);
   });
 
+  it("is rolled back whole, the registry of ingested notes included, when killed after a registry shard was written", async () => {
+    const vault = makeVault({ [NOTE]: TEXT });
+    const before = notes(vault);
+    await killWhen(vault, (entries) => entries.some((e) => e.kind === "state" && e.key !== undefined && existsSync(join(vault, STATE, e.key))));
+    expect(Object.keys(await recordedNotes(vault))).toEqual([NOTE]);
+
+    const history = await runCli(["history", "--vault", vault]);
+    expect(history.stderr).toMatch(/An interrupted ingest \(“Ada Lovelace”\) was rolled back/);
+    expect(notes(vault)).toEqual(before);
+    expect(await recordedNotes(vault)).toEqual({});
+    expect(Object.keys(snapshot(vault)).filter((p) => p.startsWith(`${STATE}/sources/`))).toEqual([]);
+    // Not taken for up to date: the same ingest runs again and records the note.
+    const again = await runCli(["ingest", NOTE, "--vault", vault, "--provider", "offline", "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: false });
+    expect(Object.keys(await recordedNotes(vault))).toEqual([NOTE]);
+  });
+
   it("removes temporary files a killed write left in the wiki folder", async () => {
     const vault = makeVault({ [NOTE]: TEXT, "wiki/concepts/Page.md.1a2b3c.synapse-tmp": "half a page" });
     expect((await runCli(["history", "--vault", vault])).stderr).toContain("1 leftover temporary file(s) removed");
@@ -110,6 +128,8 @@ describe("two CLI writers on one vault", () => {
     }
     const log = readFileSync(join(vault, "wiki/log.md"), "utf8");
     expect(log.match(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| /gm)).toHaveLength(2);
+    // Both notes are in the registry of ingested notes: neither writer lost the other's entry.
+    expect(Object.keys(await recordedNotes(vault)).sort()).toEqual(["notes/Ada Lovelace.md", "notes/Engine.md"]);
   });
 
   it("with no time to wait, the second fails with a message naming the first, and writes nothing", async () => {

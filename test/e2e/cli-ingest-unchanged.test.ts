@@ -3,9 +3,10 @@
  * the second time — no provider call (counted on a scripted server), no file rewritten (mtimes) —
  * until its text changes or --force is given; a moved note is recognised by its content.
  */
-import { renameSync, statSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, renameSync, rmSync, statSync, writeFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { recordedNotes } from "../helpers/registry-on-disk";
 import { runCli } from "../helpers/run-cli";
 import type { ScriptedServer } from "../helpers/scripted-server";
 import { makeVault, snapshot } from "../helpers/temp-vault";
@@ -72,11 +73,28 @@ describe("synapse ingest skips an unchanged note (offline provider)", () => {
     const moved = await runCli(["ingest", "archive/Ada.md", "--vault", vault]);
     expect(moved.code).toBe(0);
     expect(moved.stdout).toContain("(as notes/Ada Lovelace.md, since moved)");
-    const registry = JSON.parse(readFileSync(join(vault, ".obsidian/plugins/synapse/state/sources.json"), "utf8")) as { notes: Record<string, unknown> };
-    expect(Object.keys(registry.notes)).toEqual(["archive/Ada.md"]);
+    expect(Object.keys(await recordedNotes(vault))).toEqual(["archive/Ada.md"]);
     // A copy whose original still exists is a second source: it is ingested.
     writeFileSync(join(vault, "copy.md"), TEXT);
     expect(JSON.parse((await runCli(["ingest", "copy.md", "--vault", vault, "--json"])).stdout)).toMatchObject({ upToDate: false });
+  });
+
+  it("keeps the registry an earlier version kept whole in sources.json: split into shards, the note still up to date", async () => {
+    const vault = makeVault({ [NOTE]: TEXT });
+    await runCli(["ingest", NOTE, "--vault", vault]);
+    const state = join(vault, ".obsidian/plugins/synapse/state");
+    // The registry as an earlier version wrote it: one file of every note.
+    const notes = await recordedNotes(vault);
+    rmSync(join(state, "sources"), { recursive: true });
+    writeFileSync(join(state, "sources.json"), `${JSON.stringify({ version: 1, notes }, null, 1)}\n`);
+    const before = mtimes(vault);
+    const again = await runCli(["ingest", NOTE, "--vault", vault, "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ upToDate: true });
+    expect(existsSync(join(state, "sources.json"))).toBe(false);
+    expect(await recordedNotes(vault)).toEqual(notes);
+    // Only the state folder changed: no page was rewritten.
+    const after = mtimes(vault);
+    for (const [path, mtime] of Object.entries(before)) if (!path.startsWith(".obsidian/")) expect(after[path]).toBe(mtime);
   });
 
   it("a dry run records nothing, so the next ingest still runs", async () => {

@@ -23,6 +23,13 @@ const PAGE = "wiki/concepts/Golden Gate Bridge.md";
 const USERS = "wiki/concepts/My page.md";
 const from = (content: string): WikiPage => aPage().titled("Golden Gate Bridge").withSources(NOTE).withContent(content).build();
 
+/** The registry of ingested notes and the contradictions record, as stored. */
+async function records(store: MemoryStateStore): Promise<Record<string, string | null>> {
+  const out: Record<string, string | null> = { contradictions: await store.read("contradictions.json") };
+  for (const key of await store.list("sources")) out[key] = await store.read(key);
+  return out;
+}
+
 async function files(vault: MemoryVault): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const path of await vault.list("")) if (path !== "wiki/log.md") out[path] = await vault.read(path);
@@ -53,7 +60,7 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
   it("fixes all through one review and one log entry, and one undo restores every byte and the note's staleness", async () => {
     const { vault, store, write, deps } = await staleWiki();
     const before = await files(vault);
-    const stateBefore = { sources: await store.read("sources.json"), contradictions: await store.read("contradictions.json") };
+    const stateBefore = await records(store);
     const runsBefore = (await readHistory(store)).runs.length;
     const first = await runLint(deps);
     expect(first.findings.map((f) => f.check).sort()).toEqual(["dangling-link", "index", "orphan", "stale", "stale"]);
@@ -72,7 +79,8 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
     const { runs } = await readHistory(store);
     expect(runs).toHaveLength(runsBefore + 1);
     expect(runs[0]).toMatchObject({ operation: "lint", label: `${fixed.fixed.length} fixes` });
-    expect(runs[0]?.state.map((s) => s.key)).toEqual(["sources.json"]);
+    // The re-ingested note's registry entry (its notes shard, its hash listed under the new text, no longer under the old).
+    expect(runs[0]?.state.map((s) => s.key).sort()).toEqual([expect.stringMatching(/^sources\/hashes-/), expect.stringMatching(/^sources\/hashes-/), expect.stringMatching(/^sources\/notes-/)]);
     const log = await vault.read("wiki/log.md");
     expect(log.match(/^## \[.*\] lint \|/gm)).toHaveLength(1);
     expect(log).not.toMatch(/^## \[.*\] ingest \| .*\n[\s\S]*## \[.*\] ingest \|/m);
@@ -81,7 +89,7 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
     const undone = await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW });
     expect(undone?.run.operation).toBe("lint");
     expect(await files(vault)).toEqual(before);
-    expect({ sources: await store.read("sources.json"), contradictions: await store.read("contradictions.json") }).toEqual(stateBefore);
+    expect(await records(store)).toEqual(stateBefore);
     expect((await runLint(deps)).findings.map((f) => f.check).sort()).toEqual(["dangling-link", "index", "orphan", "stale", "stale"]);
   });
 

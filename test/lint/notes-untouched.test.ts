@@ -4,7 +4,8 @@ import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import type { WriteContext } from "../../src/wiki/apply";
-import { noteFingerprint, SourceRegistry } from "../../src/wiki/source-registry";
+import { noteFingerprint } from "../../src/wiki/source-registry";
+import { recordSource } from "../helpers/record-source";
 
 const NOW = () => Date.UTC(2026, 11, 1, 1, 0);
 const NOTE = "notes/ada.md";
@@ -23,7 +24,7 @@ async function wiki() {
   });
   const store = new MemoryStateStore();
   const pages = ["wiki/concepts/Ada.md", "wiki/concepts/Countess.md", "wiki/entities/Misfiled.md"];
-  await new SourceRegistry(store).record(NOTE, { hash: await noteFingerprint(NOTE_TEXT), ingestedAt: new Date(NOW()).toISOString(), wikiFolder: "wiki", pages });
+  await recordSource(store, NOTE, { hash: await noteFingerprint(NOTE_TEXT), ingestedAt: new Date(NOW()).toISOString(), wikiFolder: "wiki", pages });
   const write: WriteContext = { store, writer: { kind: "cli", pid: 1, host: "here" } };
   const deps: LintDeps = { vault, settings: DEFAULT_SETTINGS, store, write, now: NOW };
   return { vault, deps };

@@ -235,7 +235,7 @@ describe("recovering an interrupted run", () => {
 
 describe("Synapse's records that change with a run", () => {
   const initial = { "wiki/concepts/Old.md": "old", "wiki/log.md": "# Log\n" };
-  const status = (value: string): PlannedStateChange => ({ key: "record.json", update: (current, runId) => `${current ?? ""}${value} by ${runId.length > 0 ? "the run" : "?"}\n` });
+  const status = (value: string): PlannedStateChange => ({ key: "record.json", update: (current, runId) => `${current ?? ""}${value} by ${runId !== null && runId.length > 0 ? "the run" : "?"}\n` });
 
   it("are journaled, written after the files, and recorded in the history for undo", async () => {
     const vault = new MemoryVault(initial);

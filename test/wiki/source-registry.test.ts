@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { SOURCES_KEY, SourceRegistry, noteFingerprint } from "../../src/wiki/source-registry";
+import { notesShardKey } from "../../src/wiki/source-registry-shards";
+import { recordSource } from "../helpers/record-source";
 
 const entry = (hash: string, pages: string[] = ["wiki/a.md"]) => ({ hash, ingestedAt: "2026-11-30T10:00:00.000Z", wikiFolder: "wiki", pages });
 const existing = (...paths: string[]) => (path: string) => Promise.resolve(paths.includes(path));
@@ -21,8 +23,9 @@ describe("the source registry", () => {
   });
 
   it("finds a note up to date only with the same hash, the same wiki folder and all its pages present", async () => {
-    const registry = new SourceRegistry(new MemoryStateStore());
-    await registry.record("notes/a.md", entry("h1"));
+    const store = new MemoryStateStore();
+    const registry = new SourceRegistry(store);
+    await recordSource(store, "notes/a.md", entry("h1"));
     expect(await registry.upToDate("notes/a.md", "h1", "wiki", existing("wiki/a.md"))).toMatchObject({ movedFrom: null });
     expect(await registry.upToDate("notes/a.md", "h2", "wiki", existing("wiki/a.md"))).toBeNull();
     expect(await registry.upToDate("notes/a.md", "h1", "other", existing("wiki/a.md"))).toBeNull();
@@ -30,31 +33,33 @@ describe("the source registry", () => {
   });
 
   it("matches a decomposed (NFD) path to the composed one", async () => {
-    const registry = new SourceRegistry(new MemoryStateStore());
-    await registry.record("notes/Privé.md", entry("h1"));
+    const store = new MemoryStateStore();
+    const registry = new SourceRegistry(store);
+    await recordSource(store, "notes/Privé.md", entry("h1"));
     expect(await registry.upToDate("notes/Prive\u0301.md", "h1", "wiki", existing("wiki/a.md"))).toMatchObject({ movedFrom: null });
   });
 
   it("recognises a moved note by its hash when the old path is gone, and moves the entry", async () => {
-    const registry = new SourceRegistry(new MemoryStateStore());
-    await registry.record("notes/a.md", entry("h1"));
+    const store = new MemoryStateStore();
+    const registry = new SourceRegistry(store);
+    await recordSource(store, "notes/a.md", entry("h1"));
     expect(await registry.upToDate("archive/a.md", "h1", "wiki", existing("wiki/a.md", "notes/a.md"))).toBeNull();
     const moved = await registry.upToDate("archive/a.md", "h1", "wiki", existing("wiki/a.md"));
     expect(moved).toMatchObject({ movedFrom: "notes/a.md" });
-    await registry.record("archive/a.md", moved!.entry, moved!.movedFrom);
+    await recordSource(store, "archive/a.md", moved!.entry, moved!.movedFrom);
     expect(Object.keys((await registry.load()).notes)).toEqual(["archive/a.md"]);
   });
 
-  it("reads a damaged or foreign file as empty, and two registries recording in turn keep both entries", async () => {
+  it("reads a damaged or foreign file or shard as empty, and records in turn keep every entry", async () => {
     const store = new MemoryStateStore();
     await store.write(SOURCES_KEY, "{ not json");
-    const first = new SourceRegistry(store);
-    expect(await first.entry("notes/a.md")).toBeNull();
+    expect(await new SourceRegistry(store).entry("notes/a.md")).toBeNull();
     await store.write(SOURCES_KEY, JSON.stringify({ version: 9, notes: [] }));
-    expect((await first.load()).notes).toEqual({});
-    const second = new SourceRegistry(store);
-    await first.record("notes/a.md", entry("h1"));
-    await second.record("notes/b.md", entry("h2"));
-    expect(Object.keys((await first.load()).notes).sort()).toEqual(["notes/a.md", "notes/b.md"]);
+    expect((await new SourceRegistry(store).load()).notes).toEqual({});
+    await recordSource(store, "notes/a.md", entry("h1"));
+    await recordSource(store, "notes/b.md", entry("h2"));
+    expect(Object.keys((await new SourceRegistry(store).load()).notes).sort()).toEqual(["notes/a.md", "notes/b.md"]);
+    await store.write(notesShardKey("notes/a.md"), "{ half a shard");
+    expect(await new SourceRegistry(store).entry("notes/a.md")).toBeNull();
   });
 });
