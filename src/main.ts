@@ -108,7 +108,7 @@ export default class SynapsePlugin extends Plugin {
       callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
     });
     this.registerQuery(store, environment, write, index);
-    this.registerLint(store, environment, write, ingest, index);
+    this.registerLint(store, environment, write, ingest);
     const status = new StatusBar(this.addStatusBarItem());
     indexStatus = this.addStatusBarItem();
     indexStatus.addClasses(["synapse-index-status", "synapse-status-idle"]);
@@ -178,7 +178,7 @@ export default class SynapsePlugin extends Plugin {
   }
 
   /** "Check wiki health": the service, its view and the command (no default hotkey). */
-  private registerLint(store: SettingsStore, environment: PluginEnvironment, write: WriteContext, ingest: IngestService, index: IndexService): void {
+  private registerLint(store: SettingsStore, environment: PluginEnvironment, write: WriteContext, ingest: IngestService): void {
     const lint = new LintService({
       vault: new ObsidianVault(this.app),
       settings: store,
@@ -188,7 +188,6 @@ export default class SynapsePlugin extends Plugin {
       // Every lint write is shown as diffs first, whatever the ingest review setting says.
       review: this.seams.review ?? modalReviewHook(this.app),
       reingest: (note, signal) => ingest.planReingest(note, signal),
-      retriever: () => index.retriever(),
       open: (path) => void this.app.workspace.openLinkText(path, "", false),
       ...(this.seams.createProvider ? { factory: this.seams.createProvider } : {}),
     });

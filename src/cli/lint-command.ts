@@ -22,7 +22,6 @@ import { planIngest } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
 import { estimateLine, humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
-import { openIndexIn } from "./open-index";
 import { recoverVault } from "./recovery";
 import { applyFlags, readVaultSettings } from "./vault-settings";
 
@@ -155,13 +154,8 @@ export async function runLintCommand(argv: readonly string[], io: CliIO): Promis
     return !dryRun;
   };
   const fix = values.fix === "safe" || values.fix === "all" ? values.fix : undefined;
-  // The model checks also pair pages the vault's index finds alike; without an index they go on without.
-  const retriever = modelChecks ? await openIndexIn(vaultRoot, settings, io).then((opened) => opened.index).catch((error: unknown) => {
-    io.stderr(`Warning: the vault's index could not be opened (${toSynapseError(error).message}); the model checks pair pages by shared sources and entities only.\n`);
-    return undefined;
-  }) : undefined;
   const report = await runLint(
-    { ...deps, ...(provider ? { provider } : {}), ...(retriever ? { retriever } : {}) },
+    { ...deps, ...(provider ? { provider } : {}) },
     { ...(fix && !(dryRun && modelChecks) ? { fix } : {}), ...(dryRun ? { dryRun: true } : {}), ...(modelChecks ? { modelChecks: true, confirmModelChecks: confirm } : {}) },
   );
   if (dryRun && modelChecks && estimate && !report.error) {

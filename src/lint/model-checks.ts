@@ -20,10 +20,8 @@ import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import { recordContradictions } from "../wiki/contradictions";
 import { basenameOf } from "../wiki/page-paths";
-import type { Retriever } from "../retrieval/types";
 import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
-import { similarPairs } from "./similar-pairs";
 import { PairCache, pairKey, pairPaths, type PairVerdict } from "./pair-cache";
 import { onPage, pairMessages, readPairReply, REPLY_TOKENS } from "./pair-prompt";
 import type { WikiSnapshot } from "./snapshot";
@@ -69,8 +67,8 @@ export interface ModelCheckDeps {
   readonly store: StateStore;
   /** The lint backend, as the factory built it. */
   readonly provider: InferenceProvider;
-  /** The vault's search index: pages it finds alike become candidate pairs too. */
-  readonly retriever?: Retriever;
+  /** Pairs of page paths whose words are alike (see similar-pages.ts): candidate pairs too. */
+  readonly alike?: readonly (readonly [string, string])[];
   readonly now?: () => number;
 }
 
@@ -184,8 +182,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     const shareable = new Set(snapshot.pages.filter((p) => !isExcluded(p.path, settings.excludedFolders) && isShareablePage(p.sources, settings.excludedFolders)).map((p) => p.path));
     cache = await PairCache.load(deps.store);
     const model = caps.model;
-    const alike = deps.retriever ? await similarPairs(snapshot.pages.filter((p) => shareable.has(p.path)), deps.retriever, run.signal) : [];
-    const candidates = boundedPairs(snapshot, shareable, alike);
+    const candidates = boundedPairs(snapshot, shareable, deps.alike ?? []);
     const known = cache.knownPairs();
     planned = candidates.pairs.map((pair) => {
       const key = pairKey(pair, model);

@@ -1,55 +1,112 @@
 /**
- * Duplicate pages that do not share a name: retrieval finds, for each page, the pages its title and
- * opening retrieve; a candidate is a duplicate when the two pages' words are nearly the same
- * (cosine similarity of their term counts, with the index's own tokenizer). The fused retrieval
- * score cannot decide this on its own: it is rank-based, so every page's top hits score within a
- * few percent of each other whether they are the same subject or only related (see the test).
+ * Pages that say nearly the same thing under different names: every pair of pages whose word
+ * vectors (see term-vectors.ts) have a cosine at or above a threshold — all of them, not a shortlist.
+ *
+ * Comparing every pair is n² (12.5 million pairs at 5,000 pages). The prefix filter (Bayardo,
+ * Ma and Srikant, "Scaling up all pairs similarity search", 2007) compares only pairs that can
+ * reach the threshold: order every page's words from rarest to commonest and cut off the longest
+ * tail of common words whose weights have a length below the threshold t. If two pages share no
+ * word before their cuts, every word they share lies in the tail of the page whose tail starts
+ * earlier, so their cosine is at most that tail's length, below t. Only the words before the cut
+ * are indexed, and those are a page's rare words, whose lists are short. test/lint/near-duplicates
+ * holds the pass to the naive comparison of every pair.
  */
-import type { Retriever } from "../retrieval/types";
-import { tokenize } from "../retrieval/tokenize";
-import type { PageRecord } from "./snapshot";
+import { SynapseError } from "../core/errors";
+import { TimeSlicer } from "../retrieval/time-slice";
+import { cosine, termCounts, termVectors, type TermVector } from "./term-vectors";
 
 /**
- * Chosen by test/lint/near-duplicates.test.ts: two pages about one subject in other words score
- * above 0.8, pages that are only related (same people or terms, another subject) below 0.6 (common
- * words count too, so related pages are not near 0); 0.7 sits in the gap.
+ * At or above this cosine two pages are duplicates. Chosen by test/lint/near-duplicates.test.ts:
+ * pages about one subject in other words score above 0.7, pages that only share people and terms
+ * below 0.55, and no two pages of the Obsidian Help vault reach 0.6.
  */
-export const DUPLICATE_SIMILARITY = 0.7;
-const HITS = 5;
-const QUERY_CHARS = 300;
+export const DUPLICATE_SIMILARITY = 0.65;
 
-export function termCounts(page: PageRecord): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of tokenize(`${page.title} ${page.body.replace(/%%[\s\S]*?%%/g, " ")}`)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
+export interface SimilarPair {
+  /** Indexes of the two texts, a < b. */
+  readonly a: number;
+  readonly b: number;
+  readonly score: number;
 }
 
-export function similarity(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
-  let dot = 0;
-  for (const [term, n] of a) dot += n * (b.get(term) ?? 0);
-  const norm = (m: ReadonlyMap<string, number>) => Math.sqrt([...m.values()].reduce((sum, n) => sum + n * n, 0));
-  const d = norm(a) * norm(b);
-  return d === 0 ? 0 : dot / d;
+export interface PassOptions {
+  readonly signal?: AbortSignal;
+  /** Lets the host breathe between slices of work (Obsidian's main thread); see TimeSlicer. */
+  readonly yieldNow?: () => Promise<void>;
+  readonly now?: () => number;
 }
 
-/** Pairs of page paths (in path order) retrieval finds for each other whose words are nearly the same. */
-export async function nearDuplicates(pages: readonly PageRecord[], retriever: Retriever, signal?: AbortSignal): Promise<[string, string][]> {
-  const byPath = new Map(pages.map((p) => [p.path, p]));
-  const counts = new Map<string, Map<string, number>>();
-  const countsOf = (p: PageRecord) => counts.get(p.path) ?? counts.set(p.path, termCounts(p)).get(p.path) ?? new Map<string, number>();
-  const out = new Map<string, [string, string]>();
-  for (const page of pages) {
-    if (!/[\p{L}\p{N}]/u.test(page.body)) continue;
-    const query = `${page.title} ${page.body.replace(/%%[\s\S]*?%%/g, " ").slice(0, QUERY_CHARS)}`;
-    const hits = await retriever.retrieve(query, { scope: { kind: "wiki" }, limit: HITS, ...(signal ? { signal } : {}) });
-    for (const hit of hits) {
-      const other = byPath.get(hit.path);
-      if (!other || other === page) continue;
-      const pair = [page.path, other.path].sort() as [string, string];
-      const key = pair.join("\n");
-      if (out.has(key)) continue;
-      if (similarity(countsOf(page), countsOf(other)) >= DUPLICATE_SIMILARITY) out.set(key, pair);
+/** Keeps a little below the threshold, so a rounding error in the sums never hides a pair. */
+const SAFETY = 1 - 1e-9;
+
+/** How many of a vector's words (from the rarest) are indexed: all but the longest tail below `threshold`. */
+export function prefixLength(vector: TermVector, threshold: number): number {
+  const bound = threshold * threshold * SAFETY;
+  let tail = 0;
+  let k = vector.weights.length;
+  while (k > 0) {
+    const w = vector.weights[k - 1] ?? 0;
+    if (tail + w * w >= bound) break;
+    tail += w * w;
+    k--;
+  }
+  return k;
+}
+
+function checkpoint(options: PassOptions): () => Promise<void> {
+  const slicer = new TimeSlicer({ ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}), ...(options.now ? { now: options.now } : {}) });
+  return async () => {
+    if (options.signal?.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
+    await slicer.checkpoint();
+  };
+}
+
+/** Every pair of vectors with a cosine at or above `threshold` (0 < threshold ≤ 1), by the prefix filter. */
+export async function similarVectors(vectors: readonly TermVector[], threshold: number, options: PassOptions = {}): Promise<SimilarPair[]> {
+  if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`The similarity threshold must be in (0, 1], not ${threshold}.`);
+  const pause = checkpoint(options);
+  // postings[term] = the vectors seen so far with that term before their cut.
+  const postings = new Map<number, number[]>();
+  const seenBy = new Int32Array(vectors.length).fill(-1);
+  const out: SimilarPair[] = [];
+  for (let i = 0; i < vectors.length; i++) {
+    await pause();
+    const vector = vectors[i];
+    if (!vector || vector.ids.length === 0) continue;
+    const prefix = prefixLength(vector, threshold);
+    for (let k = 0; k < prefix; k++) {
+      const term = vector.ids[k] ?? 0;
+      const list = postings.get(term);
+      if (list) {
+        for (const j of list) {
+          if (seenBy[j] === i) continue;
+          seenBy[j] = i;
+          const other = vectors[j];
+          const score = other ? cosine(other, vector) : 0;
+          if (score >= threshold) out.push({ a: j, b: i, score });
+        }
+        list.push(i);
+      } else {
+        postings.set(term, [i]);
+      }
     }
   }
-  return [...out.values()];
+  return out.sort((x, y) => x.a - y.a || x.b - y.b);
+}
+
+/** Every pair of texts (given as their term counts) whose vectors, weighted among these texts, reach `threshold`. */
+export async function similarCounts(counts: readonly ReadonlyMap<string, number>[], threshold: number, options: PassOptions = {}): Promise<SimilarPair[]> {
+  const { vectors } = await termVectors(counts, checkpoint(options));
+  return similarVectors(vectors, threshold, options);
+}
+
+/** The term counts of texts, a time slice at a time. */
+export async function countTerms(texts: Iterable<string>, options: PassOptions = {}): Promise<Map<string, number>[]> {
+  const pause = checkpoint(options);
+  const out: Map<string, number>[] = [];
+  for (const text of texts) {
+    await pause();
+    out.push(termCounts(text));
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 /**
  * The pairs of pages the model checks look at: never the whole wiki in one prompt, only pages that
  * have something to disagree about — drawn from the same source note, both linking to the same
- * entity page, or found alike by retrieval. Strongest first (most shared sources and entities), so a budget that runs out
+ * entity page, or alike in their words. Strongest first (most shared sources and entities), so a budget that runs out
  * leaves the weakest pairs unchecked.
  */
 import { sourceKey } from "../core/sources";
@@ -24,7 +24,7 @@ function checkable(page: PageRecord): boolean {
 /**
  * A group larger than this (a note that yielded hundreds of pages, an entity every page links to)
  * says little about any one pair and would make n² of them: its pairs are not drawn (other groups
- * and retrieval still pair its pages), and it is reported.
+ * and word similarity still pair its pages), and it is reported.
  */
 export const GROUP_LIMIT = 40;
 /** At most this many pairs are planned, strongest first: the model checks never grow with n². */
@@ -40,7 +40,7 @@ export interface Candidates {
 }
 
 /**
- * `similar`: pairs of page paths that retrieval found alike (see `similarPairs`), added to the pairs
+ * `similar`: pairs of page paths alike in their words (see similar-pages.ts), added to the pairs
  * the shared sources and entities make.
  */
 export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<string>, similar: readonly (readonly [string, string])[] = []): PagePair[] {

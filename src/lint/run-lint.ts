@@ -5,7 +5,6 @@
  */
 import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
 import type { InferenceProvider } from "../core/provider";
-import type { Retriever } from "../retrieval/types";
 import { isExcluded } from "../core/perimeter";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
@@ -17,8 +16,7 @@ import type { PlannedChange } from "../wiki/planned-change";
 import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
 import { contradictionFindings } from "./contradictions";
 import { exactChecks } from "./exact-checks";
-import { nearDuplicates } from "./near-duplicates";
-import { basenameOf } from "../wiki/page-paths";
+import { similarPages } from "./similar-pages";
 import { runModelChecks, type ModelCheckOptions, type ModelCheckResult, type ModelCheckSummary } from "./model-checks";
 import { chooseFixes, type ChosenFix } from "./fixes";
 import { runFixes } from "./fix-run";
@@ -40,10 +38,10 @@ export interface LintDeps {
   /** The lint backend, for the model checks; without it `modelChecks` is refused. */
   readonly provider?: InferenceProvider;
   /**
-   * The vault's search index: pages it finds for each other with nearly the same words are
-   * `duplicate` findings, and pairs of pages alike join the model checks' pairs.
+   * Lets the host breathe during the long pass that compares every page's words (Obsidian's main
+   * thread: a timer); without it the pass only lets pending promises run between slices.
    */
-  readonly retriever?: Retriever;
+  readonly yieldNow?: () => Promise<void>;
   readonly now?: () => number;
 }
 
@@ -130,25 +128,6 @@ function duplicatePair(f: Finding): string | null {
   return f.check === "duplicate" && keep && remove ? [keep, remove].sort().join("\n") : null;
 }
 
-/** Duplicates retrieval finds (nearly the same words), as findings with the merge fix. */
-async function retrievedDuplicates(snapshot: WikiSnapshot, retriever: Retriever): Promise<Finding[]> {
-  const candidates = snapshot.pages.filter((p) => !p.frontmatterInvalid && !p.ignored.has("duplicate"));
-  const byPath = new Map(candidates.map((p) => [p.path, p]));
-  return (await nearDuplicates(candidates, retriever)).flatMap(([x, y]) => {
-    const [a, b] = [byPath.get(x), byPath.get(y)];
-    if (!a || !b) return [];
-    // The plainer name stays, as for the exact duplicates.
-    const [keep, remove] = basenameOf(a.path).length <= basenameOf(b.path).length ? [a, b] : [b, a];
-    return [{
-      check: "duplicate" as const,
-      severity: "warning" as const,
-      page: keep.path,
-      message: `"${keep.title}" and ${remove.path} say nearly the same thing (found by search).`,
-      fixes: [{ kind: "merge-duplicates" as const, label: `Merge ${remove.path} into this page`, safe: false, params: { keep: keep.path, remove: remove.path } }],
-    }];
-  });
-}
-
 interface Checked {
   snapshot: WikiSnapshot;
   findings: Finding[];
@@ -165,10 +144,18 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, excluded);
   const changed = await changedSources(snapshot, deps.vault, deps.store);
   const findings = exactChecks({ snapshot, sourceChanged: (note) => changed.has(note) });
+  // Every pair of pages alike in their words (part of the exact checks), compared before the model
+  // checks so that cancelling those leaves these found; cancelling this pass cancels the lint.
+  const similar = await similarPages(snapshot, {
+    ...(request.modelChecks ? { alike: true } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(deps.yieldNow ? { yieldNow: deps.yieldNow } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   let model: ModelCheckResult | null = null;
   if (request.modelChecks) {
     if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");
-    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, ...(deps.retriever ? { retriever: deps.retriever } : {}), ...(deps.now ? { now: deps.now } : {}) }, {
+    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, alike: similar.alike, ...(deps.now ? { now: deps.now } : {}) }, {
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.confirmModelChecks ? { confirm: request.confirmModelChecks } : {}),
       ...(request.progress ? { progress: request.progress } : {}),
@@ -176,11 +163,8 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   }
   const exactPairs = new Set(findings.map(duplicatePair).filter((k): k is string => k !== null));
   const pages = new Set(snapshot.pages.map((p) => p.path));
-  // Part of the exact checks, which finish even when the model checks are cancelled; a search that
-  // fails only leaves these out.
-  const alike = deps.retriever ? await retrievedDuplicates(snapshot, deps.retriever).catch(() => []) : [];
   // The model's verdict (with its reason) first, where both found the same pair.
-  for (const f of [...(model?.findings ?? []), ...modelDuplicates, ...alike]) {
+  for (const f of [...(model?.findings ?? []), ...modelDuplicates, ...similar.duplicates]) {
     const pair = duplicatePair(f);
     if (pair && !exactPairs.has(pair) && pair.split("\n").every((p) => pages.has(p))) {
       exactPairs.add(pair);

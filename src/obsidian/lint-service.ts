@@ -12,7 +12,6 @@ import type { ModelCheckEstimate } from "../lint/model-checks";
 import type { LintDeps, LintReport } from "../lint/run-lint";
 import type { Finding, Fix } from "../lint/types";
 import type { LintController, LintRun } from "../ui/lint-view";
-import type { Retriever } from "../retrieval/types";
 import type { StateStore } from "../vault/state-store";
 import type { WriteContext } from "../wiki/apply";
 import type { PlannedChange } from "../wiki/planned-change";
@@ -33,8 +32,11 @@ export interface LintServiceDeps {
   /** Plans a note's re-ingest with the ingest backend, without writing it (lint writes it with its other fixes). */
   readonly reingest: NonNullable<LintDeps["reingest"]>;
   readonly open: (path: string) => void;
-  /** The vault's search index, for the model checks' pairs of pages alike. */
-  readonly retriever?: () => Promise<Retriever>;
+  /**
+   * Lets Obsidian breathe between slices of lint's long passes (default: a zero-delay timer), so
+   * comparing every page's words never blocks the app for more than a slice.
+   */
+  readonly yieldNow?: () => Promise<void>;
   readonly factory?: ProviderFactory;
   readonly now?: () => number;
 }
@@ -60,14 +62,13 @@ export class LintService implements LintController {
 
   private lintDeps(): LintDeps {
     const settings = this.deps.settings.settings;
-    return { vault: this.deps.vault, settings, store: this.deps.store, write: this.deps.write, reingest: this.deps.reingest, ...(this.deps.now ? { now: this.deps.now } : {}) };
+    const yieldNow = this.deps.yieldNow ?? (() => new Promise<void>((resolve) => window.setTimeout(resolve, 0)));
+    return { vault: this.deps.vault, settings, store: this.deps.store, write: this.deps.write, reingest: this.deps.reingest, yieldNow, ...(this.deps.now ? { now: this.deps.now } : {}) };
   }
 
   async check(run: LintRun): Promise<LintReport> {
     const { runLint } = await core();
-    // The index finds duplicates that share no name; without one, the exact checks go on alone.
-    const index = await this.deps.retriever?.().catch(() => undefined);
-    const deps = { ...this.lintDeps(), ...(index ? { retriever: index } : {}) };
+    const deps = this.lintDeps();
     if (run.modelChecks) {
       try {
         const id = deps.settings.operations.lint;
@@ -79,10 +80,10 @@ export class LintService implements LintController {
         );
       } catch (thrown) {
         const error = toSynapseError(thrown, "config");
-        return { ...(await runLint(deps)), error: { kind: error.kind, message: error.message } };
+        return { ...(await runLint(deps, { signal: run.signal })), error: { kind: error.kind, message: error.message } };
       }
     }
-    return runLint(deps);
+    return runLint(deps, { signal: run.signal });
   }
 
   async fixAllSafe(): Promise<LintReport> {

@@ -8,10 +8,10 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { readContradictions } from "../../src/wiki/contradictions";
-import type { RetrievalHit, Retriever } from "../../src/retrieval/types";
 import { estimateLine } from "../../src/lint/estimate-text";
 import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
 import { FakeModel, type Reply } from "./fake-model";
+import { SIMILAR_WIKI } from "./similar-wiki";
 
 const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
 const BORN_1815 = "Ada Lovelace was born in 1815 in London.";
@@ -65,19 +65,13 @@ describe("lint's model checks (fake backend)", () => {
     expect(report.usage).toMatchObject({ inputTokens: 400, outputTokens: 80 });
   });
 
-  it("adds pairs of pages retrieval finds alike (close to the page's own score), and only those", async () => {
-    const hit = (path: string, score: number): RetrievalHit => ({ path, heading: "", score, snippet: "", text: "" });
-    const retriever: Retriever = {
-      retrieve: (query) =>
-        Promise.resolve(
-          query.startsWith("Tea ") ? [hit("wiki/concepts/Tea.md", 10), hit("wiki/concepts/Chai.md", 8), hit("wiki/entities/Ada.md", 2)] : query.startsWith("Chai ") ? [hit("wiki/concepts/Chai.md", 10), hit("wiki/concepts/Tea.md", 7)] : [],
-        ),
-    };
+  it("adds pairs of pages alike in their words that share no note and no entity, and only those", async () => {
     const model = new FakeModel(adaJudge);
-    const files = wiki({ "wiki/concepts/Chai.md": page("concept", "Chai", ["notes/chai.md"], "Chai is a spiced tea.") });
-    await runLint({ ...deps(new MemoryVault(files), new MemoryStateStore(), model), retriever }, { modelChecks: true });
+    const teaPage = (title: string, note: string) => page("concept", title, [note], SIMILAR_WIKI[`wiki/concepts/${title}.md`]?.split("---\n\n")[1] ?? "");
+    const files = wiki({ "notes/chai.md": "Chai.", "wiki/concepts/Tea.md": teaPage("Tea", "notes/tea.md"), "wiki/concepts/Tea drink.md": teaPage("Tea drink", "notes/chai.md") });
+    await runLint(deps(new MemoryVault(files), new MemoryStateStore(), model), { modelChecks: true });
     const asked = model.calls.map(titlesIn).map((t) => t.join(" + "));
-    expect(asked).toContain("Chai + Tea");
+    expect(asked).toContain("Tea + Tea drink");
     expect(asked).not.toContain("Ada + Tea");
     expect(asked).toHaveLength(5);
   });

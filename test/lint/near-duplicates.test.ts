@@ -1,65 +1,117 @@
 /**
- * The threshold of the retrieval duplicates, on real retrieval (an in-memory VaultIndex): pages
- * about one subject in other words are duplicates; pages that only share people and terms are not.
+ * Duplicates by similarity: the threshold on pages written for it and on real pages (the Obsidian
+ * Help vault), the prefix filter held to the naive comparison of every pair, lint's findings
+ * without any index, and cancellation and time slices of the long pass.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isExcluded } from "../../src/core/perimeter";
-import { DUPLICATE_SIMILARITY, nearDuplicates, similarity, termCounts } from "../../src/lint/near-duplicates";
-import { loadSnapshot } from "../../src/lint/snapshot";
-import { MemoryVault } from "../../src/vault/memory-vault";
-import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { DUPLICATE_SIMILARITY, similarVectors } from "../../src/lint/near-duplicates";
 import { runLint, type LintReport } from "../../src/lint/run-lint";
+import { MIN_WORDS } from "../../src/lint/similar-pages";
+import { loadSnapshot } from "../../src/lint/snapshot";
+import { comparedText, cosine, termCounts, termVectors } from "../../src/lint/term-vectors";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
-import { aVault, indexed } from "../retrieval/index-builder";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { corpusNotes } from "../helpers/corpus";
+import { SIMILAR_PAIRS, SIMILAR_WIKI } from "./similar-wiki";
 
-const page = (type: string, title: string, body: string) => `---\ntype: ${type}\ntitle: ${title}\nsources: [notes/x.md]\n---\n\n${body}\n`;
+const lintDeps = (files: Record<string, string>) => ({ vault: new MemoryVault(files), store: new MemoryStateStore(), settings: DEFAULT_SETTINGS });
+const bySimilarity = (report: LintReport) =>
+  report.findings.filter((f) => f.check === "duplicate" && f.message.includes("alike in their words")).map((f) => `${f.page} ← ${f.fixes[0]?.params.remove ?? ""}`).sort();
 
-const WIKI: Record<string, string> = {
-  "wiki/entities/Ada Lovelace.md": page("entity", "Ada Lovelace", "Ada Lovelace was an English mathematician who wrote the first algorithm for Charles Babbage's Analytical Engine. She was born in 1815 in London, the daughter of Lord Byron."),
-  "wiki/entities/Augusta Ada King.md": page("entity", "Augusta Ada King", "Augusta Ada King, Countess of Lovelace, was an English mathematician; she wrote the first published algorithm for the Analytical Engine of Charles Babbage. Born in 1815 in London, she was Lord Byron's daughter."),
-  "wiki/concepts/Analytical Engine.md": page("concept", "Analytical Engine", "The Analytical Engine was a mechanical general-purpose computer designed by Charles Babbage in 1837. Ada Lovelace wrote a program for it."),
-  "wiki/entities/Charles Babbage.md": page("entity", "Charles Babbage", "Charles Babbage was an English mathematician and engineer who designed the Difference Engine and the Analytical Engine."),
-  "wiki/concepts/Bernoulli numbers.md": page("concept", "Bernoulli numbers", "Bernoulli numbers are a sequence of rational numbers; Ada Lovelace's program for the Analytical Engine computed them."),
-  "wiki/concepts/Tea.md": page("concept", "Tea", "Tea is an aromatic beverage prepared by pouring hot water over cured leaves of the tea plant."),
-  "wiki/concepts/Black tea.md": page("concept", "Black tea", "Black tea is an aromatic beverage prepared by pouring hot water over the cured, oxidised leaves of the tea plant."),
-  "wiki/concepts/Chai.md": page("concept", "Chai", "Chai is a spiced tea beverage made by brewing black tea leaves with milk and spices."),
-};
-
-describe("duplicates found by retrieval", () => {
-  it("the threshold separates pages about one subject from pages that are only related", async () => {
-    const snapshot = await loadSnapshot(new MemoryVault(WIKI), "wiki", (p) => isExcluded(p, []));
-    const terms = (path: string) => {
-      const found = snapshot.pages.find((p) => p.path === path);
-      if (!found) throw new Error(`no page ${path}`);
-      return termCounts(found);
-    };
-    const sim = (a: string, b: string) => similarity(terms(a), terms(b));
-    const same = [sim("wiki/entities/Ada Lovelace.md", "wiki/entities/Augusta Ada King.md"), sim("wiki/concepts/Tea.md", "wiki/concepts/Black tea.md")];
-    const related = [
-      sim("wiki/entities/Ada Lovelace.md", "wiki/concepts/Analytical Engine.md"),
-      sim("wiki/entities/Ada Lovelace.md", "wiki/entities/Charles Babbage.md"),
-      sim("wiki/concepts/Analytical Engine.md", "wiki/entities/Charles Babbage.md"),
-      sim("wiki/concepts/Bernoulli numbers.md", "wiki/concepts/Analytical Engine.md"),
-      sim("wiki/concepts/Tea.md", "wiki/concepts/Chai.md"),
-    ];
-    for (const s of same) expect(s).toBeGreaterThanOrEqual(DUPLICATE_SIMILARITY);
-    for (const s of related) expect(s).toBeLessThan(DUPLICATE_SIMILARITY);
+describe("duplicates by similarity of words", () => {
+  it("the threshold separates pages about one subject in other words from pages that are only related", async () => {
+    const snapshot = await loadSnapshot(new MemoryVault(SIMILAR_WIKI), "wiki", (p) => isExcluded(p, []));
+    const pages = snapshot.pages.filter((p) => !p.ignored.has("duplicate") && termCounts(comparedText(p)).size > 0);
+    const { vectors } = await termVectors(pages.map((p) => termCounts(comparedText(p))));
+    const long = (i: number) => [...termCounts(comparedText(pages[i] ?? { title: "", body: "" })).values()].reduce((a, b) => a + b, 0) >= MIN_WORDS;
+    const scores = new Map<string, number>();
+    for (let i = 0; i < pages.length; i++) {
+      for (let j = i + 1; j < pages.length; j++) {
+        if (long(i) && long(j)) scores.set([pages[i]?.title, pages[j]?.title].sort().join(" + "), cosine(vectors[i] ?? vectors[0]!, vectors[j] ?? vectors[0]!));
+      }
+    }
+    const same = ["Ada Lovelace + Augusta Ada King", "Tea + Tea drink"];
+    for (const pair of same) expect(scores.get(pair)).toBeGreaterThanOrEqual(DUPLICATE_SIMILARITY + 0.1);
+    // Pages that share people, places and terms (Ada, Babbage, the Engine; tea and chai) stay far below.
+    for (const [pair, score] of scores) if (!same.includes(pair)) expect(score, pair).toBeLessThan(0.45);
   });
 
-  it("finds exactly the near-duplicates among the pages retrieval returns for each page", async () => {
-    const index = await indexed(aVault(WIKI));
-    const snapshot = await loadSnapshot(new MemoryVault(WIKI), "wiki", (p) => isExcluded(p, []));
-    const pairs = await nearDuplicates(snapshot.pages, index);
-    expect(pairs.map((p) => p.join(" + ")).sort()).toEqual(["wiki/concepts/Black tea.md + wiki/concepts/Tea.md", "wiki/entities/Ada Lovelace.md + wiki/entities/Augusta Ada King.md"]);
+  it("lint reports exactly the planted pairs, with the merge fix and no search index, leaving alone stubs and pages marked as kept apart", async () => {
+    const report = await runLint(lintDeps(SIMILAR_WIKI));
+    expect(report.error).toBeNull();
+    expect(bySimilarity(report)).toEqual(SIMILAR_PAIRS);
+    const finding = report.findings.find((f) => f.page === "wiki/entities/Ada Lovelace.md" && f.check === "duplicate");
+    expect(finding?.message).toMatch(/^"Ada Lovelace" and wiki\/entities\/Augusta Ada King\.md say nearly the same thing \(\d+% alike in their words\)\.$/);
+    expect(finding?.fixes).toEqual([{ kind: "merge-duplicates", label: "Merge wiki/entities/Augusta Ada King.md into this page", safe: false, params: { keep: "wiki/entities/Ada Lovelace.md", remove: "wiki/entities/Augusta Ada King.md" } }]);
   });
 
-  it("lint reports them as duplicates with the merge fix, beside the exact ones, only with the index", async () => {
-    const vault = new MemoryVault(WIKI);
-    const deps = { vault, store: new MemoryStateStore(), settings: DEFAULT_SETTINGS };
-    const duplicates = (report: LintReport) => report.findings.filter((f) => f.check === "duplicate").map((f) => `${f.page} ${f.fixes[0]?.params.remove ?? ""}`);
-    expect(duplicates(await runLint(deps))).toEqual([]);
-    const report = await runLint({ ...deps, retriever: await indexed(aVault(WIKI)) });
-    expect(duplicates(report).sort()).toEqual(["wiki/concepts/Tea.md wiki/concepts/Black tea.md", "wiki/entities/Ada Lovelace.md wiki/entities/Augusta Ada King.md"]);
-    expect(report.findings.find((f) => f.check === "duplicate")?.message).toMatch(/say nearly the same thing \(found by search\)\.$/);
+  it("among the 173 real pages of the Obsidian Help vault, finds only the planted pairs", async () => {
+    const files: Record<string, string> = { ...SIMILAR_WIKI };
+    for (const note of corpusNotes("en")) {
+      const body = note.text.replace(/^---\n[\s\S]*?\n---\n/, "");
+      files[`wiki/concepts/${note.path}`] = `---\ntype: concept\ntitle: ${JSON.stringify(note.path.replace(/\.md$/, ""))}\nsources: [notes/history.md]\n---\n\n${body}`;
+    }
+    expect(Object.keys(files).length).toBeGreaterThan(150);
+    expect(bySimilarity(await runLint(lintDeps(files)))).toEqual(SIMILAR_PAIRS);
+  });
+
+  it("the prefix filter finds exactly the pairs that comparing every pair finds", async () => {
+    const word = fc.constantFrom("ada", "engine", "tea", "leaf", "the", "of", "and", "babbage", "london", "1815", "water", "a", "is", "machine", "chai");
+    const text = fc.array(word, { minLength: 0, maxLength: 30 }).map((w) => w.join(" "));
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { minLength: 0, maxLength: 25 }), fc.double({ min: 0.05, max: 1, noNaN: true }), async (texts, threshold) => {
+        const { vectors } = await termVectors(texts.map(termCounts));
+        const naive: string[] = [];
+        for (let i = 0; i < vectors.length; i++) {
+          for (let j = i + 1; j < vectors.length; j++) {
+            const [a, b] = [vectors[i], vectors[j]];
+            if (a && b && cosine(a, b) >= threshold) naive.push(`${i}-${j}`);
+          }
+        }
+        const fast = (await similarVectors(vectors, threshold)).map((p) => `${p.a}-${p.b}`);
+        expect(fast).toEqual(naive);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("refuses a threshold outside (0, 1] in one sentence", async () => {
+    await expect(similarVectors([], 0)).rejects.toThrow(/^The similarity threshold must be in \(0, 1\], not 0\.$/);
+  });
+});
+
+describe("the long pass: cancel and time slices", () => {
+  const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`wiki/concepts/Page ${i}.md`, `---\ntype: concept\ntitle: Page ${i}\nsources: [notes/history.md]\n---\n\n${SIMILAR_WIKI["wiki/concepts/Chai.md"]?.split("---\n\n")[1] ?? ""} Number ${i}.\n`]));
+
+  it("yields between slices (by the injected clock) and a cancel during the pass cancels the lint, writing nothing", async () => {
+    let clock = 0;
+    let yields = 0;
+    const controller = new AbortController();
+    const files = { ...SIMILAR_WIKI, ...many };
+    const vault = new MemoryVault(files);
+    const report = await runLint(
+      { vault, store: new MemoryStateStore(), settings: DEFAULT_SETTINGS, now: () => (clock += 20), yieldNow: () => {
+        yields++;
+        if (yields === 5) controller.abort();
+        return Promise.resolve();
+      } },
+      { signal: controller.signal, fix: "all" },
+    );
+    expect(yields).toBe(5);
+    expect(report.error).toEqual({ kind: "cancelled", message: "The run was cancelled." });
+    expect(report.fixed).toEqual([]);
+    expect(await Promise.all(Object.keys(files).map((p) => vault.read(p)))).toEqual(Object.values(files));
+  });
+
+  it("without a cancel, yields as the slices fill and still finds every pair", async () => {
+    let clock = 0;
+    let yields = 0;
+    const report = await runLint({ ...lintDeps({ ...SIMILAR_WIKI, ...many }), now: () => (clock += 20), yieldNow: () => Promise.resolve(void yields++) });
+    expect(yields).toBeGreaterThan(30);
+    // The thirty "Page n" and Chai differ by one number: every two of the 31 alike, beside the planted pairs.
+    expect(bySimilarity(report)).toHaveLength(SIMILAR_PAIRS.length + (31 * 30) / 2);
   });
 });

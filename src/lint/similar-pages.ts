@@ -1,0 +1,70 @@
+/**
+ * The duplicate check by similarity, part of the exact checks: pages whose words are nearly the same
+ * (see near-duplicates.ts) are `duplicate` findings with the merge fix, found from the wiki's pages
+ * alone — no search index is needed, so the plugin and `synapse lint` find the same pairs.
+ * With the model checks, pairs of pages that are alike without being duplicates are handed on too:
+ * closely related pages are where contradictions live.
+ */
+import { basenameOf } from "../wiki/page-paths";
+import { countTerms, DUPLICATE_SIMILARITY, similarCounts, type PassOptions } from "./near-duplicates";
+import type { PageRecord, WikiSnapshot } from "./snapshot";
+import { comparedText } from "./term-vectors";
+import type { Finding } from "./types";
+
+/**
+ * Pages this alike share a subject: on the Obsidian Help vault, pages of one feature (the Sync
+ * pages among themselves) score 0.4 to 0.6, unrelated pages below 0.3.
+ */
+export const ALIKE_SIMILARITY = 0.4;
+
+export interface SimilarPages {
+  /** `duplicate` findings, the plainer name kept. */
+  readonly duplicates: Finding[];
+  /** With `alike`: pairs of page paths (in path order) at or above ALIKE_SIMILARITY, duplicates included. */
+  readonly alike: [string, string][];
+}
+
+/**
+ * A page of fewer words is not compared: its words are too few to tell a second page on its
+ * subject from a page that quotes the same sentence. The Offline backend's entity pages are one
+ * quoted sentence each, so two entities named in the same sentence get pages that differ only by
+ * their titles (97% alike) without being one subject.
+ */
+export const MIN_WORDS = 40;
+
+/** Pages compared: valid frontmatter and no `synapse_lint_ignore: [duplicate]`. */
+function compared(page: PageRecord): boolean {
+  return !page.frontmatterInvalid && !page.ignored.has("duplicate");
+}
+
+const total = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((sum, n) => sum + n, 0);
+
+function duplicateFinding(a: PageRecord, b: PageRecord, score: number): Finding {
+  // The plainer name stays, as for the exact duplicates.
+  const [keep, remove] = basenameOf(a.path).length <= basenameOf(b.path).length ? [a, b] : [b, a];
+  return {
+    check: "duplicate",
+    severity: "warning",
+    page: keep.path,
+    message: `"${keep.title}" and ${remove.path} say nearly the same thing (${Math.round(score * 100)}% alike in their words).`,
+    fixes: [{ kind: "merge-duplicates", label: `Merge ${remove.path} into this page`, safe: false, params: { keep: keep.path, remove: remove.path } }],
+  };
+}
+
+export async function similarPages(snapshot: WikiSnapshot, options: PassOptions & { readonly alike?: boolean } = {}): Promise<SimilarPages> {
+  const candidates = snapshot.pages.filter(compared);
+  const allCounts = await countTerms(candidates.map(comparedText), options);
+  const long = candidates.flatMap((page, i) => (total(allCounts[i] ?? new Map()) >= MIN_WORDS ? [{ page, counts: allCounts[i] ?? new Map<string, number>() }] : []));
+  const pages = long.map((l) => l.page);
+  const threshold = options.alike ? ALIKE_SIMILARITY : DUPLICATE_SIMILARITY;
+  const pairs = await similarCounts(long.map((l) => l.counts), threshold, options);
+  const duplicates: Finding[] = [];
+  const alike: [string, string][] = [];
+  for (const { a, b, score } of pairs) {
+    const [x, y] = [pages[a], pages[b]];
+    if (!x || !y) continue;
+    if (score >= DUPLICATE_SIMILARITY) duplicates.push(duplicateFinding(x, y, score));
+    if (options.alike) alike.push([x.path, y.path].sort() as [string, string]);
+  }
+  return { duplicates, alike };
+}
