@@ -99,7 +99,7 @@ export class LintView extends ItemView {
     await Promise.resolve();
   }
 
-  /** Stops the model checks (the exact checks are quick and finish on their own). */
+  /** Stops the run: the model checks, or the exact checks' comparison of every page's words. */
   cancel(): void {
     this.pendingConfirm?.(false);
     this.running?.abort();
