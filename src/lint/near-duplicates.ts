@@ -13,7 +13,7 @@
  */
 import { SynapseError } from "../core/errors";
 import { TimeSlicer } from "../retrieval/time-slice";
-import { cosine, termCounts, termVectors, type TermVector } from "./term-vectors";
+import { TermCounter, termVectors, type CountedText, type TermVector } from "./term-vectors";
 
 /**
  * At or above this cosine two pages are duplicates. Chosen by test/lint/near-duplicates.test.ts:
@@ -68,11 +68,17 @@ export async function similarVectors(vectors: readonly TermVector[], threshold: 
   // postings[term] = the vectors seen so far with that term before their cut.
   const postings = new Map<number, number[]>();
   const seenBy = new Int32Array(vectors.length).fill(-1);
+  // The vector being probed, spread out by term: a candidate's dot product is then one pass over
+  // the candidate's words. Its sum runs in term order and adds only zeros beside `cosine`'s
+  // products, so it is the same number `cosine` gives.
+  const terms = vectors.reduce((max, v) => Math.max(max, (v.ids[v.ids.length - 1] ?? -1) + 1), 0);
+  const spread = new Float64Array(terms);
   const out: SimilarPair[] = [];
   for (let i = 0; i < vectors.length; i++) {
     await pause();
     const vector = vectors[i];
     if (!vector || vector.ids.length === 0) continue;
+    vector.ids.forEach((id, k) => (spread[id] = vector.weights[k] ?? 0));
     const prefix = prefixLength(vector, threshold);
     for (let k = 0; k < prefix; k++) {
       const term = vector.ids[k] ?? 0;
@@ -82,7 +88,9 @@ export async function similarVectors(vectors: readonly TermVector[], threshold: 
           if (seenBy[j] === i) continue;
           seenBy[j] = i;
           const other = vectors[j];
-          const score = other ? cosine(other, vector) : 0;
+          if (!other) continue;
+          let score = 0;
+          for (let m = 0; m < other.ids.length; m++) score += (other.weights[m] ?? 0) * (spread[other.ids[m] ?? 0] ?? 0);
           if (score >= threshold) out.push({ a: j, b: i, score });
         }
         list.push(i);
@@ -90,23 +98,24 @@ export async function similarVectors(vectors: readonly TermVector[], threshold: 
         postings.set(term, [i]);
       }
     }
+    for (const id of vector.ids) spread[id] = 0;
   }
   return out.sort((x, y) => x.a - y.a || x.b - y.b);
 }
 
-/** Every pair of texts (given as their term counts) whose vectors, weighted among these texts, reach `threshold`. */
-export async function similarCounts(counts: readonly ReadonlyMap<string, number>[], threshold: number, options: PassOptions = {}): Promise<SimilarPair[]> {
-  const { vectors } = await termVectors(counts, checkpoint(options));
-  return similarVectors(vectors, threshold, options);
-}
-
-/** The term counts of texts, a time slice at a time. */
-export async function countTerms(texts: Iterable<string>, options: PassOptions = {}): Promise<Map<string, number>[]> {
+/**
+ * Counts the words of texts, then compares every pair of those that `keep` keeps (all by default):
+ * the pairs of their indexes whose vectors, weighted among the kept texts, reach `threshold`.
+ */
+export async function similarTexts(texts: readonly string[], threshold: number, options: PassOptions & { readonly keep?: (text: CountedText) => boolean } = {}): Promise<SimilarPair[]> {
   const pause = checkpoint(options);
-  const out: Map<string, number>[] = [];
-  for (const text of texts) {
+  const counter = new TermCounter();
+  const kept: { index: number; text: CountedText }[] = [];
+  for (const [index, text] of texts.entries()) {
     await pause();
-    out.push(termCounts(text));
+    const counted = counter.count(text);
+    if (!options.keep || options.keep(counted)) kept.push({ index, text: counted });
   }
-  return out;
+  const vectors = await termVectors(kept.map((k) => k.text), counter.terms, pause);
+  return (await similarVectors(vectors, threshold, options)).map((p) => ({ a: kept[p.a]?.index ?? -1, b: kept[p.b]?.index ?? -1, score: p.score }));
 }

@@ -6,7 +6,7 @@
  * closely related pages are where contradictions live.
  */
 import { basenameOf } from "../wiki/page-paths";
-import { countTerms, DUPLICATE_SIMILARITY, similarCounts, type PassOptions } from "./near-duplicates";
+import { DUPLICATE_SIMILARITY, similarTexts, type PassOptions } from "./near-duplicates";
 import type { PageRecord, WikiSnapshot } from "./snapshot";
 import { comparedText } from "./term-vectors";
 import type { Finding } from "./types";
@@ -37,7 +37,6 @@ function compared(page: PageRecord): boolean {
   return !page.frontmatterInvalid && !page.ignored.has("duplicate");
 }
 
-const total = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((sum, n) => sum + n, 0);
 
 function duplicateFinding(a: PageRecord, b: PageRecord, score: number): Finding {
   // The plainer name stays, as for the exact duplicates.
@@ -52,12 +51,9 @@ function duplicateFinding(a: PageRecord, b: PageRecord, score: number): Finding 
 }
 
 export async function similarPages(snapshot: WikiSnapshot, options: PassOptions & { readonly alike?: boolean } = {}): Promise<SimilarPages> {
-  const candidates = snapshot.pages.filter(compared);
-  const allCounts = await countTerms(candidates.map(comparedText), options);
-  const long = candidates.flatMap((page, i) => (total(allCounts[i] ?? new Map()) >= MIN_WORDS ? [{ page, counts: allCounts[i] ?? new Map<string, number>() }] : []));
-  const pages = long.map((l) => l.page);
+  const pages = snapshot.pages.filter(compared);
   const threshold = options.alike ? ALIKE_SIMILARITY : DUPLICATE_SIMILARITY;
-  const pairs = await similarCounts(long.map((l) => l.counts), threshold, options);
+  const pairs = await similarTexts(pages.map(comparedText), threshold, { ...options, keep: (text) => text.words >= MIN_WORDS });
   const duplicates: Finding[] = [];
   const alike: [string, string][] = [];
   for (const { a, b, score } of pairs) {

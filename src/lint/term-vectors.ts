@@ -11,10 +11,10 @@
  * frequency) leaves every pair of those pages below 0.6 while two pages about one subject in other
  * words still score above 0.7 (test/lint/near-duplicates.test.ts holds both).
  */
-import { tokenize } from "../retrieval/tokenize";
+import { forEachToken } from "../retrieval/tokenize";
 import type { PageRecord } from "./snapshot";
 
-/** A page's words as sorted term ids (rarest first) and their weights, of length 1. */
+/** A text's words as ranks (0 the rarest word of the set) in ascending order and their weights, of length 1. */
 export interface TermVector {
   readonly ids: Int32Array;
   readonly weights: Float64Array;
@@ -25,40 +25,95 @@ export function comparedText(page: Pick<PageRecord, "title" | "body">): string {
   return `${page.title} ${page.body.replace(/%%[\s\S]*?%%/g, " ")}`;
 }
 
-export function termCounts(text: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of tokenize(text)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
+/** One text's words: term ids of a TermCounter's dictionary, how often each occurs, and how many words in all. */
+export interface CountedText {
+  readonly ids: Int32Array;
+  readonly counts: Int32Array;
+  readonly words: number;
 }
 
+/** Counts the words of many texts against one dictionary (a word is a number once it is met). */
+export class TermCounter {
+  private readonly idOf = new Map<string, number>();
+  /** The words met so far, by id. */
+  readonly terms: string[] = [];
+  /** Occurrences in the text being counted, by id (zero between texts). */
+  private tf = new Int32Array(4096);
+
+  count(text: string): CountedText {
+    const seen: number[] = [];
+    let words = 0;
+    forEachToken(text, (source, start, end) => {
+      const term = source.slice(start, end);
+      let id = this.idOf.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.terms.push(term);
+        this.idOf.set(term, id);
+        if (id >= this.tf.length) {
+          const grown = new Int32Array(this.tf.length * 2);
+          grown.set(this.tf);
+          this.tf = grown;
+        }
+      }
+      if (this.tf[id] === 0) seen.push(id);
+      this.tf[id] = (this.tf[id] ?? 0) + 1;
+      words++;
+    });
+    const ids = Int32Array.from(seen);
+    const counts = Int32Array.from(seen, (id) => this.tf[id] ?? 0);
+    for (const id of seen) this.tf[id] = 0;
+    return { ids, counts, words };
+  }
+}
+
+/** Packs a rank and a count into one number, so one numeric sort orders a text's words by rank. */
+const COUNT_SPAN = 2 ** 21;
+
 /**
- * The vectors of a set of texts (given as their term counts), weighted against each other: a
- * word's rarity is counted among them. Term ids run from the rarest word to the commonest, which
- * the prefix filter relies on. `pause` runs before each vector (time slices, cancellation).
+ * The vectors of counted texts, weighted against each other: a word's rarity is counted among
+ * them. In every vector, words run from the rarest to the commonest (ties by spelling, so the
+ * order is the same on every run), which the prefix filter relies on. `pause` runs before each
+ * vector (time slices, cancellation).
  */
-export async function termVectors(counts: readonly ReadonlyMap<string, number>[], pause: () => Promise<void> = () => Promise.resolve()): Promise<{ vectors: TermVector[]; terms: number }> {
-  const df = new Map<string, number>();
-  for (const c of counts) {
-    for (const term of c.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-  }
-  const order = [...df.keys()].sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
-  const idOf = new Map(order.map((term, id) => [term, id]));
-  const n = counts.length;
+export async function termVectors(texts: readonly CountedText[], terms: readonly string[], pause: () => Promise<void> = () => Promise.resolve()): Promise<TermVector[]> {
+  const df = new Int32Array(terms.length);
+  for (const text of texts) for (const id of text.ids) df[id] = (df[id] ?? 0) + 1;
+  const used = [...df.keys()].filter((id) => (df[id] ?? 0) > 0);
+  used.sort((a, b) => (df[a] ?? 0) - (df[b] ?? 0) || ((terms[a] ?? "") < (terms[b] ?? "") ? -1 : 1));
+  const rankOf = new Int32Array(terms.length);
+  const idfOfRank = new Float64Array(used.length);
+  const n = texts.length;
+  used.forEach((id, rank) => {
+    rankOf[id] = rank;
+    idfOfRank[rank] = 1 + Math.log((n + 1) / ((df[id] ?? 0) + 1));
+  });
   const vectors: TermVector[] = [];
-  for (const c of counts) {
+  for (const text of texts) {
     await pause();
-    const entries = [...c].map(([term, count]): [number, number] => {
-      const idf = 1 + Math.log((n + 1) / ((df.get(term) ?? 0) + 1));
-      return [idOf.get(term) ?? 0, (1 + Math.log(count)) * idf];
+    const keys = Float64Array.from(text.ids, (id, k) => (rankOf[id] ?? 0) * COUNT_SPAN + Math.min(text.counts[k] ?? 1, COUNT_SPAN - 1)).sort();
+    const ids = new Int32Array(keys.length);
+    const weights = new Float64Array(keys.length);
+    let norm = 0;
+    keys.forEach((key, k) => {
+      const rank = Math.floor(key / COUNT_SPAN);
+      const w = (1 + Math.log(key - rank * COUNT_SPAN)) * (idfOfRank[rank] ?? 1);
+      ids[k] = rank;
+      weights[k] = w;
+      norm += w * w;
     });
-    entries.sort((a, b) => a[0] - b[0]);
-    const norm = Math.sqrt(entries.reduce((sum, [, w]) => sum + w * w, 0));
-    vectors.push({
-      ids: Int32Array.from(entries, ([id]) => id),
-      weights: Float64Array.from(entries, ([, w]) => (norm === 0 ? 0 : w / norm)),
-    });
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let k = 0; k < weights.length; k++) weights[k] = (weights[k] ?? 0) / norm;
+    vectors.push({ ids, weights });
   }
-  return { vectors, terms: order.length };
+  return vectors;
+}
+
+/** The vectors of plain texts, weighted against each other (for tests and one-off comparisons). */
+export async function vectorsOf(texts: readonly string[]): Promise<TermVector[]> {
+  const counter = new TermCounter();
+  const counted = texts.map((t) => counter.count(t));
+  return termVectors(counted, counter.terms);
 }
 
 /** The cosine of two vectors: their dot product, summed in term order (the same sum every time). */

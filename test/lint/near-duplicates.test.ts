@@ -10,7 +10,7 @@ import { DUPLICATE_SIMILARITY, similarVectors } from "../../src/lint/near-duplic
 import { runLint, type LintReport } from "../../src/lint/run-lint";
 import { MIN_WORDS } from "../../src/lint/similar-pages";
 import { loadSnapshot } from "../../src/lint/snapshot";
-import { comparedText, cosine, termCounts, termVectors } from "../../src/lint/term-vectors";
+import { comparedText, cosine, TermCounter, termVectors, vectorsOf } from "../../src/lint/term-vectors";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -24,9 +24,11 @@ const bySimilarity = (report: LintReport) =>
 describe("duplicates by similarity of words", () => {
   it("the threshold separates pages about one subject in other words from pages that are only related", async () => {
     const snapshot = await loadSnapshot(new MemoryVault(SIMILAR_WIKI), "wiki", (p) => isExcluded(p, []));
-    const pages = snapshot.pages.filter((p) => !p.ignored.has("duplicate") && termCounts(comparedText(p)).size > 0);
-    const { vectors } = await termVectors(pages.map((p) => termCounts(comparedText(p))));
-    const long = (i: number) => [...termCounts(comparedText(pages[i] ?? { title: "", body: "" })).values()].reduce((a, b) => a + b, 0) >= MIN_WORDS;
+    const pages = snapshot.pages.filter((p) => !p.ignored.has("duplicate"));
+    const counter = new TermCounter();
+    const counted = pages.map((p) => counter.count(comparedText(p)));
+    const vectors = await termVectors(counted, counter.terms);
+    const long = (i: number) => (counted[i]?.words ?? 0) >= MIN_WORDS;
     const scores = new Map<string, number>();
     for (let i = 0; i < pages.length; i++) {
       for (let j = i + 1; j < pages.length; j++) {
@@ -63,7 +65,7 @@ describe("duplicates by similarity of words", () => {
     const text = fc.array(word, { minLength: 0, maxLength: 30 }).map((w) => w.join(" "));
     await fc.assert(
       fc.asyncProperty(fc.array(text, { minLength: 0, maxLength: 25 }), fc.double({ min: 0.05, max: 1, noNaN: true }), async (texts, threshold) => {
-        const { vectors } = await termVectors(texts.map(termCounts));
+        const vectors = await vectorsOf(texts);
         const naive: string[] = [];
         for (let i = 0; i < vectors.length; i++) {
           for (let j = i + 1; j < vectors.length; j++) {
