@@ -72,21 +72,28 @@ const COUNT_SPAN = 2 ** 21;
 
 /**
  * The vectors of counted texts, weighted against each other: a word's rarity is counted among
- * them. In every vector, words run from the rarest to the commonest (ties by spelling, so the
- * order is the same on every run), which the prefix filter relies on. `pause` runs before each
- * vector (time slices, cancellation).
+ * them. In every vector, words run from the rarest to the commonest (ties in the order the words
+ * were met, so the same texts give the same order), which the prefix filter relies on. `pause`
+ * runs before each vector (time slices, cancellation).
  */
 export async function termVectors(texts: readonly CountedText[], terms: readonly string[], pause: () => Promise<void> = () => Promise.resolve()): Promise<TermVector[]> {
   const df = new Int32Array(terms.length);
   for (const text of texts) for (const id of text.ids) df[id] = (df[id] ?? 0) + 1;
-  const used = [...df.keys()].filter((id) => (df[id] ?? 0) > 0);
-  used.sort((a, b) => (df[a] ?? 0) - (df[b] ?? 0) || ((terms[a] ?? "") < (terms[b] ?? "") ? -1 : 1));
-  const rankOf = new Int32Array(terms.length);
-  const idfOfRank = new Float64Array(used.length);
+  // Ranks by document frequency, then by id (the order words were met): a counting sort, so a
+  // vocabulary of 100,000 words is ordered in one pass instead of a comparison sort's 50-odd ms
+  // on the main thread.
   const n = texts.length;
-  used.forEach((id, rank) => {
+  const start = new Int32Array(n + 2);
+  for (const f of df) if (f > 0) start[f + 1] = (start[f + 1] ?? 0) + 1;
+  for (let f = 1; f <= n + 1; f++) start[f] = (start[f] ?? 0) + (start[f - 1] ?? 0);
+  const rankOf = new Int32Array(terms.length);
+  const idfOfRank = new Float64Array(start[n + 1] ?? 0);
+  df.forEach((f, id) => {
+    if (f === 0) return;
+    const rank = start[f] ?? 0;
+    start[f] = rank + 1;
     rankOf[id] = rank;
-    idfOfRank[rank] = 1 + Math.log((n + 1) / ((df[id] ?? 0) + 1));
+    idfOfRank[rank] = 1 + Math.log((n + 1) / (f + 1));
   });
   const vectors: TermVector[] = [];
   for (const text of texts) {
