@@ -4,6 +4,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { removeCode } from "./code-spans";
+import { parseSimpleYaml } from "./simple-yaml";
 
 export interface SplitNote {
   /** Parsed frontmatter, or an empty object when there is none or it does not parse. */
@@ -23,7 +24,9 @@ export function splitFrontmatter(text: string): SplitNote {
   const raw = match[1] ?? "";
   const body = (text.startsWith("\uFEFF") ? text.slice(1) : text).slice(match[0].length);
   try {
-    const parsed: unknown = parseYaml(raw, { maxAliasCount: 50, prettyErrors: false });
+    // Most notes' frontmatter is of the simple kind read without the full parser (same result).
+    const simple = parseSimpleYaml(raw);
+    const parsed: unknown = simple !== undefined ? simple : parseYaml(raw, { maxAliasCount: 50, prettyErrors: false });
     if (parsed === null || parsed === undefined) return { frontmatter: {}, rawFrontmatter: raw, body, frontmatterInvalid: false };
     if (typeof parsed === "object" && !Array.isArray(parsed)) {
       return { frontmatter: parsed as Record<string, unknown>, rawFrontmatter: raw, body, frontmatterInvalid: false };
@@ -77,8 +80,17 @@ export function headings(markdown: string): Heading[] {
 
 /** Inline #tags (not headings, not inside code or links), without the leading #. */
 export function inlineTags(markdown: string): string[] {
+  return inlineTagsOutsideCode(stripCode(markdown));
+}
+
+/**
+ * `inlineTags` of a text whose code is already removed (`stripCode`), for a caller that needs the
+ * code-free text anyway: removing code is most of the cost, and doing it twice is not the same as
+ * once (text joined around a removed span can form a new span).
+ */
+export function inlineTagsOutsideCode(codeFree: string): string[] {
   const seen = new Set<string>();
-  const text = stripCode(markdown).replace(/\[\[[^\]\n]*\]\]/g, " ").replace(/\]\([^)\n]*\)/g, " ");
+  const text = codeFree.replace(/\[\[[^\]\n]*\]\]/g, " ").replace(/\]\([^)\n]*\)/g, " ");
   for (const match of text.matchAll(/(?:^|[\s(,;])#([\p{L}\p{N}_/-]*\p{L}[\p{L}\p{N}_/-]*)/gu)) {
     if (match[1]) seen.add(match[1]);
   }

@@ -3,7 +3,7 @@
  * parses the markdown (this file); the plugin may feed Obsidian's metadata cache instead through
  * the same `NoteLinks` shape (see `LinkExtractor`). Links inside code are not links.
  */
-import { inlineTags, stripCode } from "../core/markdown";
+import { inlineTagsOutsideCode, stripCode } from "../core/markdown";
 import type { ParsedNote } from "./chunker";
 
 export interface NoteLinks {
@@ -35,7 +35,7 @@ export const parseLinks: LinkExtractor = (_path, markdown, parsed) => {
     if (/^[a-z]+:/i.test(m[2] ?? "")) continue;
     addTarget(m[1] === "!" ? embeds : links, safeDecode(m[2] ?? ""));
   }
-  const tags = new Set([...parsed.tags, ...inlineTags(body)].map((t) => t.replace(/^#/, "").toLowerCase()).filter(Boolean));
+  const tags = new Set([...parsed.tags, ...inlineTagsOutsideCode(text)].map((t) => t.replace(/^#/, "").toLowerCase()).filter(Boolean));
   const sources = parsed.sources.map((s) => s.replace(/^\[\[|\]\]$/g, "").replace(/[|#^].*$/, "").trim()).filter(Boolean);
   return { links: [...links], embeds: [...embeds], tags: [...tags], sources };
 };
