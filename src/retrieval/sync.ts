@@ -88,9 +88,11 @@ class ReadAhead {
   }
 
   private async fetch(path: string): Promise<Fetched> {
+    const known = this.known(path);
+    // A note never indexed is read whatever its stat says: one call for both where the vault has it.
+    if (!known && this.vault.readWithStat) return (await this.vault.readWithStat(path)) ?? "gone";
     const stat = await this.vault.stat(path);
     if (!stat) return "gone";
-    const known = this.known(path);
     if (known && known.mtime === stat.mtime && known.size === stat.size) return "unchanged";
     try {
       return { stat, text: await this.vault.read(path) };

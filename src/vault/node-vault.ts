@@ -4,6 +4,7 @@
  * temporary file first and is renamed into place, so a crash never leaves half a file.
  */
 import { randomBytes } from "node:crypto";
+import { closeSync, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { appendFile, link, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
@@ -50,6 +51,59 @@ export class NodeVault implements VaultPort {
         if (parent === probe) return full;
         probe = parent;
       }
+    }
+  }
+
+  private rootRealSync: string | null = null;
+
+  /** `confined` without a promise per step: the same rule, for `readWithStat`. */
+  private confinedSync(path: string): string {
+    const full = this.resolvePath(path);
+    this.rootRealSync ??= realpathSync(this.root);
+    const rootReal = this.rootRealSync;
+    let probe = full;
+    for (;;) {
+      try {
+        const real = realpathSync(probe);
+        if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
+        return full;
+      } catch (error) {
+        if (SynapseError.isInstance(error)) throw error;
+        const parent = dirname(probe);
+        if (parent === probe) return full;
+        probe = parent;
+      }
+    }
+  }
+
+  /**
+   * The text and the stat of one open file, so the two always agree. Synchronous inside: an index
+   * build reads every note of the vault, and the promise round trips of an asynchronous realpath,
+   * open, stat, read and close cost about three times the CPU of the same calls made synchronously
+   * (measured on the corpus's notes); one note blocks for well under a millisecond.
+   */
+  async readWithStat(path: string): Promise<{ stat: VaultStat; text: string } | null> {
+    let full: string;
+    try {
+      full = this.confinedSync(path);
+    } catch (error) {
+      if (SynapseError.isInstance(error)) throw error;
+      return null;
+    }
+    let fd: number;
+    try {
+      fd = openSync(full, "r");
+    } catch {
+      return null;
+    }
+    try {
+      const s = fstatSync(fd);
+      if (!s.isFile()) return null;
+      return { stat: { size: s.size, mtime: s.mtimeMs }, text: readFileSync(fd, "utf8") };
+    } catch {
+      return null;
+    } finally {
+      closeSync(fd);
     }
   }
 

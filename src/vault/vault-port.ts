@@ -38,4 +38,10 @@ export interface VaultPort {
    * perimeter judges the folder a note really lives in, not the alias it was reached by.
    */
   realPath?(path: string): Promise<string>;
+  /**
+   * A note's text with the stat of the very file it was read from, or null when no file is there.
+   * Where a vault offers it, a sync reads a note it has not indexed yet with this one call instead
+   * of a stat and then a read.
+   */
+  readWithStat?(path: string): Promise<{ readonly stat: VaultStat; readonly text: string } | null>;
 }

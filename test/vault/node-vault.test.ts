@@ -59,6 +59,29 @@ describe("the Node vault", () => {
     await expect(vault.create(path, "x")).rejects.toMatchObject({ kind: "vault" });
   });
 
+  it("reads a note with the stat of the same file, and nothing where no note is", async () => {
+    const { root, vault } = tempVault();
+    await vault.create("a/Note.md", "héllo\nworld");
+    mkdirSync(join(root, "folder.md"));
+    expect(await vault.readWithStat("a/Note.md")).toEqual({ stat: await vault.stat("a/Note.md"), text: await vault.read("a/Note.md") });
+    expect(await vault.readWithStat("a/None.md")).toBeNull();
+    expect(await vault.readWithStat("missing/None.md")).toBeNull();
+    expect(await vault.readWithStat("folder.md")).toBeNull();
+    await expect(vault.readWithStat("../outside.md")).rejects.toMatchObject({ kind: "vault" });
+  });
+
+  it("refuses to read a note through a symlink out of the vault", async () => {
+    const { root, vault } = tempVault();
+    const outside = tempDir("outside-");
+    writeFileSync(join(outside, "secret.md"), "secret");
+    symlinkSync(outside, join(root, "link"));
+    symlinkSync(join(outside, "secret.md"), join(root, "alias.md"));
+    for (const path of ["link/secret.md", "alias.md"]) {
+      await expect(vault.readWithStat(path)).rejects.toMatchObject({ kind: "vault" });
+      await expect(vault.read(path)).rejects.toMatchObject({ kind: "vault" });
+    }
+  });
+
   it("refuses to follow a symlink out of the vault", async () => {
     const { root, vault } = tempVault();
     const outside = tempDir("outside-");
