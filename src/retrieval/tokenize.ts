@@ -2,7 +2,10 @@
  * Words for the text index: lower-cased, diacritics folded ("Café" and "cafe" meet), and scripts
  * written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) cut into words with
  * `Intl.Segmenter` — present in Node 20, Electron and the mobile WebViews, so no dictionary ships
- * with the plugin. The segmenter is slow, so only runs of those scripts go through it.
+ * with the plugin. The segmenter is slow, so only runs of those scripts go through it, and each
+ * call costs about as much again as the words it cuts: the runs ahead in the text are cut together,
+ * a few hundred characters per call, one per line (a line break is a hard word boundary, so every
+ * run is cut as it would be alone).
  *
  * Building an index tokenises every note of the vault, so plain ASCII words (most words of most
  * vaults) are cut by a scan of character codes and handed on as a range of the lower-cased text,
@@ -78,7 +81,7 @@ function fullRule(lower: string, from: number, emit: TokenSink): number {
   const match = WORD_RUN.exec(lower);
   if (!match) return lower.length;
   const run = match[0];
-  for (const word of wordsOfRun(run)) emit(word, 0, word.length);
+  for (const word of wordsOfRun(run, lower, match.index)) emit(word, 0, word.length);
   return match.index + run.length;
 }
 
@@ -91,17 +94,16 @@ const CACHED_RUN = 24;
 const CACHE_LIMIT = 50_000;
 const runWords = new Map<string, readonly string[]>();
 
-function wordsOfRun(run: string): readonly string[] {
+/** The words of the run `lower.slice(at, at + run.length)`. */
+function wordsOfRun(run: string, lower: string, at: number): readonly string[] {
   const cacheable = run.length <= CACHED_RUN;
   const known = cacheable ? runWords.get(run) : undefined;
   if (known) return known;
-  const words: string[] = [];
+  let words: string[] = [];
   if (ASCII.test(run)) {
     push(words, run);
   } else if (NO_SPACE_SCRIPT.test(run)) {
-    for (const part of wordSegmenter().segment(run)) {
-      if (part.isWordLike) push(words, fold(part.segment));
-    }
+    words = segmentedRun(lower, at, run.length);
   } else {
     push(words, fold(run));
   }
@@ -111,6 +113,61 @@ function wordsOfRun(run: string): readonly string[] {
     runWords.set(detach(run), words.map(detach));
   }
   return words;
+}
+
+/** Characters of runs cut by one segmenter call. */
+const SEGMENT_BATCH = 500;
+/** The runs cut ahead, by where they start in `aheadText`: their length and words. */
+let aheadText: string | null = null;
+const ahead = new Map<number, { readonly length: number; readonly words: string[] }>();
+
+/** The words of a run of a script without spaces: cut earlier with the runs before it, or now with those after it. */
+function segmentedRun(lower: string, at: number, length: number): string[] {
+  let cut = aheadText === lower ? ahead.get(at) : undefined;
+  if (cut?.length !== length) {
+    segmentAhead(lower, at);
+    cut = ahead.get(at);
+  }
+  ahead.delete(at);
+  return cut?.words ?? [];
+}
+
+/**
+ * Cuts the runs of scripts without spaces from `at` on (as the scan will meet them: the matches of
+ * WORD_RUN), up to SEGMENT_BATCH characters, in one call, a line per run.
+ */
+function segmentAhead(lower: string, at: number): void {
+  aheadText = lower;
+  ahead.clear();
+  const starts: number[] = [];
+  const runs: string[] = [];
+  let chars = 0;
+  WORD_RUN.lastIndex = at;
+  for (let match = WORD_RUN.exec(lower); match && chars < SEGMENT_BATCH; match = WORD_RUN.exec(lower)) {
+    const run = match[0];
+    if (!NO_SPACE_SCRIPT.test(run) || (run.length <= CACHED_RUN && runWords.has(run))) continue;
+    starts.push(match.index);
+    runs.push(run);
+    chars += run.length + 1;
+  }
+  // Each run's words, found by where they lie in the joined text (a word never spans a line break).
+  let k = 0;
+  let runStart = 0;
+  let words: string[] = [];
+  const close = () => ahead.set(starts[k] as number, { length: (runs[k] as string).length, words });
+  for (const part of wordSegmenter().segment(runs.join("\n"))) {
+    while (part.index >= runStart + (runs[k] as string).length + 1) {
+      close();
+      runStart += (runs[k] as string).length + 1;
+      k += 1;
+      words = [];
+    }
+    if (part.isWordLike) push(words, fold(part.segment));
+  }
+  for (; k < runs.length; k++) {
+    close();
+    words = [];
+  }
 }
 
 const fold = (lower: string) => lower.normalize("NFKD").replace(MARKS, "").normalize("NFC");

@@ -63,6 +63,29 @@ describe("tokenize", () => {
     for (const note of notes) expect(tokenize(note.text), note.path).toEqual(reference(note.text));
   });
 
+  it("cuts many runs of scripts without spaces, long and short, as the segmenter cuts each alone", () => {
+    // Runs are cut together a few hundred characters at a time: texts well past that, with runs
+    // that start with a mark, repeat (short ones are remembered) or sit next to other scripts.
+    const run = fc.constantFrom(
+      "日本語のテキストを単語に分けます", "中文没有空格所以需要分词器来切分词语", "ภาษาไทยไม่มีช่องว่างระหว่างคำ", "\u0e31\u0e48ไทย",
+      "ភាសាខ្មែរ", "ລາວ", "မြန်မာ", "東京", "カタカナ", "ひらがな", "中", "漢字かな交じり文",
+    );
+    const gap = fc.constantFrom(" ", "\n", "、", "。", " abc ", "-", "'", "’", "é", "\u0301", ", ", "[[", "1");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(run, gap), { minLength: 1, maxLength: 120 }), (parts) => {
+        const text = parts.map(([r, g]) => r + g).join("");
+        expect(tokenize(text)).toEqual(reference(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives the words of the full rule on whole notes in Japanese, Chinese, Thai and Khmer", () => {
+    const notes = ["ja", "zh", "zh-TW", "th", "km"].flatMap((language) => corpusNotes(language, 60));
+    expect(notes.length).toBeGreaterThan(200);
+    for (const note of notes) expect(tokenize(note.text), note.path).toEqual(reference(note.text));
+  });
+
   it("hands each word as a range of its source", () => {
     const seen: string[] = [];
     forEachToken("Café au LAIT, don't", (source, start, end) => seen.push(source.slice(start, end)));
