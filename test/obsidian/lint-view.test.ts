@@ -4,7 +4,6 @@
  * its fixes, written only through the review hook; "Fix all safe"; the model checks with their
  * estimate shown before any call, progress, and cancel.
  */
-import { WorkspaceLeaf } from "obsidian-test-mocks/obsidian";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Message } from "../../src/core/schemas";
 import { LINT_VIEW_TYPE, type LintView } from "../../src/ui/lint-view";
@@ -40,12 +39,9 @@ async function open(options: { review?: ReviewHook } = {}): Promise<Rig> {
       : '{"contradictions": [], "duplicate": false}',
   );
   const harness = await loadPlugin({ files: FILES, seams: { createProvider: () => model, review } });
-  // The mocks' leaves do not build views: build it from the registered factory, as Obsidian would.
-  const create = harness.registered.views__.get(LINT_VIEW_TYPE);
-  if (!create) throw new Error("the view is not registered");
-  const view = create(WorkspaceLeaf.create2__(harness.app).asOriginalType3__()) as unknown as LintView;
-  await view.onOpen();
-  await view.check();
+  // The command's own path: a leaf whose view state builds the view (see leaf-views.ts), then a check.
+  const view = await harness.plugin.openLintView();
+  if (!view) throw new Error("opening the view built none");
   return { harness, view, reviews, model };
 }
 

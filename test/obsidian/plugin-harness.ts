@@ -1,12 +1,13 @@
 /**
  * Loads the real plugin against obsidian-test-mocks: an in-memory vault, secret storage and
- * workspace. Also records what the plugin showed (notices, result modals) by listening on the
+ * workspace, whose leaves build the plugin's registered views as Obsidian's do (leaf-views.ts). Also records what the plugin showed (notices, result modals) by listening on the
  * mocks' own hooks, so tests assert on what a user would see.
  */
 import type { PluginManifest, TFile } from "obsidian";
 import { App, Modal, Notice, Plugin } from "obsidian-test-mocks/obsidian";
 import { vi } from "vitest";
 import manifest from "../../manifest.json";
+import { buildViewsOnSetViewState } from "./leaf-views";
 import SynapsePlugin, { type PluginSeams } from "../../src/main";
 
 export const MANIFEST: PluginManifest = manifest;
@@ -49,6 +50,8 @@ export async function loadPlugin(
   const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST, options.seams ?? {});
   const registered = Plugin.fromOriginalType2__(plugin);
   if (options.data !== undefined) registered.data__ = options.data;
+  // Opening a view by its type builds it, as in Obsidian (the mocks' leaves build none).
+  buildViewsOnSetViewState(app, registered);
   await plugin.onload();
   let active: TFile | null = null;
   vi.spyOn(app.workspace, "getActiveFile").mockImplementation(() => active as never);
