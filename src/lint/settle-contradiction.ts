@@ -1,14 +1,15 @@
 /**
  * Settling a recorded contradiction, one at a time, by the user's choice: resolve it (keep one
  * side; the pages are edited through review and the write path) or dismiss it (a status change
- * only). A resolution's status change is part of the same run as its page edits: written with them
- * (a failed write leaves it open), and undone with them (the contradiction is open again).
+ * alone). Either is a run of the write path: a resolution's status change is written with its page
+ * edits (a failed write leaves it open), a dismissal's alone; each is journaled, logged, listed in
+ * the history, and undone like any run (the contradiction is open again).
  */
 import { SynapseError } from "../core/errors";
 import { isExcluded } from "../core/perimeter";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { applyPlan } from "../wiki/apply";
-import { contradictionStatusChange, readContradictions, setContradictionStatus, type ContradictionRecord } from "../wiki/contradictions";
+import { contradictionStatusChange, readContradictions, type ContradictionRecord } from "../wiki/contradictions";
 import type { PlannedChange } from "../wiki/planned-change";
 import { keptSide, planResolution } from "./contradictions";
 import type { LintDeps } from "./run-lint";
@@ -27,9 +28,20 @@ async function openRecord(deps: Pick<LintDeps, "store">, id: string): Promise<Co
   return record;
 }
 
-export async function dismissContradiction(deps: Pick<LintDeps, "store">, id: string): Promise<SettleReport> {
+export async function dismissContradiction(deps: Pick<LintDeps, "vault" | "settings" | "store" | "write" | "now">, id: string): Promise<SettleReport> {
   const record = await openRecord(deps, id);
-  return { contradiction: await setContradictionStatus(deps.store, record.id, "dismissed", "dismissed by the user"), changed: [] };
+  if (!deps.write) throw new SynapseError("config", "Dismissing a contradiction needs the write path; none was given.");
+  await applyPlan(deps.vault, [], {
+    ...deps.write,
+    operation: "lint",
+    label: `dismiss contradiction ${record.id}`,
+    wikiFolder: effectiveWikiFolder(deps.settings.wikiFolder),
+    maintainIndex: false,
+    state: [contradictionStatusChange(record.id, "dismissed", "dismissed by the user")],
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const contradiction = (await readContradictions(deps.store)).find((r) => r.id === record.id) ?? record;
+  return { contradiction, changed: [] };
 }
 
 export async function resolveContradiction(

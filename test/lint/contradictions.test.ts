@@ -9,6 +9,7 @@ import type { WriteContext } from "../../src/wiki/apply";
 import { readContradictions, recordContradictions } from "../../src/wiki/contradictions";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { undoLastRun } from "../../src/wiki/undo";
+import { readHistory } from "../../src/wiki/run-history";
 import { splitFrontmatter } from "../../src/core/markdown";
 import { isUnedited, parseBody } from "../../src/wiki/provenance";
 import { ScriptedProvider, aPage } from "../builders";
@@ -157,6 +158,30 @@ describe("contradictions in lint", () => {
     const raised = await contradictionsIn(deps);
     expect(raised).toHaveLength(1);
     expect(raised[0]?.message).toContain("1939");
+  });
+
+  it("dismissing is a run: logged, in the history, and undone like one — the contradiction is open again, the record back byte for byte", async () => {
+    const { vault, store, write, deps } = await wikiWithContradiction();
+    const recordBefore = await store.read("contradictions.json");
+    const pagesBefore = await files(vault);
+    const [record] = await readContradictions(store);
+    const settled = await dismissContradiction(deps, record?.id ?? "");
+    expect(settled).toMatchObject({ contradiction: { status: "dismissed", resolution: "dismissed by the user" }, changed: [] });
+    expect(await contradictionsIn(deps)).toEqual([]);
+    expect(await vault.read("wiki/log.md")).toMatch(new RegExp(`## \\[2026-11-30\\] lint \\| dismiss contradiction ${record?.id ?? ""}\n`));
+    const { runs } = await readHistory(store);
+    expect(runs[0]).toMatchObject({ operation: "lint", label: `dismiss contradiction ${record?.id ?? ""}` });
+
+    const undone = await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW });
+    expect(undone?.run.label).toBe(`dismiss contradiction ${record?.id ?? ""}`);
+    expect(await store.read("contradictions.json")).toBe(recordBefore);
+    expect(await contradictionsIn(deps)).toHaveLength(1);
+    const after = await files(vault);
+    delete after["wiki/log.md"];
+    delete pagesBefore["wiki/log.md"];
+    expect(after).toEqual(pagesBefore);
+    // One undo was enough: the next one reverts the second ingest.
+    expect((await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW }))?.run.operation).toBe("ingest");
   });
 
   it("refuses an unknown id, a settled one, and a side that is not one of the two, each in one sentence", async () => {

@@ -49,7 +49,7 @@ const adaJudge: Reply = (messages) => {
 };
 
 function deps(vault: MemoryVault, store: MemoryStateStore, provider: InferenceProvider, settings: Partial<Settings> = {}): LintDeps {
-  return { vault, store, provider, settings: { ...DEFAULT_SETTINGS, excludedFolders: ["private"], ...settings }, now: NOW };
+  return { vault, store, provider, settings: { ...DEFAULT_SETTINGS, excludedFolders: ["private"], ...settings }, write: { store, writer: { kind: "cli", pid: null, host: null } }, now: NOW };
 }
 
 describe("lint's model checks (fake backend)", () => {

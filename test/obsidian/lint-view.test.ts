@@ -155,6 +155,25 @@ describe("Check wiki health: model checks", () => {
     expect(status(view)).toContain(`Model checks: ${model.calls.length} pair(s) checked, 0 from the cache.`);
   });
 
+  it("dismissing the contradiction the model found is undone by 'Undo last ingest or other change'", async () => {
+    const { harness, view } = await open();
+    toggle(view);
+    const checking = view.check();
+    await eventually(() => expect(() => button(view, "Run the model checks")).not.toThrow());
+    button(view, "Run the model checks").click();
+    await checking;
+    expect(headings(view)).toContain("Contradictions (1)");
+    button(view, /^Dismiss it/).click();
+    await eventually(() => expect(status(view)).toMatch(/^Done: Dismiss it/));
+    expect(headings(view)).not.toContain("Contradictions (1)");
+    const notices = harness.notices.length;
+    runCommand(harness, "undo-last-change");
+    await eventually(() => expect(harness.notices.length).toBeGreaterThan(notices));
+    expect(harness.notices.at(-1)).toMatch(/dismiss contradiction c-/);
+    await view.check();
+    expect(headings(view)).toContain("Contradictions (1)");
+  });
+
   it("cancel while the estimate is shown sends nothing and still shows the exact checks", async () => {
     const { view, model } = await open();
     toggle(view);
