@@ -17,7 +17,7 @@ import { buildWikiContext } from "../retrieval/related-pages";
 import { MemoryStateStore } from "../vault/memory-state-store";
 import { applyPlan, type WriteContext } from "./apply";
 import { indexPath, logPath } from "./index-log";
-import { contradictionsFoundChange, recordContradictions, type Contradiction } from "./contradictions";
+import { contradictionsFoundChange, readContradictions, type Contradiction } from "./contradictions";
 import type { IngestDeps, IngestReport, IngestRequest, IngestStopReason, LockedPage, PageAction, PageChange } from "./ingest-types";
 import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
 import { basenameOf, effectiveWikiFolder, fileNamer } from "./page-paths";
@@ -34,6 +34,17 @@ import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registr
 
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Whether the contradictions record can be read (and so added to); a damaged one becomes a warning. */
+async function readableRecord(store: StateStore, warnings: string[]): Promise<boolean> {
+  try {
+    await readContradictions(store);
+    return true;
+  } catch (cause) {
+    warnings.push(cause instanceof Error ? cause.message : String(cause));
+    return false;
+  }
 }
 
 /** Without a write context from the root (tests), runs are journaled in memory only. */
@@ -295,6 +306,11 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       // The note's registry entry is written by the same run as its pages (undone with them).
       const yieldedPages = chosen.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
       const recorded = registry && fingerprint && !request.dryRun && writesSomething ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yieldedPages }) : [];
+      contradictions = chosen.flatMap((p) => p.contradictions ?? []);
+      // The contradictions go into the record in the same run as the pages that show them, so an undo
+      // of the ingest takes them out again. The pages show them either way: a record lint cannot
+      // read is reported and left as it is, never a failed ingest.
+      const recordable = contradictions.length > 0 && deps.write && !request.dryRun && writesSomething ? await readableRecord(write.store, warnings) : false;
       const written =
         request.dryRun || !writesSomething
           ? null
@@ -306,7 +322,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
               now,
               ...(catalog ? {} : { existingPages: pagePaths }),
               logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
-              state: recorded,
+              state: [...recorded, ...(recordable ? [contradictionsFoundChange(contradictions, date)] : [])],
             });
       const applied = written?.changes ?? chosen;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
@@ -320,13 +336,6 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         .filter((p) => p.locked === undefined)
         .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }));
       locked = planned.flatMap((p) => (p.locked !== undefined ? [{ path: p.path, title: p.title, wouldAdd: p.locked }] : []));
-      contradictions = chosen.flatMap((p) => p.contradictions ?? []);
-      if (deps.write && !request.dryRun && contradictions.length > 0) {
-        // The pages already show them; a record lint cannot read is reported, never fatal.
-        await recordContradictions(deps.write.store, contradictions, date).catch((cause: unknown) => {
-          warnings.push(cause instanceof Error ? cause.message : String(cause));
-        });
-      }
     }
   } catch (thrown) {
     error = toSynapseError(thrown);

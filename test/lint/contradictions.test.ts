@@ -184,6 +184,39 @@ describe("contradictions in lint", () => {
     expect((await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW }))?.run.operation).toBe("ingest");
   });
 
+  it("an ingest records its contradictions in its own run: undoing the ingest takes them out of the record", async () => {
+    const vault = new MemoryVault({ [A]: "# A\n\nA note.\n", [B]: "# B\n\nAnother note.\n" });
+    const store = new MemoryStateStore();
+    const write: WriteContext = { store, writer: { kind: "cli", pid: null, host: null } };
+    const ingest = (note: string, content: string) => ingestNote({ vault, write, provider: new ScriptedProvider([[from(note, content)]]), settings: DEFAULT_SETTINGS, now: NOW }, { notePath: note, force: true });
+    await ingest(A, SAYS_A);
+    const recordBefore = await store.read("contradictions.json");
+    const report = await ingest(B, SAYS_B);
+    expect(report.contradictions).toHaveLength(1);
+    expect(await readContradictions(store)).toHaveLength(1);
+    const { runs } = await readHistory(store);
+    expect(runs[0]?.state?.map((s) => s.key)).toContain("contradictions.json");
+
+    await undoLastRun(vault, write, { wikiFolder: "wiki", now: NOW });
+    expect(await store.read("contradictions.json")).toBe(recordBefore);
+    const deps: LintDeps = { vault, settings: DEFAULT_SETTINGS, store, write, now: NOW };
+    expect(await contradictionsIn(deps)).toEqual([]);
+  });
+
+  it("an ingest with a damaged record still writes its pages, and says the record was left as it is", async () => {
+    const vault = new MemoryVault({ [A]: "# A\n\nA note.\n", [B]: "# B\n\nAnother note.\n" });
+    const store = new MemoryStateStore();
+    const write: WriteContext = { store, writer: { kind: "cli", pid: null, host: null } };
+    const ingest = (note: string, content: string) => ingestNote({ vault, write, provider: new ScriptedProvider([[from(note, content)]]), settings: DEFAULT_SETTINGS, now: NOW }, { notePath: note, force: true });
+    await ingest(A, SAYS_A);
+    await store.write("contradictions.json", "{ damaged");
+    const report = await ingest(B, SAYS_B);
+    expect(report.error).toBeNull();
+    expect(report.issues).toContain("Synapse's record of contradictions (contradictions.json) is damaged; it was left as it is.");
+    expect(await vault.read(PAGE)).toContain("[!warning] Contradiction");
+    expect(await store.read("contradictions.json")).toBe("{ damaged");
+  });
+
   it("refuses an unknown id, a settled one, and a side that is not one of the two, each in one sentence", async () => {
     const { store, deps } = await wikiWithContradiction();
     const [record] = await readContradictions(store);
