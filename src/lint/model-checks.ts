@@ -18,7 +18,9 @@ import type { Message } from "../core/schemas";
 import { estimateTokens } from "../retrieval/tokens";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
-import { recordContradictions } from "../wiki/contradictions";
+import type { WriteContext } from "../wiki/apply";
+import { recordContradictions, type Contradiction } from "../wiki/contradictions";
+import { acquireWriteLock } from "../wiki/write-lock";
 import { basenameOf } from "../wiki/page-paths";
 import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
@@ -69,6 +71,8 @@ export interface ModelCheckDeps {
   readonly provider: InferenceProvider;
   /** Pairs of page paths whose words are alike (see similar-pages.ts): candidate pairs too. */
   readonly alike?: readonly (readonly [string, string])[];
+  /** The write path's lock: found contradictions are added to the record while holding it. */
+  readonly write?: WriteContext;
   readonly now?: () => number;
 }
 
@@ -258,17 +262,23 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     }
   } catch (thrown) {
     const error = toSynapseError(thrown);
-    await finish();
+    await finish().catch(() => undefined);
     return { summary, findings, usage: usage(), error: { kind: error.kind, message: error.message } };
   }
-  await finish();
+  try {
+    await finish();
+  } catch (thrown) {
+    // The verdicts are cached; the record can take them next time.
+    const error = toSynapseError(thrown);
+    return { summary, findings, usage: usage(), error: { kind: error.kind, message: `The contradictions found were not recorded: ${error.message}` } };
+  }
   return { summary, findings, usage: usage(), error: null };
 
   /** Saves what was learnt and turns every known verdict (cached or new) into findings. */
   async function finish(): Promise<void> {
     if (!cache) return;
     await cache.save(new Set(planned.map((p) => p.key)));
-    const found = [];
+    const found: Contradiction[] = [];
     for (const p of planned) {
       const verdict = cache.get(p.key);
       if (!verdict) continue;
@@ -278,6 +288,19 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
         found.push({ page: p.pair.a.path, sources, passages: [x, y] as const }, { page: p.pair.b.path, sources, passages: [x, y] as const });
       }
     }
-    await recordContradictions(deps.store, found, new Date(now()).toISOString().slice(0, 10));
+    if (found.length === 0) return;
+    const record = () => recordContradictions(deps.store, found, new Date(now()).toISOString().slice(0, 10));
+    if (!deps.write) {
+      await record();
+      return;
+    }
+    // The record is read, added to and written back: under the write lock, so that an ingest or a
+    // resolution running meanwhile (in the plugin, or another command) cannot lose its change to ours.
+    const lock = await acquireWriteLock(deps.write.store, { ...deps.write.lock, writer: deps.write.writer, activity: "lint's model checks", now });
+    try {
+      await record();
+    } finally {
+      await lock.release();
+    }
   }
 }

@@ -155,7 +155,7 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   let model: ModelCheckResult | null = null;
   if (request.modelChecks) {
     if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");
-    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, alike: similar.alike, ...(deps.now ? { now: deps.now } : {}) }, {
+    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, alike: similar.alike, ...(deps.write ? { write: deps.write } : {}), ...(deps.now ? { now: deps.now } : {}) }, {
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.confirmModelChecks ? { confirm: request.confirmModelChecks } : {}),
       ...(request.progress ? { progress: request.progress } : {}),

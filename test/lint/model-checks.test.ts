@@ -7,7 +7,8 @@ import { dismissContradiction } from "../../src/lint/settle-contradiction";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { readContradictions } from "../../src/wiki/contradictions";
+import { readContradictions, recordContradictions } from "../../src/wiki/contradictions";
+import { acquireWriteLock } from "../../src/wiki/write-lock";
 import { estimateLine } from "../../src/lint/estimate-text";
 import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
 import { FakeModel, type Reply } from "./fake-model";
@@ -121,6 +122,27 @@ describe("lint's model checks (fake backend)", () => {
     await store.remove("lint-model-checks.json"); // even asked afresh, the model's same finding stays dismissed
     const again = await runLint(deps(vault, store, new FakeModel(adaJudge)), { modelChecks: true });
     expect(again.findings.filter((f) => f.check === "contradiction")).toEqual([]);
+  });
+
+  it("adds what it found to the record under the write lock: a writer holding it first keeps its change", async () => {
+    const vault = new MemoryVault(wiki());
+    const store = new MemoryStateStore();
+    const other = await acquireWriteLock(store, { writer: { kind: "plugin", pid: null, host: null }, activity: "ingest of “Bridge”" });
+    let waiting!: () => void;
+    const waited = new Promise<void>((resolve) => (waiting = resolve));
+    const d: LintDeps = { ...deps(vault, store, new FakeModel(adaJudge)), write: { store, writer: { kind: "cli", pid: null, host: null }, lock: { waitMs: 20_000, onWait: () => waiting() } } };
+    const linting = runLint(d, { modelChecks: true });
+    await waited;
+    // The model has answered; lint waits for the lock before touching the record.
+    expect(await store.read("contradictions.json")).toBeNull();
+    const theirs = { page: "wiki/concepts/Tea.md", sources: ["notes/tea.md", "notes/chai.md"] as const, passages: ["Tea is from 1610.", "Tea is from 1620."] as const };
+    await recordContradictions(store, [theirs], "2026-11-30");
+    await other.release();
+    const report = await linting;
+    expect(report.error).toBeNull();
+    const records = await readContradictions(store);
+    expect(records.map((r) => r.pages[0])).toEqual(["wiki/concepts/Tea.md", "wiki/entities/Ada Lovelace.md"]);
+    expect(await store.read("lock.json")).toBeNull();
   });
 
   it("repairs a reply like ingest does, asks again once with what was wrong, and leaves a pair it cannot read uncached", async () => {
