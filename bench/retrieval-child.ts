@@ -12,6 +12,7 @@ import { syncIndex } from "../src/retrieval/sync";
 import { VaultIndex } from "../src/retrieval/vault-index";
 import { NodeStateStore } from "../src/vault/node-state-store";
 import { NodeVault } from "../src/vault/node-vault";
+import { mainThreadMeter } from "./main-thread";
 import { percentile } from "./stats";
 
 const [mode = "", vaultRoot = "", storeDir = "", queriesFile = ""] = process.argv.slice(2);
@@ -46,15 +47,29 @@ async function synapseBuild(): Promise<Record<string, number>> {
   const store = new NodeStateStore(storeDir);
   const start = performance.now();
   const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
-  const sync = await syncIndex(index, vault, { batchSize: 500 });
-  return { buildMs: performance.now() - start, notes: sync.total, chunks: index.text.chunkCount, peakMb: peakMb() };
+  const sync = await syncIndex(index, vault, { batchSize: 500, flush: false });
+  // The first flush writes every shard (merging each segment first): the largest flush there is.
+  const meter = mainThreadMeter();
+  await index.flush({ checkpoint: meter.checkpoint });
+  const flush = meter.finish();
+  return {
+    buildMs: performance.now() - start,
+    notes: sync.total,
+    chunks: index.text.chunkCount,
+    peakMb: peakMb(),
+    flushBlockMs: flush.longestBlockMs,
+    flushStepMs: flush.longestStepMs,
+  };
 }
 
 async function synapseWarm(): Promise<Record<string, number>> {
   const store = new NodeStateStore(storeDir);
   let start = performance.now();
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  // Opened as the plugin opens it: in time slices, the longest block between two yields measured.
+  const meter = mainThreadMeter();
+  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
   const warmMs = performance.now() - start;
+  const load = meter.finish();
   start = performance.now();
   const sync = await syncIndex(index, vault, { batchSize: 500 });
   const checkMs = performance.now() - start;
@@ -84,6 +99,9 @@ async function synapseWarm(): Promise<Record<string, number>> {
     updateP95: percentile(update, 95),
     persistP50: percentile(persist, 50),
     peakMb: peakMb(),
+    loadBlockMs: load.longestBlockMs,
+    loadStepMs: load.longestStepMs,
+    loadYields: load.yields,
   };
 }
 

@@ -171,7 +171,7 @@ export class IndexService {
     session.embedding?.stop();
     await session.embedding?.idle();
     await this.updating;
-    await session.index?.flush().catch((error: unknown) => this.options.onError?.(error));
+    if (session.index) await this.write(session.index);
   }
 
   /** Retrieval and the wiki catalogue for one ingest; null when the index is unavailable. */
@@ -345,7 +345,13 @@ export class IndexService {
   /** Writes the shards changed since the last flush. */
   async flush(): Promise<void> {
     await this.updating;
-    await this.index?.flush().catch((error: unknown) => this.options.onError?.(error));
+    if (this.index) await this.write(this.index);
+  }
+
+  /** Writes an index's changed shards, encoding them in time slices like everything else on the main thread. */
+  private async write(index: VaultIndex): Promise<void> {
+    const slicer = this.slicer();
+    await index.flush({ checkpoint: () => slicer.checkpoint() }).catch((error: unknown) => this.options.onError?.(error));
   }
 
   /** Settles once `dispose` has written what changed (tests wait on it; Obsidian's unload cannot). */

@@ -7,12 +7,17 @@
  * postings. A header holds a magic, the format version, the body's length and a checksum: a
  * truncated, corrupt or outdated shard is detected, dropped, and its notes indexed again by the
  * next sync. Shards of format 1 (`notes-XX.json`) are removed when the index opens.
+ *
+ * Encoding and decoding run in pieces (`Pieces`, time-slice.ts): the checksum and the postings check
+ * go PIECE_BYTES at a time, so a 50,000-note vault's shards (~830 KB each) never hold Obsidian's
+ * main thread for a whole shard; the CLI runs the same pieces at once.
  */
 import type { StateStore } from "../vault/state-store";
 import type { NoteLinks } from "./links";
 import { SHARD_COUNT, shardOf } from "./shard-of";
 import { TermDictionary } from "./term-dictionary";
 import type { ChunkMeta, FrozenPostings } from "./text-index";
+import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 
 export { SHARD_COUNT, shardOf };
 
@@ -45,16 +50,27 @@ export function shardKey(shard: number): string {
   return `${INDEX_PREFIX}/text-${shard.toString(16).padStart(2, "0")}.bin`;
 }
 
-/** FNV-1a over the body's 32-bit words: cheap enough to check every shard at start-up. */
-function wordsChecksum(words: Int32Array): number {
+const PIECE_WORDS = PIECE_BYTES / 4;
+
+/** FNV-1a over the body's 32-bit words, a piece at a time: cheap enough to check every shard at start-up. */
+function* wordsChecksum(words: Int32Array): Pieces<number> {
   let h = 0x811c9dc5;
-  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ (words[i] as number), 0x01000193) >>> 0;
+  for (let from = 0; from < words.length; from += PIECE_WORDS) {
+    if (from > 0) yield;
+    const to = Math.min(words.length, from + PIECE_WORDS);
+    for (let i = from; i < to; i++) h = Math.imul(h ^ (words[i] as number), 0x01000193) >>> 0;
+  }
   return h;
 }
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
 export function encodeShard(notes: readonly StoredNote[], frozen: FrozenPostings): Uint8Array {
+  return runPieces(encodeShardPieces(notes, frozen));
+}
+
+/** The shard's bytes, made in pieces; `notes` and `frozen` must not change until it is done (frozen postings never do). */
+export function* encodeShardPieces(notes: readonly StoredNote[], frozen: FrozenPostings): Pieces<Uint8Array> {
   const encoder = new TextEncoder();
   const meta = encoder.encode(
     JSON.stringify(
@@ -93,16 +109,23 @@ export function encodeShard(notes: readonly StoredNote[], frozen: FrozenPostings
   new Int32Array(bytes.buffer, HEADER_BYTES + startsAt, frozen.terms.starts.length).set(frozen.terms.starts);
   new Int32Array(bytes.buffer, HEADER_BYTES + offsetsAt, frozen.offsets.length).set(frozen.offsets);
   new Int32Array(bytes.buffer, HEADER_BYTES + postingsAt, frozen.postings.length).set(frozen.postings);
+  yield;
+  const checksum = yield* wordsChecksum(new Int32Array(bytes.buffer, HEADER_BYTES, bodyLength / 4));
   const header = new DataView(bytes.buffer, 0, HEADER_BYTES);
   header.setUint32(0, MAGIC, true);
   header.setUint32(4, INDEX_FORMAT, true);
   header.setUint32(8, bodyLength, true);
-  header.setUint32(12, wordsChecksum(new Int32Array(bytes.buffer, HEADER_BYTES, bodyLength / 4)), true);
+  header.setUint32(12, checksum, true);
   return bytes;
 }
 
 /** The notes and postings of a shard, or null when it is of another format, truncated or corrupt. */
 export function decodeShard(input: Uint8Array, shard: number): StoredShard | null {
+  return runPieces(decodeShardPieces(input, shard));
+}
+
+/** `decodeShard` in pieces: the checksum and the postings check a piece at a time. */
+export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<StoredShard | null> {
   if (input.length < HEADER_BYTES) return null;
   // Typed views need 4-byte alignment; a buffer from a pool may not have it.
   const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
@@ -111,7 +134,7 @@ export function decodeShard(input: Uint8Array, shard: number): StoredShard | nul
   if (header.getUint32(0, true) !== MAGIC || header.getUint32(4, true) !== INDEX_FORMAT) return null;
   if (bodyLength !== bytes.length - HEADER_BYTES || bodyLength % 4 !== 0) return null;
   const base = bytes.byteOffset + HEADER_BYTES;
-  if (header.getUint32(12, true) !== wordsChecksum(new Int32Array(bytes.buffer, base, bodyLength / 4))) return null;
+  if (header.getUint32(12, true) !== (yield* wordsChecksum(new Int32Array(bytes.buffer, base, bodyLength / 4)))) return null;
   try {
     const view = new DataView(bytes.buffer, base, bodyLength);
     const body = bytes.subarray(HEADER_BYTES);
@@ -126,6 +149,7 @@ export function decodeShard(input: Uint8Array, shard: number): StoredShard | nul
     const offsetsAt = startsAt + 4 * (termCount + 1);
     const postingsAt = offsetsAt + 4 * (termCount + 1);
     if (postingsAt + 4 * postingCount !== bodyLength) return null;
+    yield;
     const encoded = JSON.parse(decoder.decode(body.subarray(4, 4 + metaLength))) as EncodedNote[];
     const notes: StoredNote[] = encoded.map(([path, mtime, size, hash, chunks, links, embeds, tags, sources]) => ({
       path,
@@ -139,7 +163,8 @@ export function decodeShard(input: Uint8Array, shard: number): StoredShard | nul
     const terms = new TermDictionary(dict, new Int32Array(bytes.buffer, base + startsAt, termCount + 1));
     const offsets = new Int32Array(bytes.buffer, base + offsetsAt, termCount + 1);
     const postings = new Int32Array(bytes.buffer, base + postingsAt, postingCount);
-    if (!wellFormed(notes, shard, terms, offsets, postings)) return null;
+    yield;
+    if (!(yield* wellFormed(notes, shard, terms, offsets, postings))) return null;
     return { shard, notes, frozen: { terms, offsets, postings } };
   } catch {
     return null;
@@ -147,15 +172,20 @@ export function decodeShard(input: Uint8Array, shard: number): StoredShard | nul
 }
 
 /** Everything the search relies on: notes in their shard, sorted terms, ordered offsets, ids in range and rising per term. */
-function wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDictionary, offsets: Int32Array, postings: Int32Array): boolean {
+function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDictionary, offsets: Int32Array, postings: Int32Array): Pieces<boolean> {
   if (!terms.wellFormed() || terms.size + 1 !== offsets.length || offsets[0] !== 0 || offsets[terms.size] !== postings.length) return false;
   let chunks = 0;
   for (const n of notes) {
     if (typeof n.path !== "string" || shardOf(n.path) !== shard || !Array.isArray(n.chunks)) return false;
     chunks += n.chunks.length;
   }
+  let checked = 0;
   for (let i = 0; i < terms.size; i++) {
     const end = offsets[i + 1] as number;
+    if (end - checked > PIECE_WORDS) {
+      checked = end;
+      yield;
+    }
     if ((offsets[i] as number) > end) return false;
     // Pruned scoring seeks through a term's postings by chunk id: ids must rise, frequencies be at least 1.
     let previous = -1;
@@ -175,7 +205,8 @@ export interface LoadedShards {
   readonly rejected: number;
 }
 
-export async function loadShards(store: StateStore): Promise<LoadedShards> {
+/** Loads every text shard; `checkpoint` runs between the pieces of each one's decoding (and yields when the slice is spent). */
+export async function loadShards(store: StateStore, checkpoint?: () => Promise<unknown>): Promise<LoadedShards> {
   const keys = await store.list(INDEX_PREFIX);
   const shards: StoredShard[] = [];
   let rejected = 0;
@@ -190,7 +221,7 @@ export async function loadShards(store: StateStore): Promise<LoadedShards> {
     if (!match) continue;
     const shard = parseInt(match[1] ?? "", 16);
     const bytes = await store.readBytes(key);
-    const decoded = bytes === null || shard >= SHARD_COUNT ? null : decodeShard(bytes, shard);
+    const decoded = bytes === null || shard >= SHARD_COUNT ? null : await runPiecesSliced(decodeShardPieces(bytes, shard), checkpoint);
     if (!decoded) {
       rejected += 1;
       await store.remove(key);

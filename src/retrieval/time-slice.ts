@@ -67,3 +67,31 @@ export class TimeSlicer {
     return yielded;
   }
 }
+
+/**
+ * Work cut into pieces: a generator that yields between two pieces and returns the result. Decoding
+ * or encoding one persisted shard (hundreds of KB at 50,000 notes) is written so, so that on
+ * Obsidian's main thread the slicer can yield inside a shard, not only between shards.
+ */
+export type Pieces<T> = Generator<void, T, void>;
+
+/** How much of a shard one piece handles: well under a millisecond of decoding here. */
+export const PIECE_BYTES = 128 * 1024;
+
+/** Runs every piece at once (the CLI, tests, or when no checkpoint is given). */
+export function runPieces<T>(pieces: Pieces<T>): T {
+  for (;;) {
+    const next = pieces.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Runs the pieces with `checkpoint` before each one after the first (it yields when the slice is spent). */
+export async function runPiecesSliced<T>(pieces: Pieces<T>, checkpoint?: () => Promise<unknown>): Promise<T> {
+  if (!checkpoint) return runPieces(pieces);
+  for (;;) {
+    const next = pieces.next();
+    if (next.done) return next.value;
+    await checkpoint();
+  }
+}

@@ -16,7 +16,8 @@ import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
 import type { Embedder } from "./embedder";
 import { writeNoteTerms } from "./note-terms";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
-import { encodeShard, loadShards, shardKey, shardOf, type StoredNote } from "./shards";
+import { encodeShardPieces, loadShards, shardKey, shardOf, type StoredNote } from "./shards";
+import { runPiecesSliced } from "./time-slice";
 import { makeSnippet } from "./snippet";
 import { TextIndex, type TextHit } from "./text-index";
 import { tokenize } from "./tokenize";
@@ -36,8 +37,9 @@ export interface VaultIndexOptions {
   /** Where chunk vectors come from; absent or null, the index answers from text and graph alone. */
   readonly embedder?: Embedder | null;
   /**
-   * Called before each persisted shard is loaded into memory; on Obsidian's main thread it yields
-   * when the time slice is spent (src/retrieval/time-slice.ts), so a warm start never freezes it.
+   * Called between the pieces of each persisted shard's decoding and before it is loaded into
+   * memory; on Obsidian's main thread it yields when the time slice is spent
+   * (src/retrieval/time-slice.ts), so a warm start never freezes it.
    */
   readonly checkpoint?: () => Promise<unknown>;
 }
@@ -107,7 +109,7 @@ export class VaultIndex implements Retriever {
   /** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. */
   static async open(options: VaultIndexOptions): Promise<VaultIndex> {
     const index = new VaultIndex(options);
-    const loaded = await loadShards(options.store);
+    const loaded = await loadShards(options.store, options.checkpoint);
     index.rejectedShards = loaded.rejected;
     for (const stored of loaded.shards) {
       await options.checkpoint?.();
@@ -296,8 +298,12 @@ export class VaultIndex implements Retriever {
     return isShareablePage(this.graph.linksOf(path)?.sources ?? [], this.options.excludedFolders);
   }
 
-  /** Writes the text and vector shards that changed since the last flush. */
-  async flush(): Promise<FlushResult> {
+  /**
+   * Writes the text and vector shards that changed since the last flush. `checkpoint` runs before
+   * each shard and between the pieces of its encoding (the plugin yields there when the slice is spent).
+   */
+  async flush(options: { readonly checkpoint?: () => Promise<unknown> } = {}): Promise<FlushResult> {
+    const { checkpoint } = options;
     let members: Map<number, string[]> | null = null;
     const membersOf = (shard: number): string[] => {
       if (!members) {
@@ -311,20 +317,25 @@ export class VaultIndex implements Retriever {
       }
       return members.get(shard) ?? [];
     };
-    const vectors = this.vectors ? await this.vectors.flush(this.options.store, membersOf) : { shardsWritten: 0, bytesWritten: 0 };
+    const vectors = this.vectors ? await this.vectors.flush(this.options.store, membersOf, checkpoint) : { shardsWritten: 0, bytesWritten: 0 };
     const shards = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
     if (shards.length === 0) return vectors;
     let bytes = vectors.bytesWritten;
     for (const shard of shards) {
+      await checkpoint?.();
       const segment = this.text.segment(shard);
       if (segment.notes.length === 0) {
         await this.options.store.remove(shardKey(shard));
         continue;
       }
-      const encoded = encodeShard(
-        segment.notes.map(([path, chunks]) => this.stored(path, chunks)),
-        segment.frozen,
+      // The notes are read now, before any yield: encoding copies them in its first piece.
+      const encoded = await runPiecesSliced(
+        encodeShardPieces(
+          segment.notes.map(([path, chunks]) => this.stored(path, chunks)),
+          segment.frozen,
+        ),
+        checkpoint,
       );
       bytes += encoded.byteLength;
       await this.options.store.write(shardKey(shard), encoded);

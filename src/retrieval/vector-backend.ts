@@ -14,7 +14,8 @@ import { EMBED_BATCH_SIZE, type Embedder } from "./embedder";
 import { shardOf } from "./shards";
 import { NO_VECTOR, VectorIndex, type VectorHit } from "./vector-index";
 import { chunkKey } from "./vector-math";
-import { encodeVectorShard, loadVectorShards, vectorShardKey, type VectorNoteRecord } from "./vector-shards";
+import { runPiecesSliced } from "./time-slice";
+import { encodeVectorShardPieces, loadVectorShards, vectorShardKey, type VectorNoteRecord } from "./vector-shards";
 
 export interface EmbedProgress {
   readonly done: number;
@@ -104,7 +105,7 @@ export class VectorBackend {
 
   /** Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors are redone. */
   async load(store: StateStore, hashOf: (path: string) => string | undefined, checkpoint?: () => Promise<unknown>): Promise<void> {
-    const loaded = await loadVectorShards(store, this.embedder.modelId);
+    const loaded = await loadVectorShards(store, this.embedder.modelId, checkpoint);
     this.rejectedShards = loaded.rejected;
     for (const shard of loaded.shards) {
       await checkpoint?.();
@@ -230,13 +231,14 @@ export class VectorBackend {
     return { notes, embedded, reused, error: this.error };
   }
 
-  /** Writes the vector shards that changed; `members` lists each shard's notes. */
-  async flush(store: StateStore, members: (shard: number) => readonly string[]): Promise<{ shardsWritten: number; bytesWritten: number }> {
+  /** Writes the vector shards that changed; `members` lists each shard's notes; `checkpoint` runs before each and between the pieces of its encoding. */
+  async flush(store: StateStore, members: (shard: number) => readonly string[], checkpoint?: () => Promise<unknown>): Promise<{ shardsWritten: number; bytesWritten: number }> {
     const shards = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
     this.index.sweep();
     let bytes = 0;
     for (const shard of shards) {
+      await checkpoint?.();
       const notes: VectorNoteRecord[] = [];
       for (const path of members(shard)) {
         const keys = this.index.keysOf(path);
@@ -247,7 +249,10 @@ export class VectorBackend {
         await store.remove(vectorShardKey(this.embedder.modelId, shard));
         continue;
       }
-      const encoded = encodeVectorShard(this.embedder.modelId, dims, notes, (key) => this.index.vector(key));
+      const encoded = await runPiecesSliced(
+        encodeVectorShardPieces(this.embedder.modelId, dims, notes, (key) => this.index.vector(key)),
+        checkpoint,
+      );
       bytes += encoded.byteLength;
       await store.write(vectorShardKey(this.embedder.modelId, shard), encoded);
     }

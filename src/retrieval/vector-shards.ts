@@ -6,12 +6,15 @@
  * magic, the format version, the dimension, the body's length and a checksum; the body names the
  * model. A truncated, corrupt, outdated or other-model shard is dropped when the index opens and its
  * notes are embedded again (from the cache where another shard already holds the same chunk).
+ * Encoding and decoding run in pieces (`Pieces`): at 50,000 notes a shard of 768-dimension vectors
+ * is ~1.6 MB, too much for one step on Obsidian's main thread.
  */
 import type { StateStore } from "../vault/state-store";
 import { INDEX_PREFIX } from "./shards";
 import { NO_VECTOR } from "./vector-index";
 import type { QuantisedVector } from "./vector-math";
 import { LEGACY_VECTOR_SHARD, modelFolder, useVectorModel, vectorShardKey } from "./vector-models";
+import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 
 export { vectorShardKey };
 
@@ -35,9 +38,14 @@ export interface VectorShard {
   readonly vectors: ReadonlyMap<string, QuantisedVector>;
 }
 
-function bytesChecksum(bytes: Uint8Array, from: number): number {
+/** FNV-1a over the body's bytes, a piece at a time. */
+function* bytesChecksum(bytes: Uint8Array, from: number): Pieces<number> {
   let h = 0x811c9dc5;
-  for (let i = from; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] ?? 0), 0x01000193) >>> 0;
+  for (let start = from; start < bytes.length; start += PIECE_BYTES) {
+    if (start > from) yield;
+    const end = Math.min(bytes.length, start + PIECE_BYTES);
+    for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193) >>> 0;
+  }
   return h;
 }
 
@@ -52,10 +60,26 @@ function bytesToHex(bytes: Uint8Array, at: number): string {
 }
 
 export function encodeVectorShard(modelId: string, dims: number, notes: readonly VectorNoteRecord[], vectorOf: (key: string) => QuantisedVector | undefined): Uint8Array {
+  return runPieces(encodeVectorShardPieces(modelId, dims, notes, vectorOf));
+}
+
+/**
+ * The shard's bytes, made in pieces of about PIECE_BYTES. Every vector is looked up before the first
+ * yield, so a flush that sweeps unused vectors meanwhile cannot take one from under it.
+ */
+export function* encodeVectorShardPieces(modelId: string, dims: number, notes: readonly VectorNoteRecord[], vectorOf: (key: string) => QuantisedVector | undefined): Pieces<Uint8Array> {
   const encoder = new TextEncoder();
   const model = encoder.encode(modelId);
   const paths = notes.map((n) => encoder.encode(n.path));
   const hashes = notes.map((n) => encoder.encode(n.hash));
+  const vectors = notes.map((note) =>
+    note.keys.map((key) => {
+      if (key === NO_VECTOR) return null;
+      const vector = vectorOf(key);
+      if (!vector || vector.values.length !== dims) throw new Error(`The vector under ${key} is missing or of the wrong dimension.`);
+      return vector;
+    }),
+  );
   let size = HEADER_BYTES + 2 + model.length + 4;
   notes.forEach((note, i) => {
     size += 2 + (paths[i]?.length ?? 0) + 1 + (hashes[i]?.length ?? 0) + 4;
@@ -69,7 +93,13 @@ export function encodeVectorShard(modelId: string, dims: number, notes: readonly
   at += 2 + model.length;
   view.setUint32(at, notes.length, true);
   at += 4;
-  notes.forEach((note, i) => {
+  let piece = at;
+  for (let i = 0; i < notes.length; i++) {
+    if (at - piece >= PIECE_BYTES) {
+      piece = at;
+      yield;
+    }
+    const note = notes[i] as VectorNoteRecord;
     const path = paths[i] ?? new Uint8Array(0);
     view.setUint16(at, path.length, true);
     bytes.set(path, at + 2);
@@ -80,12 +110,11 @@ export function encodeVectorShard(modelId: string, dims: number, notes: readonly
     at += 1 + hash.length;
     view.setUint32(at, note.keys.length, true);
     at += 4;
-    for (const key of note.keys) {
-      const vector = key === NO_VECTOR ? undefined : vectorOf(key);
-      if (!vector || vector.values.length !== dims) {
-        if (key !== NO_VECTOR) throw new Error(`The vector under ${key} is missing or of the wrong dimension.`);
+    note.keys.forEach((key, c) => {
+      const vector = vectors[i]?.[c];
+      if (!vector) {
         bytes[at++] = 0;
-        continue;
+        return;
       }
       bytes[at++] = 1;
       hexToBytes(key, bytes, at);
@@ -94,23 +123,31 @@ export function encodeVectorShard(modelId: string, dims: number, notes: readonly
       at += 4;
       bytes.set(new Uint8Array(vector.values.buffer, vector.values.byteOffset, dims), at);
       at += dims;
-    }
-  });
+    });
+  }
+  yield;
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, VECTOR_FORMAT, true);
   view.setUint32(8, dims, true);
   view.setUint32(12, size - HEADER_BYTES, true);
-  view.setUint32(16, bytesChecksum(bytes, HEADER_BYTES), true);
+  view.setUint32(16, yield* bytesChecksum(bytes, HEADER_BYTES), true);
   return bytes;
 }
 
 /** A shard's notes and vectors, or null when it is of another format, truncated or corrupt. */
 export function decodeVectorShard(bytes: Uint8Array): VectorShard | null {
+  return runPieces(decodeVectorShardPieces(bytes));
+}
+
+/** `decodeVectorShard` in pieces of about PIECE_BYTES (the checksum, then the notes). */
+export function* decodeVectorShardPieces(bytes: Uint8Array): Pieces<VectorShard | null> {
   if (bytes.length < HEADER_BYTES) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== VECTOR_FORMAT) return null;
   const dims = view.getUint32(8, true);
-  if (view.getUint32(12, true) !== bytes.length - HEADER_BYTES || view.getUint32(16, true) !== bytesChecksum(bytes, HEADER_BYTES)) return null;
+  if (view.getUint32(12, true) !== bytes.length - HEADER_BYTES) return null;
+  if (view.getUint32(16, true) !== (yield* bytesChecksum(bytes, HEADER_BYTES))) return null;
+  yield;
   const decoder = new TextDecoder();
   try {
     let at = HEADER_BYTES;
@@ -126,7 +163,12 @@ export function decodeVectorShard(bytes: Uint8Array): VectorShard | null {
     at += 4;
     const notes: VectorNoteRecord[] = [];
     const vectors = new Map<string, QuantisedVector>();
+    let piece = at;
     for (let n = 0; n < count; n++) {
+      if (at - piece >= PIECE_BYTES) {
+        piece = at;
+        yield;
+      }
       need(2);
       const pathLength = view.getUint16(at, true);
       need(2 + pathLength + 1);
@@ -174,14 +216,14 @@ export interface LoadedVectorShards {
  * removes the vectors of models used longer ago than the last two). Vector shards of the first
  * layout move into their model's folder as they are, or go when made by another model.
  */
-export async function loadVectorShards(store: StateStore, modelId: string): Promise<LoadedVectorShards> {
+export async function loadVectorShards(store: StateStore, modelId: string, checkpoint?: () => Promise<unknown>): Promise<LoadedVectorShards> {
   await useVectorModel(store, modelId);
   let rejected = await adoptLegacyShards(store, modelId);
   const keys = (await store.list(modelFolder(modelId))).filter((k) => /\/vectors-[0-9a-f]{2}\.bin$/.test(k));
   const shards: VectorShard[] = [];
   for (const key of keys) {
     const bytes = await store.readBytes(key);
-    const decoded = bytes === null ? null : decodeVectorShard(bytes);
+    const decoded = bytes === null ? null : await runPiecesSliced(decodeVectorShardPieces(bytes), checkpoint);
     if (!decoded || decoded.modelId !== modelId) {
       rejected += 1;
       await store.remove(key);

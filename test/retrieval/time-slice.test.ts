@@ -139,7 +139,8 @@ describe("time-sliced indexing", () => {
       },
     });
     expect(warm.size).toBe(300);
-    expect(checkpoints).toBe(textShards + vectorShards);
+    // One before each shard is loaded, and more between the pieces of its decoding (shard-pieces.test.ts).
+    expect(checkpoints).toBeGreaterThanOrEqual(textShards + vectorShards);
     expect(Math.max(...slices, clock - sliceStart)).toBeLessThanOrEqual(30);
     expect(slices.length).toBeGreaterThanOrEqual(Math.floor(((textShards + vectorShards) * 12) / 30) - 1);
   });
