@@ -104,7 +104,7 @@ function benchCase(label: string, vaultRoot: string): BenchResult[] {
         unit: "ms",
         target: "< 50 ms",
         pass: (warm.loadBlockMs ?? 0) < TARGETS.blockMs,
-        note: `loaded in 30 ms time slices (${warm.loadYields} yields); longest single piece ${fmt(warm.loadStepMs ?? 0)} ms`,
+        note: `loaded in 30 ms time slices (${warm.loadYields} yields); longest single step ${fmt(warm.loadStepMs ?? 0)} ms`,
       },
       {
         name: name("full flush: longest step between yields"),
@@ -112,7 +112,7 @@ function benchCase(label: string, vaultRoot: string): BenchResult[] {
         unit: "ms",
         target: "< 50 ms",
         pass: (build.flushBlockMs ?? 0) < TARGETS.blockMs,
-        note: `every shard written after the build, in time slices; longest single piece ${fmt(build.flushStepMs ?? 0)} ms (merging one segment)`,
+        note: `every shard written after the build, in time slices; longest single step ${fmt(build.flushStepMs ?? 0)} ms`,
       },
       { name: name("query p50"), value: warm.queryP50 ?? 0, unit: "ms", note: ratio(warm.queryP50 ?? 0, miniWarm.queryP50 ?? 0) },
       { name: name("query p95"), value: warm.queryP95 ?? 0, unit: "ms", target: "< 50 ms", pass: (warm.queryP95 ?? 0) < TARGETS.queryP95, note: `${ratio(warm.queryP95 ?? 0, miniWarm.queryP95 ?? 0)}; fused text + graph with snippets` },
