@@ -177,10 +177,13 @@ function findEntryLine(text: string, key: string): { start: number; end: number 
   // contain it are the only ones to parse. A case-insensitive search (Unicode simple case folding)
   // finds every text that lower-cases to the key, with one exception: "İ", which lower-cases to
   // "i" and a combining dot; a key with that dot is looked for in a lower-cased copy of the text,
-  // which has the same offsets only when lower-casing kept its length.
+  // which has the same offsets only when lower-casing kept its length. In a listing line the link's
+  // target ends at the "|" (spaces before it are trimmed), so the search asks for that too: a key
+  // that begins many longer names ("wiki/entities/obsidian" in a big wiki) is then not found, and
+  // parsed, on each of their lines.
   let search: (from: number) => number;
   if (!key.includes("\u0307")) {
-    const pattern = new RegExp(escapeRegExp(key), "giu");
+    const pattern = new RegExp(`${escapeRegExp(key)}\\s*\\|`, "giu");
     search = (from) => {
       pattern.lastIndex = from;
       return pattern.exec(text)?.index ?? -1;

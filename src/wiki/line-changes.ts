@@ -42,14 +42,60 @@ function resyncs(a: readonly string[], i: number, b: readonly string[], j: numbe
   return i + 1 >= a.length || j + 1 >= b.length ? i + 1 >= a.length && j + 1 >= b.length : a[i + 1] === b[j + 1];
 }
 
+/** Compared a block at a time (string equality is a memory compare), then a character at a time. */
+const BLOCK = 1024;
+
+const FLATTEN = /^/;
+
+/** How many characters `a` and `b` share at their start. */
+function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let n = 0;
+  while (n + BLOCK <= max && a.slice(n, n + BLOCK) === b.slice(n, n + BLOCK)) n += BLOCK;
+  while (n < max && a.charCodeAt(n) === b.charCodeAt(n)) n++;
+  return n;
+}
+
+/** How many characters `a` and `b` share at their end, at most `max`. */
+function commonSuffix(a: string, b: string, max: number): number {
+  let n = 0;
+  while (n + BLOCK <= max && a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)) n += BLOCK;
+  while (n < max && a.charCodeAt(a.length - n - 1) === b.charCodeAt(b.length - n - 1)) n++;
+  return n;
+}
+
+function countNewlines(text: string, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && at < end; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
 /**
  * The hunks that turn `before` into `after`. Linear in the length of the texts for the few, local
  * changes a run makes (the first lines that agree again after a difference end its hunk), and
- * always exact: applying the hunks to `before` gives `after`, whatever the texts.
+ * always exact: applying the hunks to `before` gives `after`, whatever the texts. The lines the two
+ * texts share at their start and at their end are found by comparing the texts, not split into
+ * lines: in a file of megabytes only the part between the first and the last change is.
  */
 export function lineChange(before: string, after: string): LineChange {
-  const a = before.split("\n");
-  const b = after.split("\n");
+  // A text just edited is a rope of pieces; a regular expression lays it out flat first, once,
+  // where comparing and slicing it piece by piece would walk the rope again and again.
+  FLATTEN.test(before);
+  FLATTEN.test(after);
+  // Whole lines shared at the start: up to the line where the texts first differ.
+  const shared = commonPrefix(before, after);
+  const prefix = shared === 0 ? 0 : before.lastIndexOf("\n", shared - 1) + 1;
+  // Whole lines shared at the end: after the first "\n" inside the shared end (so both texts have
+  // it, and the lines after it are the same in both), never reaching into the shared start.
+  const suffix = commonSuffix(before, after, Math.min(before.length, after.length) - prefix);
+  const cut = suffix === 0 ? -1 : before.indexOf("\n", before.length - suffix);
+  const middle = (text: string) => text.slice(prefix, cut === -1 ? text.length : text.length - (before.length - cut));
+  const hunks = lineHunks(middle(before).split("\n"), middle(after).split("\n"), countNewlines(before, prefix));
+  return { hunks, beforeLength: before.length, afterLength: after.length };
+}
+
+/** The hunks that turn lines `a` into lines `b`, their positions shifted by `offset` lines. */
+function lineHunks(a: readonly string[], b: readonly string[], offset: number): LineHunk[] {
   const hunks: LineHunk[] = [];
   let i = 0;
   let j = 0;
@@ -69,11 +115,11 @@ export function lineChange(before: string, after: string): LineChange {
       }
     }
     end ??= { i: a.length, j: b.length };
-    hunks.push({ at: i, remove: a.slice(i, end.i), insert: b.slice(j, end.j) });
+    hunks.push({ at: offset + i, remove: a.slice(i, end.i), insert: b.slice(j, end.j) });
     i = end.i;
     j = end.j;
   }
-  return { hunks, beforeLength: before.length, afterLength: after.length };
+  return hunks;
 }
 
 /** Replaces, in `lines`, each hunk's `from` lines by its `to` lines; null when `from` is not there. */

@@ -6,7 +6,8 @@ import { editIndex, editIndexByLines, type IndexEntry } from "../../src/wiki/ind
 // Few types and names, so that lines often name the pages an edit lists (in another case, in another line's text).
 const TYPES = ["source", "entity", "concept", "synthesis"] as const;
 const FOLDERS: Record<string, string> = { source: "sources", entity: "entities", concept: "concepts", synthesis: "syntheses", comparison: "comparisons" };
-const names = fc.constantFrom("Ada", "ADA", "Öl", "Σίσυφος", "ΣΊΣΥΦΟΣ", "İstanbul", "x.y (z)", "\u212Aelvin", "東京");
+// Names that begin longer names ("Ada", "Ada Lovelace") too: a page's line is not a longer name's.
+const names = fc.constantFrom("Ada", "ADA", "Ada Lovelace", "ada lovelace\u212A", "Öl", "Σίσυφος", "ΣΊΣΥΦΟΣ", "İstanbul", "x.y (z)", "\u212Aelvin", "東京");
 const entry: fc.Arbitrary<IndexEntry> = fc.record({ type: fc.constantFrom(...TYPES), name: names, title: fc.oneof(names, fc.string({ maxLength: 5 })) }).map(({ type, name, title }) => ({
   path: `wiki/${FOLDERS[type]}/${name}.md`,
   type,
@@ -20,6 +21,7 @@ const lineAbout = (pool: readonly IndexEntry[]) => {
     page.map((e) => `- [[${e.path.replace(/\.md$/, "")}|${e.title}]]`),
     page.map((e) => `* [[${e.path.replace(/\.md$/, "").toUpperCase()}|${e.title}]] my note`),
     page.map((e) => `  - [[ ${e.path.replace(/\.md$/, "")} |${e.title}]]`),
+    page.map((e) => `- [[${e.path.replace(/\.md$/, "")}\t \u00a0|${e.title}]]`),
     page.map((e) => `See [[${e.path.replace(/\.md$/, "")}|x]] too`),
     page.map((e) => `- ${e.path.replace(/\.md$/, "")}|not a link`),
     fc.constantFrom("", "", "## Sources", "## Entities", "## Concepts", "  ## Concepts ", "## Syntheses", "## Mine", "# Wiki index", "text\r", "## Sources and more"),

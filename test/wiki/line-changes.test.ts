@@ -44,6 +44,32 @@ describe("a change recorded as lines", () => {
     );
   });
 
+  it("does the same for texts of many kilobytes, edited near either end, at block boundaries or anywhere", () => {
+    const long = fc
+      .tuple(
+        fc.array(line, { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 100, max: 1500 }),
+        fc.array(fc.tuple(fc.oneof(fc.nat({ max: 3 }), fc.nat()), fc.boolean(), fc.nat({ max: 2 }), fc.array(line, { maxLength: 3 })), { maxLength: 4 }),
+      )
+      .map(([pattern, copies, edits]) => {
+        const lines = Array.from({ length: copies }, (_, i) => pattern[i % pattern.length] ?? "");
+        const after = [...lines];
+        for (const [at, fromEnd, count, insert] of edits) {
+          const i = at % (after.length + 1);
+          after.splice(fromEnd ? after.length - i : i, count, ...insert);
+        }
+        return { before: lines.join("\n"), after: after.join("\n") };
+      });
+    fc.assert(
+      fc.property(long, ({ before, after }) => {
+        const change = lineChange(before, after);
+        expect(applyLineChange(before, change)).toBe(after);
+        expect(revertLineChange(after, change)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("keeps CRLF line ends, a missing final newline and blank lines byte for byte", () => {
     for (const [before, after] of [
       ["a\r\nb\r\n", "a\r\nnew\r\nb\r\n"],
