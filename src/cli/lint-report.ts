@@ -1,6 +1,7 @@
 /** What `synapse lint` prints: the documented JSON object, or lines for a person. */
 import type { ModelCheckSummary } from "../lint/model-checks";
 export { estimateLine } from "../lint/estimate-text";
+import { spentLine } from "../lint/estimate-text";
 import type { LintReport } from "../lint/run-lint";
 import type { SettleReport } from "../lint/settle-contradiction";
 
@@ -32,6 +33,8 @@ export function humanLintReport(report: LintReport, dryRun: boolean): string {
     lines.push(`Error (${report.error.kind}): ${report.error.message}`, "");
   }
   if (report.modelChecks) lines.push(summaryLine(report.modelChecks), "");
+  const spent = spentLine(report.usage);
+  if (spent) lines.push(spent, "");
   if (report.fixed.length > 0) {
     lines.push(`${dryRun ? "Would fix (dry run, nothing written)" : "Fixed"} ${report.fixed.length}:`, ...report.fixed.map((f) => `  ${f.page}: ${f.fix}`), "");
   }

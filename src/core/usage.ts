@@ -12,6 +12,24 @@ export interface UsageRecord {
   readonly costUsd?: number;
 }
 
+/** What an operation spent, as reports show it: tokens, and the cost when the model has a price (else null). */
+export interface UsageSummary {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number | null;
+}
+
+export const NO_USAGE: UsageSummary = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+
+/** Two operations' spending together; the cost is unknown (null) when either's is. */
+export function addUsage(a: UsageSummary, b: UsageSummary): UsageSummary {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    costUsd: a.costUsd === null || b.costUsd === null ? null : a.costUsd + b.costUsd,
+  };
+}
+
 export interface UsageTotals {
   readonly inputTokens: number;
   readonly outputTokens: number;

@@ -4,6 +4,13 @@ import type { ModelCheckEstimate } from "./model-checks";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
+/** What a lint run spent, for its report; empty when it spent nothing. */
+export function spentLine(usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null }): string {
+  if (usage.inputTokens + usage.outputTokens === 0) return "";
+  const cost = usage.costUsd === null ? " (no price known for the model)" : `, about ${formatUsd(usage.costUsd)}`;
+  return `Used ${count(usage.inputTokens)} tokens in and ${count(usage.outputTokens)} out${cost}.`;
+}
+
 /** Shown before any model call (and alone with `--dry-run`). */
 export function estimateLine(e: ModelCheckEstimate): string {
   const cost = e.costUsd === null ? "no price known for this model" : `about ${formatUsd(e.costUsd)}`;

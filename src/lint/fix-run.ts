@@ -7,6 +7,7 @@
  */
 import { sourceKey } from "../core/sources";
 import { SynapseError } from "../core/errors";
+import { addUsage, NO_USAGE, type UsageSummary } from "../core/usage";
 import { applyPlan } from "../wiki/apply";
 import { editIndex, indexPath, type IndexEdit } from "../wiki/index-log";
 import type { DeferredIngest } from "../wiki/ingest-note";
@@ -33,6 +34,8 @@ export interface FixRunResult {
   readonly skipped: readonly { readonly fix: ChosenFix; readonly reason: string }[];
   /** Files the run changed (0 when nothing was written). */
   readonly written: number;
+  /** What planning the re-ingests spent, whether or not the review kept their pages. */
+  readonly usage: UsageSummary;
   readonly runId: string | null;
 }
 
@@ -114,7 +117,8 @@ export async function runFixes(deps: LintDeps, snapshot: WikiSnapshot, chosen: r
     for (const fix of planned.filter((c) => c.finding.page === path && c.fix.kind !== "reingest")) skipped.push({ fix, reason: `${path} is also changed by another fix of this run.` });
   }
   planned = planned.filter((c) => !skipped.some((s) => s.fix === c));
-  const result = (written: number, runId: string | null): FixRunResult => ({ planned, changes: combined.changes, skipped, written, runId });
+  const usage = ingests.reduce((sum, i) => addUsage(sum, i.usage), NO_USAGE);
+  const result = (written: number, runId: string | null): FixRunResult => ({ planned, changes: combined.changes, skipped, written, runId, usage });
   if (request.dryRun || combined.changes.length === 0 && ingests.every((i) => i.state.length === 0)) return result(0, null);
 
   const selected = request.review ? await request.review(combined.changes) : combined.changes;

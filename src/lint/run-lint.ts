@@ -4,6 +4,7 @@
  * neither read nor reported. Expected failures come back in the report, never as exceptions.
  */
 import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
+import { addUsage } from "../core/usage";
 import type { InferenceProvider } from "../core/provider";
 import { isExcluded } from "../core/perimeter";
 import type { Settings } from "../settings/schema";
@@ -75,6 +76,7 @@ export interface LintReport {
   readonly changes: readonly PlannedChange[];
   readonly counts: Readonly<Partial<Record<Check, number>>>;
   readonly pages: number;
+  /** What the run spent: the model checks' calls and the re-ingest fixes' ingests. */
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
   readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
   readonly durationMs: number;
@@ -201,6 +203,8 @@ export async function runLint(deps: LintDeps, request: LintRequest = {}): Promis
         ...(request.signal ? { signal: request.signal } : {}),
       });
       changes = run.changes;
+      // The re-ingests' model calls are this run's spending too.
+      usage = addUsage(usage, run.usage);
       fixed = fixedItems(request.dryRun ? [...run.planned, ...chosen.filter((c) => c.fix.kind === "reingest")] : run.planned);
       if (!request.dryRun) {
         const modelDuplicates = (model?.findings ?? []).filter((f) => f.check === "duplicate");

@@ -7,6 +7,7 @@
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { isExcluded } from "../core/perimeter";
+import { NO_USAGE } from "../core/usage";
 import type { ChosenFix } from "../lint/fixes";
 import type { ModelCheckEstimate } from "../lint/model-checks";
 import type { LintDeps, LintReport } from "../lint/run-lint";
@@ -91,16 +92,16 @@ export class LintService implements LintController {
     return runLint(this.lintDeps(), { fix: "safe", review: this.reviewed("Fix all safe") });
   }
 
-  async applyFix(finding: Finding, fix: Fix): Promise<number> {
+  async applyFix(finding: Finding, fix: Fix): Promise<{ readonly written: number; readonly usage: LintReport["usage"] }> {
     const { dismissContradiction, resolveContradiction, loadSnapshot, runFixes } = await core();
     const deps = this.lintDeps();
     if (fix.kind === "dismiss-contradiction") {
       await dismissContradiction(deps, fix.params.id ?? "");
-      return 1;
+      return { written: 1, usage: NO_USAGE };
     }
     if (fix.kind === "resolve-contradiction") {
       const settled = await resolveContradiction(deps, fix.params.id ?? "", fix.params.keep ?? "", this.reviewed(fix.label));
-      return settled.changed.length;
+      return { written: settled.changed.length, usage: NO_USAGE };
     }
     // Every other fix, a re-ingest included, is one reviewed lint run (undone in one step).
     const settings = deps.settings;
@@ -108,7 +109,7 @@ export class LintService implements LintController {
     const chosen: ChosenFix[] = [{ finding, fix }];
     const run = await runFixes(deps, snapshot, chosen, { review: this.reviewed(fix.label) });
     if (run.skipped.length > 0 && run.planned.length === 0) throw new Error(run.skipped[0]?.reason ?? "The fix cannot be applied.");
-    return run.written;
+    return { written: run.written, usage: run.usage };
   }
 
   open(path: string): void {

@@ -5,7 +5,7 @@
  * confirmed before any call; progress and cancel. Display only: the controller does the work.
  */
 import { ItemView, type WorkspaceLeaf } from "obsidian";
-import { estimateLine } from "../lint/estimate-text";
+import { estimateLine, spentLine } from "../lint/estimate-text";
 import type { ModelCheckEstimate } from "../lint/model-checks";
 import type { LintReport } from "../lint/run-lint";
 import { CHECKS, type Check, type Finding, type Fix } from "../lint/types";
@@ -24,8 +24,8 @@ export interface LintController {
   check(run: LintRun): Promise<LintReport>;
   /** "Fix all safe": every safe fix, through review; the report after them. */
   fixAllSafe(): Promise<LintReport>;
-  /** One fix of one finding, through review; how many files it changed. */
-  applyFix(finding: Finding, fix: Fix): Promise<number>;
+  /** One fix of one finding, through review; how many files it changed, and what it spent (a re-ingest calls the model). */
+  applyFix(finding: Finding, fix: Fix): Promise<{ readonly written: number; readonly usage: LintReport["usage"] }>;
   open(path: string): void;
 }
 
@@ -174,8 +174,9 @@ export class LintView extends ItemView {
     this.busy(`${fix.label}…`);
     let done = "";
     try {
-      const changed = await this.controller.applyFix(finding, fix);
-      done = changed > 0 ? `Done: ${fix.label}. ` : "Nothing was written. ";
+      const { written, usage } = await this.controller.applyFix(finding, fix);
+      const spent = spentLine(usage);
+      done = `${written > 0 ? `Done: ${fix.label}.` : "Nothing was written."} ${spent ? `${spent} ` : ""}`;
     } catch (error) {
       done = `Could not apply the fix: ${error instanceof Error ? error.message : String(error)} `;
     } finally {
@@ -190,7 +191,8 @@ export class LintView extends ItemView {
     if (report.error) this.reportEl.createDiv({ cls: "synapse-lint-error", text: `${report.error.message}` });
     const n = report.findings.length;
     const model = report.modelChecks ? ` Model checks: ${report.modelChecks.checked} pair(s) checked, ${report.modelChecks.cached} from the cache.` : "";
-    this.statusEl.setText(`${prefix}${report.pages} page(s) checked: ${n === 0 ? "no findings" : `${n} finding(s)`}.${model}`);
+    const spent = spentLine(report.usage);
+    this.statusEl.setText(`${prefix}${report.pages} page(s) checked: ${n === 0 ? "no findings" : `${n} finding(s)`}.${model}${spent ? ` ${spent}` : ""}`);
     for (const check of CHECKS) {
       const findings = report.findings.filter((f) => f.check === check);
       if (findings.length === 0) continue;

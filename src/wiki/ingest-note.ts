@@ -10,7 +10,7 @@ import { estimateCost } from "../core/pricing";
 import { fixedWikiLanguage } from "../core/wiki-language";
 import { createRunContext, throwIfStopped } from "../core/run-context";
 import { nameKey } from "../core/unicode";
-import type { UsageAccumulator } from "../core/usage";
+import type { UsageAccumulator, UsageSummary } from "../core/usage";
 import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../retrieval/context";
 import { contextEvent } from "../retrieval/pack";
 import { buildWikiContext } from "../retrieval/related-pages";
@@ -136,6 +136,8 @@ export interface DeferredIngest {
   readonly state: readonly PlannedStateChange[];
   /** Lines for the caller's log.md entry: the source, provider, tokens, cost. */
   readonly logDetails: readonly string[];
+  /** What planning it spent (the model calls are made by then), for the caller's report. */
+  readonly usage: UsageSummary;
 }
 
 export async function ingestNote(deps: IngestDeps, request: IngestRequest): Promise<IngestReport> {
@@ -284,7 +286,16 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
           ...(registry && fingerprint ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded }) : []),
           ...(found.length > 0 ? [contradictionsFoundChange(found, date)] : []),
         ];
-        deferred = { notePath, sourceTitle, changes: planned, state, logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)) };
+        const cost = runCost(run.usage, caps.model, settings.prices);
+        const spent = run.usage.totals();
+        deferred = {
+          notePath,
+          sourceTitle,
+          changes: planned,
+          state,
+          logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, cost),
+          usage: { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, costUsd: cost },
+        };
         pages = planned.filter((p) => p.locked === undefined).map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(p.action) }));
         contradictions = found;
         return finish();

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { WikiPage } from "../../src/core/schemas";
 import { combineChanges } from "../../src/lint/fix-run";
+import { humanLintReport } from "../../src/cli/lint-report";
 import { runLint, type LintDeps } from "../../src/lint/run-lint";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
@@ -126,6 +127,34 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
     expect(report.fixed.filter((f) => f.fix === `Re-ingest ${NOTE}`)).toHaveLength(2);
     expect(reingested.generateCalls.length).toBe(calls);
     expect(await files(vault)).toEqual(before);
+  });
+
+  it("counts the re-ingest's tokens and cost in the lint's usage, also when the review declines its pages", async () => {
+    const priced = () => new ScriptedProvider([[from("It opened in 1937 and is painted International Orange.")]], { model: "claude-haiku-4-5" }, 250);
+    const withUsage = async () => {
+      const setup = await staleWiki();
+      const provider = priced();
+      const deps: LintDeps = {
+        ...setup.deps,
+        reingest: async (note, signal) => (await planIngest({ vault: setup.vault, write: setup.write, provider, settings: DEFAULT_SETTINGS, now: NOW }, { notePath: note, ...(signal ? { signal } : {}) })).plan,
+      };
+      return { ...setup, deps, provider };
+    };
+    const { deps, provider } = await withUsage();
+    const report = await runLint(deps, { fix: "all" });
+    expect(report.error).toBeNull();
+    // One analyse and one generate call, 250 tokens each as the provider reported them.
+    expect(provider.analyzeCalls.length + provider.generateCalls.length).toBe(2);
+    expect(report.usage).toEqual({ inputTokens: 500, outputTokens: 0, costUsd: 500 / 1_000_000 });
+    expect(humanLintReport(report, false)).toContain("Used 500 tokens in and 0 out, about $0.0005.");
+
+    const declined = await withUsage();
+    const kept = await runLint(declined.deps, { fix: "all", review: (changes) => Promise.resolve(changes.filter((c) => c.path !== PAGE)) });
+    expect(kept.fixed.map((f) => f.fix)).not.toContain(`Re-ingest ${NOTE}`);
+    expect(kept.usage.inputTokens).toBe(500);
+
+    // Without fixes nothing is planned and nothing spent.
+    expect((await runLint((await withUsage()).deps)).usage).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
   });
 
   it("a failed re-ingest writes nothing at all, the other fixes included", async () => {

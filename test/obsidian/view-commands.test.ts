@@ -8,6 +8,7 @@ import { LINT_VIEW_TYPE, LintView } from "../../src/ui/lint-view";
 import { QUERY_VIEW_TYPE, QueryView } from "../../src/ui/query-view";
 import type { ReviewPlan } from "../../src/wiki/review";
 import { eventually } from "../helpers/eventually";
+import { aPage, ScriptedProvider } from "../builders";
 import { FakeModel } from "../lint/fake-model";
 import { PLANTED } from "../lint/planted-wiki";
 import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
@@ -89,6 +90,32 @@ describe("the command 'Check wiki health'", () => {
     await eventually(() => expect(check).toHaveBeenCalledTimes(1));
     await eventually(() => expect(harness.app.workspace.activeLeaf).toBe(leaf));
     expect(onlyView(harness, LINT_VIEW_TYPE, LintView)).toBe(view);
+  });
+});
+
+describe("a re-ingest fix from the report", () => {
+  it("says what its model calls spent", async () => {
+    const NOTE = "notes/Bridge.md";
+    const page = (content: string) => aPage().titled("Golden Gate Bridge").withSources(NOTE).withContent(content).build();
+    // 250 tokens a call, as the provider reports them, at a known model's price.
+    const provider = new ScriptedProvider([[page("It opened in 1937.")], [page("It opened in 1937 and is painted orange.")]], { model: "claude-haiku-4-5" }, 250);
+    const harness = await loadPlugin({
+      files: { [NOTE]: "# Bridge\n\nIt opened in 1937.\n" },
+      seams: { createProvider: () => provider, review: (plan) => Promise.resolve(plan.changes.map((c) => c.path)) },
+    });
+    harness.activate(NOTE);
+    runCommand(harness, "ingest-active-note");
+    await harness.plugin.ingest?.settled();
+    await harness.app.vault.modify(harness.app.vault.getFileByPath(NOTE) as never, "# Bridge\n\nIt opened in 1937 and is painted orange.\n");
+    runCommand(harness, "check-wiki-health");
+    const view = await eventually(() => onlyView(harness, LINT_VIEW_TYPE, LintView));
+    await eventually(() => expect(headings(view)).toContain("Stale pages (1)"));
+    const calls = provider.analyzeCalls.length + provider.generateCalls.length;
+    const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === `Re-ingest ${NOTE} (safe)`);
+    fix?.click();
+    await eventually(() => expect(status(view)).toMatch(/^Done: Re-ingest notes\/Bridge\.md\. Used 500 tokens in and 0 out, about \$0\.0005\. /));
+    expect(provider.analyzeCalls.length + provider.generateCalls.length - calls).toBe(2);
+    expect(headings(view)).not.toContain("Stale pages (1)");
   });
 });
 
