@@ -92,8 +92,10 @@ function cutLong(text: string, start: number, end: number): [number, number][] {
 
 /** The words a chunk is found by: its text with links shown as their label and their target. */
 export function searchableText(markdown: string, chunk: Chunk): string {
-  return markdown
-    .slice(chunk.start, chunk.end)
+  const text = markdown.slice(chunk.start, chunk.end);
+  // Most chunks hold no link: every pattern below needs a "[[" or a "](" to match anything.
+  if (!text.includes("[[") && !text.includes("](")) return text;
+  return text
     .replace(/!?\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, "$2 $1")
     .replace(/!?\[\[([^\]\n]*)\]\]/g, "$1")
     .replace(/\]\((?:[a-z]+:\/\/)?[^)\s]*\)/gi, "]");

@@ -59,12 +59,13 @@ export class NodeVault implements VaultPort {
   /** `confined` without a promise per step: the same rule, for `readWithStat`. */
   private confinedSync(path: string): string {
     const full = this.resolvePath(path);
-    this.rootRealSync ??= realpathSync(this.root);
+    // The native realpath, as the asynchronous one is: Node's own JS version lstats every component.
+    this.rootRealSync ??= realpathSync.native(this.root);
     const rootReal = this.rootRealSync;
     let probe = full;
     for (;;) {
       try {
-        const real = realpathSync(probe);
+        const real = realpathSync.native(probe);
         if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
         return full;
       } catch (error) {
