@@ -17,8 +17,8 @@ import { TermCounter, termVectors, type CountedText, type TermVector } from "./t
 
 /**
  * At or above this cosine two pages are duplicates. Chosen by test/lint/near-duplicates.test.ts:
- * pages about one subject in other words score above 0.7, pages that only share people and terms
- * below 0.55, and no two pages of the Obsidian Help vault reach 0.6.
+ * pages about one subject in other words score 0.75 and more, pages that only share people and
+ * terms below 0.45, and no two of the Obsidian Help vault's 173 English pages reach 0.6.
  */
 export const DUPLICATE_SIMILARITY = 0.65;
 

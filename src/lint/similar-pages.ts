@@ -12,8 +12,9 @@ import { comparedText } from "./term-vectors";
 import type { Finding } from "./types";
 
 /**
- * Pages this alike share a subject: on the Obsidian Help vault, pages of one feature (the Sync
- * pages among themselves) score 0.4 to 0.6, unrelated pages below 0.3.
+ * Pages this alike share a subject: of the 14,878 pairs of the Obsidian Help vault's English pages,
+ * 46 reach 0.4, all of them pages of one feature (the Sync pages among themselves, the importers
+ * among themselves), none 0.6.
  */
 export const ALIKE_SIMILARITY = 0.4;
 
