@@ -5,11 +5,12 @@
  * Comparing every pair is n² (12.5 million pairs at 5,000 pages). The prefix filter (Bayardo,
  * Ma and Srikant, "Scaling up all pairs similarity search", 2007) compares only pairs that can
  * reach the threshold: order every page's words from rarest to commonest and cut off the longest
- * tail of common words whose weights have a length below the threshold t. If two pages share no
- * word before their cuts, every word they share lies in the tail of the page whose tail starts
- * earlier, so their cosine is at most that tail's length, below t. Only the words before the cut
- * are indexed, and those are a page's rare words, whose lists are short. test/lint/near-duplicates
- * holds the pass to the naive comparison of every pair.
+ * tail of common words that cannot reach the threshold t with any page on their own (see
+ * `prefixLength`). If two pages share no word before their cuts, every word they share lies in
+ * the tail of the page whose tail starts earlier, so their cosine is that tail's dot product with
+ * the other page, below t. Only the words before the cut are indexed, and those are a page's rare
+ * words, whose lists are short. test/lint/near-duplicates holds the pass to the naive comparison of
+ * every pair.
  */
 import { SynapseError } from "../core/errors";
 import { TimeSlicer } from "../retrieval/time-slice";
@@ -39,15 +40,26 @@ export interface PassOptions {
 /** Keeps a little below the threshold, so a rounding error in the sums never hides a pair. */
 const SAFETY = 1 - 1e-9;
 
-/** How many of a vector's words (from the rarest) are indexed: all but the longest tail below `threshold`. */
-export function prefixLength(vector: TermVector, threshold: number): number {
-  const bound = threshold * threshold * SAFETY;
-  let tail = 0;
+/**
+ * How many of a vector's words (from the rarest) are indexed: all but the longest tail that cannot
+ * reach `threshold` with any page on its own. The tail's dot product with a page is at most its
+ * length (the page has length 1), and at most the sum of its weights times each word's largest
+ * weight in any page (`maxWeight`, by term); the smaller bound decides. Common words weigh little
+ * in every page, so the second bound lets far more of them stay out of the index.
+ */
+export function prefixLength(vector: TermVector, threshold: number, maxWeight?: Float64Array): number {
+  const squared = threshold * threshold * SAFETY;
+  const linear = threshold * SAFETY;
+  let tailSquared = 0;
+  let tailLinear = 0;
   let k = vector.weights.length;
   while (k > 0) {
     const w = vector.weights[k - 1] ?? 0;
-    if (tail + w * w >= bound) break;
-    tail += w * w;
+    const nextSquared = tailSquared + w * w;
+    const nextLinear = maxWeight ? tailLinear + w * (maxWeight[vector.ids[k - 1] ?? 0] ?? 1) : Number.POSITIVE_INFINITY;
+    if (nextSquared >= squared && nextLinear >= linear) break;
+    tailSquared = nextSquared;
+    tailLinear = nextLinear;
     k--;
   }
   return k;
@@ -80,13 +92,15 @@ export async function similarVectors(vectors: readonly TermVector[], threshold: 
   // products, so it is the same number `cosine` gives.
   const terms = vectors.reduce((max, v) => Math.max(max, (v.ids[v.ids.length - 1] ?? -1) + 1), 0);
   const spread = new Float64Array(terms);
+  const maxWeight = new Float64Array(terms);
+  for (const v of vectors) v.ids.forEach((id, k) => (maxWeight[id] = Math.max(maxWeight[id] ?? 0, v.weights[k] ?? 0)));
   const out: SimilarPair[] = [];
   for (let i = 0; i < vectors.length; i++) {
     await pause();
     const vector = vectors[i];
     if (!vector || vector.ids.length === 0) continue;
     vector.ids.forEach((id, k) => (spread[id] = vector.weights[k] ?? 0));
-    const prefix = prefixLength(vector, threshold);
+    const prefix = prefixLength(vector, threshold, maxWeight);
     for (let k = 0; k < prefix; k++) {
       const term = vector.ids[k] ?? 0;
       const list = postings.get(term);
