@@ -155,6 +155,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
           checkpoint: () => slicer.checkpoint(),
         });
   options.signal?.throwIfAborted();
-  const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush();
+  // Written in the same time slices: a first sync writes every shard.
+  const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush({ checkpoint: () => slicer.checkpoint() });
   return { total: listed.length, indexed, removed, unchanged, ...flushed, embedded: embedding.embedded, vectorError: embedding.error };
 }

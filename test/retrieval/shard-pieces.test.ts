@@ -106,6 +106,25 @@ describe("shards in pieces", () => {
     expect(reopened.searchText("more", { scope: { kind: "all" }, limit: 1 })[0]?.path).toBe(path);
   });
 
+  it("a sync writes the shards in its own time slices", async () => {
+    const vault = oneLargeShard();
+    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
+    let clock = 0;
+    let yields = 0;
+    let yieldsWhileFlushing = 0;
+    const flush = index.flush.bind(index);
+    index.flush = async (options) => {
+      const before = yields;
+      const result = await flush(options);
+      yieldsWhileFlushing = yields - before;
+      return result;
+    };
+    // Every look at the clock costs 5 ms: a 30 ms slice holds a few steps.
+    const result = await syncIndex(index, vault, { now: () => (clock += 5), yieldNow: () => Promise.resolve(void (yields += 1)) });
+    expect(result.shardsWritten).toBe(2);
+    expect(yieldsWhileFlushing).toBeGreaterThan(2);
+  });
+
   it("decodes the same shard whether its pieces run at once or one by one", async () => {
     const { store } = await built();
     const bytes = (await store.readBytes(shardKey(0))) ?? new Uint8Array(0);
