@@ -108,6 +108,8 @@ export interface ConfinedJob {
   readonly prompt: string;
   readonly maxTurns: number;
   readonly maxBudgetUsd: number;
+  /** The most output tokens each of the agent's model requests may use; absent, the agent's own default. */
+  readonly maxOutputTokens?: number;
   readonly model: string | null;
   /** Receives the model's text as it streams (the SDK's partial messages are asked for only then). */
   readonly onText?: (text: string) => void;
@@ -174,7 +176,8 @@ export async function runConfined(options: ConfinedRunOptions, job: ConfinedJob)
     maxBudgetUsd: job.maxBudgetUsd,
     systemPrompt: job.systemPrompt,
     abortController,
-    env: options.env,
+    // Claude Code reads its per-request output limit from the environment.
+    env: job.maxOutputTokens !== undefined ? { ...options.env, CLAUDE_CODE_MAX_OUTPUT_TOKENS: String(job.maxOutputTokens) } : options.env,
     ...(job.model ? { model: job.model } : {}),
     ...(job.onText ? { includePartialMessages: true } : {}),
     ...(options.pathToClaudeCodeExecutable ? { pathToClaudeCodeExecutable: options.pathToClaudeCodeExecutable } : {}),

@@ -49,6 +49,7 @@ export async function runQueryAgent(options: QueryAgentOptions): Promise<QueryOu
     prompt: queryTaskPrompt(request.messages, request.retrievalContext),
     maxTurns: request.maxTurns,
     maxBudgetUsd: request.maxBudgetUsd,
+    ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     model: request.model ?? null,
     onText: (text) => emit({ type: "text", text }),
     onRead: (shown, text) => {

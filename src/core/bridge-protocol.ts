@@ -93,6 +93,8 @@ export const QueryRequestSchema = z.strictObject({
   retrievalContext: z.string().max(MAX_CONTEXT_CHARS).default(""),
   maxTurns: z.number().int().min(1).max(1000),
   maxBudgetUsd: z.number().positive().max(1000),
+  /** The most output tokens each model request of the answer may use (lint's pair checks cap their replies). */
+  maxOutputTokens: z.number().int().positive().max(1_000_000).optional(),
   model: z.string().min(1).max(200).optional(),
   /** ISO 639-1 code the answer is written in, when the user fixed the wiki's language. */
   wikiLanguage: z.string().refine(isIso6391, "must be a two-letter ISO 639-1 code").optional(),

@@ -46,6 +46,12 @@ export interface RunContext {
    * so citations of those pages can be checked like those of the passages it was sent.
    */
   readonly consulted?: (pages: readonly ConsultedPage[]) => void;
+  /**
+   * The most output tokens one chat reply of this run may use, sent to the backend as its output
+   * limit (lint's pair checks reserve exactly this much per request for the cost limit); absent,
+   * the backend's configured limit. Never raises the configured limit, only lowers it.
+   */
+  readonly maxOutputTokens?: number;
   /** Injected clock so tests can control time. */
   readonly now: () => number;
 }
@@ -61,6 +67,7 @@ export interface RunContextOptions {
   wikiLanguage?: string;
   noteScope?: NoteScope;
   consulted?: (pages: readonly ConsultedPage[]) => void;
+  maxOutputTokens?: number;
   now?: () => number;
 }
 
@@ -77,8 +84,16 @@ export function createRunContext(options: RunContextOptions = {}): RunContext {
     ...(options.wikiLanguage ? { wikiLanguage: options.wikiLanguage } : {}),
     ...(options.noteScope ? { noteScope: options.noteScope } : {}),
     ...(options.consulted ? { consulted: options.consulted } : {}),
+    ...(options.maxOutputTokens !== undefined && options.maxOutputTokens > 0 ? { maxOutputTokens: options.maxOutputTokens } : {}),
     now,
   };
+}
+
+/** A chat reply's output limit: the configured one (0: unset), lowered to the run's cap when it has one. */
+export function chatOutputLimit(configured: number, run: RunContext): number {
+  const cap = run.maxOutputTokens;
+  if (cap === undefined) return configured;
+  return configured > 0 ? Math.min(configured, cap) : cap;
 }
 
 /** Milliseconds left before the deadline (Infinity without one). */

@@ -4,7 +4,8 @@
  * Bounded: pairs are planned strongest first while the estimated tokens fit the token budget and
  * their estimated cost fits the lint cost limit; the run stops when the tokens spent reach the
  * budget, before a request whose estimate would take the cost past the limit, when it is cancelled,
- * or at its deadline. Verdicts
+ * or at its deadline. Every request's reply is capped at the output the estimate reserves
+ * (`REPLY_TOKENS`, as the run's `maxOutputTokens`), so only the input estimate can be off. Verdicts
  * are cached by both pages' content hashes, so a second lint asks only about pairs that changed.
  * Contradictions go into the contradictions record (lint lists them from there, with their
  * lifecycle); likely duplicates become `duplicate` findings.
@@ -132,13 +133,13 @@ function verified(pair: PagePair, contradictions: readonly { first: string; seco
  * One pair: ask, read; a reply that cannot be read is asked again once with what was wrong, if
  * `mayAsk` (the cost limit) still allows another request.
  */
-async function checkPair(provider: InferenceProvider, pair: PagePair, run: RunContext, mayAsk: () => boolean): Promise<PairVerdict | null> {
+async function checkPair(pair: PagePair, send: (messages: Message[]) => Promise<string>, mayAsk: () => boolean): Promise<PairVerdict | null> {
   let note: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (attempt > 0 && !mayAsk()) return null;
     let text: string;
     try {
-      text = await ask(provider, pairMessages(pair.a, pair.b, note), run);
+      text = await send(pairMessages(pair.a, pair.b, note));
     } catch (thrown) {
       const error = toSynapseError(thrown);
       if (error.kind === "schema" || error.kind === "refusal") return null;
@@ -169,7 +170,17 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
   const { settings, provider } = deps;
   const now = deps.now ?? (() => Date.now());
   const caps = provider.capabilities();
-  const run = createRunContext({ ...(options.signal ? { signal: options.signal } : {}), timeoutMs: settings.runTimeoutSeconds * 1000, now });
+  // Retries of a request inside the provider's policy are counted, since each may be billed.
+  let retries = 0;
+  const run = createRunContext({
+    ...(options.signal ? { signal: options.signal } : {}),
+    timeoutMs: settings.runTimeoutSeconds * 1000,
+    now,
+    maxOutputTokens: REPLY_TOKENS,
+    progress: (event) => {
+      if (event.type === "retry") retries++;
+    },
+  });
   const budget = settings.tokenBudget;
   let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
   const findings: Finding[] = [];
@@ -243,14 +254,27 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
 
     // What was really spent, plus what the next request is expected to cost, must stay within the
     // limit: replies longer or prompts larger than estimated stop the run early, never late.
-    const spentUsd = () => runCost(run.usage, model, settings.prices) ?? 0;
+    // A request whose usage never arrived (a stream cut before its last event, a retried attempt)
+    // counts as its whole reservation: it may have been billed, and nothing says for how much.
+    let unreportedUsd = 0;
+    const spentUsd = () => (runCost(run.usage, model, settings.prices) ?? 0) + unreportedUsd;
     const affordable = (p: ToCheck) => limit.limitUsd <= 0 || spentUsd() + limit.cost(p.inputTokens, REPLY_TOKENS) <= limit.limitUsd;
+    const sendCounted = async (p: ToCheck, messages: Message[]): Promise<string> => {
+      const reports = run.usage.entries.length;
+      const retried = retries;
+      try {
+        return await ask(guarded, messages, run);
+      } finally {
+        const unreported = 1 + (retries - retried) - (run.usage.entries.length - reports);
+        if (unreported > 0) unreportedUsd += unreported * limit.cost(p.inputTokens, REPLY_TOKENS);
+      }
+    };
     let done = 0;
     for (const p of toCheck) {
       throwIfStopped(run);
       if (budget > 0 && run.usage.totalTokens() >= budget) break;
       if (!affordable(p)) break;
-      const verdict = await checkPair(guarded, p.pair, run, () => affordable(p));
+      const verdict = await checkPair(p.pair, (messages) => sendCounted(p, messages), () => affordable(p));
       done++;
       if (verdict) {
         cache.set(p.key, verdict);

@@ -12,8 +12,13 @@ import type { PageRecord } from "./snapshot";
 
 /** Each page's text is cut to this many tokens, so a pair's prompt stays small whatever the pages. */
 export const PAGE_TOKENS = 1500;
-/** Room the reply is given, for estimates. */
-export const REPLY_TOKENS = 400;
+/**
+ * The most output tokens a pair's reply may use: each request is capped at it (the backend's
+ * output limit) and every estimate reserves it, so a request can cost more than its reservation
+ * only by the error of the input estimate. A full reply (two quoted contradictions and a reason)
+ * takes about 300.
+ */
+export const REPLY_TOKENS = 800;
 
 export const PairReplySchema = z.looseObject({
   contradictions: z

@@ -26,7 +26,7 @@ interface Rig {
   readonly bridge: BridgeServer;
   readonly sent: QueryRequest[];
   readonly agents: FakeAgent["calls"][];
-  chat(messages: Message[], options?: { noteScope?: NoteScope; progress?: ProgressEvent[]; wikiLanguage?: string }): Promise<{ pieces: string[]; usage: number }>;
+  chat(messages: Message[], options?: { noteScope?: NoteScope; progress?: ProgressEvent[]; wikiLanguage?: string; maxOutputTokens?: number }): Promise<{ pieces: string[]; usage: number }>;
 }
 
 async function rig(script: FakeAgentScript): Promise<Rig> {
@@ -72,6 +72,7 @@ async function rig(script: FakeAgentScript): Promise<Rig> {
       const run = createRunContext({
         ...(options.noteScope ? { noteScope: options.noteScope } : {}),
         ...(options.wikiLanguage ? { wikiLanguage: options.wikiLanguage } : {}),
+        ...(options.maxOutputTokens ? { maxOutputTokens: options.maxOutputTokens } : {}),
         ...(progress ? { progress: (e: ProgressEvent) => progress.push(e) } : {}),
       });
       const pieces: string[] = [];
@@ -106,6 +107,16 @@ describe("questions through the bridge (cli provider chat)", () => {
     expect(call?.prompt).toContain("[1] [[CRDT]]");
     expect(call?.prompt).toContain("Question: What is a CRDT?");
     expect(r.sent[0]).toMatchObject({ notes: "none", excludedFolders: ["Private"], wikiLanguage: "de", maxBudgetUsd: 0.25 });
+  });
+
+  it("passes the run's output cap to the agent's model requests, and nothing without one", async () => {
+    const r = await rig({ steps: [], text: ["ok"] });
+    await r.chat(question, { maxOutputTokens: 800 });
+    await r.chat(question);
+    expect(r.sent.map((s) => s.maxOutputTokens)).toEqual([800, undefined]);
+    const envs = r.agents.map((calls) => calls[0]?.options.env ?? {});
+    expect(envs[0]?.CLAUDE_CODE_MAX_OUTPUT_TOKENS).toBe("800");
+    expect(envs[1]).not.toHaveProperty("CLAUDE_CODE_MAX_OUTPUT_TOKENS");
   });
 
   it("hands over the whole answer when no partial text came", async () => {

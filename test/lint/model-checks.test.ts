@@ -11,7 +11,10 @@ import { readContradictions, recordContradictions } from "../../src/wiki/contrad
 import { acquireWriteLock } from "../../src/wiki/write-lock";
 import { estimateLine } from "../../src/lint/estimate-text";
 import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
+import { REPLY_TOKENS } from "../../src/lint/pair-prompt";
 import { FakeModel, type Reply } from "./fake-model";
+import type { RunContext } from "../../src/core/run-context";
+import { estimateTokens } from "../../src/retrieval/tokens";
 import { SIMILAR_WIKI } from "./similar-wiki";
 
 const NOW = () => Date.UTC(2026, 10, 30, 12, 0);
@@ -229,7 +232,7 @@ describe("lint's model checks (fake backend)", () => {
     expect(model.calls).toHaveLength(0);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.callsSoFar).toBe(0);
-    expect(seen[0]?.estimate).toMatchObject({ model: "claude-sonnet-4-5", pairs: 4, toCheck: 4, outputTokens: 1600 });
+    expect(seen[0]?.estimate).toMatchObject({ model: "claude-sonnet-4-5", pairs: 4, toCheck: 4, outputTokens: 4 * REPLY_TOKENS });
     expect(seen[0]?.estimate.inputTokens).toBeGreaterThan(100);
     expect(seen[0]?.estimate.costUsd).toBeGreaterThan(0);
     expect(report.modelChecks).toMatchObject({ checked: 0, unchecked: 4 });
@@ -264,7 +267,7 @@ describe("lint's model checks (fake backend)", () => {
 });
 
 describe("lint's cost limit for the model checks", () => {
-  const priced = (spent?: { inputTokens: number; outputTokens: number }) => new FakeModel(adaJudge, { model: "claude-sonnet-4-5", isLocal: false, mode: "api" }, spent);
+  const priced = (spent?: ConstructorParameters<typeof FakeModel>[2]) => new FakeModel(adaJudge, { model: "claude-sonnet-4-5", isLocal: false, mode: "api" }, spent);
 
   /** The estimate of every pair, nothing sent. */
   async function fullEstimate(vault: MemoryVault, store: MemoryStateStore): Promise<ModelCheckEstimate> {
@@ -319,13 +322,55 @@ describe("lint's cost limit for the model checks", () => {
     const full = await fullEstimate(vault, new MemoryStateStore());
     const limit = (full.costUsd ?? 0) * 1.01;
     // Each reply reports far more input than the prompt's estimate: the plan fits, the spending does not.
-    const model = priced({ inputTokens: 2000, outputTokens: 400 });
+    const model = priced({ inputTokens: 3000, outputTokens: 400 });
     const report = await runLint(deps(vault, new MemoryStateStore(), model, { lintCostLimitUsd: limit }), { modelChecks: true });
     expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0 });
     expect(model.calls.length).toBeGreaterThan(0);
     expect(model.calls.length).toBeLessThan(4);
     expect(report.modelChecks?.unchecked).toBe(4 - model.calls.length);
     expect(report.usage.costUsd).toBeLessThanOrEqual(limit);
+  });
+
+  it("caps every request at the output it reserves, and keeps the limit when every reply is as long as the cap allows", async () => {
+    const vault = new MemoryVault(wiki());
+    const full = await fullEstimate(vault, new MemoryStateStore());
+    expect(full.outputTokens).toBe(4 * REPLY_TOKENS);
+    // The longest reply the cap allows, and exactly the input the estimate expected.
+    const longest = (messages: Message[], run: RunContext) => ({ inputTokens: estimateTokens(messages.map((m) => m.content).join("\n")) + 50, outputTokens: run.maxOutputTokens ?? 1_000_000 });
+    for (const share of [0.6, 1]) {
+      const limit = (full.costUsd ?? 0) * share;
+      const model = priced(longest);
+      const report = await runLint(deps(vault, new MemoryStateStore(), model, { lintCostLimitUsd: limit }), { modelChecks: true });
+      expect(report.error).toBeNull();
+      expect(model.outputCaps.length).toBeGreaterThan(0);
+      expect(model.outputCaps.every((cap) => cap === REPLY_TOKENS)).toBe(true);
+      expect(report.usage.outputTokens).toBe(model.calls.length * REPLY_TOKENS);
+      expect(report.usage.costUsd).toBeLessThanOrEqual(limit);
+      expect(model.calls.length).toBe(share === 1 ? 4 : report.modelChecks?.toCheck);
+    }
+  });
+
+  it("counts each attempt whose usage never arrived (a cut stream, a retried request) as its whole reservation", async () => {
+    const vault = new MemoryVault(wiki());
+    const full = await fullEstimate(vault, new MemoryStateStore());
+    const limit = (full.costUsd ?? 0) * 1.001;
+    /** Each request is retried once inside the provider; `reported` says whether the attempt that succeeded reported usage. */
+    const retriedOnce = (reported: boolean) =>
+      priced((_messages, run) => {
+        run.progress?.({ type: "retry", attempt: 2, delayMs: 0, reason: "transport" });
+        return reported ? { inputTokens: 0, outputTokens: 0 } : null;
+      });
+    // Nothing reported: two attempts a request, each its whole reservation, so half the pairs fit.
+    const silent = retriedOnce(false);
+    const report = await runLint(deps(vault, new MemoryStateStore(), silent, { lintCostLimitUsd: limit }), { modelChecks: true });
+    expect(report.error).toBeNull();
+    expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0, checked: 2, unchecked: 2 });
+    expect(silent.calls).toHaveLength(2);
+    // The attempt that reported counts as reported (here: nothing); only the lost one is reserved.
+    const reporting = retriedOnce(true);
+    const again = await runLint(deps(vault, new MemoryStateStore(), reporting, { lintCostLimitUsd: limit }), { modelChecks: true });
+    expect(reporting.calls).toHaveLength(4);
+    expect(again.modelChecks).toMatchObject({ checked: 4, unchecked: 0 });
   });
 
   it("refuses a remote model with no known price while a limit is set, naming the setting, before any call", async () => {

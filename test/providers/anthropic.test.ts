@@ -51,6 +51,22 @@ describe("Anthropic backend", () => {
     expect(error.kind).toBe("rate_limit");
   });
 
+  it("counts the input of a chat stream cut after message_start, retried or not", async () => {
+    // Overloaded before any text (retried), then an answer: both attempts' input was billed.
+    server.setScript([{ kind: "stream-error", text: "", message: "Overloaded" }, content("Answer.", { input: 30, output: 12 })]);
+    const run = createRunContext();
+    expect(await collect(createProvider("anthropic", envFor("anthropic", server)).chat([{ role: "user", content: "hi" }], "", run))).toBe("Answer.");
+    expect(server.modelRequests()).toHaveLength(2);
+    expect(run.usage.totals()).toEqual({ inputTokens: 10 + 30, outputTokens: 12, calls: 2 });
+    // Cut after text arrived (not retried): its input still counts.
+    server.reset();
+    server.setScript([{ kind: "cut", text: "The first part arrives, then the line is cut.", afterChars: 20 }]);
+    const cut = createRunContext();
+    const error = await failure(() => collect(createProvider("anthropic", envFor("anthropic", server)).chat([{ role: "user", content: "hi" }], "", cut)));
+    expect(error.kind).toBe("transport");
+    expect(cut.usage.totals()).toEqual({ inputTokens: 10, outputTokens: 0, calls: 1 });
+  });
+
   it("sends chat system text separately from the turns", async () => {
     server.setScript([content("Answer.")]);
     await collect(createProvider("anthropic", envFor("anthropic", server)).chat([{ role: "user", content: "What is a base?" }], "Bases: views.", createRunContext()));

@@ -330,6 +330,19 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
       expect(run.usage.totals()).toEqual({ inputTokens: 30, outputTokens: 12, calls: 1 });
     });
 
+    it("caps a chat reply at the run's output limit on the wire, lowering the configured one, never raising it", async () => {
+      const ask = async (run = createRunContext(), options: Parameters<typeof providerFor>[2] = {}) => {
+        server.reset();
+        server.setScript([content("Short.")]);
+        await collect(provider(options).chat([{ role: "user", content: "hi" }], "", run));
+        return limitSent(protocol, modelCalls()[0]!.body);
+      };
+      expect(await ask(createRunContext({ maxOutputTokens: 800 }))).toBe(800);
+      expect(await ask(createRunContext({ maxOutputTokens: 800 }), { profile: { maxTokens: 500 } })).toBe(500);
+      // Without a cap a chat keeps what it sent before: the configured limit, or Ollama's own.
+      expect(await ask()).toBe(protocol === "ollama" ? undefined : 8192);
+    });
+
     it("fails a chat stream cut mid-JSON as transport after showing what arrived", async () => {
       server.setScript([{ kind: "cut", text: "The first part arrives, then the line is cut.", afterChars: 32 }]);
       const seen: string[] = [];

@@ -9,7 +9,7 @@ import { defineCapabilities, type ProviderCapabilities } from "../../core/capabi
 import { SynapseError } from "../../core/errors";
 import type { RunLogger } from "../../core/log";
 import type { InferenceProvider } from "../../core/provider";
-import type { RunContext } from "../../core/run-context";
+import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
@@ -97,7 +97,7 @@ export class AnthropicProvider implements InferenceProvider {
     return streamWithPolicy(this.call, run, {
       prompt,
       mapError: (error) => this.mapError(error),
-      open: (signal) => this.streamChat(signal, system, turns),
+      open: (signal) => this.streamChat(signal, system, turns, chatOutputLimit(this.config.maxTokens, run)),
     });
   }
 
@@ -145,10 +145,10 @@ export class AnthropicProvider implements InferenceProvider {
     });
   }
 
-  private async *streamChat(signal: AbortSignal, system: string, turns: readonly { role: "user" | "assistant"; content: string }[]): AsyncGenerator<StreamPart> {
+  private async *streamChat(signal: AbortSignal, system: string, turns: readonly { role: "user" | "assistant"; content: string }[], maxTokens: number): AsyncGenerator<StreamPart> {
     const client = await this.config.streamingClient();
     const stream = await client.messages.create(
-      { ...this.config.options, model: this.config.model, max_tokens: this.config.maxTokens, system, messages: [...turns], stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
+      { ...this.config.options, model: this.config.model, max_tokens: maxTokens, system, messages: [...turns], stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
       { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs },
     );
     let inputTokens = 0;
@@ -158,12 +158,16 @@ export class AnthropicProvider implements InferenceProvider {
       const parsed = AnthropicStreamEvent.safeParse(raw);
       if (!parsed.success) throw envelopeError("Anthropic", "a stream event without a type");
       const event = parsed.data;
-      if (event.type === "message_start") inputTokens = inputTokensOf(event.message?.usage);
-      else if (event.type === "content_block_delta" && event.delta?.type === "text_delta" && event.delta.text) {
+      if (event.type === "message_start") {
+        inputTokens = inputTokensOf(event.message?.usage);
+        // Reported now, so a stream cut before its end still counts the input it was billed for.
+        yield { type: "usage", usage: { inputTokens, outputTokens } };
+      } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta" && event.delta.text) {
         yield { type: "text", text: event.delta.text };
       } else if (event.type === "message_delta") {
         stopReason = event.delta?.stop_reason ?? stopReason;
         outputTokens = event.usage?.output_tokens ?? outputTokens;
+        yield { type: "usage", usage: { inputTokens, outputTokens } };
       } else if (event.type === "message_stop") {
         yield { type: "usage", usage: { inputTokens, outputTokens } };
         if (stopReason === "refusal") throw refusal();

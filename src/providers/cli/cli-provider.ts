@@ -290,6 +290,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       retrievalContext: clipContext(retrievalContext),
       maxTurns: options.maxTurns,
       maxBudgetUsd: options.maxBudgetUsd,
+      ...(run.maxOutputTokens !== undefined ? { maxOutputTokens: run.maxOutputTokens } : {}),
       ...(options.model ? { model: options.model } : {}),
       ...(run.wikiLanguage ? { wikiLanguage: run.wikiLanguage } : {}),
     };

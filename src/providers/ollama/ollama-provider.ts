@@ -7,7 +7,7 @@
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
 import type { InferenceProvider } from "../../core/provider";
-import type { RunContext } from "../../core/run-context";
+import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
 import type { EmbeddingProvider } from "../embedding";
@@ -107,7 +107,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       open: (signal) => {
         const binding: RequestBinding = { signal, streaming: true, observe: (r) => (retryAfterMs = retryAfterOf(r)) };
-        return this.streamChat(binding, all);
+        return this.streamChat(binding, all, run.maxOutputTokens !== undefined ? chatOutputLimit(this.config.maxTokens, run) : undefined);
       },
     });
   }
@@ -210,9 +210,10 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     }));
   }
 
-  private async *streamChat(binding: RequestBinding, messages: readonly Message[]): AsyncGenerator<StreamPart> {
+  private async *streamChat(binding: RequestBinding, messages: readonly Message[], limit: number | undefined): AsyncGenerator<StreamPart> {
     const client = await this.config.connect(binding);
-    const stream = await client.chat({ model: this.config.model, messages: [...messages], stream: true, options: { ...this.config.options } });
+    // A chat is left to the server's own limit (or the options' num_predict) unless the run caps it.
+    const stream = await client.chat({ model: this.config.model, messages: [...messages], stream: true, options: { ...this.config.options, ...(limit !== undefined ? { num_predict: limit } : {}) } });
     // Closing the iterator (a caller that stops reading, a cancel) must close the connection.
     const stop = () => stream.abort();
     binding.signal.addEventListener("abort", stop, { once: true });

@@ -11,7 +11,7 @@ import { defineCapabilities, type ProviderCapabilities } from "../../core/capabi
 import { SynapseError } from "../../core/errors";
 import type { RunLogger } from "../../core/log";
 import type { InferenceProvider } from "../../core/provider";
-import type { RunContext } from "../../core/run-context";
+import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
@@ -111,7 +111,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     return streamWithPolicy(this.call, run, {
       prompt,
       mapError: (error) => this.mapError(error),
-      open: (signal) => this.streamChat(signal, all),
+      open: (signal) => this.streamChat(signal, all, chatOutputLimit(this.config.maxTokens, run)),
     });
   }
 
@@ -198,13 +198,13 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     }));
   }
 
-  private async *streamChat(signal: AbortSignal, messages: readonly Message[]): AsyncGenerator<StreamPart> {
+  private async *streamChat(signal: AbortSignal, messages: readonly Message[], maxTokens: number): AsyncGenerator<StreamPart> {
     const client = await this.config.streamingClient();
     const stream = await client.chat.completions.create(
       {
         ...this.config.options,
         model: this.config.model,
-        [this.config.maxTokensField]: this.config.maxTokens,
+        ...(maxTokens > 0 ? { [this.config.maxTokensField]: maxTokens } : {}),
         messages: [...messages],
         stream: true,
         stream_options: { include_usage: true },
