@@ -8,7 +8,11 @@ export type StructuredOutput = "none" | "json_schema" | "tool_call" | "grammar";
 export interface ProviderCapabilities {
   /** Display name of the backend ("ollama", "anthropic", …); never used for routing. */
   readonly name: string;
-  /** Execution model, for display and reports only. */
+  /**
+   * Execution model, for display and reports — and for lint's cost limit: `local` runs the model on
+   * this machine itself (so with no price it is free), while an `api` server on loopback may be a
+   * proxy to a paid model (with no price it is counted free, and the estimate says so).
+   */
   readonly mode: ProviderMode;
   /** The model the provider will call, or null when there is none (offline). */
   readonly model: string | null;

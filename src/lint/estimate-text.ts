@@ -13,7 +13,11 @@ export function spentLine(usage: { readonly inputTokens: number; readonly output
 
 /** Shown before any model call (and alone with `--dry-run`). */
 export function estimateLine(e: ModelCheckEstimate): string {
-  const cost = e.costUsd === null ? "no price known for this model" : `about ${formatUsd(e.costUsd)}`;
+  const cost = e.treatedAsFree
+    ? `treated as free: no price known for ${e.model ?? "the model"}, so the cost limit of ${formatUsd(e.costLimitUsd)} counts nothing (add its price under "prices" if the server passes requests on to a paid model)`
+    : e.costUsd === null
+      ? "no price known for this model"
+      : `about ${formatUsd(e.costUsd)}`;
   const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
   const limit = e.overCost > 0 ? `; ${e.overCost} more left out by the cost limit of ${formatUsd(e.costLimitUsd)}` : "";
   const capped = e.beyondLimit > 0 ? `; ${e.beyondLimit} weaker pair(s) beyond the cap on pairs left out` : "";

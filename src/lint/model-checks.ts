@@ -44,6 +44,11 @@ export interface ModelCheckEstimate {
   readonly overCost: number;
   /** The lint cost limit in USD the plan was held to; 0 for none. */
   readonly costLimitUsd: number;
+  /**
+   * A limit is set but no price is known for the model, on an API server on this machine (which
+   * may be a proxy to a paid model): its requests were counted as free, so the limit did not hold them.
+   */
+  readonly treatedAsFree: boolean;
   /** The first pairs left out by the budget or the limit ("a.md ↔ b.md"), weakest last, for the report. */
   readonly leftOut: readonly string[];
   /** Pairs beyond the cap on planned pairs (the weakest), never sent. */
@@ -182,7 +187,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     },
   });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
   const findings: Finding[] = [];
   const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
   let cache: PairCache | null = null;
@@ -242,6 +247,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       overBudget,
       overCost,
       costLimitUsd: limit.limitUsd,
+      treatedAsFree: limit.treatedAsFree,
       leftOut,
       beyondLimit: candidates.beyondLimit,
       broadGroups: candidates.broadGroups,

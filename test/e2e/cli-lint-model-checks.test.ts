@@ -43,15 +43,17 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
     const dry = await runCli([...flags, "--dry-run"], { env });
     expect(dry.code, dry.stderr).toBe(0);
     const { estimate } = JSON.parse(dry.stdout) as { estimate: Record<string, unknown> };
-    expect(estimate).toMatchObject({ model: "gpt-4.1-mini", pairs: 3, cached: 0, toCheck: 3, outputTokens: 1200 });
+    expect(estimate).toMatchObject({ model: "gpt-4.1-mini", pairs: 3, cached: 0, toCheck: 3, outputTokens: 2400 });
     expect(server.modelRequests()).toHaveLength(0);
 
     const run = await runCli(flags, { env });
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toMatch(/^Model checks with gpt-4\.1-mini: 3 pair\(s\) of related pages, 0 already checked, 3 to check — about [\d,]+ tokens in and 1,200 out, about \$[\d.]+\.$/m);
+    expect(run.stderr).toMatch(/^Model checks with gpt-4\.1-mini: 3 pair\(s\) of related pages, 0 already checked, 3 to check — about [\d,]+ tokens in and 2,400 out, about \$[\d.]+\.$/m);
     const report = JSON.parse(run.stdout) as { findings: { check: string; page: string; message: string }[]; usage: { inputTokens: number }; modelChecks: Record<string, number>; error: unknown };
     expect(report.error).toBeNull();
     expect(server.modelRequests()).toHaveLength(3);
+    // Each reply is capped at the 800 output tokens the estimate reserved for it.
+    expect(server.modelRequests().map((r) => (r.body as { max_tokens?: number }).max_tokens)).toEqual([800, 800, 800]);
     expect(report.usage.inputTokens).toBe(900);
     expect(report.modelChecks).toMatchObject({ pairs: 3, checked: 3, cached: 0 });
     const contradiction = report.findings.find((f) => f.check === "contradiction");
@@ -96,10 +98,14 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
     expect(server.modelRequests().length - before).toBe(estimate.toCheck);
     expect(report.usage.costUsd).toBeLessThanOrEqual(limit);
 
-    // A model with no price on this machine (the server is on 127.0.0.1) costs nothing: the limit leaves nothing out.
-    const local = await runCli(["lint", "--vault", vault, "--model-checks", "--provider", "openai", "--model", "my-local-model", "--base-url", `${server.url}/v1`, "--json", "--dry-run", "--max-cost", "0.000001"], { env });
+    // A model with no price behind an OpenAI-compatible server on this machine (127.0.0.1; it may be
+    // a proxy to a paid model) is counted as free, and the estimate says so in words and in the JSON.
+    const localFlags = ["lint", "--vault", vault, "--model-checks", "--provider", "openai", "--model", "my-local-model", "--base-url", `${server.url}/v1`, "--max-cost", "0.000001"];
+    const local = await runCli([...localFlags, "--json", "--dry-run"], { env });
     expect(local.code, local.stderr).toBe(0);
-    expect((JSON.parse(local.stdout) as { estimate: Record<string, unknown> }).estimate).toMatchObject({ toCheck: 3, overCost: 0, costUsd: null });
+    expect((JSON.parse(local.stdout) as { estimate: Record<string, unknown> }).estimate).toMatchObject({ toCheck: 3, overCost: 0, costUsd: null, treatedAsFree: true });
+    const said = await runCli([...localFlags, "--dry-run"], { env });
+    expect(said.stdout).toContain("treated as free: no price known for my-local-model");
 
     for (const bad of ["abc", "-1", ""]) {
       const refused = await runCli([...flags, `--max-cost=${bad}`], { env });

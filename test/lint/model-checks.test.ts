@@ -387,10 +387,28 @@ describe("lint's cost limit for the model checks", () => {
     expect(free.usage.costUsd).toBeNull();
   });
 
-  it("treats a backend on this machine with no price as free: a limit leaves nothing out", async () => {
+  it("treats a model run on this machine with no price as free: a limit leaves nothing out, and nothing needs saying", async () => {
     const local = new FakeModel(adaJudge, { model: "llama3.2", isLocal: true, mode: "local" });
-    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), local, { lintCostLimitUsd: 0.0001 }), { modelChecks: true });
+    let seen: ModelCheckEstimate | null = null;
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), local, { lintCostLimitUsd: 0.0001 }), { modelChecks: true, confirmModelChecks: (e) => ((seen = e), true) });
     expect(report.error).toBeNull();
-    expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0, checked: 4 });
+    expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0, checked: 4, treatedAsFree: false });
+    expect(seen && estimateLine(seen)).toContain("no price known for this model");
+    expect(seen && estimateLine(seen)).not.toContain("treated as free");
+  });
+
+  it("counts an API server on this machine with no price as free, but says so: it may be a proxy to a paid model", async () => {
+    const proxy = new FakeModel(adaJudge, { model: "my-proxied-model", isLocal: true, mode: "api" });
+    let seen: ModelCheckEstimate | null = null;
+    const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), proxy, { lintCostLimitUsd: 0.0001 }), { modelChecks: true, confirmModelChecks: (e) => ((seen = e), true) });
+    expect(report.error).toBeNull();
+    expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0, checked: 4, treatedAsFree: true, costUsd: null });
+    expect(seen && estimateLine(seen)).toContain("treated as free: no price known for my-proxied-model");
+    // Without a limit there is nothing to hold, so nothing is treated as anything.
+    const unlimited = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), proxy), { modelChecks: true });
+    expect(unlimited.modelChecks?.treatedAsFree).toBe(false);
+    // With its price known it is held to the limit like any priced model.
+    const priced = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), proxy, { lintCostLimitUsd: 0.0001, prices: { "my-proxied-model": { input: 3, output: 15 } } }), { modelChecks: true });
+    expect(priced.modelChecks).toMatchObject({ treatedAsFree: false, toCheck: 0, overCost: 4 });
   });
 });
