@@ -89,12 +89,14 @@ export class VectorBackend {
   /**
    * After a failure: asks the embedding model for one small vector, and turns vectors back on when
    * it answers (then `embedPending` catches up with the notes changed meanwhile). Says whether it did.
+   * Vectors stay off until the answer is in: a search meanwhile must not wait on a server that may
+   * hang, nor fail a second time and count as another outage.
    */
   async reconnect(signal?: AbortSignal): Promise<boolean> {
-    this.error = null;
     try {
       const vectors = await this.embedder.embed(["Synapse"], signal);
       if (vectors.length !== 1) throw new Error(`The embedding model returned ${vectors.length} vectors for 1 text.`);
+      this.error = null;
       return true;
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;

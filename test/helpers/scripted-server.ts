@@ -45,7 +45,11 @@ export type Reply =
  * embedding of each input, `dimensions` long; `wrongAt` gives that input one dimension too many),
  * or any Reply (an HTTP error, a raw malformed body, a slow answer).
  */
-export type EmbedReply = Reply | { readonly kind: "vectors"; readonly dimensions?: number; readonly wrongAt?: number };
+export type EmbedReply =
+  | Reply
+  | { readonly kind: "vectors"; readonly dimensions?: number; readonly wrongAt?: number }
+  /** Holds the request open until `until` settles, then answers with what it gives (a probe that hangs as long as the test wants). */
+  | { readonly kind: "held"; readonly until: Promise<EmbedReply> };
 
 export interface RecordedRequest {
   readonly method: string;
@@ -179,7 +183,9 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     };
     const override = overrides.get(url.pathname);
     if (renderer.isEmbedCall?.(request.method, url.pathname) && renderer.embeddings && !override) {
-      const reply = pickEmbed(request);
+      let reply = pickEmbed(request);
+      while (reply.kind === "held") reply = await reply.until;
+      if (res.destroyed) return;
       if (reply.kind !== "vectors") {
         request.reply = reply;
         renderer.model(reply, request, res, ctx);
