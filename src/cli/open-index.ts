@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
-import { createEmbedder } from "../providers/embedder";
+import { configuredEmbeddingModelId, createEmbedder } from "../providers/embedder";
 import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
 import { syncIndex, type SyncResult } from "../retrieval/sync";
@@ -72,7 +72,15 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
   const embedder = embedderFor(settings, options.embed ?? {}, io);
   const vault = new NodeVault(vaultRoot);
   const store = NodeStateStore.forVault(vaultRoot);
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: effectiveWikiFolder(settings.wikiFolder), excludedFolders: settings.excludedFolders, embedder });
+  const index = await VaultIndex.open({
+    store,
+    reader: vault,
+    wikiFolder: effectiveWikiFolder(settings.wikiFolder),
+    excludedFolders: settings.excludedFolders,
+    embedder,
+    // The vault's own choice, not the flags': a run with `--embed-model X` keeps its vectors.
+    configuredEmbeddingModel: configuredEmbeddingModelId(settings),
+  });
   const rejectedVectors = index.vectors?.rejectedShards ?? 0;
   if (rejectedVectors > 0) io.stderr(`Warning: ${rejectedVectors} vector shard(s) were damaged, outdated or made by another model; their notes are embedded again.\n`);
   if (index.rejectedShards > 0) io.stderr(`Warning: ${index.rejectedShards} index shard(s) were damaged or outdated; their notes are indexed again.\n`);

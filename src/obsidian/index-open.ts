@@ -78,6 +78,8 @@ export async function openAndSync(deps: OpenIndexDeps): Promise<VaultIndex> {
     links,
     resolver: { resolve: (target, from) => app.metadataCache.getFirstLinkpathDest(target, from)?.path ?? null },
     embedder,
+    // The plugin's embedder is the one its settings choose: the configured model's vectors.
+    configuredEmbeddingModel: embedder?.modelId ?? null,
   });
   signal.throwIfAborted();
   deps.status(index.size === 0 ? "Indexing the vault…" : "");

@@ -41,6 +41,25 @@ function admitted(env: ProviderEnvironment, provider: InferenceProvider): Embedd
   return embedderOf(provider);
 }
 
+/**
+ * The `modelId` of the embedder the settings choose, without building it (no key or server is
+ * needed), or null when they choose none: whose vectors are the configured model's, kept on disk
+ * while another model is tried. Matches `createEmbedder(…).modelId` (tested).
+ */
+export function configuredEmbeddingModelId(settings: Settings): string | null {
+  const { provider, model } = settings.embedding;
+  switch (provider) {
+    case "none":
+      return null;
+    case "ollama": {
+      const embeddingModel = model.trim() || settings.profiles.ollama.embeddingModel.trim();
+      return embeddingModel ? `ollama:${embeddingModel}` : null;
+    }
+    case "openai":
+      return model.trim() ? `openai:${model.trim()}` : null;
+  }
+}
+
 /** The embedder the settings choose, or null when they choose none. */
 export function createEmbedder(env: ProviderEnvironment): Embedder | null {
   const { provider, model } = env.settings.embedding;

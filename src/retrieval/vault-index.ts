@@ -37,6 +37,12 @@ export interface VaultIndexOptions {
   /** Where chunk vectors come from; absent or null, the index answers from text and graph alone. */
   readonly embedder?: Embedder | null;
   /**
+   * The embedding model the settings choose (its `modelId`), or null when they choose none: its
+   * vectors are kept on disk when `embedder` is another one (`--embed-model`). Absent: the
+   * embedder's own, right when the embedder comes from the settings.
+   */
+  readonly configuredEmbeddingModel?: string | null;
+  /**
    * Called between the pieces of each persisted shard's decoding and before it is loaded into
    * memory; on Obsidian's main thread it yields when the time slice is spent
    * (src/retrieval/time-slice.ts), so a warm start never freezes it.
@@ -104,7 +110,7 @@ export class VaultIndex implements Retriever {
     const outer = options.resolver;
     this.graph = new GraphIndex(outer ? { resolve: (target, from) => this.indexedOrNull(outer.resolve(target, from)) } : null);
     this.extract = options.links ?? parseLinks;
-    this.vectors = options.embedder ? new VectorBackend(options.embedder) : null;
+    this.vectors = options.embedder ? new VectorBackend(options.embedder, options.configuredEmbeddingModel === undefined ? options.embedder.modelId : options.configuredEmbeddingModel) : null;
     this.inWiki = scopeFilter({ kind: "wiki" }, options.wikiFolder);
     this.bookkeeping = new Set([indexPath(options.wikiFolder), logPath(options.wikiFolder)]);
   }

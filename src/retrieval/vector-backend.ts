@@ -75,7 +75,14 @@ export class VectorBackend {
   /** Shards dropped when the index opened (damaged, outdated, or made by another model). */
   rejectedShards = 0;
 
-  constructor(readonly embedder: Embedder) {}
+  /**
+   * @param configuredModel The model the settings choose (its `modelId`), or null for none: its
+   *   vectors stay on disk while another model is tried. By default the embedder's own.
+   */
+  constructor(
+    readonly embedder: Embedder,
+    readonly configuredModel: string | null = embedder.modelId,
+  ) {}
 
   get active(): boolean {
     return this.error === null;
@@ -107,7 +114,7 @@ export class VectorBackend {
 
   /** Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors are redone. */
   async load(store: StateStore, hashOf: (path: string) => string | undefined, checkpoint?: () => Promise<unknown>): Promise<void> {
-    const loaded = await loadVectorShards(store, this.embedder.modelId, checkpoint);
+    const loaded = await loadVectorShards(store, this.embedder.modelId, this.configuredModel, checkpoint);
     this.rejectedShards = loaded.rejected;
     for (const shard of loaded.shards) {
       await checkpoint?.();

@@ -2,17 +2,19 @@
  * Where each embedding model's vectors live: a folder per model under `index/vectors/`, so that one
  * search with another model (`synapse search --embed-model X`) neither reads nor deletes the
  * configured model's vectors, and switching back embeds nothing again. A small list,
- * `index/vectors/models.json`, names the models most recently used first; only the last
- * MAX_VECTOR_MODELS keep their folders, so trying model after model does not fill the disk.
- * Vectors of the first layout (`index/vectors-XX.bin`, one model at a time) move into their
- * model's folder, unchanged, the first time that model opens them.
+ * `index/vectors/models.json`, names the models most recently used first. Two models keep their
+ * folders: the one the settings choose (the configured one, never removed to make room, so trying
+ * model after model cannot take its vectors, even while the plugin writes into them) and the most
+ * recent other one, so trying model after model does not fill the disk.
+ * Vectors of the first layout (`index/vectors-XX.bin`, one model at a time) move into the folder of
+ * the model their header names, unchanged, the first time any model opens the index.
  */
 import { z } from "zod";
 import type { StateStore } from "../vault/state-store";
 import { INDEX_PREFIX } from "./shards";
 import { SHARD_COUNT } from "./shard-of";
 
-/** How many models keep their vectors on disk: the one in use and the one before it. */
+/** How many models keep their vectors on disk: the configured one and the most recent other one. */
 export const MAX_VECTOR_MODELS = 2;
 export const VECTORS_FOLDER = `${INDEX_PREFIX}/vectors`;
 const MODELS_KEY = `${VECTORS_FOLDER}/models.json`;
@@ -56,18 +58,34 @@ async function readModels(store: StateStore): Promise<string[]> {
   }
 }
 
+export interface VectorModelChoice {
+  /**
+   * The model the settings choose (its `modelId`), or null when they choose none: its folder is
+   * kept whichever model is in use.
+   */
+  readonly configured: string | null;
+  /** Models whose vectors of the first layout are about to move into their folders (recorded first). */
+  readonly adopted?: readonly string[];
+}
+
 /**
- * Records `modelId` as the model in use and removes the vectors of models beyond the last
- * MAX_VECTOR_MODELS (and of folders no list names). Returns the models kept, most recent first.
+ * Records `modelId` as the model in use and removes the vectors of every model but the configured
+ * one and the most recent other one (the one in use, when it is not the configured one), and of
+ * folders no list names. Returns the models kept, most recent first.
  */
-export async function useVectorModel(store: StateStore, modelId: string): Promise<readonly string[]> {
+export async function useVectorModel(store: StateStore, modelId: string, choice: VectorModelChoice): Promise<readonly string[]> {
   const before = await readModels(store);
-  const kept = [modelId, ...before.filter((m) => m !== modelId)].slice(0, MAX_VECTOR_MODELS);
-  const folders = new Set(kept.map((m) => `${modelFolder(m)}/`));
+  const byRecency = [...new Set([modelId, ...(choice.adopted ?? []), ...before, ...(choice.configured === null ? [] : [choice.configured])])];
+  const kept = new Set(choice.configured === null ? [] : [choice.configured]);
+  // The one in use comes first in byRecency, so it is always kept.
+  for (const model of byRecency) if (kept.size < MAX_VECTOR_MODELS) kept.add(model);
+  const listed = byRecency.filter((m) => kept.has(m));
+  const folders = listed.map((m) => `${modelFolder(m)}/`);
+  // The list first: a crash before the folders are swept or filled leaves them named, never orphaned.
+  if (before.length !== listed.length || before.some((m, i) => m !== listed[i])) await store.write(MODELS_KEY, `${JSON.stringify({ models: listed })}\n`);
   for (const key of await store.list(VECTORS_FOLDER)) {
-    if (key === MODELS_KEY || [...folders].some((f) => key.startsWith(f))) continue;
+    if (key === MODELS_KEY || folders.some((f) => key.startsWith(f))) continue;
     await store.remove(key);
   }
-  if (before.length !== kept.length || before.some((m, i) => m !== kept[i])) await store.write(MODELS_KEY, `${JSON.stringify({ models: kept })}\n`);
-  return kept;
+  return listed;
 }

@@ -213,12 +213,15 @@ export interface LoadedVectorShards {
 
 /**
  * Loads the vectors of `modelId` from its folder, after recording it as the model in use (which
- * removes the vectors of models used longer ago than the last two). Vector shards of the first
- * layout move into their model's folder as they are, or go when made by another model.
+ * removes the vectors of every model but `configured`, the one the settings choose, and the most
+ * recent other one). Vector shards of the first layout move into the folder of the model their
+ * header names, whichever model opens the index first; only unreadable ones are dropped.
  */
-export async function loadVectorShards(store: StateStore, modelId: string, checkpoint?: () => Promise<unknown>): Promise<LoadedVectorShards> {
-  await useVectorModel(store, modelId);
-  let rejected = await adoptLegacyShards(store, modelId);
+export async function loadVectorShards(store: StateStore, modelId: string, configured: string | null, checkpoint?: () => Promise<unknown>): Promise<LoadedVectorShards> {
+  const legacy = await readLegacyShards(store, checkpoint);
+  const adopted = [...new Set(legacy.flatMap((l) => (l.modelId === null ? [] : [l.modelId])))];
+  const kept = await useVectorModel(store, modelId, { configured, adopted });
+  let rejected = await adoptLegacyShards(store, legacy, new Set(kept));
   const keys = (await store.list(modelFolder(modelId))).filter((k) => /\/vectors-[0-9a-f]{2}\.bin$/.test(k));
   const shards: VectorShard[] = [];
   for (const key of keys) {
@@ -234,20 +237,54 @@ export async function loadVectorShards(store: StateStore, modelId: string, check
   return { shards, rejected };
 }
 
-/** Moves the shards of the first layout made by `modelId` into its folder; drops the others. Says how many were dropped. */
-async function adoptLegacyShards(store: StateStore, modelId: string): Promise<number> {
-  let dropped = 0;
+interface LegacyShard {
+  readonly key: string;
+  readonly shard: number;
+  /** The model its header names, or null when it is unreadable. */
+  readonly modelId: string | null;
+}
+
+/** The model a shard's header names, once its format, length and checksum are found right; null otherwise. */
+function* shardModelPieces(bytes: Uint8Array): Pieces<string | null> {
+  if (bytes.length < HEADER_BYTES + 2) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== VECTOR_FORMAT) return null;
+  if (view.getUint32(12, true) !== bytes.length - HEADER_BYTES) return null;
+  if (view.getUint32(16, true) !== (yield* bytesChecksum(bytes, HEADER_BYTES))) return null;
+  const length = view.getUint16(HEADER_BYTES, true);
+  if (length === 0 || HEADER_BYTES + 2 + length > bytes.length) return null;
+  return new TextDecoder().decode(bytes.subarray(HEADER_BYTES + 2, HEADER_BYTES + 2 + length));
+}
+
+/** The shards of the first layout and the model of each (read, not kept in memory: there may be 256 of a few MB). */
+async function readLegacyShards(store: StateStore, checkpoint?: () => Promise<unknown>): Promise<LegacyShard[]> {
+  const found: LegacyShard[] = [];
   for (const key of await store.list(INDEX_PREFIX)) {
     const match = LEGACY_VECTOR_SHARD.exec(key);
     if (!match) continue;
     const bytes = await store.readBytes(key);
-    const decoded = bytes === null ? null : decodeVectorShard(bytes);
-    if (bytes !== null && decoded?.modelId === modelId) {
-      const target = vectorShardKey(modelId, parseInt(match[1] ?? "", 16));
+    const modelId = bytes === null ? null : await runPiecesSliced(shardModelPieces(bytes), checkpoint);
+    found.push({ key, shard: parseInt(match[1] ?? "", 16), modelId });
+  }
+  return found;
+}
+
+/**
+ * Moves each shard of the first layout into the folder of the model its header names, when that
+ * model keeps its vectors (it was recorded before this, so a crash half-way leaves named folders);
+ * removes the rest. Says how many were unreadable.
+ */
+async function adoptLegacyShards(store: StateStore, legacy: readonly LegacyShard[], kept: ReadonlySet<string>): Promise<number> {
+  let unreadable = 0;
+  for (const { key, shard, modelId } of legacy) {
+    const bytes = await store.readBytes(key);
+    if (bytes === null || modelId === null) unreadable += 1;
+    else if (kept.has(modelId)) {
+      const target = vectorShardKey(modelId, shard);
       // Written before the old key goes: a crash in between leaves a copy, never nothing.
       if ((await store.readBytes(target)) === null) await store.write(target, bytes);
-    } else dropped += 1;
+    }
     await store.remove(key);
   }
-  return dropped;
+  return unreadable;
 }

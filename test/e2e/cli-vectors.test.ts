@@ -17,7 +17,7 @@ NOTES["private/secret.md"] = "# Secret\n\nNever to be embedded.";
 
 let server: ScriptedServer;
 beforeAll(async () => {
-  server = await startScriptedServer({ protocol: "ollama", models: [{ name: "nomic-embed-text:latest", capabilities: ["embedding"] }, { name: "all-minilm:latest", capabilities: ["embedding"] }] });
+  server = await startScriptedServer({ protocol: "ollama", models: [{ name: "nomic-embed-text:latest", capabilities: ["embedding"] }, { name: "all-minilm:latest", capabilities: ["embedding"] }, { name: "mxbai-embed-large:latest", capabilities: ["embedding"] }] });
 });
 afterAll(() => server.close());
 
@@ -66,6 +66,25 @@ describe("synapse index and search with embeddings (built CLI)", () => {
     const again = JSON.parse((await runCli(["index", "--vault", root, "--json", ...flags()])).stdout) as Record<string, unknown>;
     expect(again).toMatchObject({ vectorNotes: 40, embedded: 0 });
     expect(byModel("nomic-embed-text").flatMap((r) => (r.body as { input: string[] }).input)).toHaveLength(80);
+  });
+
+  it("two models tried in a row keep the vectors of the model the vault's settings choose", async () => {
+    const root = makeVault(NOTES);
+    mkdirSync(join(root, ".obsidian/plugins/synapse"), { recursive: true });
+    const settings = { excludedFolders: ["private"], embedding: { provider: "ollama", model: "nomic-embed-text" }, profiles: { ollama: { host: server.url } } };
+    writeFileSync(join(root, ".obsidian/plugins/synapse/data.json"), JSON.stringify(settings));
+    server.reset();
+    const inputsOf = (model: string) => server.embedRequests().filter((r) => (r.body as { model: string }).model === model).flatMap((r) => (r.body as { input: string[] }).input);
+    expect(JSON.parse((await runCli(["index", "--vault", root, "--json"])).stdout)).toMatchObject({ vectorNotes: 40, embedded: 80 });
+    for (const model of ["all-minilm", "mxbai-embed-large"]) {
+      const tried = await runCli(["search", "topic", "--vault", root, "--json", "--embed-model", model]);
+      expect(tried.code).toBe(0);
+      expect(tried.stderr).not.toMatch(/Warning/);
+      expect(inputsOf(model)).toHaveLength(81); // its own 80 chunks, then the query
+    }
+    const again = JSON.parse((await runCli(["index", "--vault", root, "--json"])).stdout) as Record<string, unknown>;
+    expect(again).toMatchObject({ vectorNotes: 40, embedded: 0 });
+    expect(inputsOf("nomic-embed-text")).toHaveLength(80);
   });
 
   it("a dead embedding server costs one warning; search answers from text", async () => {

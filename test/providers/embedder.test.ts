@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
-import { createEmbedder, embedderOf } from "../../src/providers/embedder";
+import { configuredEmbeddingModelId, createEmbedder, embedderOf } from "../../src/providers/embedder";
 import { createProvider } from "../../src/providers/factory";
 import { fakeEmbedding } from "../helpers/fake-embedding";
 import { startScriptedServer, type Protocol, type ScriptedServer } from "../helpers/scripted-server";
@@ -117,5 +117,25 @@ describe("a provider without an embedding capability has no embedder", () => {
     expect(() => createEmbedder(envFor("openai", server, { settings: { embedding: { provider: "openai" } } }))).toThrow(/needs an embedding model/);
     expect(() => createEmbedder(envFor("ollama", server, { settings: { embedding: { provider: "ollama" } } }))).toThrow(/needs an embedding model/);
     expect(createEmbedder(envFor("ollama", server, { settings: { embedding: { provider: "ollama" } }, profile: { embeddingModel: "nomic-embed-text" } }))?.modelId).toBe("ollama:nomic-embed-text");
+  });
+
+  it("names the configured model without building the embedder, as the embedder names itself", () => {
+    const cases: EnvOptions[] = [
+      {},
+      { settings: { embedding: { provider: "ollama", model: " nomic-embed-text " } } },
+      { settings: { embedding: { provider: "ollama", model: "" } }, profile: { embeddingModel: "all-minilm " } },
+      { settings: { embedding: { provider: "ollama", model: "mxbai-embed-large" } }, profile: { embeddingModel: "all-minilm" } },
+    ];
+    for (const options of cases) {
+      const env = envFor("ollama", server, options);
+      expect(configuredEmbeddingModelId(env.settings)).toBe(createEmbedder(env)?.modelId ?? null);
+    }
+    const openai = envFor("openai", server, { settings: { embedding: { provider: "openai", model: "text-embedding-3-small " } } });
+    expect(configuredEmbeddingModelId(openai.settings)).toBe(createEmbedder(openai)?.modelId);
+    // No key, no server needed: the CLI names the vault's model even when it cannot reach it.
+    const noKey = envFor("openai", server, { key: null, settings: { embedding: { provider: "openai", model: "text-embedding-3-small" } } });
+    expect(configuredEmbeddingModelId(noKey.settings)).toBe("openai:text-embedding-3-small");
+    expect(configuredEmbeddingModelId(envFor("openai", server, { settings: { embedding: { provider: "openai" } } }).settings)).toBeNull();
+    expect(server.requests).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Each embedding model keeps its own vectors: a search with another model neither reads nor deletes
- * the configured model's, switching back embeds nothing new, and only the last two models keep
- * theirs on disk. Vectors of the first layout (one model beside the text shards) move into their
- * model's folder.
+ * the configured model's, switching back embeds nothing new, and only two models keep theirs on
+ * disk — the configured one, whatever was tried since, and the most recent other one. Vectors of
+ * the first layout (one model beside the text shards) move into the folder of the model that made
+ * them, whichever model opens the index first.
  */
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
@@ -20,9 +21,19 @@ const FILES: Record<string, string> = {
   "wiki/Car.md": "# Car\n\nA wiki page about the car. See [[Engine]].",
 };
 
-/** Opens the vault's index with `embedder`, syncs (embedding what is missing) and writes it. */
-async function session(vault: TestVault, embedder: CountingEmbedder): Promise<VaultIndex> {
-  const index = await VaultIndex.open({ store: vault.store, reader: vault.reader, wikiFolder: "wiki", excludedFolders: [], embedder });
+/**
+ * Opens the vault's index with `embedder`, syncs (embedding what is missing) and writes it.
+ * `configured` is the model the settings choose (default: the embedder's own).
+ */
+async function session(vault: TestVault, embedder: CountingEmbedder, configured?: string | null): Promise<VaultIndex> {
+  const index = await VaultIndex.open({
+    store: vault.store,
+    reader: vault.reader,
+    wikiFolder: "wiki",
+    excludedFolders: [],
+    embedder,
+    ...(configured === undefined ? {} : { configuredEmbeddingModel: configured }),
+  });
   await syncIndex(index, new MemoryVault(Object.fromEntries(vault.files)));
   return index;
 }
@@ -50,19 +61,52 @@ describe("vectors kept per embedding model", () => {
     expect((await index.retrieve("physician doctor", { scope: { kind: "all" }, limit: 1 }))[0]?.path).toBe("notes/doctors.md");
   });
 
-  it(`keeps the vectors of the last ${MAX_VECTOR_MODELS} models only`, async () => {
+  it(`with no model configured, keeps the vectors of the last ${MAX_VECTOR_MODELS} models used`, async () => {
     const vault = aVault(FILES);
-    for (const model of ["fake:a", "fake:b", "fake:c"]) await session(vault, countingEmbedder(model));
+    for (const model of ["fake:a", "fake:b", "fake:c"]) await session(vault, countingEmbedder(model), null);
     expect(await folders(vault)).toEqual([modelFolder("fake:b"), modelFolder("fake:c")].sort());
     // Using b again keeps c (used since), and a comes back only by embedding everything again.
     const b = countingEmbedder("fake:b");
-    await session(vault, b);
+    await session(vault, b, null);
     expect(b.calls).toEqual([]);
     expect(await folders(vault)).toEqual([modelFolder("fake:b"), modelFolder("fake:c")].sort());
     const a = countingEmbedder("fake:a");
-    await session(vault, a);
+    await session(vault, a, null);
     expect(embeddedTexts(a)).toBe(4);
     expect(await folders(vault)).toEqual([modelFolder("fake:a"), modelFolder("fake:b")].sort());
+  });
+
+  it("two models tried in a row keep the configured model's vectors: switching back embeds nothing new", async () => {
+    const vault = aVault(FILES);
+    const configured = "ollama:nomic-embed-text";
+    await session(vault, countingEmbedder(configured), configured);
+    for (const tried of ["ollama:all-minilm", "ollama:mxbai-embed-large", "openai:text-embedding-3-small"]) {
+      const embedder = countingEmbedder(tried);
+      await session(vault, embedder, configured);
+      expect(embeddedTexts(embedder)).toBe(4);
+      // The configured model and the one tried last; the ones tried before are gone.
+      expect(await folders(vault)).toEqual([modelFolder(configured), modelFolder(tried)].sort());
+    }
+    const back = countingEmbedder(configured);
+    const index = await session(vault, back, configured);
+    expect(back.calls).toEqual([]);
+    expect(index.vectors?.rejectedShards).toBe(0);
+    expect(index.vectors?.index.noteCount).toBe(4);
+    // Back on the configured model, the model tried last keeps its vectors too.
+    expect(await folders(vault)).toEqual([modelFolder(configured), modelFolder("openai:text-embedding-3-small")].sort());
+    const last = countingEmbedder("openai:text-embedding-3-small");
+    await session(vault, last, configured);
+    expect(last.calls).toEqual([]);
+  });
+
+  it("keeps the configured model's vectors when the model list is lost and another model is tried", async () => {
+    const vault = aVault(FILES);
+    await session(vault, countingEmbedder("fake:configured"), "fake:configured");
+    await vault.store.remove(`${VECTORS_FOLDER}/models.json`);
+    await session(vault, countingEmbedder("fake:tried"), "fake:configured");
+    const back = countingEmbedder("fake:configured");
+    await session(vault, back, "fake:configured");
+    expect(back.calls).toEqual([]);
   });
 
   it("gives models whose names read alike folders of their own", () => {
@@ -71,10 +115,8 @@ describe("vectors kept per embedding model", () => {
     expect(modelFolder("../../..")).toMatch(/^index\/vectors\/model-[0-9a-f]{8}$/);
   });
 
-  it("moves the vectors of the first layout into their model's folder, and drops another model's", async () => {
-    const vault = aVault(FILES);
-    await session(vault, countingEmbedder("fake:bow"));
-    // Put the store back into the first layout: the same shards under index/vectors-XX.bin, no model list.
+  /** Puts the store back into the first layout: the same shards under index/vectors-XX.bin, no model list. */
+  async function toFirstLayout(vault: TestVault): Promise<string[]> {
     const legacy: string[] = [];
     for (const key of await vault.store.list(VECTORS_FOLDER)) {
       const bytes = await vault.store.readBytes(key);
@@ -85,6 +127,13 @@ describe("vectors kept per embedding model", () => {
       await vault.store.write(moved, bytes);
     }
     expect(legacy.length).toBeGreaterThan(0);
+    return legacy;
+  }
+
+  it("moves the vectors of the first layout into their model's folder", async () => {
+    const vault = aVault(FILES);
+    await session(vault, countingEmbedder("fake:bow"));
+    const legacy = await toFirstLayout(vault);
 
     const again = countingEmbedder("fake:bow");
     const index = await session(vault, again);
@@ -92,12 +141,45 @@ describe("vectors kept per embedding model", () => {
     expect(index.vectors?.index.noteCount).toBe(4);
     for (const key of legacy) expect(await vault.store.readBytes(key)).toBeNull();
     expect(await vault.store.readBytes(vectorShardKey("fake:bow", shardOf("notes/cars.md")))).not.toBeNull();
+  });
 
-    // Shards of the first layout made by another model go (they were that model's only copy; it re-embeds).
-    await vault.store.write("index/vectors-00.bin", (await vault.store.readBytes(vectorShardKey("fake:bow", shardOf("notes/cars.md")))) ?? new Uint8Array(0));
-    const other = await session(vault, countingEmbedder("fake:other"));
-    expect(other.vectors?.rejectedShards).toBe(1);
-    expect(await vault.store.readBytes("index/vectors-00.bin")).toBeNull();
+  it("moves the first layout's vectors into their own model's folder when another model opens the index first", async () => {
+    const vault = aVault(FILES);
+    await session(vault, countingEmbedder("fake:configured"));
+    const legacy = await toFirstLayout(vault);
+
+    // After the upgrade, a search with another model comes first: it embeds for itself, takes nothing.
+    const tried = countingEmbedder("fake:tried");
+    const other = await session(vault, tried, "fake:configured");
+    expect(embeddedTexts(tried)).toBe(4);
+    expect(other.vectors?.rejectedShards).toBe(0);
+    for (const key of legacy) expect(await vault.store.readBytes(key)).toBeNull();
+    expect(JSON.parse((await vault.store.read(`${VECTORS_FOLDER}/models.json`)) ?? "{}")).toEqual({ models: ["fake:tried", "fake:configured"] });
+
+    // The configured model finds its vectors where they moved: nothing embedded again.
+    const back = countingEmbedder("fake:configured");
+    const index = await session(vault, back, "fake:configured");
+    expect(back.calls).toEqual([]);
+    expect(index.vectors?.rejectedShards).toBe(0);
+    expect(index.vectors?.index.noteCount).toBe(4);
+    expect((await index.retrieve("physician doctor", { scope: { kind: "all" }, limit: 1 }))[0]?.path).toBe("notes/doctors.md");
+  });
+
+  it("drops an unreadable shard of the first layout, and only that one", async () => {
+    const vault = aVault(FILES);
+    await session(vault, countingEmbedder("fake:bow"));
+    const legacy = await toFirstLayout(vault);
+    const damaged = legacy[0] as string;
+    const bytes = (await vault.store.readBytes(damaged)) ?? new Uint8Array(0);
+    await vault.store.write(damaged, bytes.subarray(0, bytes.length - 1));
+
+    const again = countingEmbedder("fake:bow");
+    const index = await session(vault, again);
+    expect(index.vectors?.rejectedShards).toBe(1);
+    expect(await vault.store.readBytes(damaged)).toBeNull();
+    expect(embeddedTexts(again)).toBeGreaterThan(0);
+    expect(embeddedTexts(again)).toBeLessThan(4);
+    expect(index.vectors?.index.noteCount).toBe(4);
   });
 
   it("survives an unreadable model list: the model in use keeps its vectors", async () => {
