@@ -57,7 +57,7 @@ function queriesFor(paths: readonly string[]): string[] {
 }
 
 /** A vault of `count` notes on disk, made by copying the corpus notes into numbered folders. */
-function syntheticVault(count: number): string {
+export function syntheticVault(count: number): string {
   const root = mkdtempSync(join(tmpdir(), "synapse-bench-50k-"));
   const sources = listNotes(CORPUS);
   for (let i = 0; i < count; i++) {

@@ -2,18 +2,24 @@
  * One segment of the text index — the notes of one shard (see `TextIndex`). Its base is a frozen
  * inverted index: a sorted term dictionary, offsets and one packed Int32Array of postings
  * (segment-local chunk id × 256 + weighted term frequency), exactly what its shard stores. Notes
- * written since the last merge go into compact postings — (term number, chunk id × 256 +
- * frequency) pairs in one typed array, the terms numbered by a `TermTable` shared by all
+ * written since the last merge go into a delta of compact postings — (term number, chunk id × 256
+ * + frequency) pairs in one typed array, the terms numbered by a `TermTable` shared by all
  * segments — so no list of strings per chunk is kept and a note's words are counted as they are
- * read. A removed or replaced note leaves dead chunk ids that searches skip. `freeze` merges base
- * and delta into a new base: runs of the old dictionary and postings are copied whole, the new
- * terms sorted once. It runs before a search, before a flush, and when the delta outgrows half the
- * base, so a building vault holds little more than its frozen size and copies each posting a few
- * times at most.
+ * read. A removed or replaced note leaves dead chunk ids, masked wherever they are read.
+ *
+ * A search reads the base as it is (dead chunks masked, their postings subtracted from document
+ * frequencies) plus the delta grouped by term — work that grows with the delta, not the segment —
+ * so a one-note update is searchable without rebuilding the segment. `freeze` merges base and
+ * delta into a new base (segment-merge.ts): before a flush (the shard stores the base), when a
+ * building segment's delta outgrows half its base, and when a search finds the delta or the dead
+ * chunks past a bound — so each posting is copied a few times at most, and the delta a search
+ * groups stays small.
  */
 import { detach } from "./detach";
-import { DictionaryBuilder, TermDictionary } from "./term-dictionary";
+import { groupDelta, mergeFrozen, type GroupedDelta } from "./segment-merge";
+import { TermDictionary } from "./term-dictionary";
 import type { TermTable } from "./term-table";
+import type { ScoredSegment } from "./top-k";
 
 export interface ChunkMeta {
   readonly heading: string;
@@ -44,11 +50,23 @@ export interface ChunkWriter {
   term(source: string, start: number, end: number, weight: number): void;
 }
 
+/** Where a query term's postings lie in a segment — base and delta — and how many living chunks hold it. */
+export interface TermPlan {
+  readonly base: readonly [number, number] | null;
+  readonly delta: readonly [number, number] | null;
+  readonly df: number;
+}
+
 const MAX_TF = 255;
 /** Chunk ids live above the 8 frequency bits of an Int32 posting. */
 const MAX_CHUNKS = 1 << 23;
-/** A delta smaller than this waits for a search or a flush to merge it, however small the base. */
+/** A delta smaller than this is never merged for its size alone, however small the base. */
 const DELTA_MIN_POSTINGS = 4096;
+/** A search merges a segment whose delta holds more than this share of its base's postings … */
+const SEARCH_DELTA_SHARE = 1 / 8;
+/** … or more dead base chunks than this share of them (and than DEAD_MIN). */
+const SEARCH_DEAD_SHARE = 1 / 8;
+const DEAD_MIN = 64;
 const NO_POSTINGS: FrozenPostings = Object.freeze({ terms: TermDictionary.EMPTY, offsets: new Int32Array(1), postings: new Int32Array(0) });
 
 /** The note being written and its chunk that is open. */
@@ -62,25 +80,29 @@ interface Writing {
   stamp: number;
 }
 
-export class Segment implements ChunkWriter {
+export class Segment implements ChunkWriter, ScoredSegment {
   /** Every living note's chunks (without terms). */
   readonly notes = new Map<string, readonly ChunkMeta[]>();
   private base: FrozenPostings = NO_POSTINGS;
-  /** By chunk id (the base's, then those written since): its note, ordinal and position. */
+  /** By chunk id (the base's, then those written since): its note, ordinal, position and length. */
   private chunkPath: string[] = [];
   private chunkOrdinal: number[] = [];
-  baseMeta: ChunkMeta[] = [];
-  /** Base chunk lengths, as a typed array for the scoring loop. */
-  baseLength = new Float64Array(0);
+  private metas: ChunkMeta[] = [];
+  /** Chunk lengths by id, as a typed array for the scoring loop (may be longer than the chunks). */
+  lengths = new Float64Array(0);
   /** Chunk ids below this are in the base postings. */
   private baseChunks = 0;
-  private dead = new Uint8Array(0);
+  private deadMask = new Uint8Array(0);
   private deadCount = 0;
+  /** Dead chunk ids of the base, in the order they died: subtracted from the base's document frequencies. */
+  private deadInBase: number[] = [];
   /** Each living note's chunk ids, in chunk-id order of the notes (a shard stores them so). */
   private readonly ids = new Map<string, number[]>();
   /** Postings written since the last merge: term number, then chunk id × 256 + frequency. */
   private pairs = new Int32Array(0);
   private pairCount = 0;
+  /** The delta's living postings grouped by term and a term's place in them, built by a search; null once stale. */
+  private grouped: { readonly delta: GroupedDelta; readonly at: Map<number, number> } | null = null;
   private writing: Writing | null = null;
   totalLength = 0;
   chunkCount = 0;
@@ -96,6 +118,11 @@ export class Segment implements ChunkWriter {
     return this.pairCount > 0;
   }
 
+  /** Dead base chunks, which a search of the base skips (null when there are none). */
+  get skip(): Uint8Array | null {
+    return this.deadInBase.length > 0 ? this.deadMask : null;
+  }
+
   /** Adopts a stored inverted index for `notes` (chunk ids in the order of `notes`). */
   load(notes: readonly { path: string; chunks: readonly ChunkMeta[] }[], frozen: FrozenPostings): void {
     this.notes.clear();
@@ -103,7 +130,7 @@ export class Segment implements ChunkWriter {
     this.base = frozen;
     this.chunkPath = [];
     this.chunkOrdinal = [];
-    this.baseMeta = [];
+    this.metas = [];
     this.totalLength = 0;
     for (const n of notes) {
       this.notes.set(n.path, n.chunks);
@@ -112,18 +139,20 @@ export class Segment implements ChunkWriter {
         ids.push(this.chunkPath.length);
         this.chunkPath.push(n.path);
         this.chunkOrdinal.push(ordinal);
-        this.baseMeta.push(chunk);
+        this.metas.push(chunk);
         this.totalLength += chunk.length;
       });
       this.ids.set(n.path, ids);
     }
-    this.dead = new Uint8Array(0);
+    this.deadMask = new Uint8Array(0);
     this.deadCount = 0;
+    this.deadInBase = [];
     this.pairs = new Int32Array(0);
     this.pairCount = 0;
+    this.grouped = null;
     this.baseChunks = this.chunkPath.length;
     this.chunkCount = this.chunkPath.length;
-    this.baseLength = Float64Array.from(this.baseMeta, (m) => m.length);
+    this.lengths = Float64Array.from(this.metas, (m) => m.length);
   }
 
   /** The frozen postings (merging first), and each base chunk's note, for the shard. */
@@ -139,6 +168,7 @@ export class Segment implements ChunkWriter {
     this.remove(path);
     const writing: Writing = { path, metas: [], ids: [], open: null, weights: 0, chunkId: -1, stamp: 0 };
     this.writing = writing;
+    this.grouped = null;
     try {
       feed(this);
       this.closeChunk(writing);
@@ -149,7 +179,7 @@ export class Segment implements ChunkWriter {
     this.ids.set(path, writing.ids);
     for (const c of writing.metas) this.totalLength += c.length;
     this.chunkCount += writing.metas.length;
-    // Merge once the delta outgrows half the base: each merge copies the base, which has grown by half since.
+    // A building segment merges once its delta outgrows half the base: each merge copies the base, which has grown by half since.
     if (this.pairCount / 2 > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length / 2)) this.freeze();
   }
 
@@ -198,7 +228,14 @@ export class Segment implements ChunkWriter {
     if (!open) return;
     const meta: ChunkMeta = { heading: open.heading, start: open.start, end: open.end, length: open.length >= 0 ? open.length : writing.weights };
     writing.metas.push(meta);
-    this.baseMeta.push(meta);
+    this.metas.push(meta);
+    const id = this.metas.length - 1;
+    if (id >= this.lengths.length) {
+      const grown = new Float64Array(Math.max(64, this.lengths.length * 2));
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[id] = meta.length;
     writing.open = null;
   }
 
@@ -208,14 +245,16 @@ export class Segment implements ChunkWriter {
     for (const c of meta) this.totalLength -= c.length;
     this.chunkCount -= meta.length;
     this.notes.delete(path);
+    this.grouped = null;
     for (const id of this.ids.get(path) ?? []) {
-      if (id >= this.dead.length) {
-        const grown = new Uint8Array(Math.max(this.chunkPath.length, this.dead.length * 2));
-        grown.set(this.dead);
-        this.dead = grown;
+      if (id >= this.deadMask.length) {
+        const grown = new Uint8Array(Math.max(this.chunkPath.length, this.deadMask.length * 2));
+        grown.set(this.deadMask);
+        this.deadMask = grown;
       }
-      this.dead[id] = 1;
+      this.deadMask[id] = 1;
       this.deadCount += 1;
+      if (id < this.baseChunks) this.deadInBase.push(id);
     }
     this.ids.delete(path);
     return true;
@@ -225,61 +264,31 @@ export class Segment implements ChunkWriter {
   freeze(): void {
     if (this.frozen) return;
     const remap = this.deadCount > 0 ? this.compact() : null;
-    const delta = this.sortedDelta(remap);
-    const old = this.base;
-    const oldCount = old.terms.size;
-    const dictionary = new DictionaryBuilder(old.terms);
-    const offsets = new Int32Array(oldCount + delta.terms.length + 1);
-    const postings = new Int32Array(old.postings.length + delta.postings.length);
-    let terms = 0;
-    let at = 0;
-    /** Copies old terms [from, to) with their postings, renumbered; a term left without postings goes. */
-    const copyOld = (from: number, to: number) => {
-      if (!remap) {
-        const p0 = old.offsets[from] as number;
-        const p1 = old.offsets[to] as number;
-        postings.set(old.postings.subarray(p0, p1), at);
-        for (let i = from; i < to; i++) {
-          offsets[terms++] = (old.offsets[i] as number) - p0 + at;
-          dictionary.keepOld(i);
-        }
-        at += p1 - p0;
-        return;
-      }
-      for (let i = from; i < to; i++) {
-        const start = at;
-        at = copyRemapped(old.postings, old.offsets[i] as number, old.offsets[i + 1] as number, remap, postings, at);
-        if (at > start) {
-          offsets[terms++] = start;
-          dictionary.keepOld(i);
-        }
-      }
-    };
-    let a = 0;
-    for (let b = 0; b < delta.terms.length; b++) {
-      const term = delta.terms[b] as string;
-      const next = old.terms.lowerBound(term, a);
-      copyOld(a, next);
-      a = next;
-      const start = at;
-      const inOld = a < oldCount && old.terms.compare(a, term) === 0;
-      if (inOld) {
-        at = remap ? copyRemapped(old.postings, old.offsets[a] as number, old.offsets[a + 1] as number, remap, postings, at) : copyPlain(old, a, postings, at);
-        a += 1;
-      }
-      postings.set(delta.postings.subarray(delta.starts[b], delta.starts[b + 1]), at);
-      at += (delta.starts[b + 1] as number) - (delta.starts[b] as number);
-      offsets[terms++] = start;
-      if (inOld) dictionary.keepOld(a - 1);
-      else dictionary.add(term);
-    }
-    copyOld(a, oldCount);
-    offsets[terms] = at;
-    this.base = { terms: dictionary.build(), offsets: offsets.slice(0, terms + 1), postings: at === postings.length ? postings : postings.slice(0, at) };
+    const delta = groupDelta(this.table, this.pairs, this.pairCount, remap ? { remap } : { dead: this.deadMask }, true);
+    this.base = mergeFrozen(this.base, this.table, delta, remap);
     this.baseChunks = this.chunkPath.length;
-    this.baseLength = Float64Array.from(this.baseMeta, (m) => m.length);
+    this.lengths = Float64Array.from(this.metas, (m) => m.length);
     this.pairs = new Int32Array(0);
     this.pairCount = 0;
+    this.grouped = null;
+  }
+
+  /**
+   * Makes the segment readable by `plan` and the scorers: merges it when the delta or the dead
+   * chunks have passed their bound (so what a search groups stays small), else groups the delta.
+   */
+  prepareSearch(): void {
+    if (this.frozen) return;
+    const deltaPostings = this.pairCount / 2;
+    if (deltaPostings > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length * SEARCH_DELTA_SHARE) || this.deadInBase.length > Math.max(DEAD_MIN, this.baseChunks * SEARCH_DEAD_SHARE)) {
+      this.freeze();
+      return;
+    }
+    if (this.grouped || this.pairCount === 0) return;
+    const delta = groupDelta(this.table, this.pairs, this.pairCount, { dead: this.deadMask }, false);
+    const at = new Map<number, number>();
+    delta.termIds.forEach((id, i) => at.set(id, i));
+    this.grouped = { delta, at };
   }
 
   /** Drops dead chunks: renumbers the living ones in order and returns old id → new id (-1: dead). */
@@ -290,7 +299,7 @@ export class Segment implements ChunkWriter {
     const metas: ChunkMeta[] = [];
     const ids = new Map<string, number[]>();
     for (let id = 0; id < this.chunkPath.length; id++) {
-      if (id < this.dead.length && this.dead[id]) continue;
+      if (id < this.deadMask.length && this.deadMask[id]) continue;
       const path = this.chunkPath[id] as string;
       remap[id] = paths.length;
       let list = ids.get(path);
@@ -298,7 +307,7 @@ export class Segment implements ChunkWriter {
       list.push(paths.length);
       paths.push(path);
       ordinals.push(this.chunkOrdinal[id] as number);
-      metas.push(this.baseMeta[id] as ChunkMeta);
+      metas.push(this.metas[id] as ChunkMeta);
     }
     // A note without chunks has no ids but is still a note of this segment.
     for (const [path, list] of this.ids) if (list.length === 0) ids.set(path, []);
@@ -306,53 +315,62 @@ export class Segment implements ChunkWriter {
     for (const [path, list] of ids) this.ids.set(path, list);
     this.chunkPath = paths;
     this.chunkOrdinal = ordinals;
-    this.baseMeta = metas;
-    this.dead = new Uint8Array(0);
+    this.metas = metas;
+    this.deadMask = new Uint8Array(0);
     this.deadCount = 0;
+    this.deadInBase = [];
     return remap;
   }
 
-  /** The delta's living postings grouped by term, terms in the dictionary's order, ids renumbered. */
-  private sortedDelta(remap: Int32Array | null): { terms: string[]; starts: Int32Array; postings: Int32Array } {
-    const table = this.table;
-    const pass = table.nextPass();
-    const unique: number[] = [];
-    let living = 0;
-    for (let p = 0; p < this.pairCount; p += 2) {
-      if (remap && (remap[(this.pairs[p + 1] as number) >>> 8] as number) < 0) continue;
-      const term = this.pairs[p] as number;
-      if (table.mark[term] !== pass) {
-        table.mark[term] = pass;
-        table.rank[term] = 0;
-        unique.push(term);
+  /**
+   * Where `term` (numbered `termId` in the term table, -1 when it holds no such term) lies in the
+   * base and the grouped delta, and its document frequency over living chunks — what a rebuilt
+   * segment would count. Call `prepareSearch` first.
+   */
+  plan(term: string, termId: number): TermPlan | null {
+    const i = this.base.terms.find(term);
+    const base: [number, number] | null = i >= 0 ? [this.base.offsets[i] as number, this.base.offsets[i + 1] as number] : null;
+    const g = termId >= 0 ? this.grouped?.at.get(termId) : undefined;
+    const delta: [number, number] | null = g === undefined || !this.grouped ? null : [this.grouped.delta.starts[g] as number, this.grouped.delta.starts[g + 1] as number];
+    const df = (base ? base[1] - base[0] - this.deadWithin(base[0], base[1]) : 0) + (delta ? delta[1] - delta[0] : 0);
+    return base || delta ? { base, delta, df } : null;
+  }
+
+  /** Dead chunks among the base postings [from, to): by looking each dead chunk up, or by reading the range when that is cheaper. */
+  private deadWithin(from: number, to: number): number {
+    const dead = this.deadInBase;
+    if (dead.length === 0) return 0;
+    const postings = this.base.postings;
+    let n = 0;
+    if (to - from <= dead.length * 16) {
+      for (let p = from; p < to; p++) n += this.deadMask[(postings[p] as number) >>> 8] ?? 0;
+      return n;
+    }
+    for (const id of dead) {
+      let lo = from;
+      let hi = to;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((postings[mid] as number) >>> 8 < id) lo = mid + 1;
+        else hi = mid;
       }
-      table.rank[term] = (table.rank[term] as number) + 1;
-      living += 1;
+      if (lo < to && (postings[lo] as number) >>> 8 === id) n += 1;
     }
-    const terms = unique.map((id) => table.term(id));
-    const order = unique.map((_, i) => i).sort((x, y) => ((terms[x] as string) < (terms[y] as string) ? -1 : 1));
-    const sortedTerms: string[] = [];
-    const starts = new Int32Array(unique.length + 1);
-    let at = 0;
-    order.forEach((i, k) => {
-      const id = unique[i] as number;
-      sortedTerms.push(terms[i] as string);
-      starts[k] = at;
-      at += table.rank[id] as number;
-      table.rank[id] = starts[k]; // from here on: where its next posting goes
-    });
-    starts[unique.length] = at;
-    const postings = new Int32Array(living);
-    for (let p = 0; p < this.pairCount; p += 2) {
-      const packed = this.pairs[p + 1] as number;
-      const id = remap ? (remap[packed >>> 8] as number) : packed >>> 8;
-      if (id < 0) continue;
-      const term = this.pairs[p] as number;
-      const slot = table.rank[term] as number;
-      postings[slot] = id * 256 + (packed & 0xff);
-      table.rank[term] = slot + 1;
-    }
-    return { terms: sortedTerms, starts, postings };
+    return n;
+  }
+
+  /** The grouped delta as something the scorers read (its dead chunks are already left out), or null. */
+  deltaScorer(): ScoredSegment | null {
+    const grouped = this.grouped;
+    if (!grouped) return null;
+    return {
+      postings: () => grouped.delta.postings,
+      lengths: this.lengths,
+      skip: null,
+      pathOf: (local) => this.pathOf(local),
+      ordinalOf: (local) => this.ordinalOf(local),
+      metaOf: (local) => this.metaOf(local),
+    };
   }
 
   postings(): Int32Array {
@@ -367,35 +385,12 @@ export class Segment implements ChunkWriter {
     return this.chunkOrdinal[id] as number;
   }
 
+  metaOf(id: number): ChunkMeta {
+    return this.metas[id] as ChunkMeta;
+  }
+
   termCount(): number {
     this.freeze();
     return this.base.terms.size;
   }
-
-  /** The postings range of a term, by binary search in the sorted dictionary (merging first). */
-  range(term: string): [number, number] | null {
-    this.freeze();
-    const frozen = this.base;
-    const i = frozen.terms.find(term);
-    if (i >= 0) return [frozen.offsets[i] as number, frozen.offsets[i + 1] as number];
-    return null;
-  }
-}
-
-/** Copies the postings of one old term whose chunk ids did not change. */
-function copyPlain(old: FrozenPostings, term: number, into: Int32Array, at: number): number {
-  const p0 = old.offsets[term] as number;
-  const p1 = old.offsets[term + 1] as number;
-  into.set(old.postings.subarray(p0, p1), at);
-  return at + p1 - p0;
-}
-
-/** Copies postings [from, to) renumbered by `remap`, leaving out dead chunks; returns the new end. */
-function copyRemapped(source: Int32Array, from: number, to: number, remap: Int32Array, into: Int32Array, at: number): number {
-  for (let p = from; p < to; p++) {
-    const packed = source[p] as number;
-    const id = remap[packed >>> 8] as number;
-    if (id >= 0) into[at++] = id * 256 + (packed & 0xff);
-  }
-  return at;
 }

@@ -43,19 +43,19 @@ export class TermTable {
     return this.passStamp;
   }
 
+  /** The number of `term`, or -1 when the table does not hold it. */
+  find(term: string): number {
+    const h = hashOf(term, 0, term.length);
+    const found = this.slotOf(term, 0, term.length, h);
+    return found >= 0 ? (this.slots[found] as number) - 1 : -1;
+  }
+
   /** The number of `source.slice(start, end)`, added if new. */
   idOf(source: string, start: number, end: number): number {
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ source.charCodeAt(i), 0x01000193);
-    const mask = this.slots.length - 1;
-    let slot = h & mask;
-    for (;;) {
-      const held = this.slots[slot] as number;
-      if (held === EMPTY) break;
-      const id = held - 1;
-      if (this.hashes[id] === h && sameText(this.terms[id] as string, source, start, end)) return id;
-      slot = (slot + 1) & mask;
-    }
+    const h = hashOf(source, start, end);
+    const found = this.slotOf(source, start, end, h);
+    if (found >= 0) return (this.slots[found] as number) - 1;
+    const slot = ~found;
     const id = this.terms.length;
     this.terms.push(detach(source.slice(start, end)));
     if (id >= this.hashes.length) this.growIds();
@@ -63,6 +63,19 @@ export class TermTable {
     this.slots[slot] = id + 1;
     if (this.terms.length * 2 > this.slots.length) this.rehash();
     return id;
+  }
+
+  /** The slot holding `source.slice(start, end)`, or ~(the free slot where it would go). */
+  private slotOf(source: string, start: number, end: number, h: number): number {
+    const mask = this.slots.length - 1;
+    let slot = h & mask;
+    for (;;) {
+      const held = this.slots[slot] as number;
+      if (held === EMPTY) return ~slot;
+      const id = held - 1;
+      if (this.hashes[id] === h && sameText(this.terms[id] as string, source, start, end)) return slot;
+      slot = (slot + 1) & mask;
+    }
   }
 
   /** Forgets every term (no segment refers to them any more). */
@@ -102,6 +115,12 @@ export class TermTable {
     }
     this.slots = slots;
   }
+}
+
+function hashOf(source: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ source.charCodeAt(i), 0x01000193);
+  return h;
 }
 
 function sameText(term: string, source: string, start: number, end: number): boolean {

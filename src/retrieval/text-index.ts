@@ -6,14 +6,14 @@
  *
  * Each segment's base is a sorted term dictionary, offsets and one packed Int32Array of postings
  * (segment-local chunk id × 256 + weighted term frequency) — exactly what its shard stores, so
- * loading the index is a read, not a rebuild. Changes go to a small delta merged in before the next
- * search or flush. Term statistics (document frequency, average length) are sums over the segments,
+ * loading the index is a read, not a rebuild. Changes go to a small delta per segment that a search
+ * reads beside the base (see segment.ts) and that merges into it before a flush. Term statistics (document frequency, average length) are sums over the segments,
  * so scores do not depend on how notes were spread or in which order they came.
  */
 import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings } from "./segment";
 import { shardOf, SHARD_COUNT } from "./shard-of";
 import { TermTable } from "./term-table";
-import { exhaustiveTopK, prunedTopK, type TopKQuery } from "./top-k";
+import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "./top-k";
 
 export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings };
 
@@ -101,21 +101,39 @@ export class TextIndex {
     let living = 0;
     let totalLength = 0;
     for (const s of this.segments) {
-      s.freeze();
+      s.prepareSearch();
       living += s.chunkCount;
       totalLength += s.totalLength;
     }
     this.releaseTerms();
     if (unique.length === 0 || living === 0) return [];
+    // Each segment is read as its base (dead chunks skipped) and, when it has one, its grouped delta.
+    const scorers: ScoredSegment[] = [];
+    const deltaOf: number[] = [];
+    for (const s of this.segments) {
+      scorers.push(s);
+      const delta = s.deltaScorer();
+      deltaOf.push(delta ? scorers.push(delta) - 1 : -1);
+    }
     const found: QueryTerm[] = [];
     for (const term of unique) {
-      const ranges = this.segments.map((s) => s.range(term));
+      const termId = this.table.find(term);
+      const ranges: ([number, number] | null)[] = scorers.map(() => null);
       let df = 0;
-      for (const r of ranges) if (r) df += r[1] - r[0];
+      let base = 0;
+      for (const [i, s] of this.segments.entries()) {
+        const plan = s.plan(term, termId);
+        if (plan) {
+          df += plan.df;
+          ranges[base] = plan.base ? [plan.base[0], plan.base[1]] : null;
+          if (plan.delta) ranges[deltaOf[i] as number] = [plan.delta[0], plan.delta[1]];
+        }
+        base += deltaOf[i] === -1 ? 1 : 2;
+      }
       if (df > 0) found.push({ term, df, ranges });
     }
     const query: TopKQuery = {
-      segments: this.segments,
+      segments: scorers,
       terms: withinBudget(found).map(({ df, ranges }) => ({ idf: Math.log(1 + (living - df + 0.5) / (df + 0.5)), ranges })),
       avgLength: totalLength / living,
       limit,
@@ -124,9 +142,15 @@ export class TextIndex {
     const ranked = options.exhaustive ? exhaustiveTopK(query) : prunedTopK(query);
     return ranked.map(({ score, path, ordinal, meta }) => ({ path, heading: meta.heading, ordinal, start: meta.start, end: meta.end, score }));
   }
+
+  /** Merges every segment's delta into its base (idle time, or before measuring the index). */
+  settle(): void {
+    for (const s of this.segments) s.freeze();
+    this.releaseTerms();
+  }
 }
 
-/** A query term present in the index: its living chunk count and its postings range in each segment. */
+/** A query term present in the index: its living chunk count and its postings range in each scorer. */
 interface QueryTerm {
   readonly term: string;
   readonly df: number;

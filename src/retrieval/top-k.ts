@@ -15,13 +15,18 @@ import type { ChunkMeta } from "./text-index";
 export const K1 = 1.2;
 export const B = 0.75;
 
-/** What scoring needs of a segment: its frozen postings (chunk id × 256 + tf, ids rising per term) and chunks. */
+/**
+ * What scoring needs of a segment's postings (a segment's frozen base, or its delta grouped by
+ * term): chunk id × 256 + tf, ids rising per term; chunk lengths by id; the chunks to skip (dead
+ * ones, whose postings stay in a base until it is merged) or null; and each chunk's note.
+ */
 export interface ScoredSegment {
   postings(): Int32Array;
-  readonly baseLength: Float64Array;
-  readonly baseMeta: readonly ChunkMeta[];
+  readonly lengths: Float64Array;
+  readonly skip: Uint8Array | null;
   pathOf(local: number): string;
   ordinalOf(local: number): number;
+  metaOf(local: number): ChunkMeta;
 }
 
 /** A query term: its weight, and its postings range in each segment (null where absent). */
@@ -56,7 +61,8 @@ export function exhaustiveTopK(query: TopKQuery): RankedChunk[] {
   const touched: number[] = [];
   query.segments.forEach((segment, seg) => {
     const postings = segment.postings();
-    const lengths = segment.baseLength;
+    const lengths = segment.lengths;
+    const skip = segment.skip;
     if (scratch.length < lengths.length) scratch = new Float64Array(lengths.length);
     touched.length = 0;
     for (const term of query.terms) {
@@ -66,6 +72,7 @@ export function exhaustiveTopK(query: TopKQuery): RankedChunk[] {
       for (let p = r[0]; p < r[1]; p++) {
         const packed = postings[p] as number;
         const local = packed >>> 8;
+        if (skip !== null && skip[local] === 1) continue;
         const tf = packed & 0xff;
         const before = scratch[local] as number;
         if (before === 0) touched.push(local);
@@ -110,7 +117,8 @@ export function prunedTopK(query: TopKQuery): RankedChunk[] {
     }
     if (m === 0) return;
     const postings = segment.postings();
-    const lengths = segment.baseLength;
+    const lengths = segment.lengths;
+    const skip = segment.skip;
     let floor = top.threshold();
     // Terms below `essential` are only looked up: together they cannot reach the k-th best score.
     let essential = firstEssential(bound, m, floor);
@@ -125,6 +133,14 @@ export function prunedTopK(query: TopKQuery): RankedChunk[] {
         if ((ptr[i] as number) < (end[i] as number)) local = Math.min(local, (postings[ptr[i] as number] as number) >>> 8);
       }
       if (local === 0x7fffffff) return;
+      if (skip !== null && skip[local] === 1) {
+        // A dead chunk: step over its postings in the terms read so far; the others never reach it.
+        for (let i = essential; i < m; i++) {
+          const p = ptr[i] as number;
+          if (p < (end[i] as number) && (postings[p] as number) >>> 8 === local) ptr[i] = p + 1;
+        }
+        continue;
+      }
       const length = lengths[local] as number;
       let partial = 0;
       for (let i = essential; i < m; i++) {
@@ -223,7 +239,7 @@ class TopK {
     let ok = this.accepted.get(path);
     if (ok === undefined) this.accepted.set(path, (ok = this.accept(path)));
     if (!ok) return;
-    const candidate: RankedChunk = { score, path, ordinal: segment.ordinalOf(local), meta: segment.baseMeta[local] as ChunkMeta };
+    const candidate: RankedChunk = { score, path, ordinal: segment.ordinalOf(local), meta: segment.metaOf(local) };
     const full = this.best.length >= this.limit;
     if (full && byScore(candidate, this.best[this.best.length - 1] as RankedChunk) >= 0) return;
     let lo = 0;

@@ -2,7 +2,9 @@
  * Pruned scoring (MaxScore) must return exactly what scoring every posting returns: the same
  * chunks, the same scores to the bit, the same order — on random corpora where a few words are in
  * most chunks (what pruning skips), ties are frequent (equal lengths and frequencies), some paths
- * are out of scope, and limits are small and large.
+ * are out of scope, some chunks are dead (skipped, as a segment's base skips removed notes until it
+ * is merged), and limits are small and large. Through the text index, searches between edits
+ * (reading each segment's base and delta) equal both exhaustive scoring and a rebuilt index.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -15,6 +17,7 @@ const aChunk = fc.record({
   length: fc.constantFrom(1, 5, 10, 40),
   words: fc.tuple(...VOCABULARY.map((_, i) => fc.integer({ min: 0, max: 99 }).map((roll) => (roll < 90 / (i + 1) ? 1 : 0)))),
   freq: fc.constantFrom(1, 1, 2, 7, 255),
+  dead: fc.integer({ min: 0, max: 9 }).map((roll) => roll === 0),
 });
 
 interface Chunk {
@@ -22,6 +25,7 @@ interface Chunk {
   readonly ordinal: number;
   readonly length: number;
   readonly terms: Map<string, number>;
+  readonly dead: boolean;
 }
 
 function segmentOf(chunks: readonly Chunk[]): { segment: ScoredSegment; ranges: Map<string, [number, number]> } {
@@ -36,14 +40,16 @@ function segmentOf(chunks: readonly Chunk[]): { segment: ScoredSegment; ranges: 
     if (postings.length > start) ranges.set(term, [start, postings.length]);
   }
   const packed = Int32Array.from(postings);
+  const skip = chunks.some((c) => c.dead) ? Uint8Array.from(chunks, (c) => (c.dead ? 1 : 0)) : null;
   return {
     ranges,
     segment: {
       postings: () => packed,
-      baseLength: Float64Array.from(chunks, (c) => c.length),
-      baseMeta: chunks.map((c) => ({ heading: "", start: 0, end: 1, length: c.length })),
+      lengths: Float64Array.from(chunks, (c) => c.length),
+      skip,
       pathOf: (local) => (chunks[local] as Chunk).path,
       ordinalOf: (local) => (chunks[local] as Chunk).ordinal,
+      metaOf: (local) => ({ heading: "", start: 0, end: 1, length: (chunks[local] as Chunk).length }),
     },
   };
 }
@@ -61,7 +67,7 @@ describe("pruned top-k scoring", () => {
         fc.boolean(),
         (segmentsNotes, queryTerms, limit, scopeEvery, sameIdf) => {
           // Segment s holds notes s/0 … s/n, each a few chunks; a note is in scope when its number is a multiple of scopeEvery.
-          const built = segmentsNotes.map((notes, s) => {
+          const chunksOf = segmentsNotes.map((notes, s) => {
             const chunks: Chunk[] = [];
             notes.forEach((noteChunks, n) =>
               noteChunks.forEach((c, ordinal) => {
@@ -69,50 +75,75 @@ describe("pruned top-k scoring", () => {
                 VOCABULARY.forEach((w, i) => {
                   if (c.words[i]) terms.set(w, i === 0 ? c.freq : 1 + (c.freq % 3));
                 });
-                chunks.push({ path: `${s}/${n}.md`, ordinal, length: c.length, terms });
+                chunks.push({ path: `${s}/${n}.md`, ordinal, length: c.length, terms, dead: c.dead });
               }),
             );
-            return segmentOf(chunks);
+            return chunks;
           });
-          const living = built.reduce((n, b) => n + b.segment.baseLength.length, 0);
-          const totalLength = built.reduce((n, b) => n + b.segment.baseLength.reduce((x, y) => x + y, 0), 0);
-          const query: TopKQuery = {
-            segments: built.map((b) => b.segment),
-            terms: queryTerms.map((term) => {
-              const ranges = built.map((b) => b.ranges.get(term) ?? null);
-              const df = ranges.reduce((n, r) => n + (r ? r[1] - r[0] : 0), 0);
-              return { idf: sameIdf ? 1 : Math.log(1 + (living - df + 0.5) / (df + 0.5)), ranges };
-            }),
-            avgLength: totalLength / living,
-            limit,
-            accept: (path) => Number(path.split("/")[1]?.replace(".md", "")) % scopeEvery === 0,
+          const queryOf = (built: ReturnType<typeof segmentOf>[]): TopKQuery => {
+            const living = chunksOf.flat().filter((c) => !c.dead);
+            const totalLength = living.reduce((n, c) => n + c.length, 0);
+            return {
+              segments: built.map((b) => b.segment),
+              terms: queryTerms.map((term) => {
+                const df = living.filter((c) => c.terms.has(term)).length;
+                return { idf: sameIdf ? 1 : Math.log(1 + (living.length - df + 0.5) / (df + 0.5)), ranges: built.map((b) => b.ranges.get(term) ?? null) };
+              }),
+              avgLength: totalLength / Math.max(1, living.length),
+              limit,
+              accept: (path) => Number(path.split("/")[1]?.replace(".md", "")) % scopeEvery === 0,
+            };
           };
+          const query = queryOf(chunksOf.map(segmentOf));
           const exhaustive = exhaustiveTopK(query);
           expect(prunedTopK(query)).toEqual(exhaustive);
           for (let i = 1; i < exhaustive.length; i++) expect(exhaustive[i - 1]!.score).toBeGreaterThanOrEqual(exhaustive[i]!.score);
+          // Skipping dead chunks is scoring the segments without them.
+          expect(exhaustive).toEqual(exhaustiveTopK(queryOf(chunksOf.map((chunks) => segmentOf(chunks.filter((c) => !c.dead))))));
         },
       ),
       { numRuns: 400 },
     );
   });
 
-  it("agrees with exhaustive scoring through the text index, after edits and removals", () => {
+  it("agrees with exhaustive scoring and with a rebuilt index through the text index, searched between edits", () => {
     const terms = (words: string[]): ChunkTerms => ({ heading: "", start: 0, end: 1, length: words.length, terms: [...new Set(words)], freqs: [...new Set(words)].map((w) => words.filter((x) => x === w).length) });
+    const aQuery = fc.tuple(fc.uniqueArray(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 30 }));
+    // Few note numbers, so notes are often replaced and removed while their segment holds a delta.
+    const anEdit = fc.oneof(
+      fc.tuple(fc.integer({ min: 0, max: 300 }), fc.array(fc.array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 12 }), { maxLength: 4 })),
+      fc.tuple(fc.integer({ min: 0, max: 12 }), fc.array(fc.array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 12 }), { maxLength: 4 })),
+    );
+    const step = fc.oneof(
+      { weight: 4, arbitrary: anEdit.map(([n, chunks]) => ({ kind: "edit" as const, n, chunks })) },
+      { weight: 1, arbitrary: aQuery.map(([queryTerms, limit]) => ({ kind: "search" as const, queryTerms, limit })) },
+      { weight: 1, arbitrary: fc.constant({ kind: "settle" as const }) },
+    );
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 300 }), fc.array(fc.array(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 12 }), { maxLength: 4 })), { minLength: 1, maxLength: 400 }),
-        fc.uniqueArray(fc.constantFrom(...VOCABULARY), { minLength: 1, maxLength: 5 }),
-        fc.integer({ min: 1, max: 30 }),
-        (edits, queryTerms, limit) => {
-          const index = new TextIndex();
-          for (const [n, chunks] of edits) {
-            if (chunks.length === 0) index.remove(`notes/${n}.md`);
-            else index.set(`notes/${n}.md`, chunks.map(terms));
+      fc.property(fc.array(step, { minLength: 1, maxLength: 400 }), aQuery, (steps, [finalTerms, finalLimit]) => {
+        const index = new TextIndex();
+        const model = new Map<string, ChunkTerms[]>();
+        const all = () => true;
+        const check = (queryTerms: readonly string[], limit: number) => {
+          const got = index.search(queryTerms, limit, all);
+          expect(got).toEqual(index.search(queryTerms, limit, all, { exhaustive: true }));
+          const rebuilt = new TextIndex();
+          for (const [path, chunks] of model) rebuilt.set(path, chunks);
+          expect(got).toEqual(rebuilt.search(queryTerms, limit, all));
+        };
+        for (const s of steps) {
+          if (s.kind === "search") check(s.queryTerms, s.limit);
+          else if (s.kind === "settle") index.settle();
+          else if (s.chunks.length === 0) {
+            index.remove(`notes/${s.n}.md`);
+            model.delete(`notes/${s.n}.md`);
+          } else {
+            index.set(`notes/${s.n}.md`, s.chunks.map(terms));
+            model.set(`notes/${s.n}.md`, s.chunks.map(terms));
           }
-          const all = () => true;
-          expect(index.search(queryTerms, limit, all)).toEqual(index.search(queryTerms, limit, all, { exhaustive: true }));
-        },
-      ),
+        }
+        check(finalTerms, finalLimit);
+      }),
       { numRuns: 100 },
     );
   });
