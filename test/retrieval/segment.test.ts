@@ -98,6 +98,84 @@ describe("Segment", () => {
   });
 });
 
+describe("Segment read between merges", () => {
+  // Many one-chunk notes sharing common words, so that a word's base postings outnumber the dead
+  // chunks (looked up one by one) or not (read through), and enough removals and rewrites that a
+  // search merges the segment for its dead chunks or its delta.
+  const many = fc.integer({ min: 20, max: 400 }).chain((notes) =>
+    fc.record({
+      notes: fc.constant(notes),
+      ops: fc.array(
+        fc.oneof(
+          fc.record({ kind: fc.constant("write" as const), note: fc.nat(notes + 10), words: fc.uniqueArray(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 10 }) }),
+          // The first and last notes of the base too: the ends of every word's postings.
+          fc.record({ kind: fc.constant("remove" as const), note: fc.oneof(fc.nat(notes + 10), fc.constantFrom(0, notes - 1)) }),
+          fc.record({ kind: fc.constant("search" as const) }),
+        ),
+        { maxLength: 400 },
+      ),
+    }),
+  );
+
+  it("counts each word's living chunks as a rebuilt segment would, and finds every posting in base or delta", () => {
+    fc.assert(
+      fc.property(many, ({ notes, ops }) => {
+        const table = new TermTable();
+        const segment = new Segment(table);
+        const model = new Map<string, readonly string[]>();
+        const put = (note: number, words: readonly string[]) => {
+          const chunks: ChunkTerms[] = [{ heading: "", start: 0, end: 1, length: words.length, terms: words, freqs: words.map(() => 1) }];
+          write(segment, `n${note}`, chunks);
+          model.delete(`n${note}`);
+          model.set(`n${note}`, words);
+        };
+        for (let n = 0; n < notes; n++) put(n, WORDS.filter((_, i) => i < 3 || (n + i) % 4 === 0));
+        segment.freeze();
+        const check = () => {
+          segment.prepareSearch();
+          const delta = segment.deltaScorer();
+          for (const word of WORDS) {
+            const plan = segment.plan(word, table.find(word));
+            const expected = [...model].filter(([, words]) => words.includes(word)).map(([path]) => path);
+            expect(plan?.df ?? 0).toBe(expected.length);
+            // The living chunks the plan's ranges lead to: the notes that hold the word.
+            const found: string[] = [];
+            const skip = segment.skip;
+            if (plan?.base) for (let p = plan.base[0]; p < plan.base[1]; p++) {
+              const id = (segment.postings()[p] as number) >>> 8;
+              if (!skip?.[id]) found.push(segment.pathOf(id));
+            }
+            if (plan?.delta && delta) for (let p = plan.delta[0]; p < plan.delta[1]; p++) found.push(delta.pathOf((delta.postings()[p] as number) >>> 8));
+            expect(found.sort()).toEqual(expected.sort());
+          }
+          expect(segment.chunkCount).toBe(model.size);
+        };
+        for (const o of ops) {
+          if (o.kind === "write") put(o.note, o.words);
+          else if (o.kind === "remove") expect(segment.remove(`n${o.note}`)).toBe(model.delete(`n${o.note}`));
+          else check();
+        }
+        check();
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("is searched without a merge after a few edits, and merged by the search that finds many dead chunks", () => {
+    const segment = new Segment(new TermTable());
+    const chunk: ChunkTerms = { heading: "", start: 0, end: 1, length: 1, terms: ["a"], freqs: [1] };
+    for (let n = 0; n < 200; n++) write(segment, `n${n}`, [chunk]);
+    segment.freeze();
+    write(segment, "n7", [chunk]);
+    segment.remove("n8");
+    segment.prepareSearch();
+    expect(segment.frozen).toBe(false);
+    for (let n = 10; n < 100; n++) segment.remove(`n${n}`);
+    segment.prepareSearch();
+    expect(segment.frozen).toBe(true);
+  });
+});
+
 describe("TermTable", () => {
   it("numbers each distinct word once, in the order first seen, whatever text it is cut from", () => {
     fc.assert(
