@@ -52,7 +52,7 @@ export function groupDelta(table: TermTable, pairs: Int32Array, pairCount: numbe
   unique.forEach((id, k) => {
     starts[k] = at;
     at += table.rank[id] as number;
-    table.rank[id] = starts[k] as number; // from here on: where its next posting goes
+    table.rank[id] = starts[k]; // from here on: where its next posting goes
   });
   starts[unique.length] = at;
   const postings = new Int32Array(living);

@@ -23,6 +23,9 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant("upsert" as const), path: fc.constantFrom(...PATHS), text: note }),
   fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
   fc.record({ kind: fc.constant("rename" as const), path: fc.constantFrom(...PATHS), to: fc.constantFrom(...PATHS) }),
+  // Searched between edits: the answers then come from segments' bases and deltas, not merged ones.
+  fc.record({ kind: fc.constant("check" as const) }),
+  fc.record({ kind: fc.constant("flush" as const) }),
 );
 
 async function answers(index: VaultIndex) {
@@ -36,14 +39,17 @@ async function answers(index: VaultIndex) {
 }
 
 describe("incremental updates", () => {
-  it("give the same answers as a rebuild, after any sequence of edits, and after a restart", async () => {
+  it("give the same answers as a rebuild, between and after any sequence of edits, and after a restart", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { maxLength: 25 }), async (edits) => {
         const vault = aVault();
         const live = await openIndex(vault);
         let t = 1;
+        const rebuiltAnswers = async () => answers(await indexed(aVault(Object.fromEntries(vault.files))));
         for (const e of edits) {
-          if (e.kind === "upsert") {
+          if (e.kind === "check") expect(await answers(live)).toEqual(await rebuiltAnswers());
+          else if (e.kind === "flush") await live.flush();
+          else if (e.kind === "upsert") {
             vault.files.set(e.path, e.text);
             live.upsert(e.path, e.text, { mtime: t++, size: e.text.length });
           } else if (e.kind === "remove") {
@@ -55,9 +61,9 @@ describe("incremental updates", () => {
             live.rename(e.path, e.to, vault.files.get(e.to) ?? "");
           }
         }
+        const expected = await rebuiltAnswers();
+        expect(await answers(live)).toEqual(expected);
         await live.flush();
-        const rebuilt = await indexed(aVault(Object.fromEntries(vault.files)));
-        const expected = await answers(rebuilt);
         expect(await answers(live)).toEqual(expected);
         expect(live.paths()).toEqual([...vault.files.keys()].sort());
         const restarted = await openIndex(vault);
