@@ -19,6 +19,22 @@ describe("TermDictionary", () => {
     );
   });
 
+  it("finds every term of a large dictionary, where a look-up starts from a sample of the terms", () => {
+    // Few letters, so many terms share their first two code units; a high code unit and a lone
+    // surrogate, so keys near the top of the range order as strings do.
+    const unit = fc.constantFrom("a", "b", "\uffff", "\ud800", "é", "中");
+    const many = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 5, unit }), { minLength: 60, maxLength: 1500 });
+    fc.assert(
+      fc.property(many, fc.array(fc.string({ minLength: 0, maxLength: 5, unit }), { maxLength: 50 }), (held, probes) => {
+        const sorted = [...held].sort();
+        const dict = TermDictionary.from(sorted);
+        const at = new Map(sorted.map((t, i) => [t, i]));
+        for (const p of [...sorted, ...probes]) expect(dict.find(p)).toBe(at.get(p) ?? -1);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("merges an old dictionary (some terms dropped) with new terms into the sorted union", () => {
     fc.assert(
       fc.property(terms, terms, fc.func(fc.boolean()), (oldTerms, newTerms, drop) => {
