@@ -6,7 +6,7 @@
  *   spawn to exit; the files are in the OS cache after the first run);
  * - as the plugin runs them (lint-wiki.ts: the core's runLint with a yield between time slices),
  *   with the longest time the event loop was held — in Obsidian, the main thread — and the longest
- *   time slice of the duplicate pass.
+ *   time slice of the whole run (reading the pages, the exact checks, the duplicate pass).
  * CPU time is printed beside wall time: a machine busy with other work stretches the second only.
  * Needs `npm run build` first (npm run bench does it).
  */
@@ -33,6 +33,8 @@ const PluginRun = z.object({
   passCpuMs: z.number(),
   longestSliceMs: z.number(),
   longestSliceCpuMs: z.number(),
+  passLongestSliceMs: z.number(),
+  passLongestSliceCpuMs: z.number(),
   peakMb: z.number(),
   pages: z.number(),
   findings: z.number(),
@@ -76,6 +78,8 @@ export function benchLint(): BenchResult[] {
     const inPlugin = best(plugin);
     const slice = Math.max(...plugin.map((r) => r.longestSliceCpuMs));
     const sliceWall = Math.max(...plugin.map((r) => r.longestSliceMs));
+    const block = Math.max(...plugin.map((r) => r.longestBlockMs));
+    const passSlice = Math.max(...plugin.map((r) => r.passLongestSliceCpuMs));
     const pass = plugin.reduce((a, b) => (b.passMs < a.passMs ? b : a));
     const pluginPeak = Math.max(...plugin.map((r) => r.peakMb));
     const bare = peakOfBareNode().toFixed(0);
@@ -83,8 +87,8 @@ export function benchLint(): BenchResult[] {
       { name: `lint: synapse lint --json, ${PAGES} pages on disk (best of ${RUNS})`, value: fastest.ms, unit: "ms", target: `< ${TARGET_MS} ms`, pass: fastest.ms < TARGET_MS, note: `${fastest.findings} findings, fresh process, ${fastest.cpuMs.toFixed(0)} ms of CPU` },
       { name: "lint: peak memory of that process", value: cliPeak, unit: "MB", target: `< ${TARGET_MB} MB`, pass: cliPeak < TARGET_MB, note: `a bare node process peaks at ${bare} MB` },
       { name: "lint: planted duplicates found by similarity", value: fastest.similar, unit: "pairs", target: `${PLANTED_DUPLICATES}`, pass: fastest.similar === PLANTED_DUPLICATES, note: "rewrites with a fifth of their words changed; no other pair" },
-      { name: `lint: as the plugin runs it (best of ${RUNS})`, value: inPlugin.ms, unit: "ms", target: `< ${TARGET_MS} ms`, pass: inPlugin.ms < TARGET_MS, note: `${inPlugin.cpuMs.toFixed(0)} ms of CPU; peak ${pluginPeak.toFixed(0)} MB with tsx loaded; longest event-loop block ${inPlugin.longestBlockMs.toFixed(0)} ms (the snapshot and the other checks do not yield yet)` },
-      { name: "lint: the duplicate pass alone, longest time slice (CPU)", value: slice, unit: "ms", target: `≤ ${SLICE_MS} ms`, pass: slice <= SLICE_MS, note: `${sliceWall.toFixed(0)} ms of wall time; the pass took ${pass.passMs.toFixed(0)} ms (${pass.passCpuMs.toFixed(0)} ms of CPU)` },
+      { name: `lint: as the plugin runs it (best of ${RUNS})`, value: inPlugin.ms, unit: "ms", target: `< ${TARGET_MS} ms`, pass: inPlugin.ms < TARGET_MS, note: `${inPlugin.cpuMs.toFixed(0)} ms of CPU; peak ${pluginPeak.toFixed(0)} MB with tsx loaded; longest event-loop block ${inPlugin.longestBlockMs.toFixed(0)} ms` },
+      { name: "lint: as the plugin runs it, longest time slice of the whole run (CPU)", value: slice, unit: "ms", target: `≤ ${SLICE_MS} ms`, pass: slice <= SLICE_MS, note: `${sliceWall.toFixed(0)} ms of wall time; longest event-loop block of ${RUNS} runs ${block.toFixed(0)} ms; the duplicate pass alone took ${pass.passMs.toFixed(0)} ms (${pass.passCpuMs.toFixed(0)} ms of CPU), its longest slice ${passSlice.toFixed(0)} ms of CPU` },
     ];
   } finally {
     rmSync(root, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { isInFolder } from "../wiki/read-note";
 import { boundedEditDistance } from "./edit-distance";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
+import { runPieces, runPiecesSliced, type Pieces } from "../retrieval/time-slice";
 
 export interface CheckInputs {
   readonly snapshot: WikiSnapshot;
@@ -96,7 +97,18 @@ function keepsOver(a: PageRecord, b: PageRecord): boolean {
   return la !== lb ? la < lb : a.path < b.path;
 }
 
+/** The exact checks at once (the CLI's tests, fixes, settling a contradiction). */
 export function exactChecks(inputs: CheckInputs): Finding[] {
+  return runPieces(exactCheckPieces(inputs));
+}
+
+/** The exact checks with `checkpoint` awaited between pages (see slices.ts): the same findings, in slices. */
+export function exactChecksSliced(inputs: CheckInputs, checkpoint?: () => Promise<void>): Promise<Finding[]> {
+  return runPiecesSliced(exactCheckPieces(inputs), checkpoint);
+}
+
+/** The checks as pieces: one page of each pass a piece, so no step grows with the wiki. */
+function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   const { snapshot } = inputs;
   const resolver = new Resolver(snapshot);
   // index.md and log.md are Synapse's bookkeeping, never what a mistyped link meant ("Fog" is not "log").
@@ -110,8 +122,14 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
       if (to && to !== from) inbound.set(to, (inbound.get(to) ?? 0) + 1);
     }
   };
-  for (const page of snapshot.pages) count(page.path, page.links);
-  for (const [path, links] of snapshot.noteLinks) count(path, links);
+  for (const page of snapshot.pages) {
+    count(page.path, page.links);
+    yield;
+  }
+  for (const [path, links] of snapshot.noteLinks) {
+    count(path, links);
+    yield;
+  }
   const indexed = new Set((snapshot.indexText ? linksOutsideCode(snapshot.indexText) : []).map((t) => resolver.resolve(t)).filter((p): p is string => p !== null));
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 
@@ -124,6 +142,7 @@ export function exactChecks(inputs: CheckInputs): Finding[] {
   }
 
   for (const page of snapshot.pages) {
+    yield;
     const on = (check: Check) => !page.ignored.has(check);
     if (on("invalid-frontmatter")) {
       if (page.frontmatterInvalid) findings.push(finding("invalid-frontmatter", page.path, "The frontmatter is not valid YAML; Obsidian and Synapse cannot read it.", [], "error"));

@@ -12,9 +12,10 @@
  * words, whose lists are short. test/lint/near-duplicates holds the pass to the naive comparison of
  * every pair.
  */
-import { SynapseError } from "../core/errors";
-import { TimeSlicer } from "../retrieval/time-slice";
+import { sliceCheckpoint, type PassOptions } from "./slices";
 import { TermCounter, termVectors, type CountedText, type TermVector } from "./term-vectors";
+
+export type { PassOptions } from "./slices";
 
 /**
  * At or above this cosine two pages are duplicates. Chosen by test/lint/near-duplicates.test.ts:
@@ -30,12 +31,6 @@ export interface SimilarPair {
   readonly score: number;
 }
 
-export interface PassOptions {
-  readonly signal?: AbortSignal;
-  /** Lets the host breathe between slices of work (Obsidian's main thread); see TimeSlicer. */
-  readonly yieldNow?: () => Promise<void>;
-  readonly now?: () => number;
-}
 
 /** Keeps a little below the threshold, so a rounding error in the sums never hides a pair. */
 const SAFETY = 1 - 1e-9;
@@ -65,25 +60,12 @@ export function prefixLength(vector: TermVector, threshold: number, maxWeight?: 
   return k;
 }
 
-/**
- * The pass's slices are shorter than the default: it allocates as it goes, and a garbage
- * collection inside a slice (measured up to 20 ms at 5,000 pages) must still leave it under 50 ms.
- */
-const SLICE_MS = 20;
 
-function checkpoint(options: PassOptions): () => Promise<void> {
-  const slicer = new TimeSlicer({
-    budgetMs: SLICE_MS, ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}), ...(options.now ? { now: options.now } : {}) });
-  return async () => {
-    if (options.signal?.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
-    await slicer.checkpoint();
-  };
-}
 
 /** Every pair of vectors with a cosine at or above `threshold` (0 < threshold ≤ 1), by the prefix filter. */
 export async function similarVectors(vectors: readonly TermVector[], threshold: number, options: PassOptions = {}): Promise<SimilarPair[]> {
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`The similarity threshold must be in (0, 1], not ${threshold}.`);
-  const pause = checkpoint(options);
+  const pause = sliceCheckpoint(options);
   // postings[term] = the vectors seen so far with that term before their cut.
   const postings = new Map<number, number[]>();
   const seenBy = new Int32Array(vectors.length).fill(-1);
@@ -129,7 +111,7 @@ export async function similarVectors(vectors: readonly TermVector[], threshold: 
  * the pairs of their indexes whose vectors, weighted among the kept texts, reach `threshold`.
  */
 export async function similarTexts(texts: readonly string[], threshold: number, options: PassOptions & { readonly keep?: (text: CountedText) => boolean } = {}): Promise<SimilarPair[]> {
-  const pause = checkpoint(options);
+  const pause = sliceCheckpoint(options);
   const counter = new TermCounter();
   const kept: { index: number; text: CountedText }[] = [];
   for (const [index, text] of texts.entries()) {

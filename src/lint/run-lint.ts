@@ -16,7 +16,8 @@ import type { DeferredIngest } from "../wiki/ingest-note";
 import type { PlannedChange } from "../wiki/planned-change";
 import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
 import { contradictionFindings } from "./contradictions";
-import { exactChecks } from "./exact-checks";
+import { exactChecksSliced } from "./exact-checks";
+import { sliceCheckpoint, type PassOptions } from "./slices";
 import { similarPages } from "./similar-pages";
 import { runModelChecks, type ModelCheckOptions, type ModelCheckResult, type ModelCheckSummary } from "./model-checks";
 import { chooseFixes, type ChosenFix } from "./fixes";
@@ -85,7 +86,7 @@ export interface LintReport {
 }
 
 /** The source notes whose text changed since they were last ingested (by content hash). */
-async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: StateStore): Promise<Set<string>> {
+async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: StateStore, checkpoint: () => Promise<void>): Promise<Set<string>> {
   const resolver = new Resolver(snapshot);
   // A note in an excluded folder is never read, so whether it changed is not known.
   const notes = new Set(snapshot.pages.flatMap((p) => p.sources.map((s) => resolver.resolve(s)).filter((n): n is string => n !== null && !resolver.isExcluded(n))));
@@ -93,6 +94,7 @@ async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: S
   const recorded = await new SourceRegistry(store).entries(notes);
   const changed = new Set<string>();
   for (const note of notes) {
+    await checkpoint();
     const entry = recorded.get(note.normalize("NFC"));
     if (!entry) continue;
     const text = await readOrNull(vault, note);
@@ -143,17 +145,20 @@ interface Checked {
  */
 async function check(deps: LintDeps, request: LintRequest, modelDuplicates: readonly Finding[] = []): Promise<Checked> {
   const excluded = (path: string) => isExcluded(path, deps.settings.excludedFolders);
-  const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, excluded);
-  const changed = await changedSources(snapshot, deps.vault, deps.store);
-  const findings = exactChecks({ snapshot, sourceChanged: (note) => changed.has(note) });
-  // Every pair of pages alike in their words (part of the exact checks), compared before the model
-  // checks so that cancelling those leaves these found; cancelling this pass cancels the lint.
-  const similar = await similarPages(snapshot, {
-    ...(request.modelChecks ? { alike: true } : {}),
+  // Every pass over the wiki runs in time slices (Obsidian's main thread stays free) and stops at a
+  // cancel; cancelling any of them cancels the lint.
+  const pass: PassOptions = {
     ...(request.signal ? { signal: request.signal } : {}),
     ...(deps.yieldNow ? { yieldNow: deps.yieldNow } : {}),
     ...(deps.now ? { now: deps.now } : {}),
-  });
+  };
+  const checkpoint = sliceCheckpoint(pass);
+  const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, excluded, checkpoint);
+  const changed = await changedSources(snapshot, deps.vault, deps.store, checkpoint);
+  const findings = await exactChecksSliced({ snapshot, sourceChanged: (note) => changed.has(note) }, checkpoint);
+  // Every pair of pages alike in their words (part of the exact checks), compared before the model
+  // checks so that cancelling those leaves these found.
+  const similar = await similarPages(snapshot, { ...(request.modelChecks ? { alike: true } : {}), ...pass });
   let model: ModelCheckResult | null = null;
   if (request.modelChecks) {
     if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");

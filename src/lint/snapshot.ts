@@ -56,7 +56,11 @@ export function linksOutsideCode(markdown: string): string[] {
   return wikilinkTargets(stripCode(markdown).replace(/\\\[\[[^\]\n]*\]\]/g, ""));
 }
 
-export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, excluded: (path: string) => boolean): Promise<WikiSnapshot> {
+/**
+ * Reads the wiki. `checkpoint` (see slices.ts) is awaited before each file, so that in Obsidian
+ * parsing thousands of pages never holds the main thread for long, and a cancel stops the read.
+ */
+export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, excluded: (path: string) => boolean, checkpoint?: () => Promise<void>): Promise<WikiSnapshot> {
   const wikiFolder = effectiveWikiFolder(wikiFolderSetting);
   const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);
   const listed = await vault.list("");
@@ -65,6 +69,7 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
   const pages: PageRecord[] = [];
   const noteLinks = new Map<string, readonly string[]>();
   for (const path of files) {
+    await checkpoint?.();
     const text = await readOrNull(vault, path);
     if (text === null) continue;
     if (!isInFolder(path, wikiFolder)) {

@@ -44,8 +44,8 @@ export interface LintServiceDeps {
 
 /** Lint's core, loaded the first time the view runs it: Obsidian's start-up never pays for it. */
 const core = async () => {
-  const [run, settle, fixRun, snapshot] = await Promise.all([import("../lint/run-lint"), import("../lint/settle-contradiction"), import("../lint/fix-run"), import("../lint/snapshot")]);
-  return { ...run, ...settle, ...fixRun, ...snapshot };
+  const [run, settle, fixRun, snapshot, slices] = await Promise.all([import("../lint/run-lint"), import("../lint/settle-contradiction"), import("../lint/fix-run"), import("../lint/snapshot"), import("../lint/slices")]);
+  return { ...run, ...settle, ...fixRun, ...snapshot, ...slices };
 };
 
 export class LintService implements LintController {
@@ -93,7 +93,7 @@ export class LintService implements LintController {
   }
 
   async applyFix(finding: Finding, fix: Fix): Promise<{ readonly written: number; readonly usage: LintReport["usage"] }> {
-    const { dismissContradiction, resolveContradiction, loadSnapshot, runFixes } = await core();
+    const { dismissContradiction, resolveContradiction, loadSnapshot, runFixes, sliceCheckpoint } = await core();
     const deps = this.lintDeps();
     if (fix.kind === "dismiss-contradiction") {
       await dismissContradiction(deps, fix.params.id ?? "");
@@ -105,7 +105,7 @@ export class LintService implements LintController {
     }
     // Every other fix, a re-ingest included, is one reviewed lint run (undone in one step).
     const settings = deps.settings;
-    const snapshot = await loadSnapshot(this.deps.vault, settings.wikiFolder, (p) => isExcluded(p, settings.excludedFolders));
+    const snapshot = await loadSnapshot(this.deps.vault, settings.wikiFolder, (p) => isExcluded(p, settings.excludedFolders), sliceCheckpoint({ ...(deps.yieldNow ? { yieldNow: deps.yieldNow } : {}), ...(deps.now ? { now: deps.now } : {}) }));
     const chosen: ChosenFix[] = [{ finding, fix }];
     const run = await runFixes(deps, snapshot, chosen, { review: this.reviewed(fix.label) });
     if (run.skipped.length > 0 && run.planned.length === 0) throw new Error(run.skipped[0]?.reason ?? "The fix cannot be applied.");

@@ -1,0 +1,35 @@
+/**
+ * How lint's passes share Obsidian's main thread: every pass over the wiki (reading the pages,
+ * fingerprinting their source notes, the exact checks, the comparison of every page's words) awaits
+ * a checkpoint before each step. The checkpoint stops the run when it is cancelled and yields when
+ * the slice's time is used (see TimeSlicer: the clock is injected, so tests give steps a cost).
+ * The CLI passes no `yieldNow`: its checkpoints only let pending promises run.
+ */
+import { SynapseError } from "../core/errors";
+import { TimeSlicer } from "../retrieval/time-slice";
+
+export interface PassOptions {
+  readonly signal?: AbortSignal;
+  /** Lets the host breathe between slices of work (Obsidian's main thread); see TimeSlicer. */
+  readonly yieldNow?: () => Promise<void>;
+  readonly now?: () => number;
+}
+
+/**
+ * Lint's slices are shorter than the default: its passes allocate as they go, and a garbage
+ * collection inside a slice (measured up to 20 ms at 5,000 pages) must still leave it under 50 ms.
+ */
+export const SLICE_MS = 20;
+
+/** A checkpoint to await before each step of a pass: yields when the slice is spent, and throws `cancelled` once the signal fired. */
+export function sliceCheckpoint(options: PassOptions): () => Promise<void> {
+  const slicer = new TimeSlicer({ budgetMs: SLICE_MS, ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}), ...(options.now ? { now: options.now } : {}) });
+  const stopIfCancelled = () => {
+    if (options.signal?.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
+  };
+  return async () => {
+    stopIfCancelled();
+    // A cancel clicked while the host had the thread stops before the next step, not after it.
+    if (await slicer.checkpoint()) stopIfCancelled();
+  };
+}
