@@ -13,6 +13,7 @@ import { contradictionStatusChange, readContradictions, type ContradictionRecord
 import type { PlannedChange } from "../wiki/planned-change";
 import { keptSide, planResolution } from "./contradictions";
 import type { LintDeps } from "./run-lint";
+import { sliceCheckpoint } from "./slices";
 import { loadSnapshot } from "./snapshot";
 
 export interface SettleReport {
@@ -53,7 +54,8 @@ export async function resolveContradiction(
   const record = await openRecord(deps, id);
   const side = keptSide(record, keep);
   if (!deps.write) throw new SynapseError("config", "Resolving a contradiction needs the write path; none was given.");
-  const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, (path) => isExcluded(path, deps.settings.excludedFolders));
+  const pass = { ...(deps.yieldNow ? { yieldNow: deps.yieldNow } : {}), ...(deps.now ? { now: deps.now } : {}) };
+  const snapshot = await loadSnapshot(deps.vault, deps.settings.wikiFolder, (path) => isExcluded(path, deps.settings.excludedFolders), sliceCheckpoint(pass));
   const planned = planResolution(record, side, snapshot);
   const selected = review ? await review(planned) : planned;
   // The user declined every edit: nothing is resolved, the contradiction stays open.
