@@ -111,9 +111,11 @@ export function exactChecksSliced(inputs: CheckInputs, checkpoint?: () => Promis
 function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   const { snapshot } = inputs;
   const resolver = new Resolver(snapshot);
+  yield;
   // index.md and log.md are Synapse's bookkeeping, never what a mistyped link meant ("Fog" is not "log").
   const bookkeeping = new Set([indexPath(snapshot.wikiFolder), logPath(snapshot.wikiFolder)]);
   const names = [...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)];
+  yield;
   const findings: Finding[] = [];
   const inbound = new Map<string, number>();
   const count = (from: string, targets: readonly string[]) => {
@@ -130,15 +132,32 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     count(path, links);
     yield;
   }
-  const indexed = new Set((snapshot.indexText ? linksOutsideCode(snapshot.indexText) : []).map((t) => resolver.resolve(t)).filter((p): p is string => p !== null));
+  const indexLinks = snapshot.indexText ? linksOutsideCode(snapshot.indexText) : [];
+  yield;
+  const indexed = new Set<string>();
+  for (const target of indexLinks) {
+    const p = resolver.resolve(target);
+    if (p !== null) indexed.add(p);
+  }
+  yield;
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 
   const pagesByPath = new Map(snapshot.pages.map((p) => [p.path, p]));
   const bySource = new Map<string, PageRecord[]>();
-  for (const page of snapshot.pages) for (const source of page.sources) bySource.set(sourceKey(source), [...(bySource.get(sourceKey(source)) ?? []), page]);
   const byName = new Map<string, PageRecord[]>();
   for (const page of snapshot.pages) {
-    for (const name of new Set([page.title, ...page.aliases].map(nameKey))) byName.set(name, [...(byName.get(name) ?? []), page]);
+    yield;
+    for (const source of page.sources) {
+      const key = sourceKey(source);
+      const list = bySource.get(key);
+      if (list) list.push(page);
+      else bySource.set(key, [page]);
+    }
+    for (const name of new Set([page.title, ...page.aliases].map(nameKey))) {
+      const list = byName.get(name);
+      if (list) list.push(page);
+      else byName.set(name, [page]);
+    }
   }
 
   for (const page of snapshot.pages) {
@@ -200,10 +219,11 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     }
   }
 
+  yield;
   if (snapshot.indexText !== null) {
     const index = indexPath(snapshot.wikiFolder);
     const missing = snapshot.pages.filter((p) => !indexed.has(p.path)).length;
-    const broken = linksOutsideCode(snapshot.indexText).filter((t) => !resolver.resolve(t)).length;
+    const broken = indexLinks.filter((t) => !resolver.resolve(t)).length;
     if (missing + broken > 0) {
       const parts = [missing > 0 ? `${missing} page(s) are not listed` : "", broken > 0 ? `${broken} entr${broken === 1 ? "y leads" : "ies lead"} nowhere` : ""].filter(Boolean);
       findings.push(finding("index", index, `index.md is out of step: ${parts.join(", ")}.`, [{ kind: "rebuild-index", label: "Rebuild index.md (your own lines are kept)", safe: true, params: {} }]));

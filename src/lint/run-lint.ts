@@ -88,8 +88,10 @@ export interface LintReport {
 /** The source notes whose text changed since they were last ingested (by content hash). */
 async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: StateStore, checkpoint: () => Promise<void>): Promise<Set<string>> {
   const resolver = new Resolver(snapshot);
+  await checkpoint();
   // A note in an excluded folder is never read, so whether it changed is not known.
   const notes = new Set(snapshot.pages.flatMap((p) => p.sources.map((s) => resolver.resolve(s)).filter((n): n is string => n !== null && !resolver.isExcluded(n))));
+  await checkpoint();
   // Only the registry's shards holding these notes are read, each once.
   const recorded = await new SourceRegistry(store).entries(notes);
   const changed = new Set<string>();
