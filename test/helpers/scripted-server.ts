@@ -79,8 +79,6 @@ export interface ScriptedServerOptions {
   readonly overrides?: Readonly<Record<string, Reply>>;
   /** Answers to embedding requests, in order, the last repeating (default: vectors). */
   readonly embed?: readonly EmbedReply[] | ((request: RecordedRequest, index: number) => EmbedReply);
-  /** Listens on this port (default: any free one): a server that died comes back where it was. */
-  readonly port?: number;
 }
 
 export interface ScriptedServer {
@@ -215,7 +213,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       res.end(String(error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  // Always a free port, never a chosen one: a test that needs a server down and back switches its
+  // replies (setEmbed, setScript) instead of closing it and binding its port again, which another
+  // process could take meanwhile.
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
 
   return {
