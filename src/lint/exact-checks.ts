@@ -58,13 +58,22 @@ function closestName(target: string, names: readonly string[]): string | null {
   return best?.name ?? null;
 }
 
+/** The closest name that is not the page's own (its file name, title or an alias). */
+function nearestOther(name: string, names: readonly string[], page: PageRecord, resolver: Resolver): string | null {
+  const near = closestName(name, names);
+  if (near === null || resolver.resolve(near) !== page.path) return near;
+  // Rare: look again without the page's own names.
+  return closestName(name, names.filter((n) => resolver.resolve(n) !== page.path));
+}
+
 function danglingLinks(page: PageRecord, resolver: Resolver, names: readonly string[], snapshot: WikiSnapshot): Finding[] {
   const out: Finding[] = [];
   for (const target of page.links) {
     if (resolver.resolve(target)) continue;
     const fixes: Fix[] = [];
-    const moved = resolver.movedTo(target);
-    const near = moved ? basenameOf(moved) : closestName(basenameOf(target), names);
+    // Never the page itself: a link from a page to itself leads nowhere new.
+    const moved = resolver.movedTo(target, (file) => file !== page.path);
+    const near = moved ? basenameOf(moved) : nearestOther(basenameOf(target), names, page, resolver);
     if (near) {
       fixes.push({ kind: "retarget-link", label: `Point [[${target}]] at [[${near}]]`, safe: isSynapseText(page), params: { from: target, to: near } });
     }

@@ -115,3 +115,20 @@ describe("missing-source-note's suggested note", () => {
     expect(fixesOf(findings)).toEqual([["retarget-link zarchive/Ada.md"]]);
   });
 });
+
+describe("dangling-link's suggested target", () => {
+  const entity = (title: string, body: string) => `---\ntype: entity\ntitle: ${title}\nsources: [notes/x.md]\n---\n\n${body}\n`;
+  const retargets = (findings: Awaited<ReturnType<typeof lint>>) => findings.filter((f) => f.check === "dangling-link").flatMap((f) => f.fixes.filter((x) => x.kind === "retarget-link").map((x) => x.params.to));
+
+  it("never points a page's link at the page itself, neither as the moved file nor as the nearest name", async () => {
+    const moved = await lint({ "notes/x.md": "x", "wiki/entities/Ada.md": entity("Ada", "See [[archive/Ada]].") });
+    expect(retargets(moved)).toEqual([]);
+    const near = await lint({ "notes/x.md": "x", "wiki/entities/Ada.md": entity("Ada", "See [[Adaa]].") });
+    expect(retargets(near)).toEqual([]);
+  });
+
+  it("still suggests another page of a near name", async () => {
+    const findings = await lint({ "notes/x.md": "x", "wiki/entities/Ada.md": entity("Ada", "See [[Adaa]]."), "wiki/entities/Adam.md": entity("Adam", "See [[Ada]].") });
+    expect(retargets(findings)).toEqual(["Adam"]);
+  });
+});
