@@ -9,10 +9,21 @@ describe("reading what the user typed in the settings", () => {
     expect(parseNumber(" 5 ", { min: 1, max: 10, integer: true })).toBe(5);
     expect(parseNumber("100,000", { min: 0, integer: true })).toBe(100000);
     expect(parseNumber("0.5", { min: 0.01, integer: false })).toBe(0.5);
+    expect(parseNumber("1,000.50", { min: 0, integer: false })).toBe(1000.5);
     expect(parseNumber("2.5", { min: 1, max: 10, integer: true })).toBe("Enter a whole number from 1 to 10.");
     expect(parseNumber("", { min: 0, integer: true })).toBe("Enter a whole number 0 or more.");
     expect(parseNumber("-1", { min: 0, integer: true })).toBe("Enter a whole number 0 or more.");
     expect(parseNumber("lots", { min: 1, max: 10, integer: true })).toBe("Enter a whole number from 1 to 10.");
+  });
+
+  it("never reads a decimal comma as a thousands separator", () => {
+    const comma = "with a point for decimals (0.5), not a comma";
+    expect(parseNumber("0,50", { min: 0, integer: false })).toContain(comma);
+    expect(parseNumber("1,5", { min: 0, integer: false })).toContain(comma);
+    // Ambiguous without a point: 1.5 to some, 1500 to others.
+    expect(parseNumber("1,500", { min: 0, integer: false })).toContain(comma);
+    expect(parseNumber("1,50", { min: 0, integer: true })).toContain(comma);
+    expect(parseNumber("1,500", { min: 0, integer: true })).toBe(1500);
   });
 
   it("reads excluded folders one per line, cleaned and without duplicates", () => {

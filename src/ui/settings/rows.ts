@@ -91,11 +91,20 @@ export interface NumberSpec {
 }
 
 /** Parses a number the user typed against a range; returns the number or what is wrong with it. */
+/** Commas that can only group thousands: "100,000", "1,000.50". */
+const THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+
 export function parseNumber(raw: string, spec: NumberSpec): number | string {
-  const text = raw.trim().replace(/[\s_,]/g, "");
-  const value = Number(text);
   const range = spec.max === undefined ? `${spec.min} or more` : `from ${spec.min} to ${spec.max}`;
   const kind = spec.integer ? "a whole number" : "a number";
+  let text = raw.trim().replace(/[\s_]/g, "");
+  if (text.includes(",")) {
+    // "0,50" is half a dollar to many users and fifty to a comma-stripping parser: a comma is read
+    // only where it cannot be a decimal comma (whole numbers, or a point after it), else refused.
+    if (!THOUSANDS.test(text) || (!spec.integer && !text.includes("."))) return `Enter ${kind} ${range}, with a point for decimals (0.5), not a comma.`;
+    text = text.replace(/,/g, "");
+  }
+  const value = Number(text);
   if (text === "" || !Number.isFinite(value) || (spec.integer && !Number.isInteger(value))) return `Enter ${kind} ${range}.`;
   if (value < spec.min || (spec.max !== undefined && value > spec.max)) return `Enter ${kind} ${range}.`;
   return value;
