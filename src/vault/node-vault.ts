@@ -39,19 +39,11 @@ export class NodeVault implements VaultPort {
     const full = this.resolvePath(path);
     this.rootReal ??= realpath(this.root);
     const rootReal = await this.rootReal;
-    let probe = full;
-    for (;;) {
-      try {
-        const real = await realpath(probe);
-        if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
-        return full;
-      } catch (error) {
-        if (SynapseError.isInstance(error)) throw error;
-        const parent = dirname(probe);
-        if (parent === probe) return full;
-        probe = parent;
-      }
+    for (const probe of selfAndAncestors(full)) {
+      const real = await realpath(probe).catch(() => null);
+      if (real !== null) return insideOrThrow(real, rootReal, path, full);
     }
+    return full;
   }
 
   private rootRealSync: string | null = null;
@@ -61,20 +53,16 @@ export class NodeVault implements VaultPort {
     const full = this.resolvePath(path);
     // The native realpath, as the asynchronous one is: Node's own JS version lstats every component.
     this.rootRealSync ??= realpathSync.native(this.root);
-    const rootReal = this.rootRealSync;
-    let probe = full;
-    for (;;) {
+    for (const probe of selfAndAncestors(full)) {
+      let real: string;
       try {
-        const real = realpathSync.native(probe);
-        if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
-        return full;
-      } catch (error) {
-        if (SynapseError.isInstance(error)) throw error;
-        const parent = dirname(probe);
-        if (parent === probe) return full;
-        probe = parent;
+        real = realpathSync.native(probe);
+      } catch {
+        continue;
       }
+      return insideOrThrow(real, this.rootRealSync, path, full);
     }
+    return full;
   }
 
   /**
@@ -227,4 +215,18 @@ export class NodeVault implements VaultPort {
     await walk(await this.confined(folder));
     return found.sort();
   }
+}
+
+/** A path, then each folder above it up to the file system's root. */
+function* selfAndAncestors(full: string): Generator<string> {
+  for (let probe = full; ; probe = dirname(probe)) {
+    yield probe;
+    if (dirname(probe) === probe) return;
+  }
+}
+
+/** `full` when its deepest existing ancestor resolves (`real`) inside the vault; else the link escapes. */
+function insideOrThrow(real: string, rootReal: string, path: string, full: string): string {
+  if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
+  return full;
 }
