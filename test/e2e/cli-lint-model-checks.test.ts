@@ -30,7 +30,8 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
   });
   afterAll(() => server.close());
 
-  it("prints only the estimate with --dry-run, then checks the pairs, records the contradiction, and asks nothing the second time", async () => {
+  /** Two pages on Ada Lovelace that disagree on her birth year, a third related one, and the CLI's flags for them. */
+  function adaWiki() {
     const vault = makeVault({
       "notes/ada.md": "Ada.",
       "wiki/entities/Ada Lovelace.md": page("entity", "Ada Lovelace", `${BORN_1815} See [[Lovelace, Ada]] and [[Notes on the Engine]].`),
@@ -38,7 +39,11 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
       "wiki/concepts/Notes on the Engine.md": page("concept", "Notes on the Engine", "Ada's notes on the engine. See [[Ada Lovelace]]."),
     });
     const flags = ["lint", "--vault", vault, "--model-checks", "--provider", "openai", "--model", "gpt-4.1-mini", "--base-url", `${server.url}/v1`, "--json"];
-    const env = { OPENAI_API_KEY: API_KEY };
+    return { vault, flags, env: { OPENAI_API_KEY: API_KEY } };
+  }
+
+  it("prints only the estimate with --dry-run, then checks the pairs, records the contradiction, and asks nothing the second time", async () => {
+    const { flags, env } = adaWiki();
 
     const dry = await runCli([...flags, "--dry-run"], { env });
     expect(dry.code, dry.stderr).toBe(0);
@@ -68,14 +73,7 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
   });
 
   it("keeps to --max-cost: the pairs its estimate leaves out are named and never sent, and a bad amount is a usage error", async () => {
-    const vault = makeVault({
-      "notes/ada.md": "Ada.",
-      "wiki/entities/Ada Lovelace.md": page("entity", "Ada Lovelace", `${BORN_1815} See [[Lovelace, Ada]] and [[Notes on the Engine]].`),
-      "wiki/entities/Lovelace, Ada.md": page("entity", "Lovelace, Ada", `${BORN_1816} See [[Ada Lovelace]].`),
-      "wiki/concepts/Notes on the Engine.md": page("concept", "Notes on the Engine", "Ada's notes on the engine. See [[Ada Lovelace]]."),
-    });
-    const flags = ["lint", "--vault", vault, "--model-checks", "--provider", "openai", "--model", "gpt-4.1-mini", "--base-url", `${server.url}/v1`, "--json"];
-    const env = { OPENAI_API_KEY: API_KEY };
+    const { vault, flags, env } = adaWiki();
     const before = server.modelRequests().length;
     const full = JSON.parse((await runCli([...flags, "--dry-run"], { env })).stdout) as { estimate: { costUsd: number; toCheck: number } };
     expect(full.estimate.toCheck).toBe(3);

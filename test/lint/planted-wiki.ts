@@ -58,3 +58,15 @@ export const PLANTED: Record<string, string> = {
     "",
   ].join("\n"),
 };
+
+/** The lint view's groups for PLANTED, in the view's order, with their counts. */
+export const PLANTED_REPORT_HEADINGS: readonly string[] = [
+  "Dangling links (2)",
+  "Orphan pages (1)",
+  "Pages without sources (1)",
+  "Sources that no longer exist (1)",
+  "Duplicates (1)",
+  "Index (1)",
+  "Empty pages (1)",
+  "Pages outside their folder (1)",
+];

@@ -10,7 +10,7 @@ import { LINT_VIEW_TYPE, type LintView } from "../../src/ui/lint-view";
 import type { ReviewHook, ReviewPlan } from "../../src/wiki/review";
 import { eventually } from "../helpers/eventually";
 import { FakeModel } from "../lint/fake-model";
-import { PLANTED } from "../lint/planted-wiki";
+import { PLANTED, PLANTED_REPORT_HEADINGS } from "../lint/planted-wiki";
 import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
@@ -66,16 +66,7 @@ describe("Check wiki health: the command and the report", () => {
 
   it("groups the findings by check with counts; a finding links to its page and lists its fixes", async () => {
     const { harness, view } = await open();
-    expect(headings(view)).toEqual([
-      "Dangling links (2)",
-      "Orphan pages (1)",
-      "Pages without sources (1)",
-      "Sources that no longer exist (1)",
-      "Duplicates (1)",
-      "Index (1)",
-      "Empty pages (1)",
-      "Pages outside their folder (1)",
-    ]);
+    expect(headings(view)).toEqual(PLANTED_REPORT_HEADINGS);
     expect(status(view)).toMatch(/^10 page\(s\) checked: 9 finding\(s\)\.$/);
     const openLink = vi.spyOn(harness.app.workspace, "openLinkText").mockResolvedValue();
     const orphan = $$(view, ".synapse-lint-group[data-check='orphan'] li")[0];

@@ -10,7 +10,7 @@ import type { ReviewPlan } from "../../src/wiki/review";
 import { eventually } from "../helpers/eventually";
 import { aPage, ScriptedProvider } from "../builders";
 import { FakeModel } from "../lint/fake-model";
-import { PLANTED } from "../lint/planted-wiki";
+import { PLANTED, PLANTED_REPORT_HEADINGS } from "../lint/planted-wiki";
 import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
@@ -52,16 +52,7 @@ describe("the command 'Check wiki health'", () => {
     expect(runCommand(harness, "check-wiki-health")).toBe(true);
     const view = await eventually(() => onlyView(harness, LINT_VIEW_TYPE, LintView));
     await eventually(() => expect(status(view)).toMatch(/^10 page\(s\) checked: 9 finding\(s\)\.$/));
-    expect(headings(view)).toEqual([
-      "Dangling links (2)",
-      "Orphan pages (1)",
-      "Pages without sources (1)",
-      "Sources that no longer exist (1)",
-      "Duplicates (1)",
-      "Index (1)",
-      "Empty pages (1)",
-      "Pages outside their folder (1)",
-    ]);
+    expect(headings(view)).toEqual(PLANTED_REPORT_HEADINGS);
 
     const before = await harness.read("wiki/index.md");
     const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === "List it in index.md (safe)");
