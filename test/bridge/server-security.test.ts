@@ -14,7 +14,7 @@ import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { authHeaders, rawRequest, type RawResponse } from "../helpers/bridge-client";
 import { makeVault, NOTE_PATH, type TestVault } from "../helpers/bridge-fixtures";
 import { fakeAgent } from "../helpers/fake-agent-query";
-import { WAIT_MS } from "../helpers/eventually";
+import { until } from "../helpers/eventually";
 
 const TOKEN = "security-token-0123456789abcdef";
 
@@ -154,9 +154,7 @@ describe("the bridge's gate", () => {
     expect(bridge.activeRuns()).toBe(1);
     expectError(await post(ingestBody()), 429, "busy");
     await response.body?.cancel();
-    const end = Date.now() + WAIT_MS;
-    while (bridge.activeRuns() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    expect(bridge.activeRuns()).toBe(0);
+    await until(() => bridge.activeRuns() === 0, "the bridge's run ends");
   });
 
   it("holds the limit when simultaneous requests arrive while the SDK is still loading", async () => {
