@@ -38,7 +38,6 @@ function compared(page: PageRecord): boolean {
   return !page.frontmatterInvalid && !page.ignored.has("duplicate");
 }
 
-
 function duplicateFinding(a: PageRecord, b: PageRecord, score: number): Finding {
   // The plainer name stays, as for the exact duplicates.
   const [keep, remove] = basenameOf(a.path).length <= basenameOf(b.path).length ? [a, b] : [b, a];
