@@ -20,9 +20,7 @@ import { indexPath, logPath } from "./index-log";
 import { contradictionsFoundChange, readContradictions, type Contradiction } from "./contradictions";
 import type { IngestDeps, IngestReport, IngestRequest, IngestStopReason, LockedPage, PageAction, PageChange } from "./ingest-types";
 import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
-import { basenameOf, effectiveWikiFolder, fileNamer } from "./page-paths";
-import { findPagesById, type PageRegistry } from "./identity";
-import type { WikiPage } from "../core/schemas";
+import { basenameOf, effectiveWikiFolder } from "./page-paths";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { planPages, type PlannedPage } from "./plan";
@@ -30,6 +28,7 @@ import { isInFolder, normaliseNotePath, readNote } from "./read-note";
 import { previewChanges, selectReviewed } from "./review";
 import { readHistory, undoneIds } from "./run-history";
 import { shareablePages } from "./shareable-pages";
+import { formerAfterMove, planInputs } from "./moved-note";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 
 function isoDay(ms: number): string {
@@ -85,21 +84,6 @@ async function listWiki(vault: VaultPort, wikiFolder: string, special: ReadonlyS
   const everything = everyNote ? await vault.list("") : [];
   const listed = everyNote ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
   return { pages: listed.filter((p) => !special.has(p)), everything };
-}
-
-/**
- * The pages the duplicate check considers when the index answers: the retrieval shortlist (pages
- * about the same subject) and the pages whose file name is a new page's title or alias.
- */
-async function shortlistRegistry(
-  vault: VaultPort,
-  shortlist: readonly string[],
-  pages: readonly WikiPage[],
-  wikiNamed: (name: string) => readonly string[],
-): Promise<PageRegistry> {
-  const paths = new Set(shortlist);
-  for (const page of pages) for (const name of [page.title, ...(page.aliases ?? [])]) for (const p of wikiNamed(fileNamer(name)(""))) paths.add(p);
-  return findPagesById(vault, [...paths]);
 }
 
 /** Notes in the run log what the context holds and what did not fit. */
@@ -204,7 +188,8 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       // A moved note keeps its record under its new path (under the write lock, journaled, no run
       // of its own); in a dry run nothing is recorded. Failing to only costs finding the move again.
       if (upToDate?.movedFrom && !request.dryRun) {
-        const state = await registry.recordChange(notePath, upToDate.entry, upToDate.movedFrom);
+        const formerPaths = formerAfterMove(upToDate.entry, upToDate.movedFrom, notePath);
+        const state = await registry.recordChange(notePath, { ...upToDate.entry, formerPaths }, upToDate.movedFrom);
         await applyPlan(vault, [], { ...write, operation: "ingest", label: basenameOf(notePath), wikiFolder, now, state }).catch((cause: unknown) => {
           warnings.push(`The note's new path was not recorded: ${toSynapseError(cause).message}`);
         });
@@ -259,16 +244,17 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       request.progress?.({ type: "phase", phase: "writing" });
       const sourceTitle = result.analysis?.title || basenameOf(notePath);
       const date = isoDay(now());
+      // With the catalogue, the duplicate check looks at retrieval's shortlist and at the pages named
+      // like the new ones, not at every page of the wiki. A moved note's pages are found under its former path.
+      const inputs = await planInputs({ vault, registry, notePath, wikiFolder, yielded: result.pages, pagePaths, ...(catalog ? { index: { shortlist, wikiNamed } } : {}) });
+      const { moved } = inputs;
       const planned: PlannedPage[] = await planPages(result.pages, {
         vault,
         wikiFolder,
         existingPaths: pagePaths,
-        // With the catalogue, the duplicate check looks at retrieval's shortlist and at the pages
-        // named like the new ones, not at every page of the wiki.
-        // The pages the note yielded last time are read too, so that those it no longer yields lose its part.
-        ...(catalog
-          ? { existingNamed: wikiNamed, registry: await shortlistRegistry(vault, [...shortlist, ...((await registry?.entry(notePath))?.pages ?? [])], result.pages, wikiNamed) }
-          : {}),
+        ...(catalog ? { existingNamed: wikiNamed } : {}),
+        registry: inputs.pages,
+        formerSources: moved.formerPaths,
         sourceTitle,
         sourcePath: notePath,
         date,
@@ -283,7 +269,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         const yielded = planned.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
         const found = planned.flatMap((p) => p.contradictions ?? []);
         const state = [
-          ...(registry && fingerprint ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded }) : []),
+          ...(registry && fingerprint ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded }, moved.movedFrom) : []),
           ...(found.length > 0 ? [contradictionsFoundChange(found, date)] : []),
         ];
         const cost = runCost(run.usage, caps.model, settings.prices);
@@ -316,7 +302,10 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
       // The note's registry entry is written by the same run as its pages (undone with them).
       const yieldedPages = chosen.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
-      const recorded = registry && fingerprint && !request.dryRun && writesSomething ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yieldedPages }) : [];
+      // Sections still under a former path (on pages left out at review, or an agent did not return) keep it.
+      const formerPaths = declined.length > 0 || caps.supportsAgenticLoop ? moved.formerPaths : [];
+      const entry = { hash: fingerprint ?? "", ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yieldedPages, formerPaths };
+      const recorded = registry && fingerprint && !request.dryRun && writesSomething ? await registry.recordChange(notePath, entry, moved.movedFrom) : [];
       contradictions = chosen.flatMap((p) => p.contradictions ?? []);
       // The contradictions go into the record in the same run as the pages that show them, so an undo
       // of the ingest takes them out again. The pages show them either way: a record lint cannot

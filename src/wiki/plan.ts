@@ -58,6 +58,8 @@ export interface PlanContext {
    * page left out says nothing about what the note yields.
    */
   readonly retractUnyielded?: boolean;
+  /** Paths the note had before it was moved or renamed: sections under them are the note's (former-sources.ts). */
+  readonly formerSources?: readonly string[];
 }
 
 const LINK = /(!?)\[\[([^\]|\n]+)(\|[^\]\n]*)?\]\]/g;
@@ -176,8 +178,9 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
 async function retractions(registry: PageRegistry, targeted: ReadonlySet<string>, ctx: PlanContext): Promise<PlannedPage[]> {
   const out: PlannedPage[] = [];
   for (const record of registry.records) {
-    if (targeted.has(record.path) || record.locked || !hasSectionFrom(record.body, ctx.sourcePath)) continue;
-    const update = (current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date);
+    const former = ctx.formerSources ?? [];
+    if (targeted.has(record.path) || record.locked || !hasSectionFrom(record.body, ctx.sourcePath, former)) continue;
+    const update = (current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date, former);
     const planned = update(await ctx.vault.read(record.path));
     // Only edited sections of the note are left there: they stay, and nothing is planned.
     if (planned.action === "unchanged") continue;

@@ -107,6 +107,12 @@ export function renderBody(segments: readonly Segment[]): string {
   return segments.map((s) => (s.kind === "text" ? s.text : renderSection(s))).join("\n\n");
 }
 
+/** The source every section marker of a body names, in order (a quick scan, no full parse). */
+export function markedSources(body: string): string[] {
+  if (!body.includes("%% synapse:source ")) return [];
+  return [...body.matchAll(/^%% synapse:source (.+) hash=[0-9a-f]{16} %%[ \t]*\r?$/gm)].map((m) => decodePath(m[1] ?? ""));
+}
+
 /** Does the body carry any source marker? (Pages written before provenance sections had none.) */
 export function hasSections(segments: readonly Segment[]): boolean {
   return segments.some((s) => s.kind === "section");

@@ -9,6 +9,7 @@
  */
 import { splitFrontmatter } from "../core/markdown";
 import { sourceKey } from "../core/sources";
+import { formerKeys, respellSections, respellSources } from "./former-sources";
 import { isLocked } from "./identity";
 import { composeMarkdown } from "./page-markdown";
 import { isUnedited, parseBody, renderBody, type Segment } from "./provenance";
@@ -20,33 +21,45 @@ export interface RetractResult {
   readonly detail?: string;
 }
 
-function isSourceSection(segment: Segment, key: string): boolean {
-  return segment.kind === "section" && sourceKey(segment.source) === key;
+/** The note's keys: its path's and, for a moved note, its former paths' (former-sources.ts). */
+function keysOf(source: string, former: readonly string[]): ReadonlySet<string> {
+  return new Set([sourceKey(source), ...formerKeys(source, former)]);
 }
 
-/** Does this page body hold a section drawn from `source`? */
-export function hasSectionFrom(body: string, source: string): boolean {
-  const key = sourceKey(source);
-  return parseBody(body).some((s) => isSourceSection(s, key));
+function isSourceSection(segment: Segment, keys: ReadonlySet<string>): boolean {
+  return segment.kind === "section" && keys.has(sourceKey(segment.source));
 }
 
-/** Removes `source`'s unedited sections from a page file; see the file comment for what stays. */
-export function retractSource(current: string, source: string, sourceTitle: string, date: string): RetractResult {
+/** Does this page body hold a section drawn from `source` (or from one of its former paths)? */
+export function hasSectionFrom(body: string, source: string, former: readonly string[] = []): boolean {
+  const keys = keysOf(source, former);
+  return parseBody(body).some((s) => isSourceSection(s, keys));
+}
+
+/**
+ * Removes `source`'s unedited sections from a page file; see the file comment for what stays.
+ * `former`: the note's paths before a move, whose sections are the note's too.
+ */
+export function retractSource(current: string, source: string, sourceTitle: string, date: string, former: readonly string[] = []): RetractResult {
   const unchanged: RetractResult = { content: current, action: "unchanged" };
   const { frontmatter, body, frontmatterInvalid } = splitFrontmatter(current);
   // YAML we cannot read is the user's to fix; a locked page is never changed.
   if (frontmatterInvalid || isLocked(frontmatter)) return unchanged;
-  const key = sourceKey(source);
+  const keys = keysOf(source, former);
   const segments = parseBody(body);
-  const kept = segments.filter((s) => !(isSourceSection(s, key) && s.kind === "section" && isUnedited(s)));
-  if (kept.length === segments.length) return unchanged;
-  const editedLeft = kept.some((s) => isSourceSection(s, key));
+  const left = segments.filter((s) => !(isSourceSection(s, keys) && s.kind === "section" && isUnedited(s)));
+  if (left.length === segments.length) return unchanged;
+  // An edited section left behind is the moved note's: it names the note where it is now.
+  const { segments: kept } = respellSections(left, formerKeys(source, former), source);
+  const editedLeft = kept.some((s) => isSourceSection(s, keys));
   const name = sourceTitle || source;
   const next: Record<string, unknown> = { ...frontmatter, updated: date };
-  if (!editedLeft) {
+  if (editedLeft) {
+    if (frontmatter.sources !== undefined) next.sources = respellSources(frontmatter.sources, formerKeys(source, former), source);
+  } else {
     const sources = frontmatter.sources;
-    if (Array.isArray(sources)) next.sources = sources.filter((s) => typeof s !== "string" || sourceKey(s) !== key);
-    else if (typeof sources === "string") next.sources = sources.split(",").map((s) => s.trim()).filter((s) => s && sourceKey(s) !== key);
+    if (Array.isArray(sources)) next.sources = sources.filter((s) => typeof s !== "string" || !keys.has(sourceKey(s)));
+    else if (typeof sources === "string") next.sources = sources.split(",").map((s) => s.trim()).filter((s) => s && !keys.has(sourceKey(s)));
   }
   const detail = editedLeft
     ? `${name} no longer yields this page; its part was removed, and your edit of it kept.`

@@ -29,6 +29,12 @@ export const SourceEntrySchema = z.object({
    * takes the pages back, so the note is no longer up to date then, whatever its hash says.
    */
   runId: z.string().nullable().default(null),
+  /**
+   * Paths the note was ingested under before it was moved or renamed, which sections on its pages
+   * may still name (a move alone writes no page). The next ingest that writes the note's pages
+   * revises those sections as the note's own and spells them with its new path.
+   */
+  formerPaths: z.array(z.string()).optional(),
 });
 export type SourceEntry = z.infer<typeof SourceEntrySchema>;
 

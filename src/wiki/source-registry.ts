@@ -34,7 +34,7 @@ import {
 export { SOURCES_KEY, type SourceEntry } from "./source-registry-shards";
 
 /** An entry as a caller records it: `runId` left out means "the run that records it" (null outside any run). */
-export type RecordedEntry = Omit<SourceEntry, "runId"> & { readonly runId?: string | null };
+export type RecordedEntry = Omit<SourceEntry, "runId" | "formerPaths"> & { readonly runId?: string | null; readonly formerPaths?: readonly string[] };
 
 /** What makes a note "already up to date". */
 export interface UpToDate {
@@ -175,17 +175,20 @@ export class SourceRegistry {
   /**
    * Recording an ingest as part of a write run (see `PlannedStateChange`): the note's entry in its
    * shard and its path under its hash, the old hash's listing dropped when the text changed, and
-   * for a moved note the entry under the old path forgotten. The entry names the run that records
+   * for a moved note the entries under its old paths forgotten. The entry names the run that records
    * it unless it names one already (a moved note keeps the run that wrote its pages); undoing the
    * run puts every shard back. The note's current entry is read now, to find its old hash.
    */
-  async recordChange(notePath: string, entry: RecordedEntry, movedFrom: string | null = null): Promise<PlannedStateChange[]> {
+  async recordChange(notePath: string, entry: RecordedEntry, movedFrom: string | readonly string[] | null = null): Promise<PlannedStateChange[]> {
     const noteKey = key(notePath);
     const pages = [...new Set(entry.pages)].sort();
-    const next = (runId: string | null): SourceEntry => ({ ...entry, pages, runId: entry.runId !== undefined ? entry.runId : runId });
+    const { formerPaths, ...rest } = entry;
+    const former = formerPaths && formerPaths.length > 0 ? { formerPaths: [...formerPaths] } : {};
+    const next = (runId: string | null): SourceEntry => ({ ...rest, ...former, pages, runId: entry.runId !== undefined ? entry.runId : runId });
     const changes: PlannedStateChange[] = [];
-    if (movedFrom !== null && key(movedFrom) !== noteKey) {
-      const oldKey = key(movedFrom);
+    const olds = new Set((typeof movedFrom === "string" ? [movedFrom] : (movedFrom ?? [])).map(key));
+    olds.delete(noteKey);
+    for (const oldKey of olds) {
       const old = await this.entry(oldKey);
       changes.push(notesChange(oldKey, () => null));
       if (old) changes.push(hashChange(old.hash, oldKey, false));

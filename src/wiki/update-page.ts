@@ -11,6 +11,7 @@ import type { FoundContradiction } from "./contradictions";
 import { isLocked, newPageId } from "./identity";
 import type { PageAction } from "./ingest-types";
 import { HASH_KEY, composeMarkdown, mergeFrontmatter } from "./page-markdown";
+import { formerKeys, respellSections, respellSources } from "./former-sources";
 import { hasSections, parseBody, renderBody, type Segment } from "./provenance";
 import { keepsOthers, triage } from "./triage";
 
@@ -23,6 +24,8 @@ export interface UpdateContext {
   readonly aliases?: readonly string[];
   /** The id given to a page that has none yet. */
   readonly id?: string;
+  /** Paths the note had before it was moved: their sections and `sources` entries are the note's (former-sources.ts). */
+  readonly formerSources?: readonly string[];
 }
 
 export interface UpdateResult {
@@ -39,12 +42,12 @@ export interface UpdateResult {
  * A page written before provenance sections, still exactly as Synapse wrote it from this one note,
  * is that note's section; any other body without markers is the user's text.
  */
-function currentSegments(body: string, frontmatter: Record<string, unknown>, source: string): { segments: Segment[]; legacy: boolean } {
+function currentSegments(body: string, frontmatter: Record<string, unknown>, source: string, former: ReadonlySet<string>): { segments: Segment[]; legacy: boolean } {
   const segments = parseBody(body);
   const legacy =
     !hasSections(segments) &&
     frontmatter[HASH_KEY] === contentHash(body) &&
-    frontmatterPaths(frontmatter.sources).every((s) => sourceKey(s) === sourceKey(source));
+    frontmatterPaths(frontmatter.sources).every((s) => sourceKey(s) === sourceKey(source) || former.has(sourceKey(s)));
   return { segments: legacy ? [] : segments, legacy };
 }
 
@@ -54,14 +57,20 @@ function sameFrontmatter(a: Record<string, unknown>, b: Record<string, unknown>)
 }
 
 export function updateExisting(current: string, page: WikiPage, ctx: UpdateContext): UpdateResult {
-  const { frontmatter, body, frontmatterInvalid } = splitFrontmatter(current);
-  const { segments, legacy } = frontmatterInvalid ? { segments: parseBody(body), legacy: false } : currentSegments(body, frontmatter, ctx.sourcePath);
+  const { frontmatter: written, body, frontmatterInvalid } = splitFrontmatter(current);
+  const former = formerKeys(ctx.sourcePath, ctx.formerSources);
+  const found = frontmatterInvalid ? { segments: parseBody(body), legacy: false } : currentSegments(body, written, ctx.sourcePath, former);
+  // A moved note's sections under its old path are its own: revised in place, spelled anew.
+  const { segments, changed: respelled } = respellSections(found.segments, former, ctx.sourcePath);
+  const { legacy } = found;
+  const frontmatter = { ...written, ...(written.sources !== undefined ? { sources: respellSources(written.sources, former, ctx.sourcePath) } : {}) };
   const result = triage(segments, { source: ctx.sourcePath, sourceTitle: ctx.sourceTitle, content: page.content, claims: page.contradicts ?? [] });
-  const bodyChanged = legacy || (result.decision !== "unchanged" && result.decision !== "skip");
+  const contentChanged = legacy || (result.decision !== "unchanged" && result.decision !== "skip");
+  const bodyChanged = contentChanged || respelled;
   const unchanged: UpdateResult = { content: current, action: "unchanged", contradictions: [] };
 
   if (!frontmatterInvalid && isLocked(frontmatter)) {
-    if (!bodyChanged) return unchanged;
+    if (!contentChanged) return unchanged;
     const added = result.segments.filter((s) => !segments.includes(s)).map((s) => (s.kind === "section" ? s.content : s.text));
     return { ...unchanged, locked: added.join("\n\n") || page.content.trim() };
   }
@@ -85,7 +94,7 @@ export function updateExisting(current: string, page: WikiPage, ctx: UpdateConte
     id: ctx.id ?? newPageId(page.type, page.title, ctx.sourcePath, ctx.date),
     aliases: ctx.aliases ?? [],
   });
-  if (!bodyChanged && sameFrontmatter(frontmatter, merged)) return unchanged;
+  if (!bodyChanged && sameFrontmatter(written, merged)) return unchanged;
   const action: PageAction = legacy || result.decision === "revise" || !bodyChanged ? "updated" : "merged";
   return { content: composeMarkdown(merged, newBody), action, ...extra };
 }

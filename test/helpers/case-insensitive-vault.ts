@@ -42,8 +42,8 @@ export class CaseInsensitiveVault implements VaultPort {
   process(path: string, update: (current: string) => string): Promise<string> {
     return this.inner.process(this.on(path), update);
   }
-  createFolder(path: string): Promise<void> {
-    return this.inner.createFolder(path);
+  createFolder(): Promise<void> {
+    return Promise.resolve();
   }
   async remove(path: string): Promise<void> {
     await this.inner.remove(this.on(path));

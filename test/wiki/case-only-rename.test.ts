@@ -41,4 +41,20 @@ describe("a case-only rename on a case-insensitive file system", () => {
     // Nothing written: the same pages, no second section or page.
     expect(JSON.stringify(await vault.list(""))).toBe(before.replace(JSON.stringify(from).slice(1, -1), to));
   });
+
+  it("renamed in case and changed, revises the note's section under its new spelling and forgets the old entry", async () => {
+    const { vault, write, ingest } = setup("notes/Note.md");
+    await ingest("notes/Note.md");
+    await vault.rename("notes/Note.md", "notes/note.md");
+    await vault.process("notes/note.md", () => "# Note\n\nGlaciers move slowly, and carve valleys.");
+    const provider = new ScriptedProvider([[aPage().titled("Glacier").withSources("notes/note.md").withContent("Glaciers carve valleys.").build()]]);
+    const report = await ingestNote({ vault, provider, settings: DEFAULT_SETTINGS, write, now: NOW }, { notePath: "notes/note.md" });
+    expect(report.error).toBeNull();
+    const glacier = await vault.read("wiki/concepts/Glacier.md");
+    expect(glacier.match(/%% synapse:source /g)).toHaveLength(1);
+    expect(glacier).toContain("%% synapse:source notes/note.md ");
+    expect(glacier).toContain("Glaciers carve valleys.");
+    expect(glacier).not.toContain("Glaciers move slowly.");
+    expect(Object.keys((await new SourceRegistry(write.store).load()).notes)).toEqual(["notes/note.md"]);
+  });
 });

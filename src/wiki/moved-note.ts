@@ -1,0 +1,126 @@
+/**
+ * A note moved or renamed since its pages were written, found so that its re-ingest revises its
+ * part of those pages as the same source (former-sources.ts) instead of adding a second one.
+ *
+ * - Moved alone, it is "already up to date" and recognised by its content (source-registry.ts); its
+ *   entry then keeps the old path in `formerPaths`, and the next ingest that writes uses them.
+ * - Moved and changed between two ingests, its content says nothing. It is the note a page cites
+ *   under the same file name in another folder (or the same path in another case), when that note
+ *   is gone, was ingested into this wiki, and the note being ingested never was. Two such notes
+ *   gone is no answer: neither is taken. A note renamed and changed at once is not recognised (the
+ *   plugin records a rename when Obsidian reports it, so there it is known before any change).
+ */
+import { nameKey } from "../core/unicode";
+import type { WikiPage } from "../core/schemas";
+import { sourceKey } from "../core/sources";
+import type { VaultPort } from "../vault/vault-port";
+import { findPagesById, registryOf, type PageRegistry } from "./identity";
+import { fileNamer } from "./page-paths";
+import { markedSources } from "./provenance";
+import type { SourceEntry, SourceRegistry } from "./source-registry";
+
+export interface MovedNote {
+  /** Former paths of the note whose sections and `sources` entries are its own. */
+  readonly formerPaths: readonly string[];
+  /** Registry entries to forget: the note is recorded under its path now. */
+  readonly movedFrom: readonly string[];
+  /** Pages those entries list, which the plan reads to revise or retract the note's part there. */
+  readonly pages: readonly string[];
+}
+
+export const NOT_MOVED: MovedNote = { formerPaths: [], movedFrom: [], pages: [] };
+
+const fileKey = (path: string) => nameKey(path.slice(path.lastIndexOf("/") + 1));
+
+/** The entry's former paths after a move from `movedFrom` to `notePath` (a change of case alone is none). */
+export function formerAfterMove(entry: SourceEntry, movedFrom: string, notePath: string): string[] {
+  const former = [...(entry.formerPaths ?? []), movedFrom];
+  return former.filter((p, i) => sourceKey(p) !== sourceKey(notePath) && former.findIndex((q) => sourceKey(q) === sourceKey(p)) === i);
+}
+
+export interface MoveQuery {
+  readonly registry: SourceRegistry;
+  readonly notePath: string;
+  readonly wikiFolder: string;
+  /** The note's own entry, if it has one. */
+  readonly own: SourceEntry | null;
+  /** The pages the plan considers (their bodies name the sources they hold). */
+  readonly pages: PageRegistry;
+  readonly exists: (path: string) => Promise<boolean>;
+}
+
+export async function findMovedNote(query: MoveQuery): Promise<MovedNote> {
+  const { registry, notePath, wikiFolder, own, exists } = query;
+  if (own) {
+    // A note created since at an old path is another note: its sections are its own.
+    const formerPaths: string[] = [];
+    for (const path of own.formerPaths ?? []) if (!(await exists(path))) formerPaths.push(path);
+    return { ...NOT_MOVED, formerPaths };
+  }
+  const here = notePath.normalize("NFC");
+  const cited = new Set(query.pages.records.flatMap((r) => markedSources(r.body)).map((s) => s.normalize("NFC")));
+  const respelled: string[] = [];
+  const moved: string[] = [];
+  for (const path of cited) {
+    if (path === here) continue;
+    const sameNote = sourceKey(path) === sourceKey(here);
+    if (!sameNote && fileKey(path) !== fileKey(here)) continue;
+    const entry = await registry.entry(path);
+    if (!entry || entry.wikiFolder !== wikiFolder) continue;
+    // A path differing only in case is this very file on macOS and Windows, where it still "exists".
+    if (sameNote) respelled.push(path);
+    else if (!(await exists(path))) moved.push(path);
+  }
+  const from = [...respelled, ...(moved.length === 1 ? moved : [])];
+  if (from.length === 0) return NOT_MOVED;
+  const entries = (await Promise.all(from.map((p) => registry.entry(p)))).filter((e): e is SourceEntry => e !== null);
+  return {
+    formerPaths: [...from, ...entries.flatMap((e) => e.formerPaths ?? [])],
+    movedFrom: from,
+    pages: [...new Set(entries.flatMap((e) => e.pages))],
+  };
+}
+
+/** What the plan of one ingest reads of the wiki: its pages, and the note's former life if it moved. */
+export interface PlanInputs {
+  readonly pages: PageRegistry;
+  readonly moved: MovedNote;
+}
+
+export interface PlanInputsQuery {
+  readonly vault: VaultPort;
+  /** Null without state (nothing is known of earlier ingests). */
+  readonly registry: SourceRegistry | null;
+  readonly notePath: string;
+  readonly wikiFolder: string;
+  /** The pages the note yields now. */
+  readonly yielded: readonly WikiPage[];
+  /** Every wiki page, when the index does not answer. */
+  readonly pagePaths: readonly string[];
+  /** With the index: retrieval's shortlist and the wiki pages with a file name. */
+  readonly index?: { readonly shortlist: readonly string[]; readonly wikiNamed: (name: string) => readonly string[] };
+}
+
+/**
+ * The pages the plan considers. Without the index, every wiki page. With it, the retrieval
+ * shortlist (pages about the same subject), the pages whose file name is a new page's title or
+ * alias, and the pages the note yielded last time (so those it no longer yields lose its part),
+ * under its former path too when it moved.
+ */
+export async function planInputs(query: PlanInputsQuery): Promise<PlanInputs> {
+  const { vault, registry, notePath, index } = query;
+  const own = registry ? await registry.entry(notePath) : null;
+  let pages: PageRegistry;
+  if (index) {
+    const paths = new Set([...index.shortlist, ...(own?.pages ?? [])]);
+    for (const page of query.yielded) for (const name of [page.title, ...(page.aliases ?? [])]) for (const p of index.wikiNamed(fileNamer(name)(""))) paths.add(p);
+    pages = await findPagesById(vault, [...paths]);
+  } else pages = await findPagesById(vault, query.pagePaths);
+  if (!registry) return { pages, moved: NOT_MOVED };
+  const exists = async (path: string) => (await vault.stat(path)) !== null;
+  const moved = await findMovedNote({ registry, notePath, wikiFolder: query.wikiFolder, own, pages, exists });
+  const known = new Set(pages.records.map((r) => r.path));
+  const missing = moved.pages.filter((p) => !known.has(p));
+  if (missing.length === 0) return { pages, moved };
+  return { pages: registryOf([...pages.records, ...(await findPagesById(vault, missing)).records]), moved };
+}
