@@ -7,8 +7,8 @@
  * - Moved and changed between two ingests, its content says nothing. It is the note a page cites
  *   under the same file name in another folder (or the same path in another case), when that note
  *   is gone, was ingested into this wiki, and the note being ingested never was. Two such notes
- *   gone is no answer: neither is taken. A note renamed and changed at once is not recognised (the
- *   plugin records a rename when Obsidian reports it, so there it is known before any change).
+ *   gone is no answer: neither is taken. A note renamed and changed between two ingests is not
+ *   recognised: nothing but its content tied it to its old name.
  */
 import { nameKey } from "../core/unicode";
 import type { WikiPage } from "../core/schemas";
