@@ -133,7 +133,12 @@ export async function runFixes(deps: LintDeps, snapshot: WikiSnapshot, chosen: r
   planned = planned.filter((c) => (c.fix.kind === "reingest" ? keptNotes.has(sourceKey(c.fix.params.note ?? "")) : c.paths.every((p) => kept.has(p))));
   const index = indexLines(wikiFolder, reingested.filter((c) => kept.has(c.path)));
   const changes = index ? combineChanges([...selected, index]).changes : [...selected];
-  const state: PlannedStateChange[] = keptIngests.flatMap((i) => i.state);
+  // A re-ingest the review kept only part of records its note as partly applied: a later ingest offers the rest.
+  const state: PlannedStateChange[] = [];
+  for (const i of keptIngests) {
+    const leftOut = i.changes.filter((c) => c.action !== "unchanged" && !kept.has(c.path)).map((c) => c.path);
+    state.push(...(leftOut.length > 0 ? await i.stateLeavingOut(leftOut) : i.state));
+  }
   if (!deps.write) throw new SynapseError("config", "Fixes need the write path; none was given.");
   const applied = await applyPlan(deps.vault, changes, {
     ...deps.write,

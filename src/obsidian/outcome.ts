@@ -79,7 +79,8 @@ export function outcomeNotice(notePath: string, report: IngestReport): OutcomeTe
     if (declined > 0 && !changed) {
       return { ok: true, text: `Nothing written for "${name}": you applied none of its ${plural(declined, "change")}.` };
     }
-    const left = declined > 0 ? ` ${plural(declined, "change")} left out at review.` : "";
+    // The note is recorded as partly applied, so a plain ingest offers these again.
+    const left = declined > 0 ? ` ${plural(declined, "change")} left out at review: ingest the note again to review ${declined === 1 ? "it" : "them"}.` : "";
     return changed || report.pages.length === 0
       ? { ok: true, text: `Synapse ingested "${name}": ${countPages(report) || "no pages"}.${left}` }
       : { ok: true, text: `Synapse ingested "${name}": nothing new, the wiki already had it.` };

@@ -118,6 +118,8 @@ export interface DeferredIngest {
   readonly changes: readonly PlannedChange[];
   /** The note's registry entry and the contradictions found, as part of the caller's run. */
   readonly state: readonly PlannedStateChange[];
+  /** The same, for a run whose review left out the changes of these pages (the note is then partly applied). */
+  readonly stateLeavingOut: (leftOut: readonly string[]) => Promise<readonly PlannedStateChange[]>;
   /** Lines for the caller's log.md entry: the source, provider, tokens, cost. */
   readonly logDetails: readonly string[];
   /** What planning it spent (the model calls are made by then), for the caller's report. */
@@ -268,10 +270,13 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
         const yielded = planned.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
         const found = planned.flatMap((p) => p.contradictions ?? []);
-        const state = [
-          ...(registry && fingerprint ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded }, moved.movedFrom) : []),
+        const stateLeavingOut = async (leftOut: readonly string[]) => [
+          ...(registry && fingerprint
+            ? await registry.recordChange(notePath, { hash: fingerprint, ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yielded.filter((p) => !leftOut.includes(p)), leftOut }, moved.movedFrom)
+            : []),
           ...(found.length > 0 ? [contradictionsFoundChange(found, date)] : []),
         ];
+        const state = await stateLeavingOut([]);
         const cost = runCost(run.usage, caps.model, settings.prices);
         const spent = run.usage.totals();
         deferred = {
@@ -279,6 +284,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
           sourceTitle,
           changes: planned,
           state,
+          stateLeavingOut,
           logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, cost),
           usage: { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, costUsd: cost },
         };
@@ -304,7 +310,8 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       const yieldedPages = chosen.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
       // Sections still under a former path (on pages left out at review, or an agent did not return) keep it.
       const formerPaths = declined.length > 0 || caps.supportsAgenticLoop ? moved.formerPaths : [];
-      const entry = { hash: fingerprint ?? "", ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yieldedPages, formerPaths };
+      const leftOut = declined.map((d) => d.path);
+      const entry = { hash: fingerprint ?? "", ingestedAt: new Date(now()).toISOString(), wikiFolder, pages: yieldedPages, formerPaths, leftOut };
       const recorded = registry && fingerprint && !request.dryRun && writesSomething ? await registry.recordChange(notePath, entry, moved.movedFrom) : [];
       contradictions = chosen.flatMap((p) => p.contradictions ?? []);
       // The contradictions go into the record in the same run as the pages that show them, so an undo

@@ -35,6 +35,11 @@ export const SourceEntrySchema = z.object({
    * revises those sections as the note's own and spells them with its new path.
    */
   formerPaths: z.array(z.string()).optional(),
+  /**
+   * Pages whose changes the review left out at that ingest. Such an ingest applied only part of
+   * what the note yields, so the note is not up to date: the next ingest offers what was left out.
+   */
+  leftOut: z.array(z.string()).optional(),
 });
 export type SourceEntry = z.infer<typeof SourceEntrySchema>;
 

@@ -34,7 +34,11 @@ import {
 export { SOURCES_KEY, type SourceEntry } from "./source-registry-shards";
 
 /** An entry as a caller records it: `runId` left out means "the run that records it" (null outside any run). */
-export type RecordedEntry = Omit<SourceEntry, "runId" | "formerPaths"> & { readonly runId?: string | null; readonly formerPaths?: readonly string[] };
+export type RecordedEntry = Omit<SourceEntry, "runId" | "formerPaths" | "leftOut"> & {
+  readonly runId?: string | null;
+  readonly formerPaths?: readonly string[];
+  readonly leftOut?: readonly string[];
+};
 
 /** What makes a note "already up to date". */
 export interface UpToDate {
@@ -148,13 +152,15 @@ export class SourceRegistry {
     wikiFolder: string,
     exists: (path: string) => Promise<boolean>,
   ): Promise<UpToDate | null> {
-    const pagesExist = async (entry: SourceEntry) => {
+    // A review that left changes out applied part of the note: not up to date until the rest is.
+    const complete = async (entry: SourceEntry) => {
+      if ((entry.leftOut ?? []).length > 0) return false;
       for (const page of entry.pages) if (!(await exists(page))) return false;
       return true;
     };
     const own = await this.entry(notePath);
     if (own && own.hash === hash && own.wikiFolder === wikiFolder) {
-      return (await pagesExist(own)) ? { entry: own, movedFrom: null } : null;
+      return (await complete(own)) ? { entry: own, movedFrom: null } : null;
     }
     const indexed = (await readShard(this.store, hashShardKey(hash), HashShardSchema, emptyHashes)).paths[hash] ?? [];
     const whole = Object.entries((await this.wholeNotes()) ?? {}).flatMap(([path, e]) => (e.hash === hash ? [path] : []));
@@ -167,7 +173,7 @@ export class SourceRegistry {
       // that differs only in case is the same file on macOS and Windows (where the old spelling
       // still "exists"), and pages already count it as one source (`sourceKey`): a rename.
       if (nameKey(path) !== nameKey(notePath) && (await exists(path))) continue;
-      if (await pagesExist(entry)) return { entry, movedFrom: path };
+      if (await complete(entry)) return { entry, movedFrom: path };
     }
     return null;
   }
@@ -182,9 +188,13 @@ export class SourceRegistry {
   async recordChange(notePath: string, entry: RecordedEntry, movedFrom: string | readonly string[] | null = null): Promise<PlannedStateChange[]> {
     const noteKey = key(notePath);
     const pages = [...new Set(entry.pages)].sort();
-    const { formerPaths, ...rest } = entry;
-    const former = formerPaths && formerPaths.length > 0 ? { formerPaths: [...formerPaths] } : {};
-    const next = (runId: string | null): SourceEntry => ({ ...rest, ...former, pages, runId: entry.runId !== undefined ? entry.runId : runId });
+    const { formerPaths, leftOut, ...rest } = entry;
+    // Empty lists are left out of the shard, which then reads as it did before they existed.
+    const lists = {
+      ...(formerPaths && formerPaths.length > 0 ? { formerPaths: [...formerPaths] } : {}),
+      ...(leftOut && leftOut.length > 0 ? { leftOut: [...new Set(leftOut)].sort() } : {}),
+    };
+    const next = (runId: string | null): SourceEntry => ({ ...rest, ...lists, pages, runId: entry.runId !== undefined ? entry.runId : runId });
     const changes: PlannedStateChange[] = [];
     const olds = new Set((typeof movedFrom === "string" ? [movedFrom] : (movedFrom ?? [])).map(key));
     olds.delete(noteKey);

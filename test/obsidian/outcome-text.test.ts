@@ -51,7 +51,7 @@ describe("the notice an ingest ends with", () => {
   it("says what the review left out, or that nothing was applied", () => {
     const declined = [page("wiki/b.md", "updated")];
     expect(outcomeNotice("Bees.md", aReport({ pages: [page("wiki/a.md", "created")], declined })).text).toBe(
-      'Synapse ingested "Bees": 1 page created. 1 change left out at review.',
+      'Synapse ingested "Bees": 1 page created. 1 change left out at review: ingest the note again to review it.',
     );
     expect(outcomeNotice("Bees.md", aReport({ pages: [], declined })).text).toBe('Nothing written for "Bees": you applied none of its 1 change.');
   });

@@ -122,9 +122,32 @@ describe("review before apply in the plugin", () => {
     const after = await wiki(harness);
     expect(after[first]).toContain("Rewritten words.");
     expect(after[second]).toBe(before[second]);
-    expect(harness.notices.at(-1)).toBe('Synapse ingested "Source note": 1 page updated. 1 change left out at review.');
+    expect(harness.notices.at(-1)).toBe('Synapse ingested "Source note": 1 page updated. 1 change left out at review: ingest the note again to review it.');
     const result = harness.modals.at(-1) as HTMLElement;
     expect(result.textContent).toContain("Left out at review: not written.");
+  });
+
+  it("offers a change left out again at the next ingest of the unchanged note, not 'already up to date'", async () => {
+    const { harness, before } = await ingestedOnce();
+    const second = Object.keys(before).find((p) => p.endsWith("Second concept.md")) ?? "";
+    const opened = harness.opened.length;
+    const done = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
+    const modal = await reviewModal(harness, opened);
+    box(modal, second).checked = false;
+    button(modal, "Apply selected").click();
+    await done;
+
+    const again = harness.opened.length;
+    const next = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
+    const offered = await reviewModal(harness, again);
+    expect([...offered.contentEl.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].map((b) => b.dataset.path)).toEqual([second]);
+    button(offered, "Apply all").click();
+    await next;
+    expect((await wiki(harness))[second]).toContain("Other words, more of them.");
+    expect(harness.notices.at(-1)).toBe('Synapse ingested "Source note": 1 page updated, 1 unchanged.');
+
+    await ingest(harness, writes("Rewritten words.", "Other words, more of them."));
+    expect(harness.notices.at(-1)).toMatch(/is already up to date/);
   });
 
   it("'Cancel' writes nothing at all (not even a log entry), and closing the window is the same", async () => {
