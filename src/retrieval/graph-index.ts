@@ -1,12 +1,15 @@
 /**
  * The link graph: wikilinks, embeds and frontmatter `sources` as edges between notes, tags as
  * shared labels. Targets are kept as written and resolved when asked, the way Obsidian resolves a
- * link (a path when it has one, else the file name; the shortest path wins a tie), so a note created
- * later is linked at once without revisiting the notes that point at it.
+ * link (link-resolution.ts: a path must match when the link has one; a bare name goes to the
+ * shortest path; names compare NFC and case-folded), so a note created later is linked at once
+ * without revisiting the notes that point at it. Notes that exist but are never indexed (excluded
+ * folders) take part in resolution — a link Obsidian would send to one of them is no edge to another
+ * note of the same name — but are never nodes.
  */
-import { basenameOf } from "./chunker";
 import { detachAll } from "./detach";
 import { retrievalError } from "./errors";
+import { noteNameKey, pickTarget, shortestFirst, targetNameKey, type Candidate } from "./link-resolution";
 import type { NoteLinks } from "./links";
 
 export type Relation = "link" | "embed" | "source" | "backlink" | "tag";
@@ -31,16 +34,16 @@ export interface LinkResolver {
 
 export const MAX_DEPTH = 6;
 
-const key = (text: string) => text.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\.md$/i, "").toLowerCase();
-
 export class GraphIndex implements LinkResolver {
   private readonly notes = new Map<string, NoteLinks>();
+  /** By name key: the notes so named, nodes and others alike. */
   private readonly byName = new Map<string, Set<string>>();
-  private readonly byPath = new Map<string, string>();
+  /** Notes that exist but are never indexed: they answer links, yet are no node. */
+  private readonly others = new Set<string>();
   private readonly inbound = new Map<string, Set<string>>();
   private readonly tagged = new Map<string, Set<string>>();
   /** By name key: the notes so named, shortest path first (how a bare name resolves), built when asked. */
-  private readonly candidates = new Map<string, readonly { path: string; key: string }[]>();
+  private readonly candidates = new Map<string, readonly Candidate[]>();
   /**
    * By name key K: every note whose links resolve to a note named K, by that note's path, sorted —
    * built on first use, dropped when a note named K or a note linking to a K comes or goes. Only
@@ -65,16 +68,13 @@ export class GraphIndex implements LinkResolver {
 
   set(path: string, found: NoteLinks): void {
     this.remove(path);
+    this.forgetOther(path);
     // Detached: a target cut from a note would otherwise keep the note's whole text in memory.
     const links: NoteLinks = { links: detachAll(found.links), embeds: detachAll(found.embeds), tags: detachAll(found.tags), sources: detachAll(found.sources) };
     this.notes.set(path, links);
-    const name = key(basenameOf(path));
-    addTo(this.byName, name, path);
-    this.candidates.delete(name);
-    this.backlinkTable.delete(name);
-    this.byPath.set(key(path), path);
+    this.named(path, true);
     for (const target of targetsOf(links)) {
-      const targetName = key(basenameOf(target));
+      const targetName = targetNameKey(target);
       addTo(this.inbound, targetName, path);
       this.backlinkTable.delete(targetName);
     }
@@ -85,33 +85,60 @@ export class GraphIndex implements LinkResolver {
     const links = this.notes.get(path);
     if (!links) return;
     this.notes.delete(path);
-    const name = key(basenameOf(path));
-    removeFrom(this.byName, name, path);
-    this.candidates.delete(name);
-    this.backlinkTable.delete(name);
-    this.byPath.delete(key(path));
+    this.named(path, false);
     for (const target of targetsOf(links)) {
-      const targetName = key(basenameOf(target));
+      const targetName = targetNameKey(target);
       removeFrom(this.inbound, targetName, path);
       this.backlinkTable.delete(targetName);
     }
     for (const tag of links.tags) removeFrom(this.tagged, tag, path);
   }
 
-  resolve(target: string, from: string): string | null {
-    if (this.resolver) return this.resolver.resolve(target, from);
-    const full = key(target);
-    const exact = this.byPath.get(full);
-    if (exact) return exact;
-    const named = this.namedShortestFirst(key(basenameOf(target)));
-    if (named.length <= 1 || !full.includes("/")) return named[0]?.path ?? null;
-    return (named.find((c) => c.key.endsWith(full)) ?? named[0])?.path ?? null;
+  /**
+   * The vault's notes that exist but are never indexed (excluded folders, the wiki's index.md and
+   * log.md), replacing those known before: links resolve to them as Obsidian would, never as edges.
+   */
+  setOthers(paths: Iterable<string>): void {
+    for (const path of [...this.others]) this.forgetOther(path);
+    for (const path of paths) this.addOther(path);
   }
 
-  private namedShortestFirst(name: string): readonly { path: string; key: string }[] {
+  addOther(path: string): void {
+    if (this.notes.has(path) || this.others.has(path)) return;
+    this.others.add(path);
+    this.named(path, true);
+  }
+
+  forgetOther(path: string): void {
+    if (!this.others.delete(path)) return;
+    this.named(path, false);
+  }
+
+  /** Adds or removes a note (node or other) under its name; how links to that name resolve may change. */
+  private named(path: string, present: boolean): void {
+    const name = noteNameKey(path);
+    if (present) addTo(this.byName, name, path);
+    else removeFrom(this.byName, name, path);
+    this.candidates.delete(name);
+    this.backlinkTable.delete(name);
+  }
+
+  /** The indexed note a link leads to, or null: nowhere, or a note that is never indexed. */
+  resolve(target: string, from: string): string | null {
+    if (this.resolver) return this.resolver.resolve(target, from);
+    const found = this.locate(target, from);
+    return found !== null && this.notes.has(found) ? found : null;
+  }
+
+  /** The note a link leads to with the built-in resolver, indexed or not (the CLI's `linkTarget`). */
+  locate(target: string, from: string): string | null {
+    return pickTarget(target, from, this.namedShortestFirst(targetNameKey(target)));
+  }
+
+  private namedShortestFirst(name: string): readonly Candidate[] {
     let list = this.candidates.get(name);
     if (!list) {
-      list = [...(this.byName.get(name) ?? [])].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).map((p) => ({ path: p, key: key(p) }));
+      list = shortestFirst(this.byName.get(name) ?? []);
       this.candidates.set(name, list);
     }
     return list;
@@ -119,7 +146,7 @@ export class GraphIndex implements LinkResolver {
 
   /** The notes whose links, embeds or sources resolve to `path`, sorted. */
   backlinks(path: string): readonly string[] {
-    const name = key(basenameOf(path));
+    const name = noteNameKey(path);
     let table = this.backlinkTable.get(name);
     if (!table) {
       table = this.resolveLinksTo(name);
@@ -136,7 +163,7 @@ export class GraphIndex implements LinkResolver {
       if (!links) continue;
       const reached = new Set<string>();
       for (const t of targetsOf(links)) {
-        if (key(basenameOf(t)) !== name) continue;
+        if (targetNameKey(t) !== name) continue;
         const to = this.resolve(t, source);
         if (to && !reached.has(to)) {
           reached.add(to);

@@ -91,8 +91,6 @@ export class VaultIndex implements Retriever {
   private readonly notes = new Map<string, NoteState>();
   /** Indexed paths by the key of their file name, so "is there a note called X" costs one lookup. */
   private readonly byName = new Map<string, Set<string>>();
-  /** Notes seen but never indexed (excluded folders, index.md, log.md), by name key: links to them are not dangling. */
-  private readonly unindexed = new Map<string, Set<string>>();
   private readonly dirty = new Set<number>();
   private readonly extract: LinkExtractor;
   /** The vector backend, when an embedder is configured. */
@@ -194,7 +192,7 @@ export class VaultIndex implements Retriever {
   }
 
   remove(path: string): boolean {
-    this.forgetUnindexed(path);
+    this.graph.forgetOther(path);
     if (!this.notes.has(path)) return false;
     this.notes.delete(path);
     this.forgetName(path);
@@ -222,23 +220,11 @@ export class VaultIndex implements Retriever {
    * that a link to one of them is known to lead somewhere without the note being indexed.
    */
   setUnindexed(paths: readonly string[]): void {
-    this.unindexed.clear();
-    this.sawUnindexed(paths);
+    this.graph.setOthers(paths.filter((path) => this.excluded(path)));
   }
 
   private sawUnindexed(paths: readonly string[]): void {
-    for (const path of paths) {
-      if (!this.excluded(path)) continue;
-      const key = this.nameOf(path);
-      this.unindexed.set(key, (this.unindexed.get(key) ?? new Set()).add(path));
-    }
-  }
-
-  private forgetUnindexed(path: string): void {
-    const key = this.nameOf(path);
-    const paths = this.unindexed.get(key);
-    paths?.delete(path);
-    if (paths?.size === 0) this.unindexed.delete(key);
+    for (const path of paths) if (this.excluded(path)) this.graph.addOther(path);
   }
 
   private indexedOrNull(path: string | null): string | null {
@@ -248,8 +234,8 @@ export class VaultIndex implements Retriever {
   /**
    * Where a wikilink written in `from` leads: an indexed note, a note that exists but is excluded,
    * another file, or nowhere. Lint and ingest call a link dangling only when it is "missing".
-   * The plugin answers with Obsidian's resolver; the CLI with the index's own, and for excluded
-   * notes with the names the last sync listed.
+   * The plugin answers with Obsidian's resolver; the CLI with the index's own
+   * (link-resolution.ts), over the indexed notes and the excluded ones the last sync listed.
    */
   linkTarget(target: string, from: string): LinkTarget {
     const outer = this.options.resolver;
@@ -259,14 +245,9 @@ export class VaultIndex implements Retriever {
       if (this.notes.has(path)) return Object.freeze({ kind: "indexed", path });
       return Object.freeze({ kind: this.excluded(path) ? "excluded" : "file", path });
     }
-    const path = this.graph.resolve(target, from);
-    if (path !== null) return Object.freeze({ kind: "indexed", path });
-    const clean = target.trim().replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\.md$/i, "");
-    const named = [...(this.unindexed.get(this.nameOf(`${clean}.md`)) ?? [])].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
-    const wanted = nameKey(clean);
-    // With a folder in the link, only a note at that path (or ending so) answers; without one, any of that name.
-    const hit = clean.includes("/") ? named.find((p) => nameKey(p.replace(/\.md$/i, "")).endsWith(wanted)) : named[0];
-    return hit ? Object.freeze({ kind: "excluded", path: hit }) : MISSING;
+    const path = this.graph.locate(target, from);
+    if (path === null) return MISSING;
+    return Object.freeze({ kind: this.notes.has(path) ? "indexed" : "excluded", path });
   }
 
   private nameOf(path: string): string {

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { GraphIndex } from "../../src/retrieval/graph-index";
 import type { NoteLinks } from "../../src/retrieval/links";
 
-const NAMES = ["Alpha", "beta", "Gamma ray", "delta"];
+/** "Café" in both Unicode spellings: a macOS vault decomposes names, people type them composed. */
+const NAMES = ["Alpha", "beta", "Gamma ray", "delta", "Caf\u00e9", "Cafe\u0301"];
 const FOLDERS = ["", "one/", "one/two/", "Other/"];
 const aPath = fc.tuple(fc.constantFrom(...FOLDERS), fc.constantFrom(...NAMES)).map(([f, n]) => `${f}${n}.md`);
 /** Targets as people write them: a bare name in any case, a partial or full path, with or without `.md`. */
@@ -23,6 +24,9 @@ const anEdit = fc.oneof(
   fc.record({ kind: fc.constant("set" as const), path: aPath, links: someLinks }),
   fc.record({ kind: fc.constant("remove" as const), path: aPath }),
   fc.record({ kind: fc.constant("ask" as const), path: aPath }),
+  // A note that exists but is never indexed (an excluded folder) comes or goes.
+  fc.record({ kind: fc.constant("other" as const), path: aPath }),
+  fc.record({ kind: fc.constant("forget" as const), path: aPath }),
 );
 
 /** Backlinks the slow way: every note's every target, resolved. */
@@ -41,13 +45,21 @@ describe("the backlink table", () => {
       fc.property(fc.array(anEdit, { maxLength: 40 }), (edits) => {
         const graph = new GraphIndex();
         const notes = new Map<string, NoteLinks>();
+        const others = new Set<string>();
         for (const edit of edits) {
           if (edit.kind === "set") {
             graph.set(edit.path, edit.links);
             notes.set(edit.path, edit.links);
+            others.delete(edit.path);
           } else if (edit.kind === "remove") {
             graph.remove(edit.path);
             notes.delete(edit.path);
+          } else if (edit.kind === "other") {
+            graph.addOther(edit.path);
+            if (!notes.has(edit.path)) others.add(edit.path);
+          } else if (edit.kind === "forget") {
+            graph.forgetOther(edit.path);
+            others.delete(edit.path);
           } else if (notes.has(edit.path)) {
             // Asking builds the table for that name, so later edits must drop it.
             graph.neighbours(edit.path);
@@ -55,6 +67,7 @@ describe("the backlink table", () => {
         }
         const fresh = new GraphIndex();
         for (const [path, links] of notes) fresh.set(path, links);
+        fresh.setOthers(others);
         for (const path of notes.keys()) {
           const backlinks = graph.neighbours(path).filter((n) => n.relation === "backlink").map((n) => n.path);
           expect(backlinks).toEqual(resolvedBacklinks(graph, notes, path).filter((p) => !graph.neighbours(path).some((n) => n.path === p && n.relation !== "backlink")));
