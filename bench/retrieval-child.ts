@@ -2,7 +2,9 @@
  * One measurement of the retrieval benchmark, in a fresh process so that its time and peak memory
  * are its own (cold figures). Prints one JSON line. Run by bench/retrieval.bench.ts:
  *   node --import tsx bench/retrieval-child.ts <mode> <vaultRoot> <storeDir> <queriesFile>
- * Modes: synapse-build, synapse-warm, minisearch-build, minisearch-warm, and synapse-update: only
+ * Modes: synapse-build, synapse-warm, minisearch-build, minisearch-warm; synapse-plugin-build: a cold
+ * build driven as the plugin drives it (time slices, batches of 50, the first flush), its blocks
+ * between yields measured (SYNAPSE_SLICE_MS sets the slice); and synapse-update: only
  * the one-note updates, against an index built once by synapse-build (queries file optional), e.g.
  *   node --import tsx bench/retrieval-child.ts synapse-update <vaultRoot> <storeDir>
  */
@@ -14,7 +16,7 @@ import { syncIndex } from "../src/retrieval/sync";
 import { VaultIndex } from "../src/retrieval/vault-index";
 import { NodeStateStore } from "../src/vault/node-state-store";
 import { NodeVault } from "../src/vault/node-vault";
-import { mainThreadMeter } from "./main-thread";
+import { mainThreadMeter, type MainThreadFigures, type MainThreadMeter } from "./main-thread";
 import { percentile } from "./stats";
 
 const [mode = "", vaultRoot = "", storeDir = "", queriesFile = ""] = process.argv.slice(2);
@@ -47,7 +49,7 @@ async function timeQueries(run: (q: string) => unknown): Promise<number[]> {
 
 async function synapseBuild(): Promise<Record<string, number>> {
   // The store counts its file operations as yields for the flush's figure (main-thread.ts).
-  const meter = mainThreadMeter();
+  const meter = meterForRun();
   const store = meter.store(new NodeStateStore(storeDir));
   const start = performance.now();
   const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
@@ -61,22 +63,79 @@ async function synapseBuild(): Promise<Record<string, number>> {
     notes: sync.total,
     chunks: index.text.chunkCount,
     peakMb: peakMb(),
-    flushBlockMs: flush.longestBlockMs,
-    flushStepMs: flush.longestStepMs,
+    ...figures("flush", flush),
+  };
+}
+
+/** A meter with the slice SYNAPSE_SLICE_MS asks for (default: the plugin's). */
+function meterForRun() {
+  const slice = process.env.SYNAPSE_SLICE_MS;
+  return mainThreadMeter(slice ? { budgetMs: Number(slice) } : {});
+}
+
+/**
+ * The vault with its listing counted as a yield: on disk it awaits the file system. (Obsidian lists
+ * from memory instead, a walk of its file tree that this benchmark does not reproduce.)
+ */
+function listingAsIo(meter: MainThreadMeter): NodeVault {
+  const metered = new NodeVault(vaultRoot);
+  metered.list = meter.io(metered.list.bind(metered));
+  return metered;
+}
+
+/** A meter's figures under a prefix, e.g. loadBlockMs. */
+function figures(prefix: string, f: MainThreadFigures): Record<string, number> {
+  return {
+    [`${prefix}BlockMs`]: f.longestBlockMs,
+    [`${prefix}BlockCpuMs`]: f.longestBlockCpuMs,
+    [`${prefix}MostCpuMs`]: f.mostBlockCpuMs,
+    [`${prefix}StepMs`]: f.longestStepMs,
+    [`${prefix}StepCpuMs`]: f.mostStepCpuMs,
+    [`${prefix}StepsOver10`]: f.stepsOver10Ms,
+    [`${prefix}Yields`]: f.yields,
+  };
+}
+
+/**
+ * A cold build as the plugin runs it (index-open.ts): the empty index opened in time slices, every
+ * note indexed in batches of 50 through the slicer, then the first flush through it — measured
+ * apart, as the two phases are, and timed together as the build.
+ */
+async function synapsePluginBuild(): Promise<Record<string, number>> {
+  const meter = meterForRun();
+  const store = meter.store(new NodeStateStore(storeDir));
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
+  const sync = await syncIndex(index, listingAsIo(meter), { batchSize: 50, slicer: meter.slicer, embed: false, flush: false });
+  const build = meter.finish();
+  meter.reset();
+  await index.flush({ checkpoint: meter.checkpoint });
+  const flush = meter.finish();
+  const used = process.cpuUsage(cpu);
+  return {
+    buildMs: performance.now() - start,
+    buildCpuMs: (used.user + used.system) / 1000,
+    notes: sync.total,
+    ...figures("index", build),
+    ...figures("flush", flush),
   };
 }
 
 async function synapseWarm(): Promise<Record<string, number>> {
   // Opened as the plugin opens it: in time slices, the longest block between two yields measured.
-  const meter = mainThreadMeter();
+  const meter = meterForRun();
   const store = meter.store(new NodeStateStore(storeDir));
   let start = performance.now();
   const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
   const warmMs = performance.now() - start;
   const load = meter.finish();
+  // Then the plugin checks every note's time and size, in the same slices.
+  meter.reset();
   start = performance.now();
-  const sync = await syncIndex(index, vault, { batchSize: 500 });
+  const sync = await syncIndex(index, listingAsIo(meter), { batchSize: 50, slicer: meter.slicer, embed: false });
   const checkMs = performance.now() - start;
+  const check = meter.finish();
   const query = await timeQueries((q) => index.retrieve(q, { scope: { kind: "all" }, limit: 10 }));
   return {
     warmMs,
@@ -87,9 +146,8 @@ async function synapseWarm(): Promise<Record<string, number>> {
     queryP95: percentile(query, 95),
     ...(await timeUpdates(index)),
     peakMb: peakMb(),
-    loadBlockMs: load.longestBlockMs,
-    loadStepMs: load.longestStepMs,
-    loadYields: load.yields,
+    ...figures("load", load),
+    ...figures("check", check),
   };
 }
 
@@ -172,6 +230,7 @@ const modes: Record<string, () => Promise<Record<string, number>>> = {
   "synapse-build": synapseBuild,
   "synapse-warm": synapseWarm,
   "synapse-update": synapseUpdate,
+  "synapse-plugin-build": synapsePluginBuild,
   "minisearch-build": miniBuild,
   "minisearch-warm": miniWarm,
 };

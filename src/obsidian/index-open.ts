@@ -26,8 +26,6 @@ export interface OpenIndexDeps {
   readonly signal: AbortSignal;
   /** A fresh time slicer (the host's yield and clock). */
   readonly slicer: () => TimeSlicer;
-  readonly yieldNow: () => Promise<void>;
-  readonly now?: () => number;
   readonly status: (text: string) => void;
   readonly embedder?: (settings: Settings) => Promise<Embedder | null>;
   /** Tells the user why vector search is off (a notice). */
@@ -85,8 +83,7 @@ export async function openAndSync(deps: OpenIndexDeps): Promise<VaultIndex> {
   deps.status(index.size === 0 ? "Indexing the vault…" : "");
   await syncIndex(index, deps.vault, {
     batchSize: 50,
-    yieldNow: deps.yieldNow,
-    ...(deps.now ? { now: deps.now } : {}),
+    slicer: deps.slicer(),
     signal,
     // Embedding comes after, in the background: the index answers from text and links meanwhile.
     embed: false,

@@ -20,7 +20,7 @@
 import { TFile, type App, type CachedMetadata } from "obsidian";
 import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
-import { TimeSlicer } from "../retrieval/time-slice";
+import { runPiecesSliced, TimeSlicer } from "../retrieval/time-slice";
 import type { Retriever } from "../retrieval/types";
 import type { VaultIndex } from "../retrieval/vault-index";
 import type { Settings } from "../settings/schema";
@@ -230,8 +230,6 @@ export class IndexService {
       settings: this.options.settings(),
       signal,
       slicer: () => this.slicer(),
-      yieldNow: this.options.yieldNow ?? timer(),
-      ...(this.options.now ? { now: this.options.now } : {}),
       status: this.options.status,
       ...(this.options.embedder ? { embedder: this.options.embedder } : {}),
       tell: (message) => this.tell(session, message),
@@ -326,6 +324,7 @@ export class IndexService {
       } finally {
         this.current = null;
       }
+      if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), () => slicer.checkpoint());
     }
     if (changed) {
       this.scheduleFlush();

@@ -3,11 +3,18 @@
  * pairs in one Int32Array, see `Segment`) becomes readable: grouped by term, and merged into the
  * frozen base. Grouping is a counting sort over the delta alone, so a search can read the postings
  * of a few changed notes without touching the base; merging copies runs of the base's dictionary
- * and postings whole, inserting the delta's terms sorted once.
+ * and postings whole, inserting the delta's terms sorted once. Merging runs in pieces (`Pieces`,
+ * time-slice.ts): at 50,000 notes a segment holds hundreds of thousands of postings, and one merge
+ * in a single step would hold Obsidian's main thread for over 50 ms.
  */
 import { DictionaryBuilder } from "./term-dictionary";
 import type { TermTable } from "./term-table";
-import type { FrozenPostings } from "./segment";
+import type { ChunkMeta, FrozenPostings } from "./segment";
+import { PIECE_BYTES, runPieces, type Pieces } from "./time-slice";
+
+/** Postings copied in one piece of a merge (a piece of PIECE_BYTES), and delta terms placed in one. */
+const PIECE_POSTINGS = PIECE_BYTES / 4;
+const PIECE_TERMS = 2048;
 
 /** A delta's postings grouped by term: the postings of `termIds[i]` lie at starts[i]…starts[i + 1], chunk ids rising. */
 export interface GroupedDelta {
@@ -74,6 +81,15 @@ export function groupDelta(table: TermTable, pairs: Int32Array, pairCount: numbe
  * term left without postings goes.
  */
 export function mergeFrozen(old: FrozenPostings, table: TermTable, delta: GroupedDelta, remap: Int32Array | null): FrozenPostings {
+  return runPieces(mergeFrozenPieces(old, table, delta, remap));
+}
+
+/**
+ * `mergeFrozen` in pieces: a yield after every PIECE_POSTINGS postings copied or PIECE_TERMS delta
+ * terms placed. Reads `old`, `delta` and the table's terms only, and writes only arrays of its own,
+ * so the caller may do other work between the pieces as long as it changes none of those.
+ */
+export function* mergeFrozenPieces(old: FrozenPostings, table: TermTable, delta: GroupedDelta, remap: Int32Array | null): Pieces<FrozenPostings> {
   const oldCount = old.terms.size;
   const dictionary = new DictionaryBuilder(old.terms);
   const offsets = new Int32Array(oldCount + delta.termIds.length + 1);
@@ -103,7 +119,14 @@ export function mergeFrozen(old: FrozenPostings, table: TermTable, delta: Groupe
     }
   };
   let a = 0;
+  let pieceAt = 0;
+  let pieceTerm = 0;
   for (let b = 0; b < delta.termIds.length; b++) {
+    if (at - pieceAt > PIECE_POSTINGS || b - pieceTerm >= PIECE_TERMS) {
+      yield;
+      pieceAt = at;
+      pieceTerm = b;
+    }
     const term = table.term(delta.termIds[b] as number);
     const next = old.terms.lowerBound(term, a);
     copyOld(a, next);
@@ -122,6 +145,7 @@ export function mergeFrozen(old: FrozenPostings, table: TermTable, delta: Groupe
   }
   copyOld(a, oldCount);
   offsets[terms] = at;
+  yield;
   return { terms: dictionary.build(), offsets: offsets.slice(0, terms + 1), postings: at === postings.length ? postings : postings.slice(0, at) };
 }
 
@@ -141,4 +165,36 @@ function copyRemapped(source: Int32Array, from: number, to: number, remap: Int32
     if (id >= 0) into[at++] = id * 256 + (packed & 0xff);
   }
   return at;
+}
+
+/** The living chunks renumbered in order: old id → new id (-1: dead), and the segment's new chunk tables. */
+export interface Compaction {
+  readonly remap: Int32Array;
+  readonly paths: string[];
+  readonly ordinals: number[];
+  readonly metas: ChunkMeta[];
+  readonly ids: Map<string, number[]>;
+}
+
+/** How dropping the dead chunks renumbers the living ones, computed without changing the segment's tables. */
+export function planCompaction(chunkPath: readonly string[], chunkOrdinal: readonly number[], chunkMetas: readonly ChunkMeta[], deadMask: Uint8Array, noteIds: ReadonlyMap<string, readonly number[]>): Compaction {
+  const remap = new Int32Array(chunkPath.length).fill(-1);
+  const paths: string[] = [];
+  const ordinals: number[] = [];
+  const metas: ChunkMeta[] = [];
+  const ids = new Map<string, number[]>();
+  for (let id = 0; id < chunkPath.length; id++) {
+    if (id < deadMask.length && deadMask[id]) continue;
+    const path = chunkPath[id] as string;
+    remap[id] = paths.length;
+    let list = ids.get(path);
+    if (!list) ids.set(path, (list = []));
+    list.push(paths.length);
+    paths.push(path);
+    ordinals.push(chunkOrdinal[id] as number);
+    metas.push(chunkMetas[id] as ChunkMeta);
+  }
+  // A note without chunks has no ids but is still a note of this segment.
+  for (const [path, list] of noteIds) if (list.length === 0) ids.set(path, []);
+  return { remap, paths, ordinals, metas, ids };
 }

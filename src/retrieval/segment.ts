@@ -13,12 +13,15 @@
  * delta into a new base (segment-merge.ts): before a flush (the shard stores the base), when a
  * building segment's delta outgrows half its base, and when a search finds the delta or the dead
  * chunks past a bound — so each posting is copied a few times at most, and the delta a search
- * groups stays small.
+ * groups stays small. On Obsidian's main thread the first two run in pieces (`freezePieces`), with a
+ * yield between them; anything that reads or changes the segment meanwhile first finishes the merge
+ * at once, so no one ever sees a segment half merged.
  */
 import { detach } from "./detach";
-import { groupDelta, mergeFrozen, type GroupedDelta } from "./segment-merge";
+import { groupDelta, mergeFrozenPieces, planCompaction, type Compaction, type GroupedDelta } from "./segment-merge";
 import { TermDictionary } from "./term-dictionary";
 import type { TermTable } from "./term-table";
+import { noPieces, runPieces, type Pieces } from "./time-slice";
 import type { ScoredSegment } from "./top-k";
 
 export interface ChunkMeta {
@@ -62,6 +65,12 @@ const MAX_TF = 255;
 const MAX_CHUNKS = 1 << 23;
 /** A delta smaller than this is never merged for its size alone, however small the base. */
 const DELTA_MIN_POSTINGS = 4096;
+/**
+ * A write merges the segment at once only when its delta has grown this many times past the bound
+ * at which it asks for a merge (`wantsMerge`): whoever writes on the main thread (the sync, the
+ * plugin's updates) merges it before then, in pieces.
+ */
+const WRITE_MERGE_FACTOR = 2;
 /** A search merges a segment whose delta holds more than this share of its base's postings … */
 const SEARCH_DELTA_SHARE = 1 / 8;
 /** … or more dead base chunks than this share of them (and than DEAD_MIN). */
@@ -104,6 +113,8 @@ export class Segment implements ChunkWriter, ScoredSegment {
   /** The delta's living postings grouped by term and a term's place in them, built by a search; null once stale. */
   private grouped: { readonly delta: GroupedDelta; readonly at: Map<number, number> } | null = null;
   private writing: Writing | null = null;
+  /** A merge running in pieces (`freezePieces`), until its last piece. */
+  private merging: Pieces<void> | null = null;
   totalLength = 0;
   chunkCount = 0;
 
@@ -111,6 +122,15 @@ export class Segment implements ChunkWriter, ScoredSegment {
 
   get frozen(): boolean {
     return this.deadCount === 0 && this.chunkPath.length === this.baseChunks;
+  }
+
+  /** Has the delta outgrown half the base (a building segment), so that it should merge before it grows on? */
+  get wantsMerge(): boolean {
+    return this.merging === null && this.pairCount / 2 > this.mergeBound();
+  }
+
+  private mergeBound(): number {
+    return Math.max(DELTA_MIN_POSTINGS, this.base.postings.length / 2);
   }
 
   /** Whether postings written since the last merge still refer to the term table. */
@@ -125,6 +145,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
 
   /** Adopts a stored inverted index for `notes` (chunk ids in the order of `notes`). */
   load(notes: readonly { path: string; chunks: readonly ChunkMeta[] }[], frozen: FrozenPostings): void {
+    this.finishMerge();
     this.notes.clear();
     this.ids.clear();
     this.base = frozen;
@@ -165,6 +186,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
 
   /** Replaces a note's chunks with those `feed` writes. */
   write(path: string, feed: (writer: ChunkWriter) => void): void {
+    this.finishMerge();
     this.remove(path);
     const writing: Writing = { path, metas: [], ids: [], open: null, weights: 0, chunkId: -1, stamp: 0 };
     this.writing = writing;
@@ -179,8 +201,9 @@ export class Segment implements ChunkWriter, ScoredSegment {
     this.ids.set(path, writing.ids);
     for (const c of writing.metas) this.totalLength += c.length;
     this.chunkCount += writing.metas.length;
-    // A building segment merges once its delta outgrows half the base: each merge copies the base, which has grown by half since.
-    if (this.pairCount / 2 > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length / 2)) this.freeze();
+    // A building segment merges once its delta outgrows half the base (each merge copies the base,
+    // which has grown by half since): in pieces by whoever drives the writes, else here at once.
+    if (this.pairCount / 2 > WRITE_MERGE_FACTOR * this.mergeBound()) this.freeze();
   }
 
   chunk(heading: string, start: number, end: number, length?: number): void {
@@ -240,6 +263,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
   }
 
   remove(path: string): boolean {
+    this.finishMerge();
     const meta = this.notes.get(path);
     if (!meta) return false;
     for (const c of meta) this.totalLength -= c.length;
@@ -262,15 +286,44 @@ export class Segment implements ChunkWriter, ScoredSegment {
 
   /** Merges the delta into the base and drops dead chunks. */
   freeze(): void {
-    if (this.frozen) return;
-    const remap = this.deadCount > 0 ? this.compact() : null;
-    const delta = groupDelta(this.table, this.pairs, this.pairCount, remap ? { remap } : { dead: this.deadMask }, true);
-    this.base = mergeFrozen(this.base, this.table, delta, remap);
-    this.baseChunks = this.chunkPath.length;
-    this.lengths = Float64Array.from(this.metas, (m) => m.length);
-    this.pairs = new Int32Array(0);
-    this.pairCount = 0;
-    this.grouped = null;
+    this.finishMerge();
+    if (!this.frozen) runPieces(this.merge());
+  }
+
+  /**
+   * `freeze` in pieces, for the main thread: the segment stays as it was until the last piece
+   * installs the merged base. Reading or changing the segment before then finishes the merge first.
+   */
+  freezePieces(): Pieces<void> {
+    this.finishMerge();
+    if (this.frozen) return noPieces();
+    const pieces = this.merge();
+    this.merging = pieces;
+    return pieces;
+  }
+
+  private finishMerge(): void {
+    if (this.merging) runPieces(this.merging);
+  }
+
+  private *merge(): Pieces<void> {
+    try {
+      yield; // the caller's checkpoint comes before any work
+      const compaction = this.deadCount > 0 ? planCompaction(this.chunkPath, this.chunkOrdinal, this.metas, this.deadMask, this.ids) : null;
+      const remap = compaction?.remap ?? null;
+      const delta = groupDelta(this.table, this.pairs, this.pairCount, remap ? { remap } : { dead: this.deadMask }, true);
+      yield;
+      const base = yield* mergeFrozenPieces(this.base, this.table, delta, remap);
+      if (compaction) this.compact(compaction);
+      this.base = base;
+      this.baseChunks = this.chunkPath.length;
+      this.lengths = Float64Array.from(this.metas, (m) => m.length);
+      this.pairs = new Int32Array(0);
+      this.pairCount = 0;
+      this.grouped = null;
+    } finally {
+      this.merging = null;
+    }
   }
 
   /**
@@ -278,6 +331,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
    * chunks have passed their bound (so what a search groups stays small), else groups the delta.
    */
   prepareSearch(): void {
+    this.finishMerge();
     if (this.frozen) return;
     const deltaPostings = this.pairCount / 2;
     if (deltaPostings > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length * SEARCH_DELTA_SHARE) || this.deadInBase.length > Math.max(DEAD_MIN, this.baseChunks * SEARCH_DEAD_SHARE)) {
@@ -291,36 +345,18 @@ export class Segment implements ChunkWriter, ScoredSegment {
     this.grouped = { delta, at };
   }
 
-  /** Drops dead chunks: renumbers the living ones in order and returns old id → new id (-1: dead). */
-  private compact(): Int32Array {
-    const remap = new Int32Array(this.chunkPath.length).fill(-1);
-    const paths: string[] = [];
-    const ordinals: number[] = [];
-    const metas: ChunkMeta[] = [];
-    const ids = new Map<string, number[]>();
-    for (let id = 0; id < this.chunkPath.length; id++) {
-      if (id < this.deadMask.length && this.deadMask[id]) continue;
-      const path = this.chunkPath[id] as string;
-      remap[id] = paths.length;
-      let list = ids.get(path);
-      if (!list) ids.set(path, (list = []));
-      list.push(paths.length);
-      paths.push(path);
-      ordinals.push(this.chunkOrdinal[id] as number);
-      metas.push(this.metas[id] as ChunkMeta);
-    }
-    // A note without chunks has no ids but is still a note of this segment.
-    for (const [path, list] of this.ids) if (list.length === 0) ids.set(path, []);
+  /** Adopts a compaction's tables (with the merged base that matches them). */
+  private compact(plan: Compaction): void {
     this.ids.clear();
-    for (const [path, list] of ids) this.ids.set(path, list);
-    this.chunkPath = paths;
-    this.chunkOrdinal = ordinals;
-    this.metas = metas;
+    for (const [path, list] of plan.ids) this.ids.set(path, list);
+    this.chunkPath = plan.paths;
+    this.chunkOrdinal = plan.ordinals;
+    this.metas = plan.metas;
     this.deadMask = new Uint8Array(0);
     this.deadCount = 0;
     this.deadInBase = [];
-    return remap;
   }
+
 
   /**
    * Where `term` (numbered `termId` in the term table, -1 when it holds no such term) lies in the

@@ -7,7 +7,7 @@
  * notes are then embedded (cached chunks are not).
  */
 import type { VaultPort, VaultStat } from "../vault/vault-port";
-import { TimeSlicer } from "./time-slice";
+import { runPiecesSliced, TimeSlicer, type Checkpointer } from "./time-slice";
 import type { VaultIndex } from "./vault-index";
 
 export interface SyncProgress {
@@ -29,6 +29,11 @@ export interface SyncOptions {
    * Obsidian can paint; the CLI needs none (the default only lets pending promises run).
    */
   readonly yieldNow?: () => Promise<void>;
+  /**
+   * The slicer to yield through, instead of one made from `yieldNow`, `sliceMs` and `now` (the
+   * plugin's own, or a benchmark's that measures the blocks between yields).
+   */
+  readonly slicer?: Checkpointer;
   /** Persist the changed shards at the end (default true). */
   readonly flush?: boolean;
   /** Progress of embedding, when an embedder is configured (after the text pass). */
@@ -52,6 +57,9 @@ export interface SyncResult {
   /** Why vectors are off for this session, when the embedding model failed. */
   readonly vectorError: string | null;
 }
+
+/** Paths sorted out (listed or excluded, present or gone) between two checkpoints. */
+const PATH_STEP = 4096;
 
 /** Notes being read ahead of the one being indexed. */
 const READ_AHEAD = 8;
@@ -105,22 +113,35 @@ class ReadAhead {
 export async function syncIndex(index: VaultIndex, vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
   const batchSize = options.batchSize ?? 50;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError("The batch size must be a whole number of at least 1.");
+  const slicer =
+    options.slicer ??
+    new TimeSlicer({
+      ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}),
+      ...(options.sliceMs !== undefined ? { budgetMs: options.sliceMs } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
   const all = await vault.list("");
-  const listed = all.filter((p) => !index.excluded(p));
+  // At 50,000 notes even sorting the paths out takes tens of milliseconds: in steps, in slices.
+  const listed: string[] = [];
+  const unindexed: string[] = [];
+  for (let i = 0; i < all.length; i++) {
+    if (i % PATH_STEP === 0) await slicer.checkpoint();
+    const path = all[i] as string;
+    (index.excluded(path) ? unindexed : listed).push(path);
+  }
   // Known to exist though never indexed: links to them are not dangling.
-  index.setUnindexed(all.filter((p) => index.excluded(p)));
+  index.setUnindexed(unindexed);
+  await slicer.checkpoint();
   const present = new Set(listed);
   let removed = 0;
-  for (const path of index.paths()) {
+  const known = index.unsortedPaths();
+  for (let i = 0; i < known.length; i++) {
+    if (i % PATH_STEP === 0) await slicer.checkpoint();
+    const path = known[i] as string;
     if (!present.has(path) && index.remove(path)) removed += 1;
   }
   let indexed = 0;
   let unchanged = 0;
-  const slicer = new TimeSlicer({
-    ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}),
-    ...(options.sliceMs !== undefined ? { budgetMs: options.sliceMs } : {}),
-    ...(options.now ? { now: options.now } : {}),
-  });
   let inBatch = 0;
   options.progress?.({ done: 0, total: listed.length });
   // Reads run ahead of indexing, a few at a time, so the disk (or Obsidian's reader) works while
@@ -143,6 +164,8 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     }
     if (index.upsert(path, note.text, note.stat)) indexed += 1;
     else unchanged += 1;
+    // A segment grown past its bound merges now, in pieces with a checkpoint between them.
+    if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), () => slicer.checkpoint());
   }
   options.signal?.throwIfAborted();
   options.progress?.({ done: listed.length, total: listed.length });

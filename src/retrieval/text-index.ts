@@ -13,6 +13,7 @@
 import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings } from "./segment";
 import { shardOf, SHARD_COUNT } from "./shard-of";
 import { TermTable } from "./term-table";
+import type { Pieces } from "./time-slice";
 import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "./top-k";
 
 export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings };
@@ -31,6 +32,8 @@ export class TextIndex {
   /** Numbers the terms of notes written since their segment last merged; shared by all segments. */
   private readonly table = new TermTable();
   private readonly segments: Segment[] = Array.from({ length: SHARD_COUNT }, () => new Segment(this.table));
+  /** Segments whose delta outgrew its bound since they last merged (`mergePieces` merges them). */
+  private readonly wanting = new Set<number>();
 
   get chunkCount(): number {
     return this.segments.reduce((n, s) => n + s.chunkCount, 0);
@@ -83,7 +86,32 @@ export class TextIndex {
 
   /** Replaces a note's chunks with those `feed` writes, word by word, straight into compact postings. */
   write(path: string, feed: (writer: ChunkWriter) => void): void {
-    this.segments[shardOf(path)]?.write(path, feed);
+    const shard = shardOf(path);
+    const segment = this.segments[shard] as Segment;
+    segment.write(path, feed);
+    if (segment.wantsMerge) this.wanting.add(shard);
+  }
+
+  /** Whether a segment asks for a merge (after writes): see `mergePieces`. */
+  get mergeWanted(): boolean {
+    return this.wanting.size > 0;
+  }
+
+  /**
+   * Merges, in pieces, the segments whose delta outgrew its bound: a building segment's merge,
+   * done between two notes on the main thread rather than inside a write (segment.ts).
+   */
+  *mergePieces(): Pieces<void> {
+    for (const shard of [...this.wanting]) {
+      this.wanting.delete(shard);
+      const segment = this.segments[shard] as Segment;
+      if (segment.wantsMerge) yield* segment.freezePieces();
+    }
+  }
+
+  /** Merges one segment's delta into its base, in pieces (before its shard is written). */
+  settlePieces(shard: number): Pieces<void> {
+    return (this.segments[shard] as Segment).freezePieces();
   }
 
   remove(path: string): void {

@@ -28,7 +28,12 @@ export function checkSliceBudget(budgetMs: number): void {
   }
 }
 
-export class TimeSlicer {
+/** What work on the main thread calls before each step: yields when the slice is spent (or `force`), says whether it did. */
+export interface Checkpointer {
+  checkpoint(force?: boolean): Promise<boolean>;
+}
+
+export class TimeSlicer implements Checkpointer {
   private readonly yieldNow: () => Promise<void>;
   private readonly budgetMs: number;
   private readonly now: () => number;
@@ -84,6 +89,12 @@ export function runPieces<T>(pieces: Pieces<T>): T {
     const next = pieces.next();
     if (next.done) return next.value;
   }
+}
+
+/** No work at all, as pieces. */
+// eslint-disable-next-line require-yield -- it has no piece to yield
+export function* noPieces(): Pieces<void> {
+  return;
 }
 
 /** Runs the pieces with `checkpoint` before each one after the first (it yields when the slice is spent). */

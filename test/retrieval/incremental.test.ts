@@ -25,7 +25,8 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant("rename" as const), path: fc.constantFrom(...PATHS), to: fc.constantFrom(...PATHS) }),
   // Searched between edits: the answers then come from segments' bases and deltas, not merged ones.
   fc.record({ kind: fc.constant("check" as const) }),
-  fc.record({ kind: fc.constant("flush" as const) }),
+  // A flush merges each changed segment in pieces; with `interleave`, the edits after it run between its pieces.
+  fc.record({ kind: fc.constant("flush" as const), interleave: fc.boolean() }),
 );
 
 async function answers(index: VaultIndex) {
@@ -46,10 +47,19 @@ describe("incremental updates", () => {
         const live = await openIndex(vault);
         let t = 1;
         const rebuiltAnswers = async () => answers(await indexed(aVault(Object.fromEntries(vault.files))));
-        for (const e of edits) {
+        let next = 0;
+        const apply = async (e: (typeof edits)[number]): Promise<void> => {
           if (e.kind === "check") expect(await answers(live)).toEqual(await rebuiltAnswers());
-          else if (e.kind === "flush") await live.flush();
-          else if (e.kind === "upsert") {
+          else if (e.kind === "flush") {
+            // As Obsidian's main thread would between two pieces: the next edits (not another flush) go in.
+            const between = async () => {
+              const e2 = edits[next];
+              if (!e.interleave || !e2 || e2.kind === "flush") return;
+              next += 1;
+              await apply(e2);
+            };
+            await live.flush({ checkpoint: between });
+          } else if (e.kind === "upsert") {
             vault.files.set(e.path, e.text);
             live.upsert(e.path, e.text, { mtime: t++, size: e.text.length });
           } else if (e.kind === "remove") {
@@ -60,7 +70,8 @@ describe("incremental updates", () => {
             vault.files.delete(e.path);
             live.rename(e.path, e.to, vault.files.get(e.to) ?? "");
           }
-        }
+        };
+        while (next < edits.length) await apply(edits[next++] as (typeof edits)[number]);
         const expected = await rebuiltAnswers();
         expect(await answers(live)).toEqual(expected);
         await live.flush();
