@@ -143,23 +143,28 @@ export class TextIndex {
       const delta = s.deltaScorer();
       deltaOf.push(delta ? scorers.push(delta) - 1 : -1);
     }
-    const found: QueryTerm[] = [];
-    for (const term of unique) {
-      const termId = this.table.find(term);
-      const ranges: ([number, number] | null)[] = scorers.map(() => null);
-      let df = 0;
-      let base = 0;
-      for (const [i, s] of this.segments.entries()) {
-        const plan = s.plan(term, termId);
-        if (plan) {
-          df += plan.df;
-          ranges[base] = plan.base ? [plan.base[0], plan.base[1]] : null;
-          if (plan.delta) ranges[deltaOf[i] as number] = [plan.delta[0], plan.delta[1]];
-        }
-        base += deltaOf[i] === -1 ? 1 : 2;
+    // Segment by segment, each looking up every term (in sorted order): one segment's dictionary is
+    // read while it is in the CPU's caches, where a term at a time would visit all 256 in turn.
+    const termIds = unique.map((term) => this.table.find(term));
+    const lookupOrder = unique.map((_, t) => t).sort((a, b) => ((unique[a] as string) < (unique[b] as string) ? -1 : 1));
+    const ranges: ([number, number] | null)[][] = unique.map(() => scorers.map(() => null));
+    const dfs = new Array<number>(unique.length).fill(0);
+    let base = 0;
+    for (const [i, s] of this.segments.entries()) {
+      for (const t of lookupOrder) {
+        const plan = s.plan(unique[t] as string, termIds[t] as number);
+        if (!plan) continue;
+        const termRanges = ranges[t] as ([number, number] | null)[];
+        dfs[t] = (dfs[t] as number) + plan.df;
+        termRanges[base] = plan.base ? [plan.base[0], plan.base[1]] : null;
+        if (plan.delta) termRanges[deltaOf[i] as number] = [plan.delta[0], plan.delta[1]];
       }
-      if (df > 0) found.push({ term, df, ranges });
+      base += deltaOf[i] === -1 ? 1 : 2;
     }
+    const found: QueryTerm[] = [];
+    unique.forEach((term, t) => {
+      if ((dfs[t] as number) > 0) found.push({ term, df: dfs[t] as number, ranges: ranges[t] as ([number, number] | null)[] });
+    });
     const query: TopKQuery = {
       segments: scorers,
       terms: withinBudget(found).map(({ df, ranges }) => ({ idf: Math.log(1 + (living - df + 0.5) / (df + 0.5)), ranges })),
