@@ -8,16 +8,20 @@
  * has):
  * - one ingest's orchestration cost (wall time minus the time inside the Offline provider) at
  *   1,000 and at 20,000 wiki pages, and their ratio (target: at most 1.5), the two wikis open at
- *   once and their ingests alternating, so that a shared machine's load falls on both alike. Each ingest is of a note
- *   never ingested before ("cold": nothing about it is cached or recorded), and includes retrieval,
- *   planning, writing, index.md, log.md, the run's journal and history, and indexing what it wrote
- *   (the index's shards are written after the ingest, as `synapse ingest` does, and not timed);
+ *   once and their ingests alternating, so that a shared machine's load falls on both alike; beside
+ *   it the same ratio in CPU time (process.cpuUsage, the provider's CPU time subtracted), which other
+ *   jobs on the machine move much less. Each ingest is of a note never ingested before ("cold":
+ *   nothing about it is cached or recorded), and includes retrieval, planning, writing, index.md,
+ *   log.md, the run's journal and history, and indexing what it wrote (the index's shards are
+ *   written after the ingest, as `synapse ingest` does, and not timed). The notes ingested come from
+ *   every language of the corpus, and so do the wiki's pages at both sizes, as a user's wiki is in
+ *   the language of the user's notes; no page's body is a twin of a note ingested;
  * - building a wiki note by note: the cost of each ingest against the pages the wiki had, as a
  *   slope (µs per existing page), which is zero when building a wiki is linear.
  * Sizes: SYNAPSE_BENCH_PAGES="1000,20000" (comma-separated), SYNAPSE_BENCH_BUILD=200 notes.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import type { InferenceProvider } from "../src/core/provider";
@@ -40,18 +44,27 @@ import { percentile, type BenchResult } from "./stats";
 
 const SIZES = (process.env.SYNAPSE_BENCH_PAGES ?? "1000,20000").split(",").map(Number).filter((n) => n > 0);
 const BUILD_NOTES = Number(process.env.SYNAPSE_BENCH_BUILD ?? 200);
-const INGESTS_PER_SIZE = 15;
+/** Enough that one ingest slowed by another job cannot move the median. */
+const INGESTS_PER_SIZE = 24;
 const USER_NOTES = 2000;
 const LANGUAGES = ["en", "de", "fr", "es", "ja", "ru", "zh", "pt", "it", "ko", "ar", "pl"];
 
-/** Times provider calls so they can be subtracted from an ingest's wall time. */
-function timed(provider: InferenceProvider, clock: { ms: number }): InferenceProvider {
+/** CPU time this process has used, user and system, in milliseconds. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** Times provider calls (wall and CPU) so they can be subtracted from an ingest's. */
+function timed(provider: InferenceProvider, clock: { ms: number; cpu: number }): InferenceProvider {
   const time = async <T>(work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
+    const cpu = cpuMs();
     try {
       return await work();
     } finally {
       clock.ms += performance.now() - start;
+      clock.cpu += cpuMs() - cpu;
     }
   };
   return {
@@ -62,10 +75,18 @@ function timed(provider: InferenceProvider, clock: { ms: number }): InferencePro
   };
 }
 
-function corpus(): { path: string; text: string }[] {
+/** The corpus's notes, the languages interleaved (one note of each in turn), so any prefix holds them all alike. */
+export function corpus(): { path: string; text: string }[] {
+  const byLanguage = LANGUAGES.map((lang) => corpusNotes(lang).map((n) => ({ path: `${lang}/${n.path}`, text: n.text })));
   const out: { path: string; text: string }[] = [];
-  for (const lang of LANGUAGES) out.push(...corpusNotes(lang).map((n) => ({ path: `${lang}/${n.path}`, text: n.text })));
+  for (let i = 0; byLanguage.some((notes) => i < notes.length); i++) for (const notes of byLanguage) if (i < notes.length) out.push(notes[i] as { path: string; text: string });
   return out;
+}
+
+/** The user's notes, the ones ingested (the last of them) and the one ingested first to warm up. */
+export function notesOf(notes: readonly { path: string; text: string }[]): { user: typeof notes; ingested: typeof notes; warmUp: (typeof notes)[number] | undefined } {
+  const user = notes.slice(0, USER_NOTES);
+  return { user, ingested: user.slice(-INGESTS_PER_SIZE), warmUp: user.at(-INGESTS_PER_SIZE - 1) };
 }
 
 function write(root: string, path: string, content: string): void {
@@ -73,15 +94,22 @@ function write(root: string, path: string, content: string): void {
   writeFileSync(join(root, path), content);
 }
 
-/** A vault on disk with the user's notes and a wiki of `pages` real-sized pages. */
-function buildVault(notes: readonly { path: string; text: string }[], pages: number): string {
+/**
+ * A vault on disk with the user's notes and a wiki of `pages` real-sized pages, their bodies those
+ * of the corpus's notes but the ones ingested (a page the twin of the note ingested would be found
+ * at one size and not the other).
+ */
+export function buildVault(notes: readonly { path: string; text: string }[], pages: number): string {
   const root = mkdtempSync(join(tmpdir(), "synapse-scale-"));
-  for (const note of notes.slice(0, USER_NOTES)) write(root, `notes/${note.path}`, note.text);
+  const { user, ingested, warmUp } = notesOf(notes);
+  for (const note of user) write(root, `notes/${note.path}`, note.text);
+  const ingestedPaths = new Set([...ingested, ...(warmUp ? [warmUp] : [])].map((n) => n.path));
+  const bodies = notes.filter((n) => !ingestedPaths.has(n.path));
   const entries = [];
   const types = ["concept", "entity", "source"] as const;
   const folders = { concept: "concepts", entity: "entities", source: "sources" };
   for (let i = 0; i < pages; i++) {
-    const from = notes[i % notes.length] ?? { path: "x.md", text: "" };
+    const from = bodies[i % bodies.length] ?? { path: "x.md", text: "" };
     const type = types[i % 3] ?? "concept";
     const title = `${from.path.slice(from.path.lastIndexOf("/") + 1).replace(/\.md$/, "")} ${i}`;
     const path = `wiki/${folders[type]}/${title}.md`;
@@ -112,7 +140,7 @@ interface Opened {
 }
 
 /** Opens and builds the vault's index as `synapse ingest` does. */
-async function openIndex(root: string): Promise<Opened> {
+export async function openIndex(root: string): Promise<Opened> {
   const vault = new NodeVault(root);
   // The registry is written whole above, as an earlier version kept it; split it as the first start does.
   await migrateWholeRegistry(NodeStateStore.forVault(root));
@@ -124,50 +152,57 @@ async function openIndex(root: string): Promise<Opened> {
   return { vault, index, catalog: indexCatalog(index, vault), write: nodeWriteContext(root, { kind: "cli", env: {} }), buildMs };
 }
 
-async function ingestCost(opened: Opened, notePath: string): Promise<{ overhead: number; pages: number }> {
-  const clock = { ms: 0 };
+async function ingestCost(opened: Opened, notePath: string): Promise<{ overhead: number; cpu: number; pages: number }> {
+  const clock = { ms: 0, cpu: 0 };
   const start = performance.now();
+  const cpu = cpuMs();
   const report = await ingestNote(
     { vault: opened.vault, provider: timed(new OfflineProvider(), clock), settings: DEFAULT_SETTINGS, retriever: opened.index, catalog: opened.catalog, write: opened.write },
     { notePath },
   );
   if (report.error) throw new Error(`The benchmark's ingest of ${notePath} failed: ${report.error.message}`);
   const overhead = performance.now() - start - clock.ms;
+  const cpuOverhead = cpuMs() - cpu - clock.cpu;
   await opened.index.flush();
-  return { overhead, pages: report.pages.length };
+  return { overhead, cpu: cpuOverhead, pages: report.pages.length };
 }
 
 export async function benchIngestScale(): Promise<BenchResult[]> {
   const notes = corpus();
   const results: BenchResult[] = [];
-  const medians = new Map<number, number>();
-  // The notes ingested are ones the vault holds; the last ones of the user's notes, so not page bodies' twins.
-  const userNotes = notes.slice(0, USER_NOTES);
-  const toIngest = userNotes.slice(-INGESTS_PER_SIZE);
-  const warmUp = userNotes.at(-INGESTS_PER_SIZE - 1);
+  const medians = new Map<number, { wall: number; cpu: number }>();
+  // The notes ingested are ones the vault holds: the last of the user's notes, in every language.
+  const { user: userNotes, ingested: toIngest, warmUp } = notesOf(notes);
   // Both wikis are open at once and their ingests alternate (in turn reversed), so that the load of
   // a shared machine, which drifts over minutes, falls on both sizes alike.
-  const wikis: { size: number; root: string; opened: Opened; costs: number[] }[] = [];
+  const wikis: { size: number; root: string; opened: Opened; costs: number[]; cpu: number[] }[] = [];
+  const load = [loadavg()[0] ?? 0];
   try {
     for (const size of SIZES) {
       const root = buildVault(notes, size);
-      wikis.push({ size, root, opened: await openIndex(root), costs: [] });
+      wikis.push({ size, root, opened: await openIndex(root), costs: [], cpu: [] });
     }
     for (const { size, opened } of wikis) {
       results.push({ name: `ingest at ${size.toLocaleString("en-US")} pages: index build`, value: opened.buildMs / 1000, unit: "s", note: `${opened.index.size.toLocaleString("en-US")} notes and pages, once per CLI command / plugin start` });
       if (warmUp) await ingestCost(opened, `notes/${warmUp.path}`); // JIT and file-system caches, for both sizes alike
     }
+    load.push(loadavg()[0] ?? 0);
     for (const [round, note] of toIngest.entries()) {
-      for (const wiki of round % 2 === 0 ? wikis : [...wikis].reverse()) wiki.costs.push((await ingestCost(wiki.opened, `notes/${note.path}`)).overhead);
+      for (const wiki of round % 2 === 0 ? wikis : [...wikis].reverse()) {
+        const cost = await ingestCost(wiki.opened, `notes/${note.path}`);
+        wiki.costs.push(cost.overhead);
+        wiki.cpu.push(cost.cpu);
+      }
     }
-    for (const { size, costs } of wikis) {
-      const median = percentile(costs, 50);
+    load.push(loadavg()[0] ?? 0);
+    for (const { size, costs, cpu } of wikis) {
+      const median = { wall: percentile(costs, 50), cpu: percentile(cpu, 50) };
       medians.set(size, median);
       results.push({
         name: `ingest at ${size.toLocaleString("en-US")} pages: orchestration (median)`,
-        value: median,
+        value: median.wall,
         unit: "ms",
-        note: `on disk, ${USER_NOTES.toLocaleString("en-US")} user notes, ${INGESTS_PER_SIZE} notes, p95 ${percentile(costs, 95).toFixed(1)} ms`,
+        note: `on disk, ${USER_NOTES.toLocaleString("en-US")} user notes, ${INGESTS_PER_SIZE} notes, p95 ${percentile(costs, 95).toFixed(1)} ms; CPU time median ${median.cpu.toFixed(1)} ms`,
       });
     }
   } finally {
@@ -176,8 +211,10 @@ export async function benchIngestScale(): Promise<BenchResult[]> {
   const small = medians.get(Math.min(...SIZES));
   const large = medians.get(Math.max(...SIZES));
   if (small !== undefined && large !== undefined && SIZES.length > 1) {
-    const ratio = large / small;
-    results.push({ name: "ingest: largest / smallest wiki", value: ratio, unit: "×", target: "≤ 1.5×", pass: ratio <= 1.5 });
+    const ratio = large.wall / small.wall;
+    const loads = load.map((l) => l.toFixed(1)).join(", ");
+    results.push({ name: "ingest: largest / smallest wiki", value: ratio, unit: "×", target: "≤ 1.5×", pass: ratio <= 1.5, note: `load average ${loads} (start, before and after the ingests)` });
+    results.push({ name: "ingest: largest / smallest wiki, CPU time", value: large.cpu / small.cpu, unit: "×", note: "the same ingests' CPU time, which other jobs move less than wall time" });
   }
 
   // Building a wiki note by note, from empty.
@@ -214,15 +251,15 @@ export async function benchIngestScale(): Promise<BenchResult[]> {
 
 /** The measured ingests at one size, with hooks around them alone (bench/profile-ingest.ts). */
 export async function profileIngests(pages: number, start: () => Promise<void>, stop: () => Promise<void>): Promise<number> {
-  const userNotes = corpus().slice(0, USER_NOTES);
-  const root = buildVault(corpus(), pages);
+  const notes = corpus();
+  const { ingested, warmUp } = notesOf(notes);
+  const root = buildVault(notes, pages);
   try {
     const opened = await openIndex(root);
-    const warmUp = userNotes.at(-INGESTS_PER_SIZE - 1);
     if (warmUp) await ingestCost(opened, `notes/${warmUp.path}`);
     const costs: number[] = [];
     await start();
-    for (const note of userNotes.slice(-INGESTS_PER_SIZE)) costs.push((await ingestCost(opened, `notes/${note.path}`)).overhead);
+    for (const note of ingested) costs.push((await ingestCost(opened, `notes/${note.path}`)).overhead);
     await stop();
     return percentile(costs, 50);
   } finally {
