@@ -1,5 +1,6 @@
 /**
- * Words for the text index: lower-cased, diacritics folded ("Café" and "cafe" meet), and scripts
+ * Words for the text index: lower-cased, diacritics folded ("Café" and "cafe" meet; see `fold` for
+ * which marks are diacritics and which are letters), and scripts
  * written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) cut into words with
  * `Intl.Segmenter` — present in Node 20, Electron and the mobile WebViews, so no dictionary ships
  * with the plugin. The segmenter is slow, so only runs of those scripts go through it, and each
@@ -19,7 +20,15 @@ import { detach } from "./detach";
 /** Runs of letters and digits (with inner apostrophes and marks kept together). */
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-const MARKS = /\p{M}+/gu;
+/** A base character and the combining marks after it (none before the first base). */
+const MARKED = /([^\p{M}]?)(\p{M}+)/gu;
+const ANY_MARK = /\p{M}/u;
+/**
+ * Scripts whose combining marks are optional diacritics — accents (Latin, Greek, Cyrillic), vowel
+ * points (Arabic, Hebrew) — that a reader leaves out when typing a query. Marks after digits or
+ * with no base at all carry no letter either.
+ */
+const FOLDED_BASE = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Common}]/u;
 const ASCII = /^[ -~]*$/;
 export const MAX_TOKEN = 40;
 const APOSTROPHE = 39;
@@ -30,9 +39,9 @@ function wordSegmenter(): Intl.Segmenter {
   return segmenter;
 }
 
-/** Lower case without diacritics: NFKD, drop combining marks, recompose. */
+/** Lower case without diacritics, as the index and queries see words (see `fold`). */
 export function foldText(text: string): string {
-  return text.toLowerCase().normalize("NFKD").replace(MARKS, "").normalize("NFC");
+  return fold(text.toLowerCase());
 }
 
 /** Receives one word: `source.slice(start, end)`, already lower-cased and folded. */
@@ -170,7 +179,18 @@ function segmentAhead(lower: string, at: number): void {
   }
 }
 
-const fold = (lower: string) => lower.normalize("NFKD").replace(MARKS, "").normalize("NFC");
+/**
+ * Drops diacritics, keeps letters: NFKD, then the combining marks of a Latin, Greek, Cyrillic,
+ * Arabic or Hebrew letter (or of no letter) are dropped, and the text recomposed. Elsewhere a mark
+ * is a letter in its own right and stays: Japanese voicing (ガラス "glass" is not カラス "crow"; NFC
+ * puts the mark back on its kana, and folds half-width kana to full width), the vowel signs and
+ * viramas of Thai, Khmer, Myanmar and the Indic scripts (ดี is not ดู, কাল is not কল).
+ */
+function fold(lower: string): string {
+  const decomposed = lower.normalize("NFKD");
+  if (!ANY_MARK.test(decomposed)) return decomposed.normalize("NFC");
+  return decomposed.replace(MARKED, (all: string, base: string) => (base === "" || FOLDED_BASE.test(base) ? base : all)).normalize("NFC");
+}
 
 function push(words: string[], word: string): void {
   const clean = word.includes("'") || word.includes("’") ? word.replace(/['’]/g, "") : word;
