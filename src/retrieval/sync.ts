@@ -20,7 +20,7 @@ export interface SyncOptions {
   readonly signal?: AbortSignal;
   /** At most this many notes between two yields and progress lines (default 50); the time slice may yield sooner. */
   readonly batchSize?: number;
-  /** The time budget of one slice between two yields, at most 50 ms (default 30). */
+  /** The time budget of one slice between two yields, at most 50 ms (default DEFAULT_SLICE_MS, 20). */
   readonly sliceMs?: number;
   /** The clock the slices are timed by (default `performance.now`; tests pass a fake one). */
   readonly now?: () => number;

@@ -119,7 +119,7 @@ describe("shards in pieces", () => {
       yieldsWhileFlushing = yields - before;
       return result;
     };
-    // Every look at the clock costs 5 ms: a 30 ms slice holds a few steps.
+    // Every look at the clock costs 5 ms: a slice holds a few steps.
     const result = await syncIndex(index, vault, { now: () => (clock += 5), yieldNow: () => Promise.resolve(void (yields += 1)) });
     expect(result.shardsWritten).toBe(2);
     expect(yieldsWhileFlushing).toBeGreaterThan(2);

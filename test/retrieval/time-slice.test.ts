@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
-import { checkSliceBudget, MAX_SLICE_MS, TimeSlicer } from "../../src/retrieval/time-slice";
+import { checkSliceBudget, DEFAULT_SLICE_MS, MAX_SLICE_MS, TimeSlicer } from "../../src/retrieval/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -61,10 +61,10 @@ describe("time-sliced indexing", () => {
     await syncIndex(index, t.vault, { batchSize: 50, yieldNow: t.yieldNow, now: t.now });
     expect(index.size).toBe(200);
     const slices = [...t.slices, t.lastSlice()];
-    expect(Math.max(...slices)).toBeLessThanOrEqual(30);
-    // Not one yield per note either: each slice holds as many 7 ms notes as fit in 30 ms.
-    expect(slices.slice(1, -1).every((s) => s >= 21)).toBe(true);
-    expect(t.slices.length).toBeGreaterThanOrEqual(Math.floor((200 * 7) / 30));
+    expect(Math.max(...slices)).toBeLessThanOrEqual(DEFAULT_SLICE_MS);
+    // Not one yield per note either: each slice holds as many 7 ms notes as fit in its budget.
+    expect(slices.slice(1, -1).every((s) => s >= DEFAULT_SLICE_MS - 7)).toBe(true);
+    expect(t.slices.length).toBeGreaterThanOrEqual(Math.floor((200 * 7) / DEFAULT_SLICE_MS));
   });
 
   it("keeps every slice within 50 ms at the default budget, for any mix of notes of up to 20 ms", async () => {
@@ -114,7 +114,7 @@ describe("time-sliced indexing", () => {
     const vectorShards = (await store.list("index")).filter((k) => /vectors-/.test(k)).length;
     expect(textShards).toBeGreaterThan(100);
 
-    // Loading one shard costs 12 ms on the fake clock: 30 ms slices hold two of them.
+    // Loading one shard costs 12 ms on the fake clock: a slice holds one or two of them.
     let clock = 0;
     let checkpoints = 0;
     const slices: number[] = [];
@@ -142,8 +142,8 @@ describe("time-sliced indexing", () => {
     expect(warm.size).toBe(300);
     // One before each shard is loaded, and more between the pieces of its decoding (shard-pieces.test.ts).
     expect(checkpoints).toBeGreaterThanOrEqual(textShards + vectorShards);
-    expect(Math.max(...slices, clock - sliceStart)).toBeLessThanOrEqual(30);
-    expect(slices.length).toBeGreaterThanOrEqual(Math.floor(((textShards + vectorShards) * 12) / 30) - 1);
+    expect(Math.max(...slices, clock - sliceStart)).toBeLessThanOrEqual(DEFAULT_SLICE_MS);
+    expect(slices.length).toBeGreaterThanOrEqual(Math.floor(((textShards + vectorShards) * 12) / DEFAULT_SLICE_MS) - 1);
   });
 
   it("refuses a budget over 50 ms, or none, in one sentence", async () => {
