@@ -16,6 +16,7 @@ import { openIndexIn, type OpenedIndex } from "./open-index";
 import { recoverVault } from "./recovery";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
 import { applyFlags, readVaultSettings } from "./vault-settings";
+import { effectiveWikiFolder } from "../wiki/page-paths";
 
 export { INGEST_USAGE } from "./usage";
 
@@ -125,8 +126,12 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     else io.stderr(`Error (${failure.kind}): ${failure.message}\n`);
     return EXIT.provider;
   }
-  // The index is brought up to date once per command, before the first note (a folder's notes share it).
-  const opened = await openIndexIn(vaultRoot, settings, io, { progress: !json, persist: values["dry-run"] === true ? "never" : "refresh", ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
+  // The index is brought up to date once per command, before the first note (a folder's notes
+  // share it), and only where the ingest reads: the wiki (retrieval's scope, the page count, the
+  // names of pages) and the note or folder being ingested. The rest of the vault is not walked; a
+  // later `synapse search` or `synapse index` catches up with it.
+  const only = { folders: [effectiveWikiFolder(settings.wikiFolder), ...(folder ? [notePath] : [])], notes: folder ? [] : [notePath] };
+  const opened = await openIndexIn(vaultRoot, settings, io, { progress: !json, persist: values["dry-run"] === true ? "never" : "refresh", only, ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
     // Without the index the ingest still runs, as before it existed: title matching over a listing.
     if (!options.signal?.aborted) io.stderr(`Warning: the search index could not be opened (${toSynapseError(error).message}); ingesting without it.\n`);
     return null;

@@ -5,7 +5,7 @@ import { toSynapseError } from "../core/errors";
 import { configuredEmbeddingModelId, createEmbedder } from "../providers/embedder";
 import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
-import { syncIndex, type SyncResult } from "../retrieval/sync";
+import { syncIndex, type SyncPart, type SyncResult } from "../retrieval/sync";
 import { VaultIndex } from "../retrieval/vault-index";
 import { NodeStateStore } from "../vault/node-state-store";
 import { NodeVault } from "../vault/node-vault";
@@ -39,6 +39,8 @@ export interface OpenIndexOptions {
    * ingests write the index once); "never" for a dry run.
    */
   readonly persist?: "sync" | "refresh" | "never";
+  /** Bring only this part of the vault up to date (an ingest: the wiki and its notes); default the whole vault. */
+  readonly only?: SyncPart;
 }
 
 /**
@@ -88,6 +90,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
   const sync = await syncIndex(index, vault, {
     batchSize: 200,
     flush: (options.persist ?? "sync") === "sync",
+    ...(options.only ? { only: options.only } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     progress: ({ done, total }) => {
       if (!options.progress || total === 0) return;

@@ -43,6 +43,19 @@ export interface SyncOptions {
    * embeds in the background once the index answers from text and links.
    */
   readonly embed?: boolean;
+  /**
+   * Bring only part of the vault up to date: the notes below these folders (recursively; "" is the
+   * whole vault) and these notes, leaving every other note of the index as it was. An ingest reads
+   * only the wiki and its own note(s), so it syncs those and never walks the rest of the vault;
+   * a later full sync (search, index) catches up with the rest. The names of the notes in excluded
+   * folders are listed (no stat, no read) so links to them still lead somewhere.
+   */
+  readonly only?: SyncPart;
+}
+
+export interface SyncPart {
+  readonly folders: readonly string[];
+  readonly notes?: readonly string[];
 }
 
 export interface SyncResult {
@@ -120,7 +133,8 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       ...(options.sliceMs !== undefined ? { budgetMs: options.sliceMs } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
-  const all = await vault.list("");
+  const part = options.only && !options.only.folders.some((f) => cleanFolder(f) === "") ? options.only : null;
+  const all = part ? await listPart(vault, part, index.excludedFolders) : await vault.list("");
   // At 50,000 notes even sorting the paths out takes tens of milliseconds: in steps, in slices.
   const listed: string[] = [];
   const unindexed: string[] = [];
@@ -130,15 +144,17 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     (index.excluded(path) ? unindexed : listed).push(path);
   }
   // Known to exist though never indexed: links to them are not dangling.
-  index.setUnindexed(unindexed);
+  if (part) index.addUnindexed(unindexed);
+  else index.setUnindexed(unindexed);
   await slicer.checkpoint();
   const present = new Set(listed);
+  const inPart = part ? inFolders(part.folders.map(cleanFolder)) : () => true;
   let removed = 0;
   const known = index.unsortedPaths();
   for (let i = 0; i < known.length; i++) {
     if (i % PATH_STEP === 0) await slicer.checkpoint();
     const path = known[i] as string;
-    if (!present.has(path) && index.remove(path)) removed += 1;
+    if (!present.has(path) && inPart(path) && index.remove(path)) removed += 1;
   }
   let indexed = 0;
   let unchanged = 0;
@@ -157,7 +173,11 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     inBatch += 1;
     const path = listed[i] as string;
     const note = await ahead.take(i);
-    if (note === "gone") continue;
+    if (note === "gone") {
+      // Vanished since it was listed, or a named note that is not there: nothing of it may stay.
+      if (index.remove(path)) removed += 1;
+      continue;
+    }
     if (note === "unchanged") {
       unchanged += 1;
       continue;
@@ -181,4 +201,18 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   // Written in the same time slices: a first sync writes every shard.
   const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush({ checkpoint: () => slicer.checkpoint() });
   return { total: listed.length, indexed, removed, unchanged, ...flushed, embedded: embedding.embedded, vectorError: embedding.error };
+}
+
+const cleanFolder = (folder: string) => folder.replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "");
+
+function inFolders(folders: readonly string[]): (path: string) => boolean {
+  return (path) => folders.some((f) => path.startsWith(`${f}/`));
+}
+
+/** The notes of a part of the vault, each once, sorted; with the excluded folders' names (never synced, only known to exist). */
+async function listPart(vault: VaultPort, part: SyncPart, excludedFolders: readonly string[]): Promise<string[]> {
+  const found = new Set<string>();
+  for (const folder of [...part.folders, ...excludedFolders]) for (const path of await vault.list(cleanFolder(folder))) found.add(path);
+  for (const note of part.notes ?? []) if (note.toLowerCase().endsWith(".md")) found.add(note);
+  return [...found].sort();
 }

@@ -1,0 +1,92 @@
+/**
+ * A sync of part of the vault (`only`: folders and notes) brings exactly that part up to date and
+ * leaves every other note of the index as it was; a full sync afterwards gives what a rebuild
+ * gives. Property-based over random edits of wiki pages, user notes and an excluded folder, with
+ * the vault's stat, read and list calls counted.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { syncIndex } from "../../src/retrieval/sync";
+import { VaultIndex } from "../../src/retrieval/vault-index";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import type { VaultPort } from "../../src/vault/vault-port";
+
+const PATHS = ["wiki/a.md", "wiki/sub/b.md", "wiki/c.md", "notes/d.md", "notes/e.md", "f.md", "private/g.md", "wikipedia/h.md"];
+const WORDS = ["alpha", "beta", "gamma", "delta", "epsilon"];
+const INGESTED = "notes/d.md";
+
+const edit = fc.oneof(
+  fc.record({ kind: fc.constant("write" as const), path: fc.constantFrom(...PATHS), words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }) }),
+  fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
+);
+
+/** A VaultPort that records which paths were statted or read and which folders listed. */
+function counting(vault: MemoryVault) {
+  const touched: string[] = [];
+  const listed: string[] = [];
+  const port: VaultPort = Object.create(vault) as VaultPort;
+  Object.assign(port, {
+    stat: (p: string) => (touched.push(p), vault.stat(p)),
+    read: (p: string) => (touched.push(p), vault.read(p)),
+    list: (f: string) => (listed.push(f), vault.list(f)),
+  });
+  return { port, touched, listed };
+}
+
+async function write(vault: MemoryVault, path: string, text: string) {
+  if ((await vault.stat(path)) === null) await vault.create(path, text);
+  else await vault.process(path, () => text);
+}
+
+const stateOf = (index: VaultIndex) => Object.fromEntries(index.paths().map((p) => [p, index.stateOf(p)?.hash]));
+const open = (store = new MemoryStateStore(), vault: MemoryVault) => VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: ["private"] });
+
+describe("a partial sync", () => {
+  it("brings the wiki and the named note up to date, touches nothing else, and a full sync then equals a rebuild", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { maxLength: 12 }), fc.array(edit, { maxLength: 12 }), async (before, after) => {
+        const vault = new MemoryVault();
+        for (const e of before) if (e.kind === "write") await write(vault, e.path, e.words.join(" "));
+        const index = await open(undefined, vault);
+        await syncIndex(index, vault, { flush: false });
+        const old = stateOf(index);
+        for (const e of after) {
+          if (e.kind === "write") await write(vault, e.path, e.words.join(" "));
+          else await vault.remove(e.path);
+        }
+
+        const { port, touched, listed } = counting(vault);
+        await syncIndex(index, port, { flush: false, only: { folders: ["wiki"], notes: [INGESTED] } });
+        const fresh = await open(undefined, vault);
+        await syncIndex(fresh, vault, { flush: false });
+        const now = stateOf(index);
+        const rebuilt = stateOf(fresh);
+        const synced = (p: string) => p.startsWith("wiki/") || p === INGESTED;
+        for (const p of PATHS) expect(now[p], p).toEqual(synced(p) ? rebuilt[p] : old[p]);
+        expect(index.wikiSize).toBe(fresh.wikiSize);
+        expect(touched.filter((p) => !synced(p))).toEqual([]);
+        expect([...new Set(listed)].sort()).toEqual(["private", "wiki"]);
+        // Only the part's new words are found; a note outside it is found by what the index had.
+        for (const word of WORDS) {
+          const wikiHits = index.searchText(word, { scope: { kind: "wiki" }, limit: 10 }).map((h) => h.path);
+          expect(new Set(wikiHits)).toEqual(new Set(fresh.searchText(word, { scope: { kind: "wiki" }, limit: 10 }).map((h) => h.path)));
+        }
+
+        await syncIndex(index, vault, { flush: false });
+        expect(stateOf(index)).toEqual(rebuilt);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("is a full sync when one of its folders is the whole vault", async () => {
+    const vault = new MemoryVault({ "wiki/a.md": "alpha", "notes/b.md": "beta" });
+    const index = await open(undefined, vault);
+    const { port, listed } = counting(vault);
+    const result = await syncIndex(index, port, { flush: false, only: { folders: ["wiki", ""] } });
+    expect(listed).toEqual([""]);
+    expect(result.total).toBe(2);
+    expect(index.paths()).toEqual(["notes/b.md", "wiki/a.md"]);
+  });
+});
