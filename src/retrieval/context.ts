@@ -120,6 +120,43 @@ export interface IngestContext {
   readonly packed: Packed;
 }
 
+/** Introduces the quoted passages after the vault context. */
+const PASSAGES_INTRO = "\n\nExisting wiki pages related to the note, best first:\n\n";
+
+function withPassages(vaultContext: string, packed: Packed): string {
+  const passages = packedText(packed);
+  return passages ? `${vaultContext}${PASSAGES_INTRO}${passages}` : vaultContext;
+}
+
+/**
+ * What the analysis is told of the wiki, within the budget: its size, how to link, and the titles
+ * of the related pages, best first. Titles come before passages: they are a few tokens each, they
+ * are all the analysis sees of the wiki, and they name pages the passages have no room to quote.
+ * When the budget cannot hold them all, the least related go first; when it cannot hold even the
+ * sentence, the context is empty.
+ */
+function fitVaultContext(input: IngestContextInput, related: readonly string[], budget: number): string {
+  const size = input.pageCount !== undefined ? `has ${input.pageCount.toLocaleString("en-US")} pages` : "has pages";
+  const empty = input.pageCount === 0 || (input.pageCount === undefined && related.length === 0);
+  if (empty) return fitOrNothing(`The wiki (folder "${input.wikiFolder}") is empty.`, budget);
+  const sentence = `The wiki (folder "${input.wikiFolder}") ${size}. Link to existing pages by their exact title, and update a page that covers the same subject instead of writing it again under another title.`;
+  if (related.length === 0) return fitOrNothing(`${sentence} None of them is related to this note.`, budget);
+  const withTitles = (n: number) => `${sentence} The pages most related to this note, best first: ${related.slice(0, n).join("; ")}${related.length > n ? "; …" : ""}`;
+  // The estimate grows with the number of titles: the most that fit, by bisection.
+  let low = 0;
+  let high = Math.min(related.length, MAX_TITLES);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (estimateTokens(withTitles(mid)) <= budget) low = mid;
+    else high = mid - 1;
+  }
+  return low > 0 ? withTitles(low) : fitOrNothing(sentence, budget);
+}
+
+function fitOrNothing(text: string, budget: number): string {
+  return estimateTokens(text) <= budget ? text : "";
+}
+
 function titleOf(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
 }
@@ -143,15 +180,17 @@ export async function buildIngestContext(input: IngestContextInput): Promise<Ing
   }
   const candidates = [...new Set(hits.map((h) => h.path))];
   const related = candidates.map(titleOf);
-  const size = input.pageCount !== undefined ? `has ${input.pageCount.toLocaleString("en-US")} pages` : "has pages";
-  const empty = input.pageCount === 0 || (input.pageCount === undefined && related.length === 0);
-  const shown = related.slice(0, MAX_TITLES);
-  const vaultContext = empty
-    ? `The wiki (folder "${input.wikiFolder}") is empty.`
-    : `The wiki (folder "${input.wikiFolder}") ${size}. Link to existing pages by their exact title, and update a page that covers the same subject instead of writing it again under another title.` +
-      (shown.length > 0 ? ` The pages most related to this note, best first: ${shown.join("; ")}${related.length > shown.length ? "; …" : ""}` : " None of them is related to this note.");
-  const packed = packHits(hits, input.budgetTokens - estimateTokens(vaultContext) - 16);
-  const passages = packedText(packed);
-  const retrievalContext = passages ? `${vaultContext}\n\nExisting wiki pages related to the note, best first:\n\n${passages}` : vaultContext;
+  const budget = Math.max(0, Math.floor(input.budgetTokens));
+  const vaultContext = fitVaultContext(input, related, budget);
+  // The passages get the room the titles leave, less the line that introduces them.
+  const room = budget - estimateTokens(vaultContext) - estimateTokens(PASSAGES_INTRO);
+  let packed = packHits(hits, vaultContext ? room : 0);
+  let retrievalContext = withPassages(vaultContext, packed);
+  // Estimates of the parts add up to at least the whole's, but a backtick in a title could pair
+  // with one in a passage into a code span, which counts denser: pack again in less room until it fits.
+  for (let excess = estimateTokens(retrievalContext) - budget; excess > 0; excess = estimateTokens(retrievalContext) - budget) {
+    packed = packHits(hits, packed.budgetTokens - excess);
+    retrievalContext = withPassages(vaultContext, packed);
+  }
   return { vaultContext, retrievalContext, related, candidates, packed };
 }

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildIngestContext, contextBudget, noteQuery, DEFAULT_CONTEXT_WINDOW } from "../../src/retrieval/context";
 import { estimateTokens } from "../../src/retrieval/tokens";
+import type { Retriever } from "../../src/retrieval/types";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { wordOverlapRetriever } from "../helpers/word-overlap-retriever";
 
@@ -24,13 +25,50 @@ describe("ingest context", () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 6000 }), async (budget) => {
         const context = await buildIngestContext({ retriever: wordOverlapRetriever(vault), noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens: budget, shareable: async () => true, pageCount: 31 });
-        const passages = context.retrievalContext.slice(context.vaultContext.length);
-        expect(estimateTokens(context.vaultContext) + estimateTokens(passages)).toBeLessThanOrEqual(Math.max(budget, estimateTokens(context.vaultContext)));
+        expect(estimateTokens(context.retrievalContext)).toBeLessThanOrEqual(budget);
         expect(context.packed.blocks.length + context.packed.omitted.length).toBe(context.candidates.length);
         expect(context.candidates).not.toContain("wiki/concepts/Rockets.md");
       }),
       { numRuns: 25 },
     );
+  });
+
+  it("never goes over the budget, titles included, whatever the budget and the hits", async () => {
+    const text = fc.array(fc.constantFrom("word ", "`code` ", "```\nfenced\n", "日本語の", "\n\n", "## Head\n", "ملاحظة ", "`", "…"), { maxLength: 120 }).map((parts) => parts.join(""));
+    const hit = fc.record({
+      path: fc.tuple(fc.constantFrom("wiki/concepts/", "wiki/entities/", "wiki/"), fc.string({ minLength: 1, maxLength: 40 }).filter((t) => !t.includes("/"))).map(([folder, title]) => `${folder}${title}.md`),
+      heading: fc.constantFrom("", "Intro", "`code` heading", "日本"),
+      text,
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 80 }), fc.integer({ min: 0, max: 3000 })), fc.array(hit, { maxLength: 60 }), fc.option(fc.nat({ max: 100_000 }), { nil: undefined }), async (budget, found, pageCount) => {
+        const retriever: Retriever = { retrieve: async () => found.map((h, i) => ({ ...h, score: found.length - i, snippet: "" })) };
+        const context = await buildIngestContext({ retriever, noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens: budget, shareable: async () => true, ...(pageCount !== undefined ? { pageCount } : {}) });
+        expect(estimateTokens(context.retrievalContext)).toBeLessThanOrEqual(budget);
+        expect(estimateTokens(context.vaultContext)).toBeLessThanOrEqual(budget);
+        expect(context.retrievalContext.startsWith(context.vaultContext)).toBe(true);
+        expect(context.packed.blocks.length + context.packed.omitted.length).toBe(context.candidates.length);
+        // Titles named are the best related ones, in order.
+        const named = /best first: (.*)$/.exec(context.vaultContext)?.[1]?.replace(/; …$/, "");
+        if (named) expect(context.related.slice(0, named.split("; ").length).join("; ")).toBe(named);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("names the titles first and quotes passages in the room they leave; with no room even for the sentence, says nothing", async () => {
+    const vault = new MemoryVault(pages);
+    const at = (budgetTokens: number) => buildIngestContext({ retriever: wordOverlapRetriever(vault), noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens, shareable: async () => true, pageCount: 31 });
+    const none = await at(0);
+    expect([none.vaultContext, none.retrievalContext, none.packed.blocks.length]).toEqual(["", "", 0]);
+    expect(none.packed.omitted.length).toBe(none.candidates.length);
+    const few = await at(120);
+    expect(few.vaultContext).toContain("Garden");
+    expect(few.vaultContext).toMatch(/; …$/);
+    expect(few.packed.blocks).toEqual([]);
+    const roomy = await at(6000);
+    expect(roomy.packed.blocks.length).toBeGreaterThan(0);
+    expect(roomy.retrievalContext.startsWith(roomy.vaultContext)).toBe(true);
   });
 
   it("names only related titles to the analysis, never the whole wiki", async () => {
