@@ -10,7 +10,13 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
 import type { VaultPort, VaultStat } from "./vault-port";
 
-const SKIPPED_DIRS = new Set([".obsidian", ".trash", ".git", "node_modules"]);
+/**
+ * Folders never walked. Obsidian leaves every file and folder whose name starts with "." out of
+ * the vault (".obsidian", ".trash", ".git", a sync tool's ".stversions", Synapse's own state inside
+ * ".obsidian"), so the CLI does too and both index the same notes; node_modules as well.
+ */
+const SKIPPED_DIRS = new Set(["node_modules"]);
+const hidden = (name: string) => name.startsWith(".");
 /** What a write in progress is called until it is renamed into place; a crash can leave one. */
 const TEMP_SUFFIX = ".synapse-tmp";
 
@@ -133,6 +139,7 @@ export class NodeVault implements VaultPort {
       const subfolders: Promise<void>[] = [];
       for (const entry of entries) {
         const full = join(dir, entry.name);
+        if (hidden(entry.name)) continue;
         if (entry.isDirectory()) {
           if (!SKIPPED_DIRS.has(entry.name)) subfolders.push(walk(full));
         } else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
@@ -205,7 +212,7 @@ export class NodeVault implements VaultPort {
       for (const entry of entries) {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) {
-          if (!SKIPPED_DIRS.has(entry.name)) await walk(full);
+          if (!SKIPPED_DIRS.has(entry.name) && !hidden(entry.name)) await walk(full);
         } else if (entry.name.endsWith(TEMP_SUFFIX)) {
           await rm(full, { force: true });
           found.push(relative(this.root, full).split(sep).join("/"));
