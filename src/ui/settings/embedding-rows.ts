@@ -12,7 +12,7 @@ export function embeddingRows(ctx: SettingsContext): SettingRow[] {
   return [
     {
       name: "Vector search with",
-      desc: "Optional. Embeddings let search find notes by meaning as well as by their words; without them search uses text and links, and works on any vault. The server and key are those of the backend's section below. For now the command line's search and index use it; the plugin's own index does not yet.",
+      desc: "Optional. Embeddings let search find notes by meaning as well as by their words; without them search uses text and links, and works on any vault. The server and key are those of the backend's section below. The plugin's search index (ingest and Ask the wiki) and the command line's search, index and query all use it.",
       build: (setting) => {
         setting.addDropdown((dropdown) =>
           dropdown
