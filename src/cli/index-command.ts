@@ -1,4 +1,5 @@
 /** `synapse index --vault <dir>`: builds or updates the vault's search index and reports what it did. */
+import { isIndexFile } from "../retrieval/index-files";
 import { INDEX_PREFIX } from "../retrieval/shards";
 import { EMBED_FLAG_OPTIONS, embedFlagsOf } from "./embed-flags";
 import { EXIT, parseFlags, type CliIO } from "./io";
@@ -13,7 +14,7 @@ export async function runIndexCommand(argv: readonly string[], io: CliIO, option
   const { index, sync, store } = await openVaultIndex(values.vault, io, { progress: !json, embed: embedFlagsOf(values), ...(options.signal ? { signal: options.signal } : {}) });
   const tookMs = Math.round(performance.now() - started);
   let bytes = 0;
-  for (const key of await store.list(INDEX_PREFIX)) bytes += (await store.readBytes(key))?.byteLength ?? 0;
+  for (const key of await store.list(INDEX_PREFIX)) if (isIndexFile(key)) bytes += (await store.readBytes(key))?.byteLength ?? 0;
   const report = {
     notes: index.size,
     chunks: index.text.chunkCount,
@@ -21,6 +22,8 @@ export async function runIndexCommand(argv: readonly string[], io: CliIO, option
     removed: sync.removed,
     unchanged: sync.unchanged,
     rebuiltShards: index.rejectedShards,
+    /** Vector shards dropped when the index opened (damaged, outdated, of another model or dimension): their notes are embedded again. */
+    rebuiltVectorShards: index.vectors?.rejectedShards ?? 0,
     bytes,
     tookMs,
     /** Notes with vectors, chunks sent to the embedding model this run, and why vectors are off (null when they are not). */

@@ -1,5 +1,9 @@
 /** `synapse search "<query>" --vault <dir>`: ranked results from the vault's index, updated first. */
-import { parseScope } from "../retrieval/scope";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { checkQuery, parseScope } from "../retrieval/scope";
+import type { Scope } from "../retrieval/types";
+import { NodeVault } from "../vault/node-vault";
 import { EMBED_FLAG_OPTIONS, embedFlagsOf } from "./embed-flags";
 import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { openVaultIndex } from "./open-index";
@@ -18,14 +22,17 @@ function parse(argv: readonly string[]) {
 export async function runSearchCommand(argv: readonly string[], io: CliIO, options: { signal?: AbortSignal } = {}): Promise<number> {
   const { values, positionals } = parse(argv);
   if (positionals.length !== 1 || (positionals[0] ?? "").trim() === "") throw new UsageError('Give one query, in quotes: synapse search "my words" --vault <dir>.');
-  const limit = values.limit === undefined ? 10 : Number(values.limit);
+  // Plain digits only: Number() would take "1e1", "0x5" or " 7 ".
+  const limit = values.limit === undefined ? 10 : /^\d+$/.test(values.limit) ? Number(values.limit) : Number.NaN;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000 (got "${values.limit ?? ""}").`);
   let scope;
   try {
+    checkQuery(positionals[0] ?? "");
     scope = parseScope(values.scope ?? "all");
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+  if (values.vault !== undefined) await checkFolders(resolve(io.cwd, values.vault), scope);
   const json = values.json === true;
   const { index } = await openVaultIndex(values.vault, io, { progress: !json, embed: embedFlagsOf(values), ...(options.signal ? { signal: options.signal } : {}) });
   const vectorErrorBefore = index.vectors?.error ?? null;
@@ -44,4 +51,24 @@ export async function runSearchCommand(argv: readonly string[], io: CliIO, optio
   });
   if (hits.length > 0) io.stdout(`${hits.length} result(s) in ${tookMs} ms.\n`);
   return EXIT.ok;
+}
+
+/**
+ * A folder scope names folders of the vault: a name that is none (a typo) is a usage error, not a
+ * search that quietly finds nothing.
+ */
+async function checkFolders(vaultRoot: string, scope: Scope): Promise<void> {
+  if (scope.kind !== "folders") return;
+  const vault = new NodeVault(vaultRoot);
+  for (const folder of scope.folders) {
+    let full: string;
+    try {
+      full = vault.resolvePath(folder);
+    } catch {
+      throw new UsageError(`The folder "${folder}" is outside the vault.`);
+    }
+    // A missing vault is reported as such when the index opens.
+    if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) return;
+    if (!(await stat(full).catch(() => null))?.isDirectory()) throw new UsageError(`The vault has no folder "${folder}" (--scope takes wiki, notes, all or folders of the vault).`);
+  }
 }

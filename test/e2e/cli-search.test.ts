@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeVault, snapshot } from "../helpers/temp-vault";
@@ -25,7 +25,7 @@ describe("synapse search and index (built CLI)", () => {
     const first = await runCli(["index", "--vault", vault, "--json"]);
     expect(first.code).toBe(0);
     const report = JSON.parse(first.stdout) as Record<string, number>;
-    expect(Object.keys(report)).toEqual(["notes", "chunks", "indexed", "removed", "unchanged", "rebuiltShards", "bytes", "tookMs", "vectorNotes", "embedded", "vectorError"]);
+    expect(Object.keys(report)).toEqual(["notes", "chunks", "indexed", "removed", "unchanged", "rebuiltShards", "rebuiltVectorShards", "bytes", "tookMs", "vectorNotes", "embedded", "vectorError"]);
     expect(report).toMatchObject({ vectorNotes: 0, embedded: 0, vectorError: null });
     expect(report).toMatchObject({ notes: 3, indexed: 3, removed: 0 });
     expect(report.bytes).toBeGreaterThan(0);
@@ -40,6 +40,13 @@ describe("synapse search and index (built CLI)", () => {
     const human = await runCli(["index", "--vault", vault]);
     expect(human.stdout).toMatch(/3 notes .* 0 new or changed/);
     expect(human.stderr).toMatch(/Indexing 3\/3 notes/);
+
+    // A file the index does not own is neither loaded nor counted in its size (nor removed).
+    const stray = join(vault, ".obsidian/plugins/synapse/state/index/text-zz.bin");
+    writeFileSync(stray, Buffer.alloc(100_000));
+    const third = JSON.parse((await runCli(["index", "--vault", vault, "--json"])).stdout) as Record<string, number>;
+    expect(third).toMatchObject({ notes: 3, indexed: 0, rebuiltShards: 0, rebuiltVectorShards: 0, bytes: second.bytes });
+    expect(existsSync(stray)).toBe(true);
   });
 
   it("search --json prints exactly {results:[{path,heading,score,snippet}], tookMs}, ranked, scoped, never excluded", async () => {
@@ -69,5 +76,32 @@ describe("synapse search and index (built CLI)", () => {
     expect(bad.stderr).toMatch(/--limit must be a whole number/);
     expect((await runCli(["search", "--vault", vault])).code).toBe(2);
     expect((await runCli(["index"])).stderr).toMatch(/--vault <dir> is required/);
+  });
+
+  it("refuses, before any work, a limit that is not plain digits, a query over 10,000 characters and a folder the vault lacks", async () => {
+    const vault = vaultWithSettings();
+    const refused = [
+      [["--limit", "1e1"], /--limit must be a whole number from 1 to 1000 \(got "1e1"\)/],
+      [["--limit", "0x5"], /--limit must be a whole number/],
+      [["--limit", " 7"], /--limit must be a whole number/],
+      [["--limit", "0"], /--limit must be a whole number/],
+      [["--scope", "nosuchfolder"], /The vault has no folder "nosuchfolder"/],
+      [["--scope", "notes,nosuch"], /The vault has no folder "nosuch"/],
+      [["--scope", "../outside"], /outside the vault/],
+    ] as const;
+    for (const [flags, message] of refused) {
+      const run = await runCli(["search", "crema", "--vault", vault, ...flags]);
+      expect(run.code, flags.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(message);
+    }
+    const long = await runCli(["search", "crema ".repeat(2000), "--vault", vault]);
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(/longer than 10,000 characters/);
+    // Nothing was indexed: the refusals came before the index was opened.
+    expect(existsSync(join(vault, ".obsidian/plugins/synapse/state/index"))).toBe(false);
+
+    const ok = await runCli(["search", "crema", "--vault", vault, "--scope", "notes/", "--limit", "5", "--json"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((JSON.parse(ok.stdout) as { results: { path: string }[] }).results.map((r) => r.path)).toEqual(["notes/Espresso.md"]);
   });
 });

@@ -4,7 +4,7 @@
  * time changed, nor after a search with another model — and a dead server costs one warning while
  * search goes on from text and links.
  */
-import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/run-cli";
@@ -52,6 +52,15 @@ describe("synapse index and search with embeddings (built CLI)", () => {
     expect((JSON.parse(search.stdout) as { results: unknown[] }).results.length).toBeGreaterThan(0);
     expect(server.embedRequests()).toHaveLength(4); // the query only
     expect((server.embedRequests()[3]?.body as { input: string[] }).input).toEqual(["topic"]);
+
+    // A damaged vector shard is reported apart from the text shards, and its notes embedded again.
+    const folder = join(root, ".obsidian/plugins/synapse/state/index/vectors");
+    const model = readdirSync(folder).find((name) => name.includes("nomic-embed-text")) ?? "";
+    const shard = join(folder, model, readdirSync(join(folder, model)).filter((name) => name.endsWith(".bin"))[0] ?? "");
+    truncateSync(shard, 20);
+    const third = await runCli(["index", "--vault", root, "--json", ...flags()]);
+    expect(JSON.parse(third.stdout)).toMatchObject({ rebuiltShards: 0, rebuiltVectorShards: 1, vectorNotes: 40 });
+    expect(third.stderr).toMatch(/1 vector shard\(s\) were damaged/);
   });
 
   it("a search with another model keeps the configured model's vectors: indexing again embeds nothing", async () => {
