@@ -154,8 +154,8 @@ export async function openIndex(root: string): Promise<Opened> {
 
 /**
  * What `synapse ingest` spends bringing an index that is already up to date up to date again, once
- * per command: only the wiki and the note (as it does) against the whole vault (as it did), medians
- * of 5 in the same run.
+ * per command: the vault listed, only the wiki and the note checked (as it does), against every
+ * note checked (as it did), medians of 5 in the same run.
  */
 async function catchUpCost(opened: Opened, size: number): Promise<BenchResult[]> {
   const note = (await opened.vault.list("notes"))[0] ?? "notes/none.md";

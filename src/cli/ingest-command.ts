@@ -127,9 +127,10 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     return EXIT.provider;
   }
   // The index is brought up to date once per command, before the first note (a folder's notes
-  // share it), and only where the ingest reads: the wiki (retrieval's scope, the page count, the
-  // names of pages) and the note or folder being ingested. The rest of the vault is not walked; a
-  // later `synapse search` or `synapse index` catches up with it.
+  // share it), and checked only where the ingest reads: the wiki (retrieval's scope, the page
+  // count, the names of pages) and the note or folder being ingested. The rest of the vault is
+  // listed by name (new notes indexed, vanished ones dropped), never statted; a later
+  // `synapse search` or `synapse index` catches up with notes edited there.
   const only = { folders: [effectiveWikiFolder(settings.wikiFolder), ...(folder ? [notePath] : [])], notes: folder ? [] : [notePath] };
   const opened = await openIndexIn(vaultRoot, settings, io, { progress: !json, persist: values["dry-run"] === true ? "never" : "refresh", only, ...(options.signal ? { signal: options.signal } : {}) }).catch((error: unknown) => {
     // Without the index the ingest still runs, as before it existed: title matching over a listing.

@@ -44,11 +44,12 @@ export interface SyncOptions {
    */
   readonly embed?: boolean;
   /**
-   * Bring only part of the vault up to date: the notes below these folders (recursively; "" is the
-   * whole vault) and these notes, leaving every other note of the index as it was. An ingest reads
-   * only the wiki and its own note(s), so it syncs those and never walks the rest of the vault;
-   * a later full sync (search, index) catches up with the rest. The names of the notes in excluded
-   * folders are listed (no stat, no read) so links to them still lead somewhere.
+   * Check only part of the vault for changes: the notes below these folders (recursively; "" is
+   * the whole vault) and these notes. The vault is still listed whole — names only, no stat — so
+   * notes that appeared are indexed and notes that vanished are dropped, and every name the index
+   * answers for (is there a note called X?) is exact; a note outside the part that the index holds
+   * already is taken as it was, its time and size not checked. An ingest reads only the wiki and
+   * its own notes, so it checks those; a later full sync (search, index) catches up with the rest.
    */
   readonly only?: SyncPart;
 }
@@ -134,7 +135,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       ...(options.now ? { now: options.now } : {}),
     });
   const part = options.only && !options.only.folders.some((f) => cleanFolder(f) === "") ? options.only : null;
-  const all = part ? await listPart(vault, part, index.excludedFolders) : await vault.list("");
+  const all = await vault.list("");
   // At 50,000 notes even sorting the paths out takes tens of milliseconds: in steps, in slices.
   const listed: string[] = [];
   const unindexed: string[] = [];
@@ -144,34 +145,35 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     (index.excluded(path) ? unindexed : listed).push(path);
   }
   // Known to exist though never indexed: links to them are not dangling.
-  if (part) index.addUnindexed(unindexed);
-  else index.setUnindexed(unindexed);
+  index.setUnindexed(unindexed);
   await slicer.checkpoint();
   const present = new Set(listed);
-  const inPart = part ? inFolders(part.folders.map(cleanFolder)) : () => true;
   let removed = 0;
   const known = index.unsortedPaths();
   for (let i = 0; i < known.length; i++) {
     if (i % PATH_STEP === 0) await slicer.checkpoint();
     const path = known[i] as string;
-    if (!present.has(path) && inPart(path) && index.remove(path)) removed += 1;
+    if (!present.has(path) && index.remove(path)) removed += 1;
   }
+  // A partial sync checks the part, and reads the notes the index has never seen.
+  const checked = part ? partOf(listed, part, (path) => index.stateOf(path) !== undefined) : listed;
   let indexed = 0;
-  let unchanged = 0;
+  // Notes outside a partial sync's part are taken as they were.
+  let unchanged = listed.length - checked.length;
   let inBatch = 0;
-  options.progress?.({ done: 0, total: listed.length });
+  options.progress?.({ done: 0, total: checked.length });
   // Reads run ahead of indexing, a few at a time, so the disk (or Obsidian's reader) works while
   // notes are tokenised instead of in turn with it.
-  const ahead = new ReadAhead(listed, READ_AHEAD, (path) => index.stateOf(path), vault);
-  for (let i = 0; i < listed.length; i++) {
+  const ahead = new ReadAhead(checked, READ_AHEAD, (path) => index.stateOf(path), vault);
+  for (let i = 0; i < checked.length; i++) {
     // Yield when the time slice is spent, or after a full batch (so progress lines keep coming).
     if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize))) {
       options.signal?.throwIfAborted();
-      options.progress?.({ done: i, total: listed.length });
+      options.progress?.({ done: i, total: checked.length });
       inBatch = 0;
     }
     inBatch += 1;
-    const path = listed[i] as string;
+    const path = checked[i] as string;
     const note = await ahead.take(i);
     if (note === "gone") {
       // Vanished since it was listed, or a named note that is not there: nothing of it may stay.
@@ -188,7 +190,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
     if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), () => slicer.checkpoint());
   }
   options.signal?.throwIfAborted();
-  options.progress?.({ done: listed.length, total: listed.length });
+  options.progress?.({ done: checked.length, total: checked.length });
   const embedding =
     options.embed === false
       ? { embedded: 0, error: null }
@@ -205,14 +207,9 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
 
 const cleanFolder = (folder: string) => folder.replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "");
 
-function inFolders(folders: readonly string[]): (path: string) => boolean {
-  return (path) => folders.some((f) => path.startsWith(`${f}/`));
-}
-
-/** The notes of a part of the vault, each once, sorted; with the excluded folders' names (never synced, only known to exist). */
-async function listPart(vault: VaultPort, part: SyncPart, excludedFolders: readonly string[]): Promise<string[]> {
-  const found = new Set<string>();
-  for (const folder of [...part.folders, ...excludedFolders]) for (const path of await vault.list(cleanFolder(folder))) found.add(path);
-  for (const note of part.notes ?? []) if (note.toLowerCase().endsWith(".md")) found.add(note);
-  return [...found].sort();
+/** The listed notes a partial sync checks: those in its folders, those it names, and those the index has never seen. */
+function partOf(listed: readonly string[], part: SyncPart, known: (path: string) => boolean): string[] {
+  const folders = part.folders.map(cleanFolder);
+  const named = new Set(part.notes ?? []);
+  return listed.filter((path) => named.has(path) || !known(path) || folders.some((f) => path.startsWith(`${f}/`)));
 }

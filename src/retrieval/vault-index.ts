@@ -241,16 +241,6 @@ export class VaultIndex implements Retriever {
     this.graph.setOthers(paths.filter((path) => this.excluded(path)));
   }
 
-  /** Notes never indexed that a partial sync listed, added to those the index knows of. */
-  addUnindexed(paths: readonly string[]): void {
-    this.sawUnindexed(paths);
-  }
-
-  /** The folders the settings exclude: never indexed, only their notes' names known. */
-  get excludedFolders(): readonly string[] {
-    return this.options.excludedFolders;
-  }
-
   private sawUnindexed(paths: readonly string[]): void {
     for (const path of paths) if (this.excluded(path)) this.graph.addOther(path);
   }
