@@ -3,11 +3,12 @@
  * still name its old path: in their section markers and in `sources`. Before revising or
  * retracting the note's part of a page, those old spellings are read as the note's own and
  * re-spelled with its new path, so the note keeps one section per page, never a stale one under
- * the old path beside a new one. A section keeps its hash: one the user edited stays theirs.
+ * the old path beside a new one. A section the user edited stays theirs.
  */
 import { frontmatterPaths } from "../core/markdown";
 import { mergeSources, sourceKey } from "../core/sources";
-import type { Segment } from "./provenance";
+import { contentHash } from "./content-hash";
+import { isUnedited, type Segment } from "./provenance";
 
 /** The keys (`sourceKey`) of a note's former paths, without its current one. */
 export function formerKeys(source: string, former: readonly string[] = []): ReadonlySet<string> {
@@ -22,7 +23,9 @@ export function respellSections(segments: readonly Segment[], former: ReadonlySe
   const out = segments.map((s): Segment => {
     if (s.kind !== "section" || !former.has(sourceKey(s.source))) return s;
     changed = true;
-    return { ...s, source };
+    // Whether it is unedited is judged under the path it was written for (see isUnedited); an
+    // unedited section stays so under the new one.
+    return { ...s, source, hash: isUnedited(s) ? contentHash(s.content) : s.hash };
   });
   return { segments: out, changed };
 }

@@ -43,9 +43,16 @@ function decodePath(text: string): string {
   return text.replace(/%([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** True when the section still holds exactly what Synapse wrote there. */
+/**
+ * True when the section still holds exactly what Synapse wrote there — but for the target of its
+ * attribution link: Obsidian rewrites links to a note that is moved or renamed (`[[notes/a|A]]` →
+ * `[[archive/a|A]]`), and that is no edit of the user's.
+ */
 export function isUnedited(section: SourceSection): boolean {
-  return contentHash(section.content) === section.hash;
+  if (contentHash(section.content) === section.hash) return true;
+  const target = section.source.replace(/\.md$/i, "");
+  const asWritten = section.content.replace(/^\*From \[\[[^\]|\n]*\|([^\]\n]*)\]\]\*/, (_line, label: string) => `*From [[${target}|${label}]]*`);
+  return asWritten !== section.content && contentHash(asWritten) === section.hash;
 }
 
 /** A section as Synapse writes it: the hash is taken of the content it is given. */

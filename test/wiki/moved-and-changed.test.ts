@@ -117,6 +117,24 @@ describe.each([
   });
 });
 
+describe("a note moved in Obsidian, which rewrites the links to it", () => {
+  it.each([
+    ["both happened between two ingests", false],
+    ["the move was recorded first", true],
+  ])("is revised as the same source when %s: the rewritten attribution link is no edit", async (_when, recordedFirst) => {
+    const rig = memoryRig();
+    const ingest = await twoNotes(rig);
+    await rig.move(A, "archive/A.md");
+    // Obsidian's "Automatically update internal links", on every page that links to the note.
+    for (const path of await rig.vault.list("wiki")) await rig.vault.process(path, (text) => text.replaceAll("[[notes/A|", "[[archive/A|"));
+    if (recordedFirst) expect((await ingest("archive/A.md", [])).upToDate?.movedFrom).toBe(A);
+    await rig.move("archive/A.md", "archive/A.md", "# A\n\nVersion two.");
+    const report = await ingest("archive/A.md", [page("Shared topic", "archive/A.md", "A's second claim about the topic.")]);
+    expect(report.error).toBeNull();
+    await expectRevisedUnder(rig, "archive/A.md");
+  });
+});
+
 describe("a moved note's section the user edited", () => {
   it("stays, as the note's, under its new path, with the new version below it", async () => {
     const rig = memoryRig();

@@ -67,4 +67,14 @@ describe("telling Synapse's text from the user's", () => {
     expect(isAllSynapseText(body.replace("A.", "A!"))).toBe(false);
     expect(isAllSynapseText("Just text.")).toBe(false);
   });
+
+  it("counts a section whose attribution link Obsidian re-pointed at the moved note as unedited, and nothing else", () => {
+    const section = newSection("notes/a.md", `${attribution("notes/a.md", "A")}\n\nA says this.`);
+    const edit = (from: string, to: string) => ({ ...section, content: section.content.replace(from, to) });
+    expect(isUnedited(edit("[[notes/a|", "[[archive/a|"))).toBe(true);
+    expect(isUnedited(edit("[[notes/a|", "[[a|"))).toBe(true);
+    expect(isUnedited(edit("[[notes/a|A]]", "[[archive/a|B]]"))).toBe(false);
+    expect(isUnedited(edit("A says this.", "A says that."))).toBe(false);
+    expect(isUnedited({ ...edit("[[notes/a|", "[[archive/a|"), content: `${edit("[[notes/a|", "[[archive/a|").content} More.` })).toBe(false);
+  });
 });
