@@ -9,6 +9,7 @@ import { registerCommands } from "./obsidian/commands";
 import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { IndexService } from "./obsidian/index-service";
+import { NoteMoves } from "./obsidian/note-moves";
 import type { Schedule } from "./obsidian/index-embedding-pass";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
@@ -54,6 +55,8 @@ export default class SynapsePlugin extends Plugin {
   index: IndexService | null = null;
   /** Set by onload; what the "Check wiki health" view runs. */
   lint: LintService | null = null;
+  /** Set by onload; records the moves of ingested notes as Obsidian reports them. */
+  moves: NoteMoves | null = null;
   private store: SettingsStore | null = null;
   /** Settles once the start-up recovery of an interrupted run is done (tests wait on it). */
   recovered: Promise<void> = Promise.resolve();
@@ -98,6 +101,8 @@ export default class SynapsePlugin extends Plugin {
     this.register(() => void index.dispose());
     const ingest = new IngestService(this.app, store, environment, this.seams.createProvider, write, index);
     this.ingest = ingest;
+    const moves = new NoteMoves(this.app, write, () => this.recovered);
+    this.moves = moves;
     this.register(() => ingest.dispose());
 
     registerCommands(this, ingest);
@@ -130,7 +135,12 @@ export default class SynapsePlugin extends Plugin {
       this.registerEvent(this.app.vault.on("create", (file) => index.changed(file)));
       this.registerEvent(this.app.vault.on("modify", (file) => index.changed(file)));
       this.registerEvent(this.app.vault.on("delete", (file) => index.deleted(file)));
-      this.registerEvent(this.app.vault.on("rename", (file, oldPath) => index.renamed(file, oldPath)));
+      this.registerEvent(
+        this.app.vault.on("rename", (file, oldPath) => {
+          index.renamed(file, oldPath);
+          moves.renamed(file, oldPath);
+        }),
+      );
       this.registerEvent(this.app.metadataCache.on("changed", (file, _data, cache) => index.changed(file, cache)));
       index.start();
       // A run a crash (or a killed CLI) interrupted is rolled back before anything else reads the wiki.

@@ -28,7 +28,7 @@ import { isInFolder, normaliseNotePath, readNote } from "./read-note";
 import { previewChanges, selectReviewed } from "./review";
 import { readHistory, undoneIds } from "./run-history";
 import { shareablePages } from "./shareable-pages";
-import { formerAfterMove, planInputs } from "./moved-note";
+import { planInputs, recordMove } from "./moved-note";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 
 function isoDay(ms: number): string {
@@ -190,9 +190,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       // A moved note keeps its record under its new path (under the write lock, journaled, no run
       // of its own); in a dry run nothing is recorded. Failing to only costs finding the move again.
       if (upToDate?.movedFrom && !request.dryRun) {
-        const formerPaths = formerAfterMove(upToDate.entry, upToDate.movedFrom, notePath);
-        const state = await registry.recordChange(notePath, { ...upToDate.entry, formerPaths }, upToDate.movedFrom);
-        await applyPlan(vault, [], { ...write, operation: "ingest", label: basenameOf(notePath), wikiFolder, now, state }).catch((cause: unknown) => {
+        await recordMove(vault, write, { from: upToDate.movedFrom, to: notePath, proven: true, now }).catch((cause: unknown) => {
           warnings.push(`The note's new path was not recorded: ${toSynapseError(cause).message}`);
         });
       }

@@ -8,7 +8,8 @@
  *   under the same file name in another folder (or the same path in another case), when that note
  *   is gone, was ingested into this wiki, and the note being ingested never was. Two such notes
  *   gone is no answer: neither is taken. A note renamed and changed between two ingests is not
- *   recognised: nothing but its content tied it to its old name.
+ *   recognised here: nothing but its content tied it to its old name. The plugin records a rename
+ *   as Obsidian reports it (`recordMove`, src/obsidian/note-moves.ts), so there it is known.
  */
 import { nameKey } from "../core/unicode";
 import type { WikiPage } from "../core/schemas";
@@ -17,7 +18,8 @@ import type { VaultPort } from "../vault/vault-port";
 import { findPagesById, registryOf, type PageRegistry } from "./identity";
 import { fileNamer } from "./page-paths";
 import { markedSources } from "./provenance";
-import type { SourceEntry, SourceRegistry } from "./source-registry";
+import { applyPlan, type WriteContext } from "./apply";
+import { SourceRegistry, type SourceEntry } from "./source-registry";
 
 export interface MovedNote {
   /** Former paths of the note whose sections and `sources` entries are its own. */
@@ -36,6 +38,28 @@ const fileKey = (path: string) => nameKey(path.slice(path.lastIndexOf("/") + 1))
 export function formerAfterMove(entry: SourceEntry, movedFrom: string, notePath: string): string[] {
   const former = [...(entry.formerPaths ?? []), movedFrom];
   return former.filter((p, i) => sourceKey(p) !== sourceKey(notePath) && former.findIndex((q) => sourceKey(q) === sourceKey(p)) === i);
+}
+
+/**
+ * Records a note's move in the registry, by a run that changes no file (under the write lock,
+ * journaled, no history record): its entry goes to its new path and keeps the old one in
+ * `formerPaths`. Nothing happens when no entry is under the old path, or — unless `proven` (the
+ * note's content matched the old entry) — one is under the new path already: the note was ingested
+ * there since a rename was reported, and that entry is the newer truth.
+ */
+export async function recordMove(
+  vault: VaultPort,
+  write: WriteContext,
+  move: { readonly from: string; readonly to: string; readonly proven?: boolean; readonly now?: () => number },
+): Promise<boolean> {
+  const registry = new SourceRegistry(write.store);
+  const entry = await registry.entry(move.from);
+  if (!entry || move.from.normalize("NFC") === move.to.normalize("NFC")) return false;
+  if (!move.proven && (await registry.entry(move.to))) return false;
+  const state = await registry.recordChange(move.to, { ...entry, formerPaths: formerAfterMove(entry, move.from, move.to) }, move.from);
+  const label = move.to.slice(move.to.lastIndexOf("/") + 1).replace(/\.md$/i, "");
+  await applyPlan(vault, [], { ...write, operation: "ingest", label, wikiFolder: entry.wikiFolder, state, ...(move.now ? { now: move.now } : {}) });
+  return true;
 }
 
 export interface MoveQuery {
