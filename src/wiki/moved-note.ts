@@ -6,8 +6,9 @@
  *   entry then keeps the old path in `formerPaths`, and the next ingest that writes uses them.
  * - Moved and changed between two ingests, its content says nothing. It is the note a page cites
  *   under the same file name in another folder (or the same path in another case), when that note
- *   is gone, was ingested into this wiki, and the note being ingested never was. Two such notes
- *   gone is no answer: neither is taken. A note renamed and changed between two ingests is not
+ *   is gone and the note being ingested was never ingested. The cited path may have no entry of its
+ *   own (the note was moved once, recorded, then moved again): the section on the page is proof
+ *   enough that it was ingested into this wiki. Two such notes gone is no answer: neither is taken. A note renamed and changed between two ingests is not
  *   recognised here: nothing but its content tied it to its old name. The plugin records a rename
  *   as Obsidian reports it (`recordMove`, src/obsidian/note-moves.ts), so there it is known.
  */
@@ -75,14 +76,17 @@ export interface MoveQuery {
 
 export async function findMovedNote(query: MoveQuery): Promise<MovedNote> {
   const { registry, notePath, wikiFolder, own, exists } = query;
-  if (own) {
+  const here = notePath.normalize("NFC");
+  const cited = new Set(query.pages.records.flatMap((r) => markedSources(r.body)).map((s) => s.normalize("NFC")));
+  const ownKeys = new Set([here, ...(own?.formerPaths ?? [])].map(sourceKey));
+  // An entry whose pages cite neither its path nor a former one is left from a note that moved on
+  // (and came back here since): the note is looked for as one without an entry.
+  if (own && (own.pages.length === 0 || [...cited].some((s) => ownKeys.has(sourceKey(s))))) {
     // A note created since at an old path is another note: its sections are its own.
     const formerPaths: string[] = [];
     for (const path of own.formerPaths ?? []) if (!(await exists(path))) formerPaths.push(path);
     return { ...NOT_MOVED, formerPaths };
   }
-  const here = notePath.normalize("NFC");
-  const cited = new Set(query.pages.records.flatMap((r) => markedSources(r.body)).map((s) => s.normalize("NFC")));
   const respelled: string[] = [];
   const moved: string[] = [];
   for (const path of cited) {
@@ -90,10 +94,11 @@ export async function findMovedNote(query: MoveQuery): Promise<MovedNote> {
     const sameNote = sourceKey(path) === sourceKey(here);
     if (!sameNote && fileKey(path) !== fileKey(here)) continue;
     const entry = await registry.entry(path);
-    if (!entry || entry.wikiFolder !== wikiFolder) continue;
+    if (entry && entry.wikiFolder !== wikiFolder) continue;
     // A path differing only in case is this very file on macOS and Windows, where it still "exists".
-    if (sameNote) respelled.push(path);
-    else if (!(await exists(path))) moved.push(path);
+    if (sameNote) {
+      if (entry) respelled.push(path);
+    } else if (!(await exists(path))) moved.push(path);
   }
   const from = [...respelled, ...(moved.length === 1 ? moved : [])];
   if (from.length === 0) return NOT_MOVED;
