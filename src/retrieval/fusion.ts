@@ -1,22 +1,75 @@
 /**
- * Reciprocal rank fusion (Cormack et al., 2009): each backend contributes 1 / (k + rank) per
- * document, so backends whose scores are not comparable (BM25, cosine) combine by rank alone.
- * Graph expansion then lends a share of each top result's score to its neighbours, so a page
- * linked from the best matches can surface even when it shares no words with the query.
+ * Fusion of the text and vector rankings, then graph expansion: a share of each top result's score
+ * is lent to its neighbours, so a page linked from the best matches can surface even when it shares
+ * no words with the query.
+ *
+ * The defaults were chosen by measurement (`npm run bench`, bench/retrieval-quality.bench.ts: several
+ * hundred queries labelled from the obsidian-help corpus; table in the README, reasoning in
+ * docs/architecture.md): reciprocal rank fusion (Cormack et al., 2009) — each backend contributes
+ * 1 / (k + rank) per note, so backends whose scores are not comparable (BM25, cosine) combine by rank
+ * alone — with the parameters below.
  */
-export const RRF_K = 60;
+import { retrievalError } from "./errors";
 
 export interface Ranked {
   readonly path: string;
+  /** The backend's own score (BM25, cosine); only CombSUM reads it. */
+  readonly score: number;
 }
 
-/** Fused scores by path, from ranked lists (best first), each with a weight. */
-export function reciprocalRankFusion(lists: readonly { readonly hits: readonly Ranked[]; readonly weight: number }[], k = RRF_K): Map<string, number> {
+/**
+ * - "rrf": reciprocal rank fusion, 1 / (k + rank) per list.
+ * - "combsum": each list's scores divided by its best score, then summed (CombSUM over
+ *   max-normalised scores), so a clear text winner keeps its lead over a close second.
+ */
+export type FusionMethod = "rrf" | "combsum";
+
+export interface FusionParameters {
+  readonly method: FusionMethod;
+  /** RRF's k: larger flattens the difference between ranks (unused by CombSUM). */
+  readonly k: number;
+  /** The share of a seed's fused score lent to each of its graph neighbours (0: no expansion). */
+  readonly graphShare: number;
+  /** How many of the best fused results lend to their neighbours. */
+  readonly graphSeeds: number;
+}
+
+export const DEFAULT_FUSION: FusionParameters = Object.freeze({ method: "rrf", k: 60, graphShare: 0.25, graphSeeds: 5 });
+
+/** Throws a clear error for parameters no fusion can use. */
+export function checkFusion(p: FusionParameters): void {
+  if (p.method !== "rrf" && p.method !== "combsum") throw retrievalError(`Unknown fusion method ${JSON.stringify(p.method)}; use "rrf" or "combsum".`);
+  if (!Number.isFinite(p.k) || p.k < 0) throw retrievalError(`RRF's k must be a number of 0 or more (got ${String(p.k)}).`);
+  if (!Number.isFinite(p.graphShare) || p.graphShare < 0 || p.graphShare > 1) throw retrievalError(`The graph share must be a number from 0 to 1 (got ${String(p.graphShare)}).`);
+  if (!Number.isInteger(p.graphSeeds) || p.graphSeeds < 0) throw retrievalError(`The number of graph seeds must be a whole number of 0 or more (got ${String(p.graphSeeds)}).`);
+}
+
+export interface WeightedList {
+  /** Best first, each path once. */
+  readonly hits: readonly Ranked[];
+  readonly weight: number;
+}
+
+/** Reciprocal rank fusion: fused scores by path. */
+export function reciprocalRankFusion(lists: readonly WeightedList[], k = DEFAULT_FUSION.k): Map<string, number> {
   const fused = new Map<string, number>();
   for (const { hits, weight } of lists) {
     hits.forEach((hit, rank) => {
       fused.set(hit.path, (fused.get(hit.path) ?? 0) + weight / (k + rank + 1));
     });
+  }
+  return fused;
+}
+
+/** CombSUM over max-normalised scores: fused scores by path. A list whose best score is not positive adds nothing. */
+export function combSum(lists: readonly WeightedList[]): Map<string, number> {
+  const fused = new Map<string, number>();
+  for (const { hits, weight } of lists) {
+    const best = hits.reduce((m, h) => Math.max(m, h.score), 0);
+    if (!(best > 0)) continue;
+    for (const hit of hits) {
+      if (hit.score > 0) fused.set(hit.path, (fused.get(hit.path) ?? 0) + (weight * hit.score) / best);
+    }
   }
   return fused;
 }
@@ -40,4 +93,28 @@ export function expandThroughGraph(
   const out = new Map(fused);
   for (const [path, extra] of lent) out.set(path, (out.get(path) ?? 0) + extra);
   return out;
+}
+
+/** Best first; equal scores in path order, so a ranking never depends on insertion order. */
+function ranked(scores: Map<string, number>): [string, number][] {
+  return [...scores].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/**
+ * The whole fusion: the lists fused by the chosen method, then the best `graphSeeds` lend
+ * `graphShare` of their score to their neighbours. Returns every scored path, best first.
+ */
+export function fuse(
+  lists: readonly WeightedList[],
+  neighbours: (path: string) => readonly string[],
+  accept: (path: string) => boolean,
+  parameters: FusionParameters = DEFAULT_FUSION,
+): [string, number][] {
+  checkFusion(parameters);
+  const fused = parameters.method === "rrf" ? reciprocalRankFusion(lists, parameters.k) : combSum(lists);
+  if (parameters.graphShare === 0 || parameters.graphSeeds === 0) return ranked(fused);
+  const seeds = ranked(fused)
+    .slice(0, parameters.graphSeeds)
+    .map(([path]) => path);
+  return ranked(expandThroughGraph(fused, seeds, neighbours, parameters.graphShare, accept));
 }

@@ -10,7 +10,7 @@ import { contentHash } from "../wiki/content-hash";
 import { indexPath, logPath } from "../wiki/index-log";
 import type { StateStore } from "../vault/state-store";
 import { parseNote } from "./chunker";
-import { expandThroughGraph, reciprocalRankFusion } from "./fusion";
+import { DEFAULT_FUSION, fuse, type FusionParameters } from "./fusion";
 import { GraphIndex, type LinkResolver } from "./graph-index";
 import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
 import type { Embedder } from "./embedder";
@@ -23,6 +23,7 @@ import { TextIndex, type TextHit } from "./text-index";
 import { tokenize } from "./tokenize";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
 import { VectorBackend, type EmbedOptions, type EmbedResult } from "./vector-backend";
+import type { VectorHit } from "./vector-index";
 
 export interface VaultIndexOptions {
   readonly store: StateStore;
@@ -81,9 +82,16 @@ const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused
 /** Notes registered between two checkpoints when a shard is loaded. */
 const REGISTER_PIECE = 32;
 
-/** How much of a top result's fused score its graph neighbours receive, and from how many top results. */
-const GRAPH_SHARE = 0.25;
-const GRAPH_SEEDS = 5;
+/** What a retrieval fuses: each backend's ranking of notes, before fusion and graph expansion. */
+export interface Candidates {
+  readonly terms: readonly string[];
+  /** The best chunk of each note, best first. */
+  readonly text: readonly TextHit[];
+  /** The best chunk of each note by cosine, best first (empty without vectors). */
+  readonly vector: readonly VectorHit[];
+  /** The scope's filter, excluded folders included. */
+  readonly accept: (path: string) => boolean;
+}
 
 export class VaultIndex implements Retriever {
   readonly text = new TextIndex();
@@ -378,29 +386,55 @@ export class VaultIndex implements Retriever {
     return (path) => inScope(path) && !this.excluded(path);
   }
 
-  async retrieve(query: string, options: RetrieveOptions): Promise<readonly RetrievalHit[]> {
+  /**
+   * The text and vector rankings `retrieve` fuses, each deep enough (3 × limit, at least 30) for
+   * fusion and graph expansion to reorder them. Public for the retrieval-quality benchmark, which
+   * fuses the same candidates under every configuration it compares.
+   */
+  async candidates(query: string, options: RetrieveOptions): Promise<Candidates> {
     checkQuery(query);
     checkLimit(options.limit);
     const accept = this.accept(options.scope);
     const terms = tokenize(query);
-    const textHits = this.text.search(terms, Math.max(options.limit * 3, 30), accept);
-    const bestChunk = new Map<string, TextHit>();
-    for (const hit of textHits) if (!bestChunk.has(hit.path)) bestChunk.set(hit.path, hit);
-    const textRanked = [...bestChunk.keys()].map((path) => ({ path }));
-    const vectorHits = this.vectors ? await this.vectors.search(query, Math.max(options.limit * 3, 30), accept, options.signal) : [];
-    const vectorChunk = new Map(vectorHits.map((h) => [h.path, h.ordinal]));
-    const fused = reciprocalRankFusion([
-      { hits: textRanked, weight: 1 },
-      { hits: vectorHits, weight: 1 },
-    ]);
-    const seeds = [...fused].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, GRAPH_SEEDS).map(([path]) => path);
-    const expanded = expandThroughGraph(fused, seeds, (p) => this.graph.neighbours(p).map((n) => n.path), GRAPH_SHARE, accept);
-    const ranked = [...expanded].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const depth = Math.max(options.limit * 3, 30);
+    const text: TextHit[] = [];
+    const seen = new Set<string>();
+    for (const hit of this.text.search(terms, depth, accept)) {
+      if (seen.has(hit.path)) continue;
+      seen.add(hit.path);
+      text.push(hit);
+    }
+    const vector = this.vectors ? await this.vectors.search(query, depth, accept, options.signal) : [];
+    return { terms, text, vector, accept };
+  }
+
+  /** A note's graph neighbours (links, embeds, sources, backlinks), as graph expansion follows them. */
+  neighbourPaths(path: string): readonly string[] {
+    return this.graph.neighbours(path).map((n) => n.path);
+  }
+
+  /**
+   * Fused text, vector and graph results. `fusion` is for measurement (the benchmark compares
+   * settings); everything else uses the measured defaults.
+   */
+  async retrieve(query: string, options: RetrieveOptions, fusion: FusionParameters = DEFAULT_FUSION): Promise<readonly RetrievalHit[]> {
+    const { terms, text, vector, accept } = await this.candidates(query, options);
+    const bestChunk = new Map(text.map((h) => [h.path, h.ordinal]));
+    const vectorChunk = new Map(vector.map((h) => [h.path, h.ordinal]));
+    const ranked = fuse(
+      [
+        { hits: text, weight: 1 },
+        { hits: vector, weight: 1 },
+      ],
+      (p) => this.neighbourPaths(p),
+      accept,
+      fusion,
+    );
     const hits: RetrievalHit[] = [];
     for (const [path, score] of ranked) {
       if (hits.length >= options.limit) break;
       options.signal?.throwIfAborted();
-      const hit = await this.hitFor(path, score, bestChunk.get(path)?.ordinal ?? vectorChunk.get(path) ?? 0, terms);
+      const hit = await this.hitFor(path, score, bestChunk.get(path) ?? vectorChunk.get(path) ?? 0, terms);
       if (hit) hits.push(hit);
     }
     return Object.freeze(hits);
