@@ -7,6 +7,7 @@ import { benchLint } from "./lint.bench";
 import { benchPlugin } from "./plugin.bench";
 import { benchQuery } from "./query.bench";
 import { benchRetrieval } from "./retrieval.bench";
+import { benchRetrievalQuality } from "./retrieval-quality.bench";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
@@ -18,6 +19,8 @@ results.push(...benchLint());
 results.push(...(await benchQuery()));
 // Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.
 results.push(...benchRetrieval());
+// Which fusion settings rank the right notes highest (labelled queries from the corpus; prints its table).
+results.push(...(await benchRetrievalQuality()));
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);

@@ -3,11 +3,12 @@
  * is lent to its neighbours, so a page linked from the best matches can surface even when it shares
  * no words with the query.
  *
- * The defaults were chosen by measurement (`npm run bench`, bench/retrieval-quality.bench.ts: several
- * hundred queries labelled from the obsidian-help corpus; table in the README, reasoning in
- * docs/architecture.md): reciprocal rank fusion (Cormack et al., 2009) — each backend contributes
- * 1 / (k + rank) per note, so backends whose scores are not comparable (BM25, cosine) combine by rank
- * alone — with the parameters below.
+ * The defaults were chosen by measurement (`npm run bench`, bench/retrieval-quality.bench.ts: 572
+ * queries labelled from the obsidian-help corpus; table in the README, reasoning in
+ * docs/architecture.md): CombSUM over min-max normalised scores, each of the top 5 lending half its
+ * score to its neighbours. Plain reciprocal rank fusion (k = 60, a quarter from the top 5), the
+ * earlier unmeasured choice, ranked worse than BM25 alone: its scores are nearly flat (1/61, 1/62,
+ * …), so any graph share outweighs the difference between a clear best match and the rest.
  */
 import { retrievalError } from "./errors";
 
@@ -19,14 +20,17 @@ export interface Ranked {
 
 /**
  * - "rrf": reciprocal rank fusion, 1 / (k + rank) per list.
- * - "combsum": each list's scores divided by its best score, then summed (CombSUM over
- *   max-normalised scores), so a clear text winner keeps its lead over a close second.
+ * - "combsum": each list's scores scaled to 0–1, then summed (CombSUM over min-max normalised
+ *   scores, Lee 1997), so a clear text winner keeps its lead over a close second, and graph
+ *   expansion's share is a share of that range. The range runs from the score a note left out of
+ *   the list would have — 0 when the list holds every match, its last score when it was cut at a
+ *   depth — to the list's best, so in a small wiki the weakest match is not pushed to 0.
  */
 export type FusionMethod = "rrf" | "combsum";
 
 export interface FusionParameters {
   readonly method: FusionMethod;
-  /** RRF's k: larger flattens the difference between ranks (unused by CombSUM). */
+  /** RRF's k: larger flattens the difference between ranks (unused by CombSUM; 60 is the usual value). */
   readonly k: number;
   /** The share of a seed's fused score lent to each of its graph neighbours (0: no expansion). */
   readonly graphShare: number;
@@ -34,7 +38,7 @@ export interface FusionParameters {
   readonly graphSeeds: number;
 }
 
-export const DEFAULT_FUSION: FusionParameters = Object.freeze({ method: "rrf", k: 60, graphShare: 0.25, graphSeeds: 5 });
+export const DEFAULT_FUSION: FusionParameters = Object.freeze({ method: "combsum", k: 60, graphShare: 0.5, graphSeeds: 5 });
 
 /** Throws a clear error for parameters no fusion can use. */
 export function checkFusion(p: FusionParameters): void {
@@ -48,6 +52,8 @@ export interface WeightedList {
   /** Best first, each path once. */
   readonly hits: readonly Ranked[];
   readonly weight: number;
+  /** The list holds every match (a note outside it scores 0), rather than the best few. */
+  readonly complete?: boolean;
 }
 
 /** Reciprocal rank fusion: fused scores by path. */
@@ -61,15 +67,18 @@ export function reciprocalRankFusion(lists: readonly WeightedList[], k = DEFAULT
   return fused;
 }
 
-/** CombSUM over max-normalised scores: fused scores by path. A list whose best score is not positive adds nothing. */
+/**
+ * CombSUM over min-max normalised scores: fused scores by path. Each list is scaled between the
+ * score of a note outside it (0 when complete, else its last score) and its best; a list whose
+ * scores leave no range gives each hit its weight.
+ */
 export function combSum(lists: readonly WeightedList[]): Map<string, number> {
   const fused = new Map<string, number>();
-  for (const { hits, weight } of lists) {
-    const best = hits.reduce((m, h) => Math.max(m, h.score), 0);
-    if (!(best > 0)) continue;
-    for (const hit of hits) {
-      if (hit.score > 0) fused.set(hit.path, (fused.get(hit.path) ?? 0) + (weight * hit.score) / best);
-    }
+  for (const { hits, weight, complete } of lists) {
+    if (hits.length === 0) continue;
+    const best = hits.reduce((m, h) => Math.max(m, h.score), -Infinity);
+    const low = complete ? Math.min(0, ...hits.map((h) => h.score)) : hits.reduce((m, h) => Math.min(m, h.score), Infinity);
+    for (const hit of hits) fused.set(hit.path, (fused.get(hit.path) ?? 0) + (best > low ? (weight * (hit.score - low)) / (best - low) : weight));
   }
   return fused;
 }

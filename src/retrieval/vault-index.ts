@@ -89,6 +89,9 @@ export interface Candidates {
   readonly text: readonly TextHit[];
   /** The best chunk of each note by cosine, best first (empty without vectors). */
   readonly vector: readonly VectorHit[];
+  /** Each list holds every match, not only the best `depth` (fusion scales scores by it). */
+  readonly textComplete: boolean;
+  readonly vectorComplete: boolean;
   /** The scope's filter, excluded folders included. */
   readonly accept: (path: string) => boolean;
 }
@@ -399,13 +402,14 @@ export class VaultIndex implements Retriever {
     const depth = Math.max(options.limit * 3, 30);
     const text: TextHit[] = [];
     const seen = new Set<string>();
-    for (const hit of this.text.search(terms, depth, accept)) {
+    const chunks = this.text.search(terms, depth, accept);
+    for (const hit of chunks) {
       if (seen.has(hit.path)) continue;
       seen.add(hit.path);
       text.push(hit);
     }
     const vector = this.vectors ? await this.vectors.search(query, depth, accept, options.signal) : [];
-    return { terms, text, vector, accept };
+    return { terms, text, vector, accept, textComplete: chunks.length < depth, vectorComplete: vector.length < depth };
   }
 
   /** A note's graph neighbours (links, embeds, sources, backlinks), as graph expansion follows them. */
@@ -418,13 +422,13 @@ export class VaultIndex implements Retriever {
    * settings); everything else uses the measured defaults.
    */
   async retrieve(query: string, options: RetrieveOptions, fusion: FusionParameters = DEFAULT_FUSION): Promise<readonly RetrievalHit[]> {
-    const { terms, text, vector, accept } = await this.candidates(query, options);
+    const { terms, text, vector, accept, textComplete, vectorComplete } = await this.candidates(query, options);
     const bestChunk = new Map(text.map((h) => [h.path, h.ordinal]));
     const vectorChunk = new Map(vector.map((h) => [h.path, h.ordinal]));
     const ranked = fuse(
       [
-        { hits: text, weight: 1 },
-        { hits: vector, weight: 1 },
+        { hits: text, weight: 1, complete: textComplete },
+        { hits: vector, weight: 1, complete: vectorComplete },
       ],
       (p) => this.neighbourPaths(p),
       accept,
