@@ -98,6 +98,8 @@ export class IndexService {
   private flushTimer: number | null = null;
   private reopenTimer: number | null = null;
   private updating: Promise<void> = Promise.resolve();
+  /** The shard writes in progress, one after another. */
+  private writing: Promise<void> = Promise.resolve();
   private disposed = false;
   private readonly vault: ObsidianVault;
 
@@ -273,19 +275,30 @@ export class IndexService {
 
   deleted(file: unknown): void {
     if (!(file instanceof TFile)) return;
-    this.pending.delete(file.path);
-    if (this.index?.remove(file.path)) this.scheduleFlush();
+    this.left(file.path);
   }
 
   renamed(file: unknown, oldPath: string): void {
     if (!(file instanceof TFile)) return;
-    this.pending.delete(oldPath);
-    if (this.index?.stateOf(oldPath)) {
-      this.index.remove(oldPath);
-      this.scheduleFlush();
-    }
+    this.left(oldPath);
     // A note moved into (or out of) an excluded folder is dropped (or indexed) by the update.
     this.changed(file);
+  }
+
+  /**
+   * No note is at `path` any more. With the index open, it leaves the index now; while the index
+   * opens or syncs (or reopens), the path waits with the other changes and the update after the
+   * sync finds it gone: the sync may have read the note just before it went, or loaded it from a
+   * shard, and nothing else would drop it before the next start.
+   */
+  private left(path: string): void {
+    const index = this.index;
+    if (!index) {
+      this.pending.set(path, null);
+      return;
+    }
+    this.pending.delete(path);
+    if (index.remove(path)) this.scheduleFlush();
   }
 
   private scheduleUpdate(delay: number): void {
@@ -317,6 +330,8 @@ export class IndexService {
       }
       const text = await this.options.app.vault.cachedRead(file).catch(() => null);
       if (text === null || session.controller.signal.aborted) continue;
+      // Deleted or moved while it was read: its event has dropped it already, and its text must not come back.
+      if (file.path !== path || this.options.app.vault.getFileByPath(path) !== file) continue;
       this.current = cache;
       try {
         index.upsert(path, text, { mtime: file.stat.mtime, size: file.stat.size });
@@ -347,10 +362,19 @@ export class IndexService {
     if (this.index) await this.write(this.index);
   }
 
-  /** Writes an index's changed shards, encoding them in time slices like everything else on the main thread. */
-  private async write(index: VaultIndex): Promise<void> {
+  /**
+   * Writes an index's changed shards, encoding them in time slices like everything else on the main
+   * thread. One write at a time, each after the one before: a write that finds nothing left to do
+   * must still not settle while an earlier one is writing, or `flush()` and `closed` would settle
+   * before the shards are on disk.
+   */
+  private write(index: VaultIndex): Promise<void> {
     const slicer = this.slicer();
-    await index.flush({ checkpoint: () => slicer.checkpoint() }).catch((error: unknown) => this.options.onError?.(error));
+    this.writing = this.writing.then(() => index.flush({ checkpoint: () => slicer.checkpoint() })).then(
+      () => undefined,
+      (error: unknown) => this.options.onError?.(error),
+    );
+    return this.writing;
   }
 
   /** Settles once `dispose` has written what changed (tests wait on it; Obsidian's unload cannot). */
