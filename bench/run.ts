@@ -8,6 +8,7 @@ import { benchPlugin } from "./plugin.bench";
 import { benchQuery } from "./query.bench";
 import { benchRetrieval } from "./retrieval.bench";
 import { benchRetrievalQuality } from "./retrieval-quality.bench";
+import { benchUpsertSlice } from "./upsert-slice.bench";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
@@ -21,6 +22,8 @@ results.push(...(await benchQuery()));
 results.push(...benchRetrieval());
 // Which fusion settings rank the right notes highest (labelled queries from the corpus; prints its table).
 results.push(...(await benchRetrievalQuality()));
+// One large note updated on the main thread: sliced against the synchronous upsert.
+results.push(...(await benchUpsertSlice()));
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);

@@ -20,9 +20,9 @@
 import { TFile, type App, type CachedMetadata } from "obsidian";
 import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
-import { runPiecesSliced, TimeSlicer } from "../retrieval/time-slice";
+import { runPiecesSliced, TimeSlicer, type Pieces } from "../retrieval/time-slice";
 import type { Retriever } from "../retrieval/types";
-import type { VaultIndex } from "../retrieval/vault-index";
+import type { PreparedNote, VaultIndex } from "../retrieval/vault-index";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { WikiCatalog } from "../wiki/ingest-types";
@@ -332,13 +332,23 @@ export class IndexService {
       if (text === null || session.controller.signal.aborted) continue;
       // Deleted or moved while it was read: its event has dropped it already, and its text must not come back.
       if (file.path !== path || this.options.app.vault.getFileByPath(path) !== file) continue;
+      let preparing: Pieces<PreparedNote>;
       this.current = cache;
       try {
-        index.upsert(path, text, { mtime: file.stat.mtime, size: file.stat.size });
-        changed = true;
+        // The links now, from this event's metadata cache; a large note's terms in pieces after.
+        preparing = index.prepare(path, text, { mtime: file.stat.mtime, size: file.stat.size });
       } finally {
         this.current = null;
       }
+      const prepared = await runPiecesSliced(preparing, () => slicer.checkpoint());
+      // Reopened, or the note changed, moved or went meanwhile: its newer event has dealt with it.
+      if (session.controller.signal.aborted || this.pending.has(path)) continue;
+      if (file.path !== path || this.options.app.vault.getFileByPath(path) !== file) continue;
+      const outcome = index.commit(prepared);
+      // Written or removed meanwhile by something else (a run, a delete, a rename): read it again if it is still there.
+      const still = outcome === "stale" ? this.options.app.vault.getFileByPath(path) : null;
+      if (still) this.changed(still);
+      changed = outcome !== "stale" || changed;
       if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), () => slicer.checkpoint());
     }
     if (changed) {

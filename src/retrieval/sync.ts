@@ -184,8 +184,10 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       unchanged += 1;
       continue;
     }
-    if (index.upsert(path, note.text, note.stat)) indexed += 1;
-    else unchanged += 1;
+    // A large note is tokenised in pieces, with the slicer's checkpoint between them.
+    const outcome = await index.upsertSliced(path, note.text, note.stat, () => slicer.checkpoint());
+    if (outcome === "changed") indexed += 1;
+    else if (outcome === "unchanged") unchanged += 1;
     // A segment grown past its bound merges now, in pieces with a checkpoint between them.
     if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), () => slicer.checkpoint());
   }

@@ -15,11 +15,12 @@ import { GraphIndex, type LinkResolver } from "./graph-index";
 import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
 import type { Embedder } from "./embedder";
 import { writeNoteTerms } from "./note-terms";
+import { countNoteTerms, EditLog, replay } from "./prepared-note";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
 import { encodeShardPieces, loadShards, shardKey, shardOf, type StoredNote } from "./shards";
-import { runPiecesSliced, type Pieces } from "./time-slice";
+import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 import { makeSnippet } from "./snippet";
-import { TextIndex, type TextHit } from "./text-index";
+import { TextIndex, type ChunkWriter, type TextHit } from "./text-index";
 import { tokenize } from "./tokenize";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
 import { VectorBackend, type EmbedOptions, type EmbedResult } from "./vector-backend";
@@ -77,6 +78,33 @@ export interface FlushResult {
   readonly bytesWritten: number;
 }
 
+/**
+ * A note made ready for the index by `prepare` (chunked, links extracted, terms counted), which
+ * `commit` writes in one short step — unless the note was written or removed meanwhile.
+ */
+export interface PreparedNote {
+  readonly path: string;
+  readonly stat: { readonly mtime: number; readonly size: number };
+  readonly hash: string;
+  /** The count of edits when preparation began: an edit of this note since makes it stale. */
+  readonly stamp: number;
+  /** What the commit does: drop the note (excluded), record its new time (same text), or write it. */
+  readonly change: "excluded" | "same" | { readonly links: NoteLinks; readonly write: (writer: ChunkWriter) => void };
+}
+
+/** What a commit did: wrote the note, found nothing to write, or refused a stale preparation. */
+export type CommitOutcome = "changed" | "unchanged" | "stale";
+
+/**
+ * Notes up to this long are tokenised straight into the index when committed (a few milliseconds
+ * at most, less than counting their terms first would cost); longer ones are counted in pieces.
+ */
+export const ONE_STEP_CHARS = 32 * 1024;
+// eslint-disable-next-line require-yield -- a preparation done at once is a single piece: nothing to yield between
+function* prepared<T>(value: T): Pieces<T> {
+  return value;
+}
+
 const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused: 0, error: null });
 
 /** Notes registered between two checkpoints when a shard is loaded. */
@@ -112,6 +140,7 @@ export class VaultIndex implements Retriever {
   private wikiNotes = 0;
   /** Shards found corrupt or of an older format when the index was opened. */
   rejectedShards = 0;
+  private readonly edits = new EditLog();
 
   private constructor(private readonly options: VaultIndexOptions) {
     // The graph's edges lead to indexed notes only: a link Obsidian resolves into an excluded folder
@@ -180,23 +209,57 @@ export class VaultIndex implements Retriever {
 
   /** Indexes a note's text (or drops it when it lies in an excluded folder); says whether anything changed. */
   upsert(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): boolean {
-    if (this.excluded(path)) {
+    return this.commit(runPieces(this.prepare(path, markdown, stat))) === "changed";
+  }
+
+  /**
+   * `upsert` for Obsidian's main thread: a large note's terms are counted in pieces with
+   * `checkpoint` between them (it yields when the time slice is spent), then written in one short
+   * step. A note written or removed meanwhile is left as that edit left it ("stale").
+   */
+  async upsertSliced(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, checkpoint?: () => Promise<unknown>): Promise<CommitOutcome> {
+    return this.commit(await runPiecesSliced(this.prepare(path, markdown, stat), checkpoint));
+  }
+
+  /**
+   * The expensive part of `upsert`, as pieces whose result `commit` writes. The note is chunked
+   * and its links extracted at once, before the first piece ends (the plugin's extractor reads
+   * the metadata cache of the event being applied); the terms of a note longer than
+   * ONE_STEP_CHARS are counted in pieces, a shorter one's are written by the commit.
+   */
+  prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): Pieces<PreparedNote> {
+    const note = { path, stat: { mtime: stat.mtime, size: stat.size }, stamp: this.edits.stamp() };
+    if (this.excluded(path)) return prepared({ ...note, hash: "", change: "excluded" });
+    const hash = contentHash(markdown);
+    if (this.notes.get(path)?.hash === hash) return prepared({ ...note, hash, change: "same" });
+    const parsed = parseNote(path, markdown);
+    const links = this.extract(path, markdown, parsed);
+    if (markdown.length <= ONE_STEP_CHARS) return prepared({ ...note, hash, change: { links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
+    return (function* (): Pieces<PreparedNote> {
+      const chunks = yield* countNoteTerms(markdown, parsed);
+      return { ...note, hash, change: { links, write: (writer) => replay(chunks, writer) } };
+    })();
+  }
+
+  /** Writes a prepared note into the index, unless it was written or removed since its preparation began. */
+  commit(note: PreparedNote): CommitOutcome {
+    const { path, stat, hash, change } = note;
+    if (this.edits.since(path, note.stamp)) return "stale";
+    if (change === "excluded") {
       const removed = this.remove(path);
       this.sawUnindexed([path]);
-      return removed;
+      return removed ? "changed" : "unchanged";
     }
-    const hash = contentHash(markdown);
-    const known = this.notes.get(path);
     this.dirty.add(shardOf(path));
-    if (known && known.hash === hash) {
+    if (change === "same") {
       this.notes.set(path, { mtime: stat.mtime, size: stat.size, hash });
-      return false;
+      return "unchanged";
     }
-    const parsed = parseNote(path, markdown);
+    this.edits.edited(path);
     this.vectors?.changed(path);
-    this.register(path, { mtime: stat.mtime, size: stat.size, hash }, this.extract(path, markdown, parsed));
-    this.text.write(path, (writer) => writeNoteTerms(markdown, parsed, writer));
-    return true;
+    this.register(path, { mtime: stat.mtime, size: stat.size, hash }, change.links);
+    this.text.write(path, change.write);
+    return "changed";
   }
 
   /**
@@ -221,6 +284,7 @@ export class VaultIndex implements Retriever {
   }
 
   remove(path: string): boolean {
+    this.edits.edited(path);
     this.graph.forgetOther(path);
     if (!this.notes.has(path)) return false;
     this.notes.delete(path);

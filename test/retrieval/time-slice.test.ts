@@ -36,12 +36,12 @@ function costlyVault(count: number, costOf: (path: string) => number) {
     return Promise.resolve();
   };
   const lastSlice = () => clock - sliceStart;
-  /** Gives the index's upsert its cost; once every note is indexed, the embedding pass's reads cost too. */
+  /** Gives the index's preparation of a note its cost; once every note is indexed, the embedding pass's reads cost too. */
   const charge = (index: VaultIndex): VaultIndex => {
-    const upsert = index.upsert.bind(index);
-    index.upsert = (path, markdown, stat) => {
+    const prepare = index.prepare.bind(index);
+    index.prepare = (path, markdown, stat) => {
       clock += costOf(path);
-      return upsert(path, markdown, stat);
+      return prepare(path, markdown, stat);
     };
     textPassOver = () => index.size === count;
     return index;

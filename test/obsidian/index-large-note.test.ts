@@ -1,0 +1,120 @@
+/**
+ * A large note edited in Obsidian is indexed in pieces, yielding to Obsidian between them, and a
+ * note deleted or edited again while its text is being prepared leaves nothing stale in the index.
+ * Driven by a fake clock and by the yields themselves, never by timing.
+ */
+import { App } from "obsidian-test-mocks/obsidian";
+import { describe, expect, it } from "vitest";
+import { IndexService } from "../../src/obsidian/index-service";
+import { tokenize } from "../../src/retrieval/tokenize";
+import { DEFAULT_SETTINGS } from "../../src/settings/schema";
+import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { eventually } from "../helpers/eventually";
+
+/** About `chars` characters of prose in sections and paragraphs, with `word` in every paragraph. */
+function largeNote(chars: number, word: string): string {
+  const parts: string[] = ["# Large\n\n"];
+  let length = 0;
+  for (let i = 0; length < chars; i++) {
+    const part = `${word} sentence ${i} of words numbered ${i % 997}.${i % 40 === 0 ? "\n\n" : " "}${i % 2000 === 0 ? `\n## Section ${i}\n\n` : ""}`;
+    parts.push(part);
+    length += part.length;
+  }
+  return parts.join("");
+}
+
+/** A service whose every step takes 10 ms on a fake clock, counting yields and running `onYield` at each. */
+function service(app: App) {
+  let clock = 0;
+  const counted = { yields: 0, onYield: null as (() => Promise<void>) | null };
+  const index = new IndexService({
+    app: app.asOriginalType__(),
+    store: new MemoryStateStore(),
+    settings: () => DEFAULT_SETTINGS,
+    status: () => undefined,
+    now: () => (clock += 10),
+    yieldNow: async () => {
+      counted.yields += 1;
+      const hook = counted.onYield;
+      if (hook) await hook();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    },
+    flushDelayMs: 0,
+    updateDelayMs: 0,
+    reopenDelayMs: 0,
+  });
+  return { index, counted };
+}
+
+/** The indexed notes holding a word, once the changes waiting are applied. */
+async function holding(index: IndexService, word: string): Promise<string[]> {
+  await index.retriever();
+  const opened = await index.ready();
+  if (!opened) throw new Error("The index did not open.");
+  return [...new Set(opened.text.search(tokenize(word), 10, () => true).map((h) => h.path))];
+}
+
+describe("a large note in Obsidian", () => {
+  it("is indexed in pieces when it is modified, with yields between them", async () => {
+    const app = App.createConfigured__({ files: { "notes/Large.md": largeNote(512 * 1024, "lighthouse"), "notes/Small.md": "# Small\n\nA buoy.\n" } });
+    const { index, counted } = service(app);
+    index.start();
+    await index.ready();
+    expect(await holding(index, "lighthouse")).toEqual(["notes/Large.md"]);
+
+    counted.yields = 0;
+    await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(512 * 1024, "harbour"));
+    index.changed(app.vault.getFileByPath("notes/Large.md"));
+    await eventually(async () => expect(await holding(index, "harbour")).toEqual(["notes/Large.md"]));
+    // 512 KB is about 32 pieces of 16 KB; each step costs 10 ms of a 30 ms slice on this clock.
+    expect(counted.yields).toBeGreaterThanOrEqual(10);
+    expect(await holding(index, "lighthouse")).toEqual([]);
+    await index.dispose();
+  });
+
+  it("leaves nothing of a note deleted while its new text is being prepared", async () => {
+    const app = App.createConfigured__({ files: { "notes/Large.md": "# Large\n\nA short note at first.\n", "notes/Small.md": "# Small\n\nA buoy.\n" } });
+    const { index, counted } = service(app);
+    index.start();
+    await index.ready();
+
+    let deleted = false;
+    counted.onYield = async () => {
+      if (deleted) return;
+      deleted = true;
+      const file = app.vault.getFileByPath("notes/Large.md");
+      await app.fileManager.trashFile(file as never);
+      index.deleted(file);
+    };
+    await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
+    index.changed(app.vault.getFileByPath("notes/Large.md"));
+    await eventually(() => expect(deleted).toBe(true));
+    counted.onYield = null;
+    expect(await holding(index, "harbour")).toEqual([]);
+    expect(await holding(index, "first")).toEqual([]);
+    expect((await index.ready())?.stateOf("notes/Large.md")).toBeUndefined();
+    await index.dispose();
+  });
+
+  it("indexes the newest text of a note edited again while its text is being prepared", async () => {
+    const app = App.createConfigured__({ files: { "notes/Large.md": "# Large\n\nA short note at first.\n" } });
+    const { index, counted } = service(app);
+    index.start();
+    await index.ready();
+
+    let edited = false;
+    counted.onYield = async () => {
+      if (edited) return;
+      edited = true;
+      const file = app.vault.getFileByPath("notes/Large.md");
+      await app.vault.modify(file as never, "# Large\n\nThe newest text, about a lantern.\n");
+      index.changed(file);
+    };
+    await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
+    index.changed(app.vault.getFileByPath("notes/Large.md"));
+    await eventually(async () => expect(await holding(index, "lantern")).toEqual(["notes/Large.md"]));
+    counted.onYield = null;
+    expect(await holding(index, "harbour")).toEqual([]);
+    await index.dispose();
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * A large note is indexed in pieces (`VaultIndex.prepare` counts its terms with a checkpoint
+ * between pieces) and written in one step (`commit`): the index it gives is the one `upsert` gives,
+ * and a note written or removed between preparation and commit is left as that edit left it. Pieces
+ * are counted through the checkpoint, never timed.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parseNote } from "../../src/retrieval/chunker";
+import { writeNoteTerms } from "../../src/retrieval/note-terms";
+import { countNoteTerms, EditLog, replay } from "../../src/retrieval/prepared-note";
+import { syncIndex } from "../../src/retrieval/sync";
+import { TextIndex } from "../../src/retrieval/text-index";
+import { runPieces, runPiecesSliced } from "../../src/retrieval/time-slice";
+import { tokenize } from "../../src/retrieval/tokenize";
+import { ONE_STEP_CHARS, type VaultIndex } from "../../src/retrieval/vault-index";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { aVault, openIndex } from "./index-builder";
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "garden", "compost", "river", "mountain", "quantum", "lattice", "Café", "東京都庁", "喫茶店", "ガラス"];
+
+/** A long note of sections and paragraphs, its words numbered so that most are distinct. */
+function largeNote(chars: number, salt: string): string {
+  const parts = [`# Large ${salt}\n\n`];
+  let length = 0;
+  for (let i = 0; length < chars; i++) {
+    let part = `${WORDS[i % WORDS.length] ?? ""}${i % 997} ${WORDS[(i * 7) % WORDS.length] ?? ""} ${salt} words ${i}. `;
+    if (i % 40 === 0) part += "\n\n";
+    if (i % 2000 === 0) part += `\n## Section ${i}\n\n`;
+    parts.push(part);
+    length += part.length;
+  }
+  return parts.join("");
+}
+
+/** The notes whose text holds the word (the text index alone: these vaults hold no readable notes). */
+function paths(index: VaultIndex, word: string): string[] {
+  return [...new Set(index.text.search(tokenize(word), 10, () => true).map((h) => h.path))];
+}
+
+const stat = (text: string, mtime = 1) => ({ mtime, size: text.length });
+
+describe("a note prepared in pieces", () => {
+  it("counts a large note's terms in pieces, with a checkpoint between them; a small note needs none", async () => {
+    const index = await openIndex(aVault());
+    const big = largeNote(512 * 1024, "big");
+    let checkpoints = 0;
+    const counting = () => {
+      checkpoints += 1;
+      return Promise.resolve();
+    };
+    expect(await index.upsertSliced("notes/big.md", big, stat(big), counting)).toBe("changed");
+    // 16 KB of text a piece: about 32 pieces for 512 KB.
+    expect(checkpoints).toBeGreaterThanOrEqual(25);
+    expect(paths(index, "big")).toEqual(["notes/big.md"]);
+
+    checkpoints = 0;
+    const small = "# Small\n\nA short note about compost.\n";
+    expect(await index.upsertSliced("notes/small.md", small, stat(small), counting)).toBe("changed");
+    expect(checkpoints).toBe(0);
+    expect(await index.upsertSliced("notes/small.md", small, stat(small, 2), counting)).toBe("unchanged");
+    expect(index.stateOf("notes/small.md")?.mtime).toBe(2);
+  });
+
+  it("indexes exactly what upsert indexes", async () => {
+    const big = largeNote(3 * ONE_STEP_CHARS, "same");
+    const a = await openIndex(aVault());
+    const b = await openIndex(aVault());
+    a.upsert("notes/big.md", big, stat(big));
+    expect(await b.upsertSliced("notes/big.md", big, stat(big), () => Promise.resolve())).toBe("changed");
+    expect(b.text.chunksOf("notes/big.md")).toEqual(a.text.chunksOf("notes/big.md"));
+    expect(b.stateOf("notes/big.md")).toEqual(a.stateOf("notes/big.md"));
+    for (const query of ["alpha12", "same words", "café", "喫茶店", "ガラス", "section 2000", "lattice quantum"]) {
+      expect(b.text.search(query.split(" "), 20, () => true), query).toEqual(a.text.search(query.split(" "), 20, () => true));
+    }
+  });
+
+  it("writes counted terms as the words they were counted from, whatever the note", () => {
+    const word = fc.constantFrom(...WORDS, "a", "the", "don't", "Ёлка", "ดี", "[[Link|label]]", "`code`");
+    const line = fc.array(word, { maxLength: 12 }).map((w) => w.join(" "));
+    const block = fc.oneof(line, line.map((l) => `## ${l}`), fc.constant(""), fc.constant("---\ntitle: T\naliases: [Other name]\n---"));
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 30 }).map((b) => b.join("\n")), (markdown) => {
+        const parsed = parseNote("notes/n.md", markdown);
+        const direct = new TextIndex();
+        const counted = new TextIndex();
+        direct.write("notes/n.md", (writer) => writeNoteTerms(markdown, parsed, writer));
+        counted.write("notes/n.md", (writer) => replay(runPieces(countNoteTerms(markdown, parsed)), writer));
+        expect(counted.chunksOf("notes/n.md")).toEqual(direct.chunksOf("notes/n.md"));
+        for (const term of ["alpha", "the", "東京都庁", "ดี", "label", "link", "code", "t", "other", "ёлка"]) {
+          expect(counted.search([term], 5, () => true)).toEqual(direct.search([term], 5, () => true));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("indexes nothing of a note removed while it was prepared", async () => {
+    const index = await openIndex(aVault());
+    const big = largeNote(2 * ONE_STEP_CHARS, "removed");
+    let removed = false;
+    const outcome = await index.upsertSliced("notes/big.md", big, stat(big), () => {
+      if (!removed) removed = index.remove("notes/big.md") || true;
+      return Promise.resolve();
+    });
+    expect(outcome).toBe("stale");
+    expect(index.stateOf("notes/big.md")).toBeUndefined();
+    expect(index.text.has("notes/big.md")).toBe(false);
+    expect(paths(index, "removed")).toEqual([]);
+  });
+
+  it("keeps the newer text of a note written while an older text of it was prepared", async () => {
+    const index = await openIndex(aVault());
+    const older = largeNote(2 * ONE_STEP_CHARS, "older");
+    const newer = largeNote(2 * ONE_STEP_CHARS, "newer");
+    let wrote = false;
+    const outcome = await index.upsertSliced("notes/big.md", older, stat(older), async () => {
+      if (wrote) return;
+      wrote = true;
+      // The newer text, itself in pieces, starts and finishes inside the older one's preparation.
+      expect(await index.upsertSliced("notes/big.md", newer, stat(newer, 2), () => Promise.resolve())).toBe("changed");
+    });
+    expect(outcome).toBe("stale");
+    expect(paths(index, "newer")).toEqual(["notes/big.md"]);
+    expect(paths(index, "older")).toEqual([]);
+    expect(index.stateOf("notes/big.md")?.mtime).toBe(2);
+  });
+
+  it("commits a note whose neighbours changed meanwhile", async () => {
+    const index = await openIndex(aVault());
+    const big = largeNote(2 * ONE_STEP_CHARS, "kept");
+    let other = 0;
+    const outcome = await index.upsertSliced("notes/big.md", big, stat(big), () => {
+      other += 1;
+      index.upsert(`notes/other-${other}.md`, `other note ${other}`, stat("x"));
+      return Promise.resolve();
+    });
+    expect(outcome).toBe("changed");
+    expect(paths(index, "kept")).toEqual(["notes/big.md"]);
+  });
+
+  it("refuses a preparation older than the edits it remembers, once their record was cleared", () => {
+    const log = new EditLog();
+    const stamp = log.stamp();
+    for (let i = 0; i < 5000; i++) log.edited(`notes/n${i}.md`);
+    expect(log.since("notes/never-edited.md", stamp)).toBe(true);
+    expect(log.since("notes/never-edited.md", log.stamp())).toBe(false);
+    const later = log.stamp();
+    log.edited("notes/a.md");
+    expect(log.since("notes/a.md", later)).toBe(true);
+    expect(log.since("notes/b.md", later)).toBe(false);
+  });
+
+  it("is how a sync indexes a large note: in pieces, yielding between them", async () => {
+    const big = largeNote(512 * 1024, "synced");
+    const vault = new MemoryVault({ "notes/big.md": big });
+    const index = await openIndex(aVault());
+    let clock = 0;
+    let yields = 0;
+    // Every step "takes" 20 ms on this clock, so each checkpoint past the first of a slice yields.
+    const result = await syncIndex(index, vault, {
+      now: () => (clock += 10),
+      yieldNow: () => {
+        yields += 1;
+        return Promise.resolve();
+      },
+      flush: false,
+    });
+    expect(result.indexed).toBe(1);
+    expect(yields).toBeGreaterThanOrEqual(10);
+    expect(paths(index, "synced")).toEqual(["notes/big.md"]);
+    // The same note once more, unchanged: nothing is counted, nothing yields for it.
+    yields = 0;
+    const again = await runPiecesSliced(index.prepare("notes/big.md", big, stat(big, 9)), () => Promise.resolve());
+    expect(again.change).toBe("same");
+  });
+});
