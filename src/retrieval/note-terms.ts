@@ -1,8 +1,12 @@
-/** Writes a parsed note's words into the text index, chunk by chunk: title and aliases count most, then headings. */
+/**
+ * Writes a parsed note's words into the text index, chunk by chunk: title and aliases count most,
+ * then headings; words with Han over two characters also by their bigrams.
+ */
 import { searchableText, type Chunk, type ParsedNote } from "./chunker";
 import type { ChunkWriter } from "./segment";
+import { withBigrams, withCompoundParts } from "./compound-grams";
 import { runPieces, type Pieces } from "./time-slice";
-import { forEachToken, tokenize, type TokenSink } from "./tokenize";
+import { forEachToken, tokenize } from "./tokenize";
 
 /** Extra weight of a title or alias word in every chunk of its note, and of a heading word in its chunk. */
 export const TITLE_BOOST = 3;
@@ -22,10 +26,11 @@ export function writeNoteTerms(markdown: string, parsed: ParsedNote, writer: Chu
 
 /** `writeNoteTerms` in pieces of about PIECE_CHARS of text, whole chunks each (a chunk is never cut). */
 export function* noteTermPieces(markdown: string, parsed: ParsedNote, writer: ChunkWriter): Pieces<void> {
-  const titleWords = tokenize([parsed.title, ...parsed.aliases].join(" \n "));
+  const titleWords = withCompoundParts(tokenize([parsed.title, ...parsed.aliases].join(" \n ")));
   const chunks: readonly Chunk[] = parsed.chunks.length > 0 ? parsed.chunks : [{ heading: "", start: markdown.length, end: markdown.length }];
-  const body: TokenSink = (source, start, end) => writer.term(source, start, end, 1);
-  const heading: TokenSink = (source, start, end) => writer.term(source, start, end, HEADING_BOOST);
+  // A compound with Han also counts as its bigrams, so a part of it finds it (compound-grams.ts).
+  const body = withBigrams((source, start, end) => writer.term(source, start, end, 1));
+  const heading = withBigrams((source, start, end) => writer.term(source, start, end, HEADING_BOOST));
   let chars = 0;
   for (const chunk of chunks) {
     if (chars >= PIECE_CHARS) {

@@ -22,7 +22,7 @@ import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-sli
 export { SHARD_COUNT, shardOf };
 
 /** Bump when the shard layout or the tokenizer changes: every shard of another version is rebuilt. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 export const INDEX_PREFIX = "index";
 const MAGIC = 0x544e5953; // "SYNT" little-endian
 const HEADER_BYTES = 16;

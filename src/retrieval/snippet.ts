@@ -1,4 +1,5 @@
 /** A short excerpt of a chunk around the first query word it contains, the match in **bold**. */
+import { withCompoundParts } from "./compound-grams";
 import { foldText, tokenize } from "./tokenize";
 
 const WIDTH = 160;
@@ -8,12 +9,13 @@ export function makeSnippet(chunkText: string, queryTerms: readonly string[]): s
   const wanted = new Set(queryTerms);
   let found: { index: number; length: number } | null = null;
   for (const m of text.matchAll(/[\p{L}\p{N}\p{M}'’]+/gu)) {
-    const words = tokenize(m[0]);
-    if (words.some((w) => wanted.has(w))) {
+    // A word matches as itself or, a compound with Han, by a bigram (compound-grams.ts).
+    const words = withCompoundParts(tokenize(m[0]));
+    const target = words.find((w) => wanted.has(w));
+    if (target !== undefined) {
       found = { index: m.index, length: m[0].length };
       if (words.length === 1) break;
       // A run of a script without spaces: bold only the matching word inside it.
-      const target = words.find((w) => wanted.has(w)) ?? "";
       const at = foldText(m[0]).indexOf(target);
       if (at >= 0 && foldText(m[0]).length === m[0].length) found = { index: m.index + at, length: target.length };
       break;

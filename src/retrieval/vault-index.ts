@@ -21,6 +21,7 @@ import { encodeShardPieces, loadShards, shardKey, shardOf, type StoredNote } fro
 import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 import { makeSnippet } from "./snippet";
 import { TextIndex, type ChunkWriter, type TextHit } from "./text-index";
+import { queryTerms } from "./compound-grams";
 import { tokenize } from "./tokenize";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
 import { VectorBackend, type EmbedOptions, type EmbedResult } from "./vector-backend";
@@ -445,7 +446,7 @@ export class VaultIndex implements Retriever {
     checkQuery(query);
     checkLimit(options.limit);
     const accept = this.accept(options.scope);
-    return Object.freeze(this.text.search(tokenize(query), options.limit, accept).map((h) => Object.freeze(h)));
+    return Object.freeze(this.text.search(queryTerms(query, tokenize(query)), options.limit, accept).map((h) => Object.freeze(h)));
   }
 
   private accept(scope: Scope): (path: string) => boolean {
@@ -462,7 +463,7 @@ export class VaultIndex implements Retriever {
     checkQuery(query);
     checkLimit(options.limit);
     const accept = this.accept(options.scope);
-    const terms = tokenize(query);
+    const terms = queryTerms(query, tokenize(query));
     const depth = Math.max(options.limit * 3, 30);
     const text: TextHit[] = [];
     const seen = new Set<string>();
