@@ -199,7 +199,10 @@ export class IndexService {
     await this.session?.embedding?.idle();
   }
 
-  /** Applies the changes still waiting for their quiet time, so a run sees the vault as it is. */
+  /**
+   * Applies the changes still waiting for their quiet time, so a run sees the vault as it is, and
+   * merges in time slices the segments the run's first search would otherwise merge in one step.
+   */
   private async settle(): Promise<void> {
     if (this.updateTimer !== null && this.index) {
       window.clearTimeout(this.updateTimer);
@@ -207,6 +210,12 @@ export class IndexService {
       this.updating = this.updating.then(() => this.applyPending()).catch((error: unknown) => this.options.onError?.(error));
     }
     await this.updating;
+    // A segment edited much since it last merged would be merged by the search, in one step: in pieces now.
+    const index = this.index;
+    if (index) {
+      const slicer = this.slicer();
+      await runPiecesSliced(index.searchMergePieces(), () => slicer.checkpoint());
+    }
   }
 
   private settingsKey(): string {

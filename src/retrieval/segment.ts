@@ -124,6 +124,16 @@ export class Segment implements ChunkWriter, ScoredSegment {
     return this.deadCount === 0 && this.chunkPath.length === this.baseChunks;
   }
 
+  /** Would the next search merge this segment first (see `prepareSearch`)? Merge it in pieces before, on the main thread. */
+  get searchWantsMerge(): boolean {
+    return this.merging === null && !this.frozen && this.pastSearchBound();
+  }
+
+  private pastSearchBound(): boolean {
+    const deltaPostings = this.pairCount / 2;
+    return deltaPostings > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length * SEARCH_DELTA_SHARE) || this.deadInBase.length > Math.max(DEAD_MIN, this.baseChunks * SEARCH_DEAD_SHARE);
+  }
+
   /** Has the delta outgrown half the base (a building segment), so that it should merge before it grows on? */
   get wantsMerge(): boolean {
     return this.merging === null && this.pairCount / 2 > this.mergeBound();
@@ -333,8 +343,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
   prepareSearch(): void {
     this.finishMerge();
     if (this.frozen) return;
-    const deltaPostings = this.pairCount / 2;
-    if (deltaPostings > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length * SEARCH_DELTA_SHARE) || this.deadInBase.length > Math.max(DEAD_MIN, this.baseChunks * SEARCH_DEAD_SHARE)) {
+    if (this.pastSearchBound()) {
       this.freeze();
       return;
     }

@@ -109,6 +109,16 @@ export class TextIndex {
     }
   }
 
+  /** Whether the next search would merge a segment first (many edits or removals since it last merged). */
+  get searchMergeWanted(): boolean {
+    return this.segments.some((s) => s.searchWantsMerge);
+  }
+
+  /** Merges, in pieces, the segments the next search would merge at once (before a search on the main thread). */
+  *searchMergePieces(): Pieces<void> {
+    for (const segment of this.segments) if (segment.searchWantsMerge) yield* segment.freezePieces();
+  }
+
   /** Merges one segment's delta into its base, in pieces (before its shard is written). */
   settlePieces(shard: number): Pieces<void> {
     return (this.segments[shard] as Segment).freezePieces();

@@ -276,6 +276,14 @@ export class VaultIndex implements Retriever {
     return this.text.mergePieces();
   }
 
+  /**
+   * Merges, in pieces, the segments a search would merge at once first (after many edits or
+   * removals): the plugin runs it before handing the index to an ingest or a question.
+   */
+  searchMergePieces(): Pieces<void> {
+    return this.text.searchMergePieces();
+  }
+
   /** Records a new modification time for a note whose text did not change. */
   touch(path: string, stat: { readonly mtime: number; readonly size: number }): void {
     const known = this.notes.get(path);
