@@ -29,6 +29,7 @@ import { previewChanges, selectReviewed } from "./review";
 import { readHistory, undoneIds } from "./run-history";
 import { shareablePages } from "./shareable-pages";
 import { planInputs, recordMove } from "./moved-note";
+import { existsApart } from "./spelling-twins";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 
 function isoDay(ms: number): string {
@@ -184,7 +185,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
     const text = await readNote(vault, notePath, settings.maxNoteBytes, wikiFolder);
     const fingerprint = registry ? await noteFingerprint(text) : null;
     if (registry && fingerprint && !request.force) {
-      upToDate = await registry.upToDate(notePath, fingerprint, wikiFolder, async (p) => (await vault.stat(p)) !== null);
+      upToDate = await registry.upToDate(notePath, fingerprint, wikiFolder, (p) => existsApart(vault, p, notePath));
       // An undo of the run that recorded it took its pages back: the note must be ingested again.
       if (upToDate?.entry.runId && undoneIds((await readHistory(write.store)).runs).has(upToDate.entry.runId)) upToDate = null;
       // A moved note keeps its record under its new path (under the write lock, journaled, no run

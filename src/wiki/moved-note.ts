@@ -8,7 +8,10 @@
  *   under the same file name in another folder (or the same path in another case), when that note
  *   is gone and the note being ingested was never ingested. The cited path may have no entry of its
  *   own (the note was moved once, recorded, then moved again): the section on the page is proof
- *   enough that it was ingested into this wiki. Two such notes gone is no answer: neither is taken. A note renamed and changed between two ingests is not
+ *   enough that it was ingested into this wiki. Two such notes gone is no answer: neither is taken.
+ *   The file name is only a clue (Untitled.md, README.md, daily notes repeat across folders): the
+ *   note must yield again a page holding that note's section, else it is another note and the
+ *   gone note's sections are not retracted. A note renamed and changed between two ingests is not
  *   recognised here: nothing but its content tied it to its old name. The plugin records a rename
  *   as Obsidian reports it (`recordMove`, src/obsidian/note-moves.ts), so there it is known.
  */
@@ -17,10 +20,12 @@ import type { WikiPage } from "../core/schemas";
 import { sourceKey } from "../core/sources";
 import type { VaultPort } from "../vault/vault-port";
 import { findPagesById, registryOf, type PageRegistry } from "./identity";
+import { titleKey } from "./page-identity";
 import { fileNamer } from "./page-paths";
 import { markedSources } from "./provenance";
 import { applyPlan, type WriteContext } from "./apply";
 import { SourceRegistry, type SourceEntry } from "./source-registry";
+import { existsApart } from "./spelling-twins";
 
 export interface MovedNote {
   /** Former paths of the note whose sections and `sources` entries are its own. */
@@ -71,7 +76,18 @@ export interface MoveQuery {
   readonly own: SourceEntry | null;
   /** The pages the plan considers (their bodies name the sources they hold). */
   readonly pages: PageRegistry;
+  /** The pages the note yields now (titles and aliases), the evidence a file-name guess needs. */
+  readonly yielded: readonly WikiPage[];
+  /** Is there a file at this path other than the note (spelling-twins.ts)? */
   readonly exists: (path: string) => Promise<boolean>;
+}
+
+/** Does the note yield again a page that holds a section of `path` (by title or alias)? */
+function yieldsPageOf(path: string, pages: PageRegistry, yielded: readonly WikiPage[]): boolean {
+  const names = new Set(yielded.flatMap((p) => [p.title, ...(p.aliases ?? [])]).map(titleKey));
+  return pages.records.some(
+    (r) => markedSources(r.body).some((s) => s.normalize("NFC") === path) && [r.title, ...r.aliases].some((name) => names.has(titleKey(name))),
+  );
 }
 
 export async function findMovedNote(query: MoveQuery): Promise<MovedNote> {
@@ -95,10 +111,13 @@ export async function findMovedNote(query: MoveQuery): Promise<MovedNote> {
     if (!sameNote && fileKey(path) !== fileKey(here)) continue;
     const entry = await registry.entry(path);
     if (entry && entry.wikiFolder !== wikiFolder) continue;
-    // A path differing only in case is this very file on macOS and Windows, where it still "exists".
+    if (await exists(path)) continue;
+    // A file name alone proves nothing (Untitled.md, README.md, daily notes repeat across folders):
+    // the note must yield again a page that the note of that path wrote, else it is another note
+    // and that note's sections stay. A path differing only in case is this very file renamed.
     if (sameNote) {
       if (entry) respelled.push(path);
-    } else if (!(await exists(path))) moved.push(path);
+    } else if (yieldsPageOf(path, query.pages, query.yielded)) moved.push(path);
   }
   const from = [...respelled, ...(moved.length === 1 ? moved : [])];
   if (from.length === 0) return NOT_MOVED;
@@ -146,8 +165,8 @@ export async function planInputs(query: PlanInputsQuery): Promise<PlanInputs> {
     pages = await findPagesById(vault, [...paths]);
   } else pages = await findPagesById(vault, query.pagePaths);
   if (!registry) return { pages, moved: NOT_MOVED };
-  const exists = async (path: string) => (await vault.stat(path)) !== null;
-  const moved = await findMovedNote({ registry, notePath, wikiFolder: query.wikiFolder, own, pages, exists });
+  const exists = (path: string) => existsApart(vault, path, notePath);
+  const moved = await findMovedNote({ registry, notePath, wikiFolder: query.wikiFolder, own, pages, yielded: query.yielded, exists });
   const known = new Set(pages.records.map((r) => r.path));
   const missing = moved.pages.filter((p) => !known.has(p));
   if (missing.length === 0) return { pages, moved };

@@ -11,7 +11,6 @@
  * The registry is a cache of facts, never the only copy of anything: an unreadable or missing shard
  * means "nothing known", so the worst case is a re-ingest, never a lost note.
  */
-import { nameKey } from "../core/unicode";
 import type { StateStore } from "../vault/state-store";
 import type { PlannedStateChange } from "./planned-change";
 import {
@@ -169,10 +168,10 @@ export class SourceRegistry {
       // The hash index is a hint (an entry may have changed since): the entry itself decides.
       const entry = await this.entry(path);
       if (!entry || entry.hash !== hash || entry.wikiFolder !== wikiFolder) continue;
-      // A copy of a note that still exists is a second source, not a move: it is ingested. A path
-      // that differs only in case is the same file on macOS and Windows (where the old spelling
-      // still "exists"), and pages already count it as one source (`sourceKey`): a rename.
-      if (nameKey(path) !== nameKey(notePath) && (await exists(path))) continue;
+      // A copy of a note that still exists is a second source, not a move: it is ingested. The
+      // caller's `exists` tells a spelling that differs only in case apart from the note itself
+      // (one file on macOS and Windows, two on Linux: see spelling-twins.ts).
+      if (await exists(path)) continue;
       if (await complete(entry)) return { entry, movedFrom: path };
     }
     return null;

@@ -3,7 +3,9 @@
  * changing it, Obsidian re-pointing the links to it, and ingesting it, through the real ingest on
  * the memory vault. After every ingest that writes: each page of the note holds exactly one section of it,
  * spelled with its current path, saying what it says now; no section or `sources` entry is left
- * under a path it had before; the other note's sections are untouched.
+ * under a path it had before; the other note's sections are untouched. A note moved and changed so
+ * that it yields none of the pages it yielded is not taken for itself (its file name is no proof):
+ * the sequence ends there, with those pages untouched.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -41,7 +43,14 @@ const pagesOf = (path: string, text: string): WikiPage[] =>
   [...text.matchAll(/^- topic: (.+?) :: (.+)$/gm)].map((m) => aPage().titled(m[1] ?? "").withSources(path).withContent(m[2] ?? "").build());
 const claimsIn = (text: string) => [...text.matchAll(/^- topic: .+? :: (.+)$/gm)].map((m) => m[1] ?? "");
 
-const stats = { moved: 0, movedThenIngested: 0, relinked: 0 };
+const topicsIn = (text: string) => [...text.matchAll(/^- topic: (.+?) :: /gm)].map((m) => m[1] ?? "");
+
+const stats = { moved: 0, movedThenIngested: 0, relinked: 0, notTaken: 0 };
+
+/** The pages of these topics, as they are. */
+async function wikiSnapshot(vault: MemoryVault, topics: ReadonlySet<string>): Promise<string[]> {
+  return Promise.all([...topics].sort().map((t) => vault.read(`wiki/concepts/${t}.md`)));
+}
 
 async function play(steps: readonly Step[]): Promise<void> {
   const vault = new MemoryVault({ "notes/Ada.md": noteText(["Photosynthesis", "Volcano"], "amber"), [OTHER]: noteText(["Volcano"], "cobalt", "Grace") });
@@ -52,6 +61,11 @@ async function play(steps: readonly Step[]): Promise<void> {
   let path = "notes/Ada.md";
   const paths = new Set([path]);
   let movedSinceIngest = false;
+  // The path the note's sections carry (its path when an ingest last wrote), the one it was last
+  // ingested under (a move found then by content is recorded), and the topics it last wrote.
+  let written = path;
+  let looked = path;
+  let topics = new Set(["Photosynthesis", "Volcano"]);
   expect((await ingest(path)).error).toBeNull();
   expect((await ingest(OTHER)).error).toBeNull();
 
@@ -74,12 +88,26 @@ async function play(steps: readonly Step[]): Promise<void> {
       for (const page of await vault.list("wiki")) await vault.process(page, (t) => t.replace(/\[\[(?:notes|Notes|archive|archive\/old|papers)\/Ada\|/g, `[[${target}|`));
       stats.relinked += 1;
     } else {
+      const now = topicsIn(await vault.read(path));
+      // Moved and changed between two ingests, the note is found by its file name only when it
+      // yields one of its pages again; else it is another note, and the sections stay its own.
+      const guessed = sourceKey(path) !== sourceKey(written) && sourceKey(path) !== sourceKey(looked);
+      if (guessed && !now.some((t) => topics.has(t))) {
+        const before = await wikiSnapshot(vault, topics);
+        expect((await ingest(path)).error).toBeNull();
+        expect(await wikiSnapshot(vault, topics)).toEqual(before);
+        stats.notTaken += 1;
+        return;
+      }
       const report = await ingest(path);
+      looked = path;
       expect(report.error, report.error?.message).toBeNull();
       // A move alone writes no page (the note is up to date): its pages are spelled anew when it next changes.
       if (report.upToDate) continue;
       if (movedSinceIngest) stats.movedThenIngested += 1;
       movedSinceIngest = false;
+      written = path;
+      topics = new Set(now);
       await expectOnWiki(vault, path, paths);
     }
   }
@@ -108,8 +136,11 @@ async function expectOnWiki(vault: MemoryVault, path: string, paths: ReadonlySet
 
 describe("random sequences of moving, changing and ingesting a note", () => {
   it("keep one section per page under the note's current path, saying what it says now", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), play), { numRuns: 100 });
+    // Moved and changed into a note that yields none of its pages: random runs seldom draw it.
+    const unrelated: Step[] = [{ kind: "edit", topics: ["Cathedral"], word: "ochre" }, { kind: "move", folder: "archive" }, { kind: "ingest" }];
+    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), play), { numRuns: 100, examples: [[unrelated]] });
     expect(stats.movedThenIngested).toBeGreaterThan(0);
     expect(stats.relinked).toBeGreaterThan(0);
+    expect(stats.notTaken).toBeGreaterThan(0);
   });
 });
