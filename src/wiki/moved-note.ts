@@ -152,15 +152,16 @@ export interface PlanInputsQuery {
 /**
  * The pages the plan considers. Without the index, every wiki page. With it, the retrieval
  * shortlist (pages about the same subject), the pages whose file name is a new page's title or
- * alias, and the pages the note yielded last time (so those it no longer yields lose its part),
- * under its former path too when it moved.
+ * alias, and the pages the note yielded last time, left out at review included (so those it no
+ * longer yields lose its part), under its former path too when it moved.
  */
 export async function planInputs(query: PlanInputsQuery): Promise<PlanInputs> {
   const { vault, registry, notePath, index } = query;
   const own = registry ? await registry.entry(notePath) : null;
   let pages: PageRegistry;
   if (index) {
-    const paths = new Set([...index.shortlist, ...(own?.pages ?? [])]);
+    // Pages left out at review still hold the note's earlier section: they are the note's too.
+    const paths = new Set([...index.shortlist, ...(own?.pages ?? []), ...(own?.leftOut ?? [])]);
     for (const page of query.yielded) for (const name of [page.title, ...(page.aliases ?? [])]) for (const p of index.wikiNamed(fileNamer(name)(""))) paths.add(p);
     pages = await findPagesById(vault, [...paths]);
   } else pages = await findPagesById(vault, query.pagePaths);
