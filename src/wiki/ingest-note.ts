@@ -185,16 +185,19 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
     const text = await readNote(vault, notePath, settings.maxNoteBytes, wikiFolder);
     const fingerprint = registry ? await noteFingerprint(text) : null;
     if (registry && fingerprint && !request.force) {
-      upToDate = await registry.upToDate(notePath, fingerprint, wikiFolder, (p) => existsApart(vault, p, notePath));
-      // An undo of the run that recorded it took its pages back: the note must be ingested again.
-      if (upToDate?.entry.runId && undoneIds((await readHistory(write.store)).runs).has(upToDate.entry.runId)) upToDate = null;
+      const found = await registry.match(notePath, fingerprint, wikiFolder, (p) => existsApart(vault, p, notePath));
       // A moved note keeps its record under its new path (under the write lock, journaled, no run
-      // of its own); in a dry run nothing is recorded. Failing to only costs finding the move again.
-      if (upToDate?.movedFrom && !request.dryRun) {
-        await recordMove(vault, write, { from: upToDate.movedFrom, to: notePath, proven: true, now }).catch((cause: unknown) => {
+      // of its own), also when it is not up to date (its ingest left changes out, or lost pages):
+      // that ingest then revises its sections as the same source. In a dry run nothing is
+      // recorded. Failing to only costs finding the move again.
+      if (found?.movedFrom && !request.dryRun) {
+        await recordMove(vault, write, { from: found.movedFrom, to: notePath, proven: true, now }).catch((cause: unknown) => {
           warnings.push(`The note's new path was not recorded: ${toSynapseError(cause).message}`);
         });
       }
+      upToDate = found?.complete ? { entry: found.entry, movedFrom: found.movedFrom } : null;
+      // An undo of the run that recorded it took its pages back: the note must be ingested again.
+      if (upToDate?.entry.runId && undoneIds((await readHistory(write.store)).runs).has(upToDate.entry.runId)) upToDate = null;
     }
     if (upToDate) return finish();
     const special = new Set([indexPath(wikiFolder), logPath(wikiFolder)]);

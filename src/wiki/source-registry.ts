@@ -143,14 +143,20 @@ export class SourceRegistry {
   /**
    * Is this note, with this fingerprint, already in this wiki? Yes when its own entry has the same
    * hash, or — for a note that was moved or renamed — another entry has it and that note is gone.
-   * Either way every page the entry lists must still exist: a wiki that lost pages is not up to date.
+   * Either way every page the entry lists must still exist (a wiki that lost pages is not up to
+   * date), and no change of that ingest may have been left out at review.
    */
-  async upToDate(
-    notePath: string,
-    hash: string,
-    wikiFolder: string,
-    exists: (path: string) => Promise<boolean>,
-  ): Promise<UpToDate | null> {
+  async upToDate(notePath: string, hash: string, wikiFolder: string, exists: (path: string) => Promise<boolean>): Promise<UpToDate | null> {
+    const found = await this.match(notePath, hash, wikiFolder, exists);
+    return found?.complete ? { entry: found.entry, movedFrom: found.movedFrom } : null;
+  }
+
+  /**
+   * The entry recorded with this fingerprint for this note, under its own path or — moved — under
+   * a path that is gone; `complete` when the note is up to date with it (see `upToDate`). A moved
+   * note that is not up to date is still proven moved by its content.
+   */
+  async match(notePath: string, hash: string, wikiFolder: string, exists: (path: string) => Promise<boolean>): Promise<(UpToDate & { readonly complete: boolean }) | null> {
     // A review that left changes out applied part of the note: not up to date until the rest is.
     const complete = async (entry: SourceEntry) => {
       if ((entry.leftOut ?? []).length > 0) return false;
@@ -158,11 +164,10 @@ export class SourceRegistry {
       return true;
     };
     const own = await this.entry(notePath);
-    if (own && own.hash === hash && own.wikiFolder === wikiFolder) {
-      return (await complete(own)) ? { entry: own, movedFrom: null } : null;
-    }
+    if (own && own.hash === hash && own.wikiFolder === wikiFolder) return { entry: own, movedFrom: null, complete: await complete(own) };
     const indexed = (await readShard(this.store, hashShardKey(hash), HashShardSchema, emptyHashes)).paths[hash] ?? [];
     const whole = Object.entries((await this.wholeNotes()) ?? {}).flatMap(([path, e]) => (e.hash === hash ? [path] : []));
+    let incomplete: (UpToDate & { readonly complete: boolean }) | null = null;
     for (const path of new Set([...indexed, ...whole])) {
       if (path === key(notePath)) continue;
       // The hash index is a hint (an entry may have changed since): the entry itself decides.
@@ -172,9 +177,10 @@ export class SourceRegistry {
       // caller's `exists` tells a spelling that differs only in case apart from the note itself
       // (one file on macOS and Windows, two on Linux: see spelling-twins.ts).
       if (await exists(path)) continue;
-      if (await complete(entry)) return { entry, movedFrom: path };
+      if (await complete(entry)) return { entry, movedFrom: path, complete: true };
+      incomplete ??= { entry, movedFrom: path, complete: false };
     }
-    return null;
+    return incomplete;
   }
 
   /**

@@ -65,4 +65,27 @@ describe("a partly applied review", () => {
     expect(third.upToDate).toBeNull();
     expect(offered).toEqual([[FIRST, SECOND], [SECOND], [SECOND]]);
   });
+
+  it("renamed since, is still the same source: what was applied is spelled anew, what was left out is offered", async () => {
+    const { vault, offered } = setup();
+    const write: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: null, host: null } };
+    const yields = (path: string) => [aPage().titled("First concept").withSources(path).withContent("First words.").build(), aPage().titled("Second concept").withSources(path).withContent("Second words.").build()];
+    const run = (path: string, keep: (paths: string[]) => string[]) =>
+      ingestNote(
+        { vault, provider: new ScriptedProvider([yields(path)]), settings: DEFAULT_SETTINGS, write, now: NOW },
+        { notePath: path, review: (plan) => (offered.push(plan.changes.map((c) => c.path)), Promise.resolve(keep(plan.changes.map((c) => c.path)))) },
+      );
+    await run(NOTE, (paths) => paths.filter((p) => p !== SECOND));
+    const text = await vault.read(NOTE);
+    await vault.remove(NOTE);
+    await vault.create("notes/Renamed.md", text);
+
+    const again = await run("notes/Renamed.md", (paths) => paths);
+    expect(again.error).toBeNull();
+    expect(again.upToDate).toBeNull();
+    const first = await vault.read(FIRST);
+    expect(first.match(/%% synapse:source /g)).toHaveLength(1);
+    expect(first).toContain("%% synapse:source notes/Renamed.md ");
+    expect(await vault.read(SECOND)).toContain("%% synapse:source notes/Renamed.md ");
+  });
 });
