@@ -22,3 +22,12 @@ export async function until(condition: () => boolean, what: string): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/**
+ * One macrotask: the host yield the plugin makes (`window.setTimeout(…, 0)`), injected into the
+ * plugin in tests so that vault events queued meanwhile run. It waits for nothing, so a slow
+ * machine cannot make it fail.
+ */
+export function nextMacrotask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

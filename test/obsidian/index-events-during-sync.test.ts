@@ -13,6 +13,7 @@ import { loadShards } from "../../src/retrieval/shards";
 import type { VaultIndex } from "../../src/retrieval/vault-index";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
+import { nextMacrotask } from "../helpers/eventually";
 
 const SETTINGS: Settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
 
@@ -31,7 +32,7 @@ function scriptedYield(steps: (() => Promise<void>)[], gate: () => boolean = () 
       if (step) await step();
     }
     // The yield itself, as the plugin's: one macrotask.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextMacrotask();
   };
   /** The steps the sync did not reach, taken out of the script. */
   const rest = () => steps.splice(0);
@@ -125,11 +126,19 @@ async function markdownFiles(app: App): Promise<Record<string, string>> {
   return out;
 }
 
+/** A session that indexed the vault and closed, leaving its shards for a warm start. */
+async function previousSession(app: App, store: MemoryStateStore): Promise<void> {
+  const first = service(app, store, nextMacrotask);
+  first.start();
+  await first.ready();
+  await first.dispose();
+}
+
 /** The index a fresh start builds over `files`, and the shards it writes. */
 async function rebuilt(files: Record<string, string>) {
   const app = vaultApp(files);
   const store = new MemoryStateStore();
-  const svc = service(app, store, () => new Promise((resolve) => setTimeout(resolve, 0)));
+  const svc = service(app, store, nextMacrotask);
   svc.start();
   const index = await svc.ready();
   if (!index) throw new Error("the fresh index did not open");
@@ -167,12 +176,7 @@ describe("vault events during the index's first sync", () => {
   ])("a note deleted, one renamed, one renamed then modified and one modified are all in step afterwards (%s)", async (_case, warm) => {
     const app = vaultApp(notes(12));
     const store = new MemoryStateStore();
-    if (warm) {
-      const first = service(app, store, () => new Promise((resolve) => setTimeout(resolve, 0)));
-      first.start();
-      await first.ready();
-      await first.dispose();
-    }
+    if (warm) await previousSession(app, store);
     const gate = syncGate();
     const script = scriptedYield(
       [
@@ -226,12 +230,7 @@ describe("vault events during the index's first sync", () => {
         async (initial, warm, fromSync, groups) => {
           const app = vaultApp(initial);
           const store = new MemoryStateStore();
-          if (warm) {
-            const first = service(app, store, () => new Promise((resolve) => setTimeout(resolve, 0)));
-            first.start();
-            await first.ready();
-            await first.dispose();
-          }
+          if (warm) await previousSession(app, store);
           const gate = syncGate();
           const script = scriptedYield(
             groups.map((group) => async () => {

@@ -9,7 +9,7 @@ import { IndexService } from "../../src/obsidian/index-service";
 import { tokenize } from "../../src/retrieval/tokenize";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { eventually } from "../helpers/eventually";
+import { eventually, nextMacrotask } from "../helpers/eventually";
 
 /** About `chars` characters of prose in sections and paragraphs, with `word` in every paragraph. */
 function largeNote(chars: number, word: string): string {
@@ -37,7 +37,7 @@ function service(app: App) {
       counted.yields += 1;
       const hook = counted.onYield;
       if (hook) await hook();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextMacrotask();
     },
     flushDelayMs: 0,
     updateDelayMs: 0,

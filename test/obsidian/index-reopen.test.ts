@@ -10,7 +10,7 @@ import { IndexService } from "../../src/obsidian/index-service";
 import { loadShards } from "../../src/retrieval/shards";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { eventually } from "../helpers/eventually";
+import { eventually, nextMacrotask } from "../helpers/eventually";
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -33,7 +33,7 @@ function heldYield() {
       await released;
     }
     // The yield itself, as the plugin's: one macrotask, so vault events queued meanwhile run (not a wait for anything).
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextMacrotask();
   };
   return { yieldNow, firstYield, release };
 }

@@ -9,7 +9,7 @@ import { App } from "obsidian-test-mocks/obsidian";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import SynapsePlugin from "../../src/main";
 import { aPage, ScriptedProvider } from "../builders";
-import { eventually } from "../helpers/eventually";
+import { eventually, nextMacrotask } from "../helpers/eventually";
 import { loadPlugin, MANIFEST, readBinaryOfTextFiles, runCommand, statusTexts, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
@@ -46,7 +46,7 @@ describe("the search index in Obsidian", () => {
     const harness = await loadPlugin({ files: notes(120) });
     const texts = statusTexts(harness);
     // Nothing happens at load: the index opens once the layout is ready.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextMacrotask();
     expect(texts).toEqual([]);
     expect(await shardFiles(harness.app)).toEqual([]);
 
