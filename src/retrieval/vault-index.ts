@@ -5,27 +5,23 @@
  * Excluded folders are never indexed; a note moved into one is dropped at the next update.
  */
 import { isExcluded, isShareablePage } from "../core/perimeter";
-import { nameKey } from "../core/unicode";
-import { contentHash } from "../wiki/content-hash";
 import { indexPath, logPath } from "../wiki/index-log";
 import type { StateStore } from "../vault/state-store";
-import { parseNote } from "./chunker";
-import { DEFAULT_FUSION, fuse, type FusionParameters } from "./fusion";
+import { DEFAULT_FUSION, type FusionParameters } from "./fusion";
 import { GraphIndex, type LinkResolver } from "./graph-index";
+import { flushIndex, type FlushResult } from "./index-flush";
+import { fusedHits, searchCandidates, searchTextHits, type Candidates, type SearchSource } from "./index-search";
 import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
+import { NameTable } from "./name-table";
 import type { Embedder } from "./embedder";
-import { writeNoteTerms } from "./note-terms";
-import { countNoteTerms, EditLog, replay } from "./prepared-note";
+import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
+import { EditLog } from "./prepared-note";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
-import { encodeShardPieces, loadShards, shardKey, shardOf, type StoredNote } from "./shards";
+import { loadShards, shardOf, type StoredNote } from "./shards";
 import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
-import { makeSnippet } from "./snippet";
-import { TextIndex, type ChunkWriter, type TextHit } from "./text-index";
-import { queryTerms } from "./compound-grams";
-import { tokenize } from "./tokenize";
+import { TextIndex, type TextHit } from "./text-index";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
 import { VectorBackend, type EmbedOptions, type EmbedResult } from "./vector-backend";
-import type { VectorHit } from "./vector-index";
 
 export interface VaultIndexOptions {
   readonly store: StateStore;
@@ -74,63 +70,16 @@ export type LinkTarget =
 
 const MISSING: LinkTarget = Object.freeze({ kind: "missing" });
 
-export interface FlushResult {
-  readonly shardsWritten: number;
-  readonly bytesWritten: number;
-}
-
-/**
- * A note made ready for the index by `prepare` (chunked, links extracted, terms counted), which
- * `commit` writes in one short step — unless the note was written or removed meanwhile.
- */
-export interface PreparedNote {
-  readonly path: string;
-  readonly stat: { readonly mtime: number; readonly size: number };
-  readonly hash: string;
-  /** The count of edits when preparation began: an edit of this note since makes it stale. */
-  readonly stamp: number;
-  /** What the commit does: drop the note (excluded), record its new time (same text), or write it. */
-  readonly change: "excluded" | "same" | { readonly links: NoteLinks; readonly write: (writer: ChunkWriter) => void };
-}
-
-/** What a commit did: wrote the note, found nothing to write, or refused a stale preparation. */
-export type CommitOutcome = "changed" | "unchanged" | "stale";
-
-/**
- * Notes up to this long are tokenised straight into the index when committed (a few milliseconds
- * at most, less than counting their terms first would cost); longer ones are counted in pieces.
- */
-export const ONE_STEP_CHARS = 32 * 1024;
-// eslint-disable-next-line require-yield -- a preparation done at once is a single piece: nothing to yield between
-function* prepared<T>(value: T): Pieces<T> {
-  return value;
-}
-
 const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused: 0, error: null });
 
 /** Notes registered between two checkpoints when a shard is loaded. */
 const REGISTER_PIECE = 32;
 
-/** What a retrieval fuses: each backend's ranking of notes, before fusion and graph expansion. */
-export interface Candidates {
-  readonly terms: readonly string[];
-  /** The best chunk of each note, best first. */
-  readonly text: readonly TextHit[];
-  /** The best chunk of each note by cosine, best first (empty without vectors). */
-  readonly vector: readonly VectorHit[];
-  /** Each list holds every match, not only the best `depth` (fusion scales scores by it). */
-  readonly textComplete: boolean;
-  readonly vectorComplete: boolean;
-  /** The scope's filter, excluded folders included. */
-  readonly accept: (path: string) => boolean;
-}
-
 export class VaultIndex implements Retriever {
   readonly text = new TextIndex();
   readonly graph: GraphIndex;
   private readonly notes = new Map<string, NoteState>();
-  /** Indexed paths by the key of their file name, so "is there a note called X" costs one lookup. */
-  private readonly byName = new Map<string, Set<string>>();
+  private readonly names = new NameTable();
   private readonly dirty = new Set<number>();
   private readonly extract: LinkExtractor;
   /** The vector backend, when an embedder is configured. */
@@ -142,6 +91,7 @@ export class VaultIndex implements Retriever {
   /** Shards found corrupt or of an older format when the index was opened. */
   rejectedShards = 0;
   private readonly edits = new EditLog();
+  private readonly searchSource: SearchSource;
 
   private constructor(private readonly options: VaultIndexOptions) {
     // The graph's edges lead to indexed notes only: a link Obsidian resolves into an excluded folder
@@ -152,6 +102,7 @@ export class VaultIndex implements Retriever {
     this.vectors = options.embedder ? new VectorBackend(options.embedder, options.configuredEmbeddingModel === undefined ? options.embedder.modelId : options.configuredEmbeddingModel) : null;
     this.inWiki = scopeFilter({ kind: "wiki" }, options.wikiFolder);
     this.bookkeeping = new Set([indexPath(options.wikiFolder), logPath(options.wikiFolder)]);
+    this.searchSource = { text: this.text, vectors: this.vectors, reader: options.reader, hashOf: (path) => this.notes.get(path)?.hash, neighbourPaths: (path) => this.neighbourPaths(path) };
   }
 
   /** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. */
@@ -200,7 +151,7 @@ export class VaultIndex implements Retriever {
 
   /** Indexed notes and pages whose file name (without `.md`) is `basename`, compared as Obsidian compares names. */
   pathsNamed(basename: string): readonly string[] {
-    return [...(this.byName.get(nameKey(basename)) ?? [])].sort();
+    return this.names.pathsNamed(basename);
   }
 
   /** Never indexed: excluded folders, and the wiki's index.md and log.md. */
@@ -226,20 +177,10 @@ export class VaultIndex implements Retriever {
    * The expensive part of `upsert`, as pieces whose result `commit` writes. The note is chunked
    * and its links extracted at once, before the first piece ends (the plugin's extractor reads
    * the metadata cache of the event being applied); the terms of a note longer than
-   * ONE_STEP_CHARS are counted in pieces, a shorter one's are written by the commit.
+   * ONE_STEP_CHARS (note-preparation.ts) are counted in pieces, a shorter one's are written by the commit.
    */
   prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): Pieces<PreparedNote> {
-    const note = { path, stat: { mtime: stat.mtime, size: stat.size }, stamp: this.edits.stamp() };
-    if (this.excluded(path)) return prepared({ ...note, hash: "", change: "excluded" });
-    const hash = contentHash(markdown);
-    if (this.notes.get(path)?.hash === hash) return prepared({ ...note, hash, change: "same" });
-    const parsed = parseNote(path, markdown);
-    const links = this.extract(path, markdown, parsed);
-    if (markdown.length <= ONE_STEP_CHARS) return prepared({ ...note, hash, change: { links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
-    return (function* (): Pieces<PreparedNote> {
-      const chunks = yield* countNoteTerms(markdown, parsed);
-      return { ...note, hash, change: { links, write: (writer) => replay(chunks, writer) } };
-    })();
+    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract: this.extract });
   }
 
   /** Writes a prepared note into the index, unless it was written or removed since its preparation began. */
@@ -297,7 +238,7 @@ export class VaultIndex implements Retriever {
     this.graph.forgetOther(path);
     if (!this.notes.has(path)) return false;
     this.notes.delete(path);
-    this.forgetName(path);
+    this.names.remove(path);
     if (this.inWiki(path)) this.wikiNotes -= 1;
     this.text.remove(path);
     this.graph.remove(path);
@@ -352,23 +293,11 @@ export class VaultIndex implements Retriever {
     return Object.freeze({ kind: this.notes.has(path) ? "indexed" : "excluded", path });
   }
 
-  private nameOf(path: string): string {
-    return nameKey(path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, ""));
-  }
-
-  private forgetName(path: string): void {
-    const key = this.nameOf(path);
-    const paths = this.byName.get(key);
-    paths?.delete(path);
-    if (paths?.size === 0) this.byName.delete(key);
-  }
-
   /** Everything about a note but its text postings: state, name, wiki count, links. */
   private register(path: string, state: NoteState, links: NoteLinks): void {
     if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
-    const key = this.nameOf(path);
-    this.byName.set(key, (this.byName.get(key) ?? new Set()).add(path));
+    this.names.add(path);
     this.graph.set(path, links);
   }
 
@@ -401,46 +330,21 @@ export class VaultIndex implements Retriever {
    * each shard and between the pieces of its encoding (the plugin yields there when the slice is spent).
    */
   async flush(options: { readonly checkpoint?: () => Promise<unknown> } = {}): Promise<FlushResult> {
-    const { checkpoint } = options;
-    let members: Map<number, string[]> | null = null;
-    const membersOf = (shard: number): string[] => {
-      if (!members) {
-        members = new Map();
-        for (const path of this.notes.keys()) {
-          const s = shardOf(path);
-          const list = members.get(s);
-          if (list) list.push(path);
-          else members.set(s, [path]);
-        }
-      }
-      return members.get(shard) ?? [];
-    };
-    const vectors = this.vectors ? await this.vectors.flush(this.options.store, membersOf, checkpoint) : { shardsWritten: 0, bytesWritten: 0 };
-    const shards = [...this.dirty].sort((a, b) => a - b);
-    this.dirty.clear();
-    if (shards.length === 0) return vectors;
-    let bytes = vectors.bytesWritten;
-    for (const shard of shards) {
-      await checkpoint?.();
-      // The segment's delta merges into its base in pieces; `segment` then finds nothing left to merge.
-      await runPiecesSliced(this.text.settlePieces(shard), checkpoint);
-      const segment = this.text.segment(shard);
-      if (segment.notes.length === 0) {
-        await this.options.store.remove(shardKey(shard));
-        continue;
-      }
-      // The notes are read now, before any yield: encoding copies them in its first piece.
-      const encoded = await runPiecesSliced(
-        encodeShardPieces(
-          segment.notes.map(([path, chunks]) => this.stored(path, chunks)),
-          segment.frozen,
-        ),
-        checkpoint,
-      );
-      bytes += encoded.byteLength;
-      await this.options.store.write(shardKey(shard), encoded);
-    }
-    return { shardsWritten: shards.length + vectors.shardsWritten, bytesWritten: bytes };
+    return flushIndex(
+      {
+        store: this.options.store,
+        text: this.text,
+        vectors: this.vectors,
+        paths: () => this.notes.keys(),
+        takeDirty: () => {
+          const shards = [...this.dirty];
+          this.dirty.clear();
+          return shards;
+        },
+        stored: (path, chunks) => this.stored(path, chunks),
+      },
+      options.checkpoint,
+    );
   }
 
   private stored(path: string, chunks: StoredNote["chunks"]): StoredNote {
@@ -453,8 +357,7 @@ export class VaultIndex implements Retriever {
   searchText(query: string, options: { readonly scope: Scope; readonly limit: number }): readonly TextHit[] {
     checkQuery(query);
     checkLimit(options.limit);
-    const accept = this.accept(options.scope);
-    return Object.freeze(this.text.search(queryTerms(query, tokenize(query)), options.limit, accept).map((h) => Object.freeze(h)));
+    return searchTextHits(this.searchSource, query, options.limit, this.accept(options.scope));
   }
 
   private accept(scope: Scope): (path: string) => boolean {
@@ -470,19 +373,7 @@ export class VaultIndex implements Retriever {
   async candidates(query: string, options: RetrieveOptions): Promise<Candidates> {
     checkQuery(query);
     checkLimit(options.limit);
-    const accept = this.accept(options.scope);
-    const terms = queryTerms(query, tokenize(query));
-    const depth = Math.max(options.limit * 3, 30);
-    const text: TextHit[] = [];
-    const seen = new Set<string>();
-    const chunks = this.text.search(terms, depth, accept);
-    for (const hit of chunks) {
-      if (seen.has(hit.path)) continue;
-      seen.add(hit.path);
-      text.push(hit);
-    }
-    const vector = this.vectors ? await this.vectors.search(query, depth, accept, options.signal) : [];
-    return { terms, text, vector, accept, textComplete: chunks.length < depth, vectorComplete: vector.length < depth };
+    return searchCandidates(this.searchSource, query, options, this.accept(options.scope));
   }
 
   /** A note's graph neighbours (links, embeds, sources, backlinks), as graph expansion follows them. */
@@ -495,38 +386,6 @@ export class VaultIndex implements Retriever {
    * settings); everything else uses the measured defaults.
    */
   async retrieve(query: string, options: RetrieveOptions, fusion: FusionParameters = DEFAULT_FUSION): Promise<readonly RetrievalHit[]> {
-    const { terms, text, vector, accept, textComplete, vectorComplete } = await this.candidates(query, options);
-    const bestChunk = new Map(text.map((h) => [h.path, h.ordinal]));
-    const vectorChunk = new Map(vector.map((h) => [h.path, h.ordinal]));
-    const ranked = fuse(
-      [
-        { hits: text, weight: 1, complete: textComplete },
-        { hits: vector, weight: 1, complete: vectorComplete },
-      ],
-      (p) => this.neighbourPaths(p),
-      accept,
-      fusion,
-    );
-    const hits: RetrievalHit[] = [];
-    for (const [path, score] of ranked) {
-      if (hits.length >= options.limit) break;
-      options.signal?.throwIfAborted();
-      const hit = await this.hitFor(path, score, bestChunk.get(path) ?? vectorChunk.get(path) ?? 0, terms);
-      if (hit) hits.push(hit);
-    }
-    return Object.freeze(hits);
-  }
-
-  private async hitFor(path: string, score: number, ordinal: number, terms: readonly string[]): Promise<RetrievalHit | null> {
-    let markdown: string;
-    try {
-      markdown = await this.options.reader.read(path);
-    } catch {
-      return null; // gone since it was indexed: the next sync drops it
-    }
-    let found: { heading: string; start: number; end: number } | undefined = this.text.chunksOf(path)[ordinal];
-    if (!found || contentHash(markdown) !== this.notes.get(path)?.hash) found = parseNote(path, markdown).chunks[ordinal];
-    const text = found ? markdown.slice(found.start, found.end) : markdown;
-    return Object.freeze({ path, heading: found?.heading ?? "", score, snippet: makeSnippet(text, terms), text });
+    return fusedHits(this.searchSource, await this.candidates(query, options), options, fusion);
   }
 }

@@ -13,7 +13,8 @@ import { syncIndex } from "../../src/retrieval/sync";
 import { TextIndex } from "../../src/retrieval/text-index";
 import { runPieces, runPiecesSliced } from "../../src/retrieval/time-slice";
 import { tokenize } from "../../src/retrieval/tokenize";
-import { ONE_STEP_CHARS, type VaultIndex } from "../../src/retrieval/vault-index";
+import { ONE_STEP_CHARS } from "../../src/retrieval/note-preparation";
+import type { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { aVault, openIndex } from "./index-builder";
 

@@ -1,0 +1,71 @@
+/**
+ * The first half of writing a note into the vault index (`VaultIndex.prepare`): everything that can
+ * run before the index changes — hashing, chunking, extracting links and, for a large note,
+ * counting its terms in pieces (prepared-note.ts). `VaultIndex.commit` then writes the result in
+ * one short step, or refuses it when the note was edited since the preparation began.
+ */
+import { contentHash } from "../wiki/content-hash";
+import { parseNote } from "./chunker";
+import type { LinkExtractor, NoteLinks } from "./links";
+import { writeNoteTerms } from "./note-terms";
+import { countNoteTerms, replay } from "./prepared-note";
+import type { ChunkWriter } from "./text-index";
+import type { Pieces } from "./time-slice";
+
+/**
+ * A note made ready for the index by `prepare` (chunked, links extracted, terms counted), which
+ * `commit` writes in one short step — unless the note was written or removed meanwhile.
+ */
+export interface PreparedNote {
+  readonly path: string;
+  readonly stat: { readonly mtime: number; readonly size: number };
+  readonly hash: string;
+  /** The count of edits when preparation began: an edit of this note since makes it stale. */
+  readonly stamp: number;
+  /** What the commit does: drop the note (excluded), record its new time (same text), or write it. */
+  readonly change: "excluded" | "same" | { readonly links: NoteLinks; readonly write: (writer: ChunkWriter) => void };
+}
+
+/** What a commit did: wrote the note, found nothing to write, or refused a stale preparation. */
+export type CommitOutcome = "changed" | "unchanged" | "stale";
+
+/**
+ * Notes up to this long are tokenised straight into the index when committed (a few milliseconds
+ * at most, less than counting their terms first would cost); longer ones are counted in pieces.
+ */
+export const ONE_STEP_CHARS = 32 * 1024;
+
+/** What the index knows of the note when its preparation begins. */
+export interface PreparationContext {
+  /** The index's edit count now (`EditLog.stamp`). */
+  readonly stamp: number;
+  /** The note is never indexed (an excluded folder, the wiki's index.md or log.md). */
+  readonly excluded: boolean;
+  /** The hash of the text the index holds for the note, if it holds the note. */
+  readonly indexedHash: string | undefined;
+  readonly extract: LinkExtractor;
+}
+
+// eslint-disable-next-line require-yield -- a preparation done at once is a single piece: nothing to yield between
+function* prepared<T>(value: T): Pieces<T> {
+  return value;
+}
+
+/**
+ * The note is chunked and its links extracted at once, before the first piece ends (the plugin's
+ * extractor reads the metadata cache of the event being applied); the terms of a note longer than
+ * ONE_STEP_CHARS are counted in pieces, a shorter one's are written by the commit.
+ */
+export function prepareNote(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, context: PreparationContext): Pieces<PreparedNote> {
+  const note = { path, stat: { mtime: stat.mtime, size: stat.size }, stamp: context.stamp };
+  if (context.excluded) return prepared({ ...note, hash: "", change: "excluded" });
+  const hash = contentHash(markdown);
+  if (context.indexedHash === hash) return prepared({ ...note, hash, change: "same" });
+  const parsed = parseNote(path, markdown);
+  const links = context.extract(path, markdown, parsed);
+  if (markdown.length <= ONE_STEP_CHARS) return prepared({ ...note, hash, change: { links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
+  return (function* (): Pieces<PreparedNote> {
+    const chunks = yield* countNoteTerms(markdown, parsed);
+    return { ...note, hash, change: { links, write: (writer) => replay(chunks, writer) } };
+  })();
+}
