@@ -2,10 +2,8 @@
  * One segment of the text index — the notes of one shard (see `TextIndex`). Its base is a frozen
  * inverted index: a sorted term dictionary, offsets and one packed Int32Array of postings
  * (segment-local chunk id × 256 + weighted term frequency), exactly what its shard stores. Notes
- * written since the last merge go into a delta of compact postings — (term number, chunk id × 256
- * + frequency) pairs in one typed array, the terms numbered by a `TermTable` shared by all
- * segments — so no list of strings per chunk is kept and a note's words are counted as they are
- * read. A removed or replaced note leaves dead chunk ids, masked wherever they are read.
+ * written since the last merge go into a delta of compact postings (segment-delta.ts). A removed
+ * or replaced note leaves dead chunk ids, masked wherever they are read (dead-chunks.ts).
  *
  * A search reads the base as it is (dead chunks masked, their postings subtracted from document
  * frequencies) plus the delta grouped by term — work that grows with the delta, not the segment —
@@ -17,8 +15,10 @@
  * yield between them; anything that reads or changes the segment meanwhile first finishes the merge
  * at once, so no one ever sees a segment half merged.
  */
+import { DeadChunks } from "./dead-chunks";
 import { detach } from "./detach";
-import { groupDelta, mergeFrozenPieces, planCompaction, type Compaction, type GroupedDelta } from "./segment-merge";
+import { SegmentDelta } from "./segment-delta";
+import { mergeFrozenPieces, planCompaction, type Compaction } from "./segment-merge";
 import { TermDictionary } from "./term-dictionary";
 import type { TermTable } from "./term-table";
 import { noPieces, runPieces, type Pieces } from "./time-slice";
@@ -60,7 +60,6 @@ export interface TermPlan {
   readonly df: number;
 }
 
-const MAX_TF = 255;
 /** Chunk ids live above the 8 frequency bits of an Int32 posting. */
 const MAX_CHUNKS = 1 << 23;
 /** A delta smaller than this is never merged for its size alone, however small the base. */
@@ -101,27 +100,22 @@ export class Segment implements ChunkWriter, ScoredSegment {
   lengths = new Float64Array(0);
   /** Chunk ids below this are in the base postings. */
   private baseChunks = 0;
-  private deadMask = new Uint8Array(0);
-  private deadCount = 0;
-  /** Dead chunk ids of the base, in the order they died: subtracted from the base's document frequencies. */
-  private deadInBase: number[] = [];
+  private readonly dead = new DeadChunks();
   /** Each living note's chunk ids, in chunk-id order of the notes (a shard stores them so). */
   private readonly ids = new Map<string, number[]>();
-  /** Postings written since the last merge: term number, then chunk id × 256 + frequency. */
-  private pairs = new Int32Array(0);
-  private pairCount = 0;
-  /** The delta's living postings grouped by term and a term's place in them, built by a search; null once stale. */
-  private grouped: { readonly delta: GroupedDelta; readonly at: Map<number, number> } | null = null;
+  private readonly delta: SegmentDelta;
   private writing: Writing | null = null;
   /** A merge running in pieces (`freezePieces`), until its last piece. */
   private merging: Pieces<void> | null = null;
   totalLength = 0;
   chunkCount = 0;
 
-  constructor(private readonly table: TermTable) {}
+  constructor(private readonly table: TermTable) {
+    this.delta = new SegmentDelta(table);
+  }
 
   get frozen(): boolean {
-    return this.deadCount === 0 && this.chunkPath.length === this.baseChunks;
+    return this.dead.count === 0 && this.chunkPath.length === this.baseChunks;
   }
 
   /** Would the next search merge this segment first (see `prepareSearch`)? Merge it in pieces before, on the main thread. */
@@ -130,13 +124,12 @@ export class Segment implements ChunkWriter, ScoredSegment {
   }
 
   private pastSearchBound(): boolean {
-    const deltaPostings = this.pairCount / 2;
-    return deltaPostings > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length * SEARCH_DELTA_SHARE) || this.deadInBase.length > Math.max(DEAD_MIN, this.baseChunks * SEARCH_DEAD_SHARE);
+    return this.delta.postingCount > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length * SEARCH_DELTA_SHARE) || this.dead.inBase.length > Math.max(DEAD_MIN, this.baseChunks * SEARCH_DEAD_SHARE);
   }
 
   /** Has the delta outgrown half the base (a building segment), so that it should merge before it grows on? */
   get wantsMerge(): boolean {
-    return this.merging === null && this.pairCount / 2 > this.mergeBound();
+    return this.merging === null && this.delta.postingCount > this.mergeBound();
   }
 
   private mergeBound(): number {
@@ -145,12 +138,12 @@ export class Segment implements ChunkWriter, ScoredSegment {
 
   /** Whether postings written since the last merge still refer to the term table. */
   get holdsTerms(): boolean {
-    return this.pairCount > 0;
+    return !this.delta.empty;
   }
 
   /** Dead base chunks, which a search of the base skips (null when there are none). */
   get skip(): Uint8Array | null {
-    return this.deadInBase.length > 0 ? this.deadMask : null;
+    return this.dead.inBase.length > 0 ? this.dead.mask : null;
   }
 
   /** Adopts a stored inverted index for `notes` (chunk ids in the order of `notes`). */
@@ -175,12 +168,8 @@ export class Segment implements ChunkWriter, ScoredSegment {
       });
       this.ids.set(n.path, ids);
     }
-    this.deadMask = new Uint8Array(0);
-    this.deadCount = 0;
-    this.deadInBase = [];
-    this.pairs = new Int32Array(0);
-    this.pairCount = 0;
-    this.grouped = null;
+    this.dead.clear();
+    this.delta.clear();
     this.baseChunks = this.chunkPath.length;
     this.chunkCount = this.chunkPath.length;
     this.lengths = Float64Array.from(this.metas, (m) => m.length);
@@ -200,7 +189,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
     this.remove(path);
     const writing: Writing = { path, metas: [], ids: [], open: null, weights: 0, chunkId: -1, stamp: 0 };
     this.writing = writing;
-    this.grouped = null;
+    this.delta.invalidate();
     try {
       feed(this);
       this.closeChunk(writing);
@@ -213,7 +202,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
     this.chunkCount += writing.metas.length;
     // A building segment merges once its delta outgrows half the base (each merge copies the base,
     // which has grown by half since): in pieces by whoever drives the writes, else here at once.
-    if (this.pairCount / 2 > WRITE_MERGE_FACTOR * this.mergeBound()) this.freeze();
+    if (this.delta.postingCount > WRITE_MERGE_FACTOR * this.mergeBound()) this.freeze();
   }
 
   chunk(heading: string, start: number, end: number, length?: number): void {
@@ -236,24 +225,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
     const writing = this.writing;
     if (!writing?.open) throw new Error("A term is written only inside a chunk.");
     writing.weights += weight;
-    const table = this.table;
-    const term = table.idOf(source, start, end);
-    if (table.seenIn[term] === writing.stamp) {
-      const at = (table.countAt[term] as number) + 1;
-      const packed = this.pairs[at] as number;
-      this.pairs[at] = (packed & ~0xff) | Math.min(MAX_TF, (packed & 0xff) + weight);
-      return;
-    }
-    table.seenIn[term] = writing.stamp;
-    table.countAt[term] = this.pairCount;
-    if (this.pairCount + 2 > this.pairs.length) {
-      const grown = new Int32Array(Math.max(1024, this.pairs.length * 2));
-      grown.set(this.pairs);
-      this.pairs = grown;
-    }
-    this.pairs[this.pairCount] = term;
-    this.pairs[this.pairCount + 1] = writing.chunkId * 256 + Math.min(MAX_TF, Math.max(1, weight));
-    this.pairCount += 2;
+    this.delta.add(this.table.idOf(source, start, end), writing.chunkId, writing.stamp, weight);
   }
 
   private closeChunk(writing: Writing): void {
@@ -279,17 +251,8 @@ export class Segment implements ChunkWriter, ScoredSegment {
     for (const c of meta) this.totalLength -= c.length;
     this.chunkCount -= meta.length;
     this.notes.delete(path);
-    this.grouped = null;
-    for (const id of this.ids.get(path) ?? []) {
-      if (id >= this.deadMask.length) {
-        const grown = new Uint8Array(Math.max(this.chunkPath.length, this.deadMask.length * 2));
-        grown.set(this.deadMask);
-        this.deadMask = grown;
-      }
-      this.deadMask[id] = 1;
-      this.deadCount += 1;
-      if (id < this.baseChunks) this.deadInBase.push(id);
-    }
+    this.delta.invalidate();
+    for (const id of this.ids.get(path) ?? []) this.dead.kill(id, this.chunkPath.length, id < this.baseChunks);
     this.ids.delete(path);
     return true;
   }
@@ -319,18 +282,16 @@ export class Segment implements ChunkWriter, ScoredSegment {
   private *merge(): Pieces<void> {
     try {
       yield; // the caller's checkpoint comes before any work
-      const compaction = this.deadCount > 0 ? planCompaction(this.chunkPath, this.chunkOrdinal, this.metas, this.deadMask, this.ids) : null;
+      const compaction = this.dead.count > 0 ? planCompaction(this.chunkPath, this.chunkOrdinal, this.metas, this.dead.mask, this.ids) : null;
       const remap = compaction?.remap ?? null;
-      const delta = groupDelta(this.table, this.pairs, this.pairCount, remap ? { remap } : { dead: this.deadMask }, true);
+      const delta = this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });
       yield;
       const base = yield* mergeFrozenPieces(this.base, this.table, delta, remap);
       if (compaction) this.compact(compaction);
       this.base = base;
       this.baseChunks = this.chunkPath.length;
       this.lengths = Float64Array.from(this.metas, (m) => m.length);
-      this.pairs = new Int32Array(0);
-      this.pairCount = 0;
-      this.grouped = null;
+      this.delta.clear();
     } finally {
       this.merging = null;
     }
@@ -347,11 +308,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
       this.freeze();
       return;
     }
-    if (this.grouped || this.pairCount === 0) return;
-    const delta = groupDelta(this.table, this.pairs, this.pairCount, { dead: this.deadMask }, false);
-    const at = new Map<number, number>();
-    delta.termIds.forEach((id, i) => at.set(id, i));
-    this.grouped = { delta, at };
+    this.delta.groupForSearch(this.dead.mask);
   }
 
   /** Adopts a compaction's tables (with the merged base that matches them). */
@@ -361,11 +318,8 @@ export class Segment implements ChunkWriter, ScoredSegment {
     this.chunkPath = plan.paths;
     this.chunkOrdinal = plan.ordinals;
     this.metas = plan.metas;
-    this.deadMask = new Uint8Array(0);
-    this.deadCount = 0;
-    this.deadInBase = [];
+    this.dead.clear();
   }
-
 
   /**
    * Where `term` (numbered `termId` in the term table, -1 when it holds no such term) lies in the
@@ -375,41 +329,17 @@ export class Segment implements ChunkWriter, ScoredSegment {
   plan(term: string, termId: number): TermPlan | null {
     const i = this.base.terms.find(term);
     const base: [number, number] | null = i >= 0 ? [this.base.offsets[i] as number, this.base.offsets[i + 1] as number] : null;
-    const g = termId >= 0 ? this.grouped?.at.get(termId) : undefined;
-    const delta: [number, number] | null = g === undefined || !this.grouped ? null : [this.grouped.delta.starts[g] as number, this.grouped.delta.starts[g + 1] as number];
-    const df = (base ? base[1] - base[0] - this.deadWithin(base[0], base[1]) : 0) + (delta ? delta[1] - delta[0] : 0);
+    const delta = termId >= 0 ? this.delta.range(termId) : null;
+    const df = (base ? base[1] - base[0] - this.dead.within(this.base.postings, base[0], base[1]) : 0) + (delta ? delta[1] - delta[0] : 0);
     return base || delta ? { base, delta, df } : null;
-  }
-
-  /** Dead chunks among the base postings [from, to): by looking each dead chunk up, or by reading the range when that is cheaper. */
-  private deadWithin(from: number, to: number): number {
-    const dead = this.deadInBase;
-    if (dead.length === 0) return 0;
-    const postings = this.base.postings;
-    let n = 0;
-    if (to - from <= dead.length * 16) {
-      for (let p = from; p < to; p++) n += this.deadMask[(postings[p] as number) >>> 8] ?? 0;
-      return n;
-    }
-    for (const id of dead) {
-      let lo = from;
-      let hi = to;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if ((postings[mid] as number) >>> 8 < id) lo = mid + 1;
-        else hi = mid;
-      }
-      if (lo < to && (postings[lo] as number) >>> 8 === id) n += 1;
-    }
-    return n;
   }
 
   /** The grouped delta as something the scorers read (its dead chunks are already left out), or null. */
   deltaScorer(): ScoredSegment | null {
-    const grouped = this.grouped;
-    if (!grouped) return null;
+    const postings = this.delta.groupedPostings;
+    if (!postings) return null;
     return {
-      postings: () => grouped.delta.postings,
+      postings: () => postings,
       lengths: this.lengths,
       skip: null,
       pathOf: (local) => this.pathOf(local),
