@@ -449,7 +449,7 @@ export class VaultIndex implements Retriever {
     return { path, ...state, chunks, links };
   }
 
-  /** Text hits alone (BM25), best chunk first. */
+  /** Text hits alone (BM25): the best notes, each as its best chunk, best first. */
   searchText(query: string, options: { readonly scope: Scope; readonly limit: number }): readonly TextHit[] {
     checkQuery(query);
     checkLimit(options.limit);
@@ -463,8 +463,8 @@ export class VaultIndex implements Retriever {
   }
 
   /**
-   * The text and vector rankings `retrieve` fuses, each deep enough (3 × limit, at least 30) for
-   * fusion and graph expansion to reorder them. Public for the retrieval-quality benchmark, which
+   * The text and vector rankings `retrieve` fuses, each of notes (as their best chunk) and deep
+   * enough (3 × limit notes, at least 30) for fusion and graph expansion to reorder them. Public for the retrieval-quality benchmark, which
    * fuses the same candidates under every configuration it compares.
    */
   async candidates(query: string, options: RetrieveOptions): Promise<Candidates> {
@@ -473,16 +473,9 @@ export class VaultIndex implements Retriever {
     const accept = this.accept(options.scope);
     const terms = queryTerms(query, tokenize(query));
     const depth = Math.max(options.limit * 3, 30);
-    const text: TextHit[] = [];
-    const seen = new Set<string>();
-    const chunks = this.text.search(terms, depth, accept);
-    for (const hit of chunks) {
-      if (seen.has(hit.path)) continue;
-      seen.add(hit.path);
-      text.push(hit);
-    }
+    const text = this.text.search(terms, depth, accept);
     const vector = this.vectors ? await this.vectors.search(query, depth, accept, options.signal) : [];
-    return { terms, text, vector, accept, textComplete: chunks.length < depth, vectorComplete: vector.length < depth };
+    return { terms, text, vector, accept, textComplete: text.length < depth, vectorComplete: vector.length < depth };
   }
 
   /** A note's graph neighbours (links, embeds, sources, backlinks), as graph expansion follows them. */
