@@ -17,7 +17,7 @@ export const DEFAULT_CONTEXT_WINDOW = 8192;
 export const DEFAULT_ANSWER_TOKENS = 4096;
 /** Instructions and the JSON schema the prompts carry besides the note and the context. */
 export const PROMPT_OVERHEAD_TOKENS = 1500;
-/** Chunks asked of the retriever; what does not fit is left out (and logged). */
+/** Notes asked of the retriever (each as its best chunk); what does not fit is left out (and logged). */
 const RETRIEVE_LIMIT = 40;
 /** Titles named to the analysis. */
 const MAX_TITLES = 40;

@@ -41,25 +41,18 @@ export interface SearchSource {
   neighbourPaths(path: string): readonly string[];
 }
 
-/** Text hits alone (BM25), best chunk first. */
+/** Text hits alone (BM25): the best notes, each as its best chunk, best first. */
 export function searchTextHits(source: SearchSource, query: string, limit: number, accept: (path: string) => boolean): readonly TextHit[] {
   return Object.freeze(source.text.search(queryTerms(query, tokenize(query)), limit, accept).map((h) => Object.freeze(h)));
 }
 
-/** The text and vector rankings, each deep enough (3 × limit, at least 30) for fusion and graph expansion to reorder them. */
+/** The text and vector rankings, each of notes (as their best chunk) and deep enough (3 × limit notes, at least 30) for fusion and graph expansion to reorder them. */
 export async function searchCandidates(source: SearchSource, query: string, options: RetrieveOptions, accept: (path: string) => boolean): Promise<Candidates> {
   const terms = queryTerms(query, tokenize(query));
   const depth = Math.max(options.limit * 3, 30);
-  const text: TextHit[] = [];
-  const seen = new Set<string>();
-  const chunks = source.text.search(terms, depth, accept);
-  for (const hit of chunks) {
-    if (seen.has(hit.path)) continue;
-    seen.add(hit.path);
-    text.push(hit);
-  }
+  const text = source.text.search(terms, depth, accept);
   const vector = source.vectors ? await source.vectors.search(query, depth, accept, options.signal) : [];
-  return { terms, text, vector, accept, textComplete: chunks.length < depth, vectorComplete: vector.length < depth };
+  return { terms, text, vector, accept, textComplete: text.length < depth, vectorComplete: vector.length < depth };
 }
 
 /** The candidates fused, expanded along the graph and read into hits, best first, at most `options.limit`. */

@@ -18,6 +18,7 @@ import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "
 
 export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings };
 
+/** A matching note, as its best chunk. */
 export interface TextHit {
   readonly path: string;
   readonly heading: string;
@@ -129,8 +130,9 @@ export class TextIndex {
   }
 
   /**
-   * The best chunks for the query terms, by BM25, best first; `accept` filters by path (scope).
-   * Ties go to the path in alphabetical order, so results never depend on insertion history.
+   * The best notes for the query terms, at most `limit`, each as its best chunk by BM25, best
+   * first; `accept` filters by path (scope). Ties go to the path in alphabetical order, then the
+   * earlier chunk, so results never depend on insertion history.
    * Pruned (MaxScore) unless `exhaustive`: the same results, without scoring chunks that cannot
    * make the top (see top-k.ts).
    */

@@ -1,14 +1,18 @@
 /**
- * The best `limit` chunks for a set of query terms, by BM25, over the text index's segments — two
- * ways that give the same answer. `exhaustiveTopK` scores every posting of every term. `prunedTopK`
- * (MaxScore, Turtle & Flood 1995) never fully scores a chunk that cannot reach the current k-th best
- * score: a term's contribution is below idf × (k1 + 1) whatever its frequency, so once the k-th
- * best is above the sum of the weakest terms' bounds, a chunk holding only those terms cannot enter,
+ * The best `limit` notes for a set of query terms, each by its best chunk (BM25), over the text
+ * index's segments — two ways that give the same answer. Notes, not chunks: a long note matching in
+ * many sections would otherwise fill the depth alone and push every other matching note out.
+ * `exhaustiveTopK` scores every posting of every term. `prunedTopK` (MaxScore, Turtle & Flood 1995)
+ * never fully scores a chunk that cannot reach the current k-th best score: a term's contribution
+ * is below idf × (k1 + 1) whatever its frequency, so once the k-th best is above the sum of the
+ * weakest terms' bounds, a chunk holding only those terms cannot enter,
  * and those terms' postings are only looked up (by galloping search) for chunks found through the
  * others. A common word ("obsidian" in most chunks) is then read a few dozen times, not hundreds
  * of thousands. Both sum a chunk's contributions in the terms' given order with the same
  * expression, so their scores are equal to the bit, and both break ties by path then chunk order:
- * the results are identical (a property test compares them on random corpora).
+ * the results are identical (a property test compares them on random corpora). Pruning stays exact
+ * with one chunk per note: the floor is the k-th best note's score, and a chunk below it can neither
+ * bring in a new note nor better a note already in (whose best is at or above the floor).
  */
 import type { ChunkMeta } from "./text-index";
 
@@ -87,7 +91,7 @@ export function exhaustiveTopK(query: TopKQuery): RankedChunk[] {
   return top.ranked();
 }
 
-/** MaxScore: the same top chunks as `exhaustiveTopK`, reading only what can still change them. */
+/** MaxScore: the same top notes as `exhaustiveTopK`, reading only what can still change them. */
 export function prunedTopK(query: TopKQuery): RankedChunk[] {
   if (query.limit < 1) return [];
   const top = new TopK(query.limit, query.accept);
@@ -218,9 +222,14 @@ function seek(postings: Int32Array, from: number, end: number, local: number): n
   return lo;
 }
 
-/** The best `limit` accepted chunks so far, best first: by score, then path, then chunk order. */
+/**
+ * The best `limit` accepted notes so far, each by its best chunk, best first: by score, then path,
+ * then chunk order (a note's best chunk is its first among equals).
+ */
 class TopK {
   private readonly best: RankedChunk[] = [];
+  /** The entry in `best` of each note there. */
+  private readonly entries = new Map<string, RankedChunk>();
   private readonly accepted = new Map<string, boolean>();
 
   constructor(
@@ -240,8 +249,19 @@ class TopK {
     if (ok === undefined) this.accepted.set(path, (ok = this.accept(path)));
     if (!ok) return;
     const candidate: RankedChunk = { score, path, ordinal: segment.ordinalOf(local), meta: segment.metaOf(local) };
-    const full = this.best.length >= this.limit;
-    if (full && byScore(candidate, this.best[this.best.length - 1] as RankedChunk) >= 0) return;
+    const entry = this.entries.get(path);
+    if (entry) {
+      // The note is in already: its better chunk takes its place.
+      if (byScore(candidate, entry) >= 0) return;
+      this.best.splice(this.indexOf(entry), 1);
+    } else if (this.best.length >= this.limit && byScore(candidate, this.best[this.best.length - 1] as RankedChunk) >= 0) return;
+    this.best.splice(this.insertionPoint(candidate), 0, candidate);
+    this.entries.set(path, candidate);
+    if (this.best.length > this.limit) this.entries.delete((this.best.pop() as RankedChunk).path);
+  }
+
+  /** Where `candidate` goes in `best` (after every entry ranked before it). */
+  private insertionPoint(candidate: RankedChunk): number {
     let lo = 0;
     let hi = this.best.length;
     while (lo < hi) {
@@ -249,8 +269,12 @@ class TopK {
       if (byScore(this.best[mid] as RankedChunk, candidate) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    this.best.splice(lo, 0, candidate);
-    if (this.best.length > this.limit) this.best.pop();
+    return lo;
+  }
+
+  /** The position of an entry of `best` (entries are distinct under `byScore`: one per note). */
+  private indexOf(entry: RankedChunk): number {
+    return this.insertionPoint(entry) - 1;
   }
 
   ranked(): RankedChunk[] {

@@ -353,7 +353,7 @@ export class VaultIndex implements Retriever {
     return { path, ...state, chunks, links };
   }
 
-  /** Text hits alone (BM25), best chunk first. */
+  /** Text hits alone (BM25): the best notes, each as its best chunk, best first. */
   searchText(query: string, options: { readonly scope: Scope; readonly limit: number }): readonly TextHit[] {
     checkQuery(query);
     checkLimit(options.limit);
@@ -366,8 +366,8 @@ export class VaultIndex implements Retriever {
   }
 
   /**
-   * The text and vector rankings `retrieve` fuses, each deep enough (3 × limit, at least 30) for
-   * fusion and graph expansion to reorder them. Public for the retrieval-quality benchmark, which
+   * The text and vector rankings `retrieve` fuses, each of notes (as their best chunk) and deep
+   * enough (3 × limit notes, at least 30) for fusion and graph expansion to reorder them. Public for the retrieval-quality benchmark, which
    * fuses the same candidates under every configuration it compares.
    */
   async candidates(query: string, options: RetrieveOptions): Promise<Candidates> {

@@ -1,6 +1,7 @@
 /**
- * Pruned scoring (MaxScore) must return exactly what scoring every posting returns: the same
- * chunks, the same scores to the bit, the same order — on random corpora where a few words are in
+ * Scoring returns the best notes, each as its best chunk — as a plain reference computes them — and
+ * pruned scoring (MaxScore) must return exactly what scoring every posting returns: the same
+ * notes and chunks, the same scores to the bit, the same order — on random corpora where a few words are in
  * most chunks (what pruning skips), ties are frequent (equal lengths and frequencies), some paths
  * are out of scope, some chunks are dead (skipped, as a segment's base skips removed notes until it
  * is merged), and limits are small and large. Through the text index, searches between edits
@@ -9,7 +10,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TextIndex, type ChunkTerms } from "../../src/retrieval/text-index";
-import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "../../src/retrieval/top-k";
+import { B, exhaustiveTopK, K1, prunedTopK, type PlannedTerm, type ScoredSegment, type TopKQuery } from "../../src/retrieval/top-k";
+import type { ChunkMeta } from "../../src/retrieval/text-index";
 
 const VOCABULARY = ["the", "obsidian", "note", "link", "graph", "vault", "zebra", "quark"];
 /** Word i appears in a chunk with probability about 0.9 / (i + 1): "the" nearly everywhere, "quark" rarely. */
@@ -54,6 +56,32 @@ function segmentOf(chunks: readonly Chunk[]): { segment: ScoredSegment; ranges: 
   };
 }
 
+/**
+ * The reference, written plainly: every living chunk scored on its own (the same expression, summed
+ * in the query's order), each accepted note kept as its best chunk (the first among equals), the
+ * notes sorted by score then path, the first `limit`.
+ */
+function naiveTopK(chunks: readonly Chunk[], queryTerms: readonly string[], query: TopKQuery): { score: number; path: string; ordinal: number }[] {
+  const best = new Map<string, { score: number; path: string; ordinal: number; meta: ChunkMeta }>();
+  for (const c of chunks) {
+    if (c.dead || !query.accept(c.path)) continue;
+    let score = 0;
+    let matched = false;
+    queryTerms.forEach((term, i) => {
+      const tf = c.terms.get(term);
+      if (!tf) return;
+      matched = true;
+      const scale = (query.terms[i] as PlannedTerm).idf * (K1 + 1);
+      score += (scale * tf) / (tf + K1 * (1 - B) + ((K1 * B) / query.avgLength) * c.length);
+    });
+    const held = best.get(c.path);
+    if (matched && (!held || score > held.score || (score === held.score && c.ordinal < held.ordinal))) {
+      best.set(c.path, { score, path: c.path, ordinal: c.ordinal, meta: { heading: "", start: 0, end: 1, length: c.length } });
+    }
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, query.limit);
+}
+
 const aCorpus = fc.array(fc.array(fc.array(aChunk, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 4 });
 
 describe("pruned top-k scoring", () => {
@@ -96,6 +124,7 @@ describe("pruned top-k scoring", () => {
           };
           const query = queryOf(chunksOf.map(segmentOf));
           const exhaustive = exhaustiveTopK(query);
+          expect(exhaustive).toEqual(naiveTopK(chunksOf.flat(), queryTerms, query));
           expect(prunedTopK(query)).toEqual(exhaustive);
           for (let i = 1; i < exhaustive.length; i++) expect(exhaustive[i - 1]!.score).toBeGreaterThanOrEqual(exhaustive[i]!.score);
           // Skipping dead chunks is scoring the segments without them.
