@@ -18,7 +18,7 @@
  * at once, so no one ever sees a segment half merged.
  */
 import { detach } from "./detach";
-import { groupDelta, mergeFrozenPieces, planCompaction, type Compaction, type GroupedDelta } from "./segment-merge";
+import { groupDelta, groupDeltaPieces, mergeFrozenPieces, planCompaction, type Compaction, type GroupedDelta } from "./segment-merge";
 import { TermDictionary } from "./term-dictionary";
 import type { TermTable } from "./term-table";
 import { noPieces, runPieces, type Pieces } from "./time-slice";
@@ -321,7 +321,8 @@ export class Segment implements ChunkWriter, ScoredSegment {
       yield; // the caller's checkpoint comes before any work
       const compaction = this.deadCount > 0 ? planCompaction(this.chunkPath, this.chunkOrdinal, this.metas, this.deadMask, this.ids) : null;
       const remap = compaction?.remap ?? null;
-      const delta = groupDelta(this.table, this.pairs, this.pairCount, remap ? { remap } : { dead: this.deadMask }, true);
+      yield;
+      const delta = yield* groupDeltaPieces(this.table, this.pairs, this.pairCount, remap ? { remap } : { dead: this.deadMask }, true);
       yield;
       const base = yield* mergeFrozenPieces(this.base, this.table, delta, remap);
       if (compaction) this.compact(compaction);
