@@ -2,7 +2,8 @@
  * What Obsidian's main thread would feel while the index builds, loads or flushes: a slicer for the
  * index (`SyncOptions.slicer`, `VaultIndexOptions.checkpoint`, `flush({checkpoint})`) that yields
  * through a real TimeSlicer (the default slice, `setImmediate` as the host's yield), and a state store
- * whose reads and writes count as yields too (in Obsidian they are asynchronous file operations). It
+ * whose writes count as yields too (in Obsidian they are asynchronous file operations; its reads,
+ * which may run ahead of the work, are left to the busy clock below). It
  * records, in wall time:
  * - the longest block: work between two yields — the figure held against "no block over 50 ms";
  * - the longest single step: work between two checkpoints or file operations, which no slicer can split;
@@ -14,7 +15,7 @@
  * reads' thread pool), so it can exceed the wall time.
  */
 import { readFileSync } from "node:fs";
-import { performance } from "node:perf_hooks";
+import { performance, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { TimeSlicer } from "../src/retrieval/time-slice";
 import type { StateStore } from "../src/vault/state-store";
 
@@ -65,8 +66,82 @@ function cpuClock(): () => number {
   };
 }
 
+/** One of the longest steps, traced (SYNAPSE_METER_TRACE=1): where it began and ended, and the GC inside it. */
+interface TracedStep {
+  readonly ms: number;
+  readonly cpuMs: number;
+  /** performance.now() when it began (for the GC entries' times). */
+  readonly start: number;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Code frames of a stack, without the meter's own and Node's. */
+function where(stack: string | undefined): string {
+  return (stack ?? "")
+    .split("\n")
+    .slice(1)
+    .filter((line) => !line.includes("main-thread.ts") && !line.includes("node:internal"))
+    .slice(0, 6)
+    .map((line) => line.trim().replace(/^at /, "").replace(/\(?file:\/\/[^)]*\/(src|bench)\//, "$1/").replace(/\)$/, ""))
+    .join(" < ");
+}
+
+/**
+ * With SYNAPSE_METER_TRACE=1, the meter keeps the few longest steps with the code that began and
+ * ended each, and the garbage collections that overlapped them, and prints them to stderr when it
+ * finishes: which step to split, and whether its wall time was work or a collector's pause.
+ */
+function stepTracer(enabled: boolean) {
+  const KEEP = 6;
+  const longest: TracedStep[] = [];
+  const gc: PerformanceEntry[] = [];
+  let from = "";
+  let start = 0;
+  const observer = enabled ? new PerformanceObserver((list) => gc.push(...list.getEntries())) : null;
+  observer?.observe({ entryTypes: ["gc"] });
+  return {
+    began: () => {
+      if (!enabled) return;
+      from = where(new Error().stack);
+      start = performance.now();
+    },
+    /** Ranked by CPU time: on a loaded machine wall time is mostly other processes'. */
+    ended: (ms: number, cpuMs: number) => {
+      if (!enabled || (longest.length >= KEEP && cpuMs <= (longest.at(-1)?.cpuMs ?? 0))) return;
+      longest.push({ ms, cpuMs, start, from, to: where(new Error().stack) });
+      longest.sort((a, b) => b.cpuMs - a.cpuMs);
+      longest.length = Math.min(longest.length, KEEP);
+    },
+    report: () => {
+      if (!enabled) return;
+      const gcTotal = gc.reduce((sum, e) => sum + e.duration, 0);
+      process.stderr.write(`meter trace: ${gc.length} GCs, ${gcTotal.toFixed(0)} ms in all, longest ${Math.max(0, ...gc.map((e) => e.duration)).toFixed(1)} ms\n`);
+      for (const step of longest) {
+        const end = step.start + step.ms;
+        const inside = gc.filter((e) => e.startTime < end && e.startTime + e.duration > step.start);
+        const gcMs = inside.reduce((sum, e) => sum + e.duration, 0);
+        process.stderr.write(`  step ${step.ms.toFixed(1)} ms (${step.cpuMs.toFixed(1)} ms CPU, ${gcMs.toFixed(1)} ms in ${inside.length} GCs)\n    from ${step.from}\n    to   ${step.to}\n`);
+      }
+      longest.length = 0;
+      gc.length = 0;
+    },
+  };
+}
+
+/**
+ * Wall milliseconds the main thread was not idle: wall time minus the time the event loop sat
+ * waiting (for a note being read, say). In Obsidian a note's read is asynchronous too, and while
+ * the plugin awaits it the main thread is free to paint and answer input: that wait is no block.
+ */
+function busyClock(): () => number {
+  return () => performance.now() - performance.eventLoopUtilization().idle;
+}
+
 export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): MainThreadMeter {
-  let blockStart = performance.now();
+  const tracer = stepTracer(process.env.SYNAPSE_METER_TRACE === "1");
+  const busyNow = busyClock();
+  let blockStart = busyNow();
   const cpuNow = cpuClock();
   let blockCpu = cpuNow();
   let stepStart = blockStart;
@@ -82,13 +157,14 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
     const step = now - stepStart;
     longestStepMs = Math.max(longestStepMs, step);
     if (step > 10) stepsOver10Ms += 1;
-    stepStart = now;
     const cpu = cpuNow();
+    tracer.ended(step, cpu - stepCpu);
+    stepStart = now;
     mostStepCpuMs = Math.max(mostStepCpuMs, cpu - stepCpu);
     stepCpu = cpu;
   };
   const pause = () => {
-    const now = performance.now();
+    const now = busyNow();
     const cpu = cpuNow() - blockCpu;
     if (now - blockStart > longestBlockMs) {
       longestBlockMs = now - blockStart;
@@ -98,10 +174,11 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
     endStep(now);
   };
   const resume = () => {
-    blockStart = performance.now();
+    blockStart = busyNow();
     blockCpu = cpuNow();
     stepStart = blockStart;
     stepCpu = blockCpu;
+    tracer.began();
   };
   const inner = new TimeSlicer({
     ...(options.budgetMs !== undefined ? { budgetMs: options.budgetMs } : {}),
@@ -114,10 +191,11 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
   });
   const slicer = {
     checkpoint: async (force = false): Promise<boolean> => {
-      endStep(performance.now());
+      endStep(busyNow());
       const yielded = await inner.checkpoint(force);
-      stepStart = performance.now();
+      stepStart = busyNow();
       stepCpu = cpuNow();
+      tracer.began();
       return yielded;
     },
   };
@@ -138,8 +216,11 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
     slicer,
     io: around,
     store: (inner) => ({
-      read: around((key: string) => inner.read(key)),
-      readBytes: around((key: string) => inner.readBytes(key)),
+      // Reads may run ahead of the work (a warm start reads the next shards while it decodes one), so
+      // they are no yield: the time the main thread waits for one is the event loop's idle time,
+      // which the busy clock leaves out.
+      read: (key: string) => inner.read(key),
+      readBytes: (key: string) => inner.readBytes(key),
       write: around((key: string, content: string | Uint8Array) => inner.write(key, content)),
       append: around((key: string, text: string) => inner.append(key, text)),
       remove: around((key: string) => inner.remove(key)),
@@ -158,6 +239,7 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
     },
     finish: () => {
       pause();
+      tracer.report();
       return { longestBlockMs, longestBlockCpuMs, mostBlockCpuMs, longestStepMs, mostStepCpuMs, stepsOver10Ms, yields };
     },
   };

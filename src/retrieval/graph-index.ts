@@ -66,11 +66,15 @@ export class GraphIndex implements LinkResolver {
     return this.notes.get(path);
   }
 
-  set(path: string, found: NoteLinks): void {
+  /**
+   * Records a note's links. `owned`: the strings and arrays are the graph's to keep as they are
+   * (parsed from a shard, so no slice of a larger text); by default they are copied, detached.
+   */
+  set(path: string, found: NoteLinks, owned = false): void {
     this.remove(path);
     this.forgetOther(path);
     // Detached: a target cut from a note would otherwise keep the note's whole text in memory.
-    const links: NoteLinks = { links: detachAll(found.links), embeds: detachAll(found.embeds), tags: detachAll(found.tags), sources: detachAll(found.sources) };
+    const links: NoteLinks = owned ? found : { links: detachAll(found.links), embeds: detachAll(found.embeds), tags: detachAll(found.tags), sources: detachAll(found.sources) };
     this.notes.set(path, links);
     this.named(path, true);
     for (const target of targetsOf(links)) {

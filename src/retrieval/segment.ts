@@ -284,7 +284,8 @@ export class Segment implements ChunkWriter, ScoredSegment {
       yield; // the caller's checkpoint comes before any work
       const compaction = this.dead.count > 0 ? planCompaction(this.chunkPath, this.chunkOrdinal, this.metas, this.dead.mask, this.ids) : null;
       const remap = compaction?.remap ?? null;
-      const delta = this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });
+      yield;
+      const delta = yield* this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });
       yield;
       const base = yield* mergeFrozenPieces(this.base, this.table, delta, remap);
       if (compaction) this.compact(compaction);

@@ -205,11 +205,17 @@ export interface LoadedShards {
   readonly rejected: number;
 }
 
+/**
+ * Shards read ahead of the one being decoded, so the disk (or Obsidian's adapter) works while the
+ * main thread decodes instead of in turn with it: a few MB in memory at most.
+ */
+const SHARDS_AHEAD = 4;
+
 /** Loads every text shard; `checkpoint` runs between the pieces of each one's decoding (and yields when the slice is spent). */
 export async function loadShards(store: StateStore, checkpoint?: () => Promise<unknown>): Promise<LoadedShards> {
   const keys = await store.list(INDEX_PREFIX);
-  const shards: StoredShard[] = [];
   let rejected = 0;
+  const found: { readonly key: string; readonly shard: number }[] = [];
   for (const key of keys) {
     if (/\/notes-[0-9a-f]{2}\.json$/.test(key)) {
       // Format 1 (JSON term lists): superseded; its notes are indexed again.
@@ -218,9 +224,24 @@ export async function loadShards(store: StateStore, checkpoint?: () => Promise<u
       continue;
     }
     const match = /\/text-([0-9a-f]{2})\.bin$/.exec(key);
-    if (!match) continue;
-    const shard = parseInt(match[1] ?? "", 16);
-    const bytes = await store.readBytes(key);
+    if (match) found.push({ key, shard: parseInt(match[1] ?? "", 16) });
+  }
+  const reads = new Map<number, Promise<Uint8Array | null>>();
+  let next = 0;
+  const readUpTo = (last: number) => {
+    for (; next <= last && next < found.length; next++) {
+      const reading = store.readBytes((found[next] as { key: string }).key);
+      // Its error is raised where it is awaited; a load stopped before then must not leave it unhandled.
+      reading.catch(() => undefined);
+      reads.set(next, reading);
+    }
+  };
+  const shards: StoredShard[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const { key, shard } = found[i] as { key: string; shard: number };
+    readUpTo(i + SHARDS_AHEAD);
+    const bytes = await (reads.get(i) as Promise<Uint8Array | null>);
+    reads.delete(i);
     const decoded = bytes === null || shard >= SHARD_COUNT ? null : await runPiecesSliced(decodeShardPieces(bytes, shard), checkpoint);
     if (!decoded) {
       rejected += 1;

@@ -148,6 +148,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   index.setUnindexed(unindexed);
   await slicer.checkpoint();
   const present = new Set(listed);
+  await slicer.checkpoint();
   let removed = 0;
   const known = index.unsortedPaths();
   for (let i = 0; i < known.length; i++) {

@@ -118,7 +118,7 @@ export class VaultIndex implements Retriever {
       for (let i = 0; i < stored.notes.length; i++) {
         if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
         const note = stored.notes[i] as StoredNote;
-        index.register(note.path, note, note.links);
+        index.register(note.path, note, note.links, true);
       }
       // A folder excluded since the shard was written: its notes leave the index (and the shard).
       for (const note of stored.notes) if (index.excluded(note.path)) index.remove(note.path);
@@ -294,11 +294,12 @@ export class VaultIndex implements Retriever {
   }
 
   /** Everything about a note but its text postings: state, name, wiki count, links. */
-  private register(path: string, state: NoteState, links: NoteLinks): void {
+  /** `loaded`: the note comes from a shard, its links the index's own to keep (see GraphIndex.set). */
+  private register(path: string, state: NoteState, links: NoteLinks, loaded = false): void {
     if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
     this.names.add(path);
-    this.graph.set(path, links);
+    this.graph.set(path, links, loaded);
   }
 
   /**

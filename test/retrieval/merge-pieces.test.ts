@@ -117,10 +117,16 @@ describe("a segment merged in pieces", () => {
     both((s) => s.freeze());
     both((s) => write(s, "big", [many(6000, 100_000), many(6000, 103_000)]));
     both((s) => s.remove("base3"));
+    // Another segment of the same table, with the same new terms: between two pieces it groups its
+    // own delta for a search, in the table's scratch arrays that the merge's grouping uses too.
+    const other = new Segment(table);
+    write(other, "other", [many(6000, 100_000)]);
     const pieces = sliced.freezePieces();
     let count = 0;
     while (!pieces.next().done) {
       count += 1;
+      write(other, `other${count}`, [many(3000, 101_000 + count)]);
+      expect(documentFrequency(other, table, "w100500")).toBe(1);
       if (count === 4) {
         // Between two pieces: a search, a write and a removal, each on both segments.
         expect(documentFrequency(sliced, table, "w100")).toBe(1);
