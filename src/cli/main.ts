@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { asksForHelp, COMMANDS, synopsis, type CommandContext } from "./commands";
 import { EXIT, UsageError, type CliIO } from "./io";
+import { phaseTimer } from "./timing";
 
 const HELP = `Synapse keeps an LLM-maintained wiki inside an Obsidian vault.
 
@@ -82,13 +83,16 @@ if (isEntryPoint) {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const timer = phaseTimer(process.env);
   const io: CliIO = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
+    ...(timer ? { mark: (phase: string) => timer.mark(phase) } : {}),
   };
   void main(process.argv.slice(2), io, { signal: controller.signal, writing: (inProgress) => (writing = inProgress) }).then((code) => {
     process.exitCode = code;
+    if (timer) process.stderr.write(timer.line());
   });
 }

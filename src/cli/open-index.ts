@@ -65,6 +65,7 @@ export async function openVaultIndex(vaultFlag: string | undefined, io: CliIO, o
   const vaultRoot = resolve(io.cwd, vaultFlag);
   if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
   const loaded = await readVaultSettings(vaultRoot);
+  io.mark?.("settings");
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
   return openIndexIn(vaultRoot, loaded.settings, io, options);
 }
@@ -83,6 +84,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
     // The vault's own choice, not the flags': a run with `--embed-model X` keeps its vectors.
     configuredEmbeddingModel: configuredEmbeddingModelId(settings),
   });
+  io.mark?.("indexLoaded");
   const rejectedVectors = index.vectors?.rejectedShards ?? 0;
   if (rejectedVectors > 0) io.stderr(`Warning: ${rejectedVectors} vector shard(s) were damaged, outdated or made by another model; their notes are embedded again.\n`);
   if (index.rejectedShards > 0) io.stderr(`Warning: ${index.rejectedShards} index shard(s) were damaged or outdated; their notes are indexed again.\n`);
@@ -93,6 +95,8 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
     ...(options.only ? { only: options.only } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     progress: ({ done, total }) => {
+      // The first report comes once the vault is listed, before any note is checked.
+      if (done === 0) io.mark?.("listed");
       if (!options.progress || total === 0) return;
       const now = Date.now();
       if (done === total || now - last > 250) {
@@ -109,6 +113,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
       }
     },
   });
+  io.mark?.("synced");
   if (sync.vectorError) io.stderr(`${options.progress ? "\n" : ""}Warning: ${sync.vectorError}\n`);
   let wrote = false;
   const catalog = indexCatalog(index, vault, { changed: () => void (wrote = true) });
