@@ -4,7 +4,7 @@
  * temporary file first and is renamed into place, so a crash never leaves half a file.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fstatSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
 import { appendFile, link, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
@@ -107,6 +107,41 @@ export class NodeVault implements VaultPort {
     this.rootReal ??= realpath(this.root);
     const real = await realpath(full).catch(() => full);
     return relative(await this.rootReal, real).split(sep).join("/");
+  }
+
+  /**
+   * The stats of many notes, in order, as `stat` gives each. A sync checks every note the index
+   * knows, and one `stat` costs a realpath and a stat, each a promise round trip through the
+   * thread pool, for one small answer; here each folder's real path is checked once and every
+   * note gets one synchronous lstat (a batch of a few hundred blocks for a few milliseconds). A
+   * note that is a link itself, or not a plain file, or not there, takes `stat`'s own path.
+   */
+  async statMany(paths: readonly string[]): Promise<(VaultStat | null)[]> {
+    const folderInside = new Map<string, boolean>();
+    const out: (VaultStat | null)[] = [];
+    for (const path of paths) {
+      const full = this.resolvePath(path);
+      const folder = dirname(full);
+      let inside = folderInside.get(folder);
+      if (inside === undefined) {
+        inside = this.folderInside(folder);
+        folderInside.set(folder, inside);
+      }
+      const s = inside ? lstatSync(full, { throwIfNoEntry: false }) : undefined;
+      out.push(s?.isFile() ? { size: s.size, mtime: s.mtimeMs } : await this.stat(path));
+    }
+    return out;
+  }
+
+  /** Whether a folder exists and its real path is inside the vault. */
+  private folderInside(folder: string): boolean {
+    this.rootRealSync ??= realpathSync.native(this.root);
+    try {
+      const real = realpathSync.native(folder);
+      return real === this.rootRealSync || real.startsWith(this.rootRealSync + sep);
+    } catch {
+      return false;
+    }
   }
 
   async stat(path: string): Promise<VaultStat | null> {
