@@ -2,7 +2,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
-import { configuredEmbeddingModelId, createEmbedder } from "../providers/embedder";
 import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
 import { syncIndex, type SyncPart, type SyncResult } from "../retrieval/sync";
@@ -43,15 +42,19 @@ export interface OpenIndexOptions {
   readonly only?: SyncPart;
 }
 
+/** The providers' embedding module, loaded only when the settings or the flags ask for embeddings. */
+type EmbeddingModule = typeof import("../providers/embedder");
+
 /**
  * The embedder the vault's settings and the flags choose, or null. A choice made by flags that
  * cannot work is a usage error; one made by the settings is a warning, and search goes on text-only.
  */
-function embedderFor(settings: Settings, flags: EmbedFlags, io: CliIO): Embedder | null {
+function embedderFor(embedding: EmbeddingModule | null, settings: Settings, flags: EmbedFlags, io: CliIO): Embedder | null {
   const fromFlags = hasEmbedFlags(flags);
   const chosen = applyEmbedFlags(settings, flags);
+  if (!embedding) return null;
   try {
-    return createEmbedder({ settings: chosen, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch });
+    return embedding.createEmbedder({ settings: chosen, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch });
   } catch (error) {
     const message = toSynapseError(error, "config").message;
     if (fromFlags) throw new UsageError(message);
@@ -72,7 +75,10 @@ export async function openVaultIndex(vaultFlag: string | undefined, io: CliIO, o
 
 /** Opens the index of a vault whose settings the caller has read already (ingest applies its flags first). */
 export async function openIndexIn(vaultRoot: string, settings: Settings, io: CliIO, options: OpenIndexOptions = {}): Promise<OpenedIndex> {
-  const embedder = embedderFor(settings, options.embed ?? {}, io);
+  const flags = options.embed ?? {};
+  // Without embeddings (the default) the providers' modules are not loaded: a search starts sooner.
+  const embedding = settings.embedding.provider !== "none" || hasEmbedFlags(flags) ? await import("../providers/embedder") : null;
+  const embedder = embedderFor(embedding, settings, flags, io);
   const vault = new NodeVault(vaultRoot);
   const store = NodeStateStore.forVault(vaultRoot);
   const index = await VaultIndex.open({
@@ -82,7 +88,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
     excludedFolders: settings.excludedFolders,
     embedder,
     // The vault's own choice, not the flags': a run with `--embed-model X` keeps its vectors.
-    configuredEmbeddingModel: configuredEmbeddingModelId(settings),
+    configuredEmbeddingModel: embedding?.configuredEmbeddingModelId(settings) ?? null,
   });
   io.mark?.("indexLoaded");
   const rejectedVectors = index.vectors?.rejectedShards ?? 0;
