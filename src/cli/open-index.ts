@@ -81,6 +81,10 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
   const embedder = embedderFor(embedding, settings, flags, io);
   const vault = new NodeVault(vaultRoot);
   const store = NodeStateStore.forVault(vaultRoot);
+  // Listed while the index loads: the walk waits on the disk, the load on the CPU.
+  const listing = vault.list("");
+  // Its error, if any, is raised where the sync awaits it; an index that fails to open must not leave it unhandled.
+  listing.catch(() => undefined);
   const index = await VaultIndex.open({
     store,
     reader: vault,
@@ -97,6 +101,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
   let last = 0;
   const sync = await syncIndex(index, vault, {
     batchSize: 200,
+    listing,
     flush: (options.persist ?? "sync") === "sync",
     ...(options.only ? { only: options.only } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

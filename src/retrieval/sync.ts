@@ -52,6 +52,11 @@ export interface SyncOptions {
    * its own notes, so it checks those; a later full sync (search, index) catches up with the rest.
    */
   readonly only?: SyncPart;
+  /**
+   * The vault's whole listing (`vault.list("")`) when the caller started it already: the CLI starts
+   * it before the index loads, so the disk is walked while the shards are decoded. Default: listed here.
+   */
+  readonly listing?: Promise<readonly string[]>;
 }
 
 export interface SyncPart {
@@ -138,7 +143,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       ...(options.now ? { now: options.now } : {}),
     });
   const part = options.only && !options.only.folders.some((f) => cleanFolder(f) === "") ? options.only : null;
-  const all = await vault.list("");
+  const all = await (options.listing ?? vault.list(""));
   // At 50,000 notes even sorting the paths out takes tens of milliseconds: in steps, in slices.
   const listed: string[] = [];
   const unindexed: string[] = [];

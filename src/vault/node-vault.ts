@@ -164,7 +164,9 @@ export class NodeVault implements VaultPort {
 
   async list(folder: string): Promise<string[]> {
     const out: string[] = [];
-    const walk = async (dir: string): Promise<void> => {
+    // Vault paths are built as the walk goes down (`rel`, with "/"), not by path.relative per note:
+    // a warm CLI command lists every note of the vault before it checks them.
+    const walk = async (dir: string, rel: string): Promise<void> => {
       let entries;
       try {
         entries = await readdir(dir, { withFileTypes: true });
@@ -172,18 +174,19 @@ export class NodeVault implements VaultPort {
         return;
       }
       const subfolders: Promise<void>[] = [];
+      const prefix = rel === "" ? "" : `${rel}/`;
       for (const entry of entries) {
-        const full = join(dir, entry.name);
         if (hidden(entry.name)) continue;
         if (entry.isDirectory()) {
-          if (!SKIPPED_DIRS.has(entry.name)) subfolders.push(walk(full));
+          if (!SKIPPED_DIRS.has(entry.name)) subfolders.push(walk(join(dir, entry.name), prefix + entry.name));
         } else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
-          out.push(relative(this.root, full).split(sep).join("/"));
+          out.push(prefix + entry.name);
         }
       }
       await Promise.all(subfolders);
     };
-    await walk(await this.confined(folder));
+    const start = await this.confined(folder);
+    await walk(start, relative(this.root, start).split(sep).join("/"));
     return out.sort();
   }
 
