@@ -30,6 +30,13 @@ function version(): string {
 
 export type MainOptions = CommandContext;
 
+/** Exits once everything written to stdout and stderr has been handed on (a pipe may take it later). */
+async function exitAfterOutput(code: number): Promise<void> {
+  const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write("", () => resolve()));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
+
 export async function main(argv: readonly string[], io: CliIO, options: MainOptions = {}): Promise<number> {
   const [command, ...rest] = argv;
   const verbose = rest.includes("--verbose");
@@ -91,8 +98,10 @@ if (isEntryPoint) {
     cwd: process.cwd(),
     ...(timer ? { mark: (phase: string) => timer.mark(phase) } : {}),
   };
-  void main(process.argv.slice(2), io, { signal: controller.signal, writing: (inProgress) => (writing = inProgress) }).then((code) => {
+  const exitWhenDone = COMMANDS.find((c) => c.name === process.argv[2])?.exitWhenDone === true;
+  void main(process.argv.slice(2), io, { signal: controller.signal, writing: (inProgress) => (writing = inProgress) }).then(async (code) => {
     process.exitCode = code;
     if (timer) process.stderr.write(timer.line());
+    if (exitWhenDone) await exitAfterOutput(code);
   });
 }
