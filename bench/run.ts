@@ -1,5 +1,6 @@
 /** `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions. */
 import { benchCli } from "./cli.bench";
+import { benchCliSearch } from "./cli-search.bench";
 import { benchIngest } from "./ingest.bench";
 import { benchIngestScale } from "./ingest-scale.bench";
 import { benchLanguage } from "./language.bench";
@@ -20,6 +21,8 @@ results.push(...benchLint());
 results.push(...(await benchQuery()));
 // Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.
 results.push(...benchRetrieval());
+// `synapse search` and `synapse index` as cold processes of the built CLI, phase by phase (same opt-in for 50,000).
+results.push(...benchCliSearch());
 // Which fusion settings rank the right notes highest (labelled queries from the corpus; prints its table).
 results.push(...(await benchRetrievalQuality()));
 // One large note updated on the main thread: sliced against the synchronous upsert.

@@ -8,6 +8,7 @@ import { openVaultIndex } from "./open-index";
 export { INDEX_USAGE } from "./usage";
 
 export async function runIndexCommand(argv: readonly string[], io: CliIO, options: { signal?: AbortSignal } = {}): Promise<number> {
+  io.mark?.("command");
   const { values } = parseFlags({ args: [...argv], strict: true, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" }, ...EMBED_FLAG_OPTIONS } });
   const json = values.json === true;
   const started = performance.now();

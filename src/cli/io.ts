@@ -6,6 +6,8 @@ export interface CliIO {
   readonly stderr: (text: string) => void;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** Notes the end of a phase of the command, when its time is being measured (src/cli/timing.ts). */
+  readonly mark?: (phase: string) => void;
 }
 
 export const EXIT = {

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { asksForHelp, COMMANDS, synopsis, type CommandContext } from "./commands";
 import { EXIT, UsageError, type CliIO } from "./io";
+import { phaseTimer } from "./timing";
 
 const HELP = `Synapse keeps an LLM-maintained wiki inside an Obsidian vault.
 
@@ -28,6 +29,13 @@ function version(): string {
 }
 
 export type MainOptions = CommandContext;
+
+/** Exits once everything written to stdout and stderr has been handed on (a pipe may take it later). */
+async function exitAfterOutput(code: number): Promise<void> {
+  const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write("", () => resolve()));
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+}
 
 export async function main(argv: readonly string[], io: CliIO, options: MainOptions = {}): Promise<number> {
   const [command, ...rest] = argv;
@@ -82,13 +90,18 @@ if (isEntryPoint) {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const timer = phaseTimer(process.env);
   const io: CliIO = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
+    ...(timer ? { mark: (phase: string) => timer.mark(phase) } : {}),
   };
-  void main(process.argv.slice(2), io, { signal: controller.signal, writing: (inProgress) => (writing = inProgress) }).then((code) => {
+  const exitWhenDone = COMMANDS.find((c) => c.name === process.argv[2])?.exitWhenDone === true;
+  void main(process.argv.slice(2), io, { signal: controller.signal, writing: (inProgress) => (writing = inProgress) }).then(async (code) => {
     process.exitCode = code;
+    if (timer) process.stderr.write(timer.line());
+    if (exitWhenDone) await exitAfterOutput(code);
   });
 }

@@ -2,7 +2,6 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
-import { configuredEmbeddingModelId, createEmbedder } from "../providers/embedder";
 import { indexCatalog } from "../retrieval/catalog";
 import type { Embedder } from "../retrieval/embedder";
 import { syncIndex, type SyncPart, type SyncResult } from "../retrieval/sync";
@@ -43,15 +42,19 @@ export interface OpenIndexOptions {
   readonly only?: SyncPart;
 }
 
+/** The providers' embedding module, loaded only when the settings or the flags ask for embeddings. */
+type EmbeddingModule = typeof import("../providers/embedder");
+
 /**
  * The embedder the vault's settings and the flags choose, or null. A choice made by flags that
  * cannot work is a usage error; one made by the settings is a warning, and search goes on text-only.
  */
-function embedderFor(settings: Settings, flags: EmbedFlags, io: CliIO): Embedder | null {
+function embedderFor(embedding: EmbeddingModule | null, settings: Settings, flags: EmbedFlags, io: CliIO): Embedder | null {
   const fromFlags = hasEmbedFlags(flags);
   const chosen = applyEmbedFlags(settings, flags);
+  if (!embedding) return null;
   try {
-    return createEmbedder({ settings: chosen, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch });
+    return embedding.createEmbedder({ settings: chosen, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch });
   } catch (error) {
     const message = toSynapseError(error, "config").message;
     if (fromFlags) throw new UsageError(message);
@@ -65,15 +68,23 @@ export async function openVaultIndex(vaultFlag: string | undefined, io: CliIO, o
   const vaultRoot = resolve(io.cwd, vaultFlag);
   if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
   const loaded = await readVaultSettings(vaultRoot);
+  io.mark?.("settings");
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
   return openIndexIn(vaultRoot, loaded.settings, io, options);
 }
 
 /** Opens the index of a vault whose settings the caller has read already (ingest applies its flags first). */
 export async function openIndexIn(vaultRoot: string, settings: Settings, io: CliIO, options: OpenIndexOptions = {}): Promise<OpenedIndex> {
-  const embedder = embedderFor(settings, options.embed ?? {}, io);
+  const flags = options.embed ?? {};
+  // Without embeddings (the default) the providers' modules are not loaded: a search starts sooner.
+  const embedding = settings.embedding.provider !== "none" || hasEmbedFlags(flags) ? await import("../providers/embedder") : null;
+  const embedder = embedderFor(embedding, settings, flags, io);
   const vault = new NodeVault(vaultRoot);
   const store = NodeStateStore.forVault(vaultRoot);
+  // Listed while the index loads: the walk waits on the disk, the load on the CPU.
+  const listing = vault.list("");
+  // Its error, if any, is raised where the sync awaits it; an index that fails to open must not leave it unhandled.
+  listing.catch(() => undefined);
   const index = await VaultIndex.open({
     store,
     reader: vault,
@@ -81,18 +92,22 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
     excludedFolders: settings.excludedFolders,
     embedder,
     // The vault's own choice, not the flags': a run with `--embed-model X` keeps its vectors.
-    configuredEmbeddingModel: configuredEmbeddingModelId(settings),
+    configuredEmbeddingModel: embedding?.configuredEmbeddingModelId(settings) ?? null,
   });
+  io.mark?.("indexLoaded");
   const rejectedVectors = index.vectors?.rejectedShards ?? 0;
   if (rejectedVectors > 0) io.stderr(`Warning: ${rejectedVectors} vector shard(s) were damaged, outdated or made by another model; their notes are embedded again.\n`);
   if (index.rejectedShards > 0) io.stderr(`Warning: ${index.rejectedShards} index shard(s) were damaged or outdated; their notes are indexed again.\n`);
   let last = 0;
   const sync = await syncIndex(index, vault, {
     batchSize: 200,
+    listing,
     flush: (options.persist ?? "sync") === "sync",
     ...(options.only ? { only: options.only } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     progress: ({ done, total }) => {
+      // The first report comes once the vault is listed, before any note is checked.
+      if (done === 0) io.mark?.("listed");
       if (!options.progress || total === 0) return;
       const now = Date.now();
       if (done === total || now - last > 250) {
@@ -109,6 +124,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
       }
     },
   });
+  io.mark?.("synced");
   if (sync.vectorError) io.stderr(`${options.progress ? "\n" : ""}Warning: ${sync.vectorError}\n`);
   let wrote = false;
   const catalog = indexCatalog(index, vault, { changed: () => void (wrote = true) });

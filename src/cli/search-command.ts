@@ -20,6 +20,7 @@ function parse(argv: readonly string[]) {
 }
 
 export async function runSearchCommand(argv: readonly string[], io: CliIO, options: { signal?: AbortSignal } = {}): Promise<number> {
+  io.mark?.("command");
   const { values, positionals } = parse(argv);
   if (positionals.length !== 1 || (positionals[0] ?? "").trim() === "") throw new UsageError('Give one query, in quotes: synapse search "my words" --vault <dir>.');
   // Plain digits only: Number() would take "1e1", "0x5" or " 7 ".
@@ -39,6 +40,7 @@ export async function runSearchCommand(argv: readonly string[], io: CliIO, optio
   const started = performance.now();
   const hits = await index.retrieve(positionals[0] ?? "", { scope, limit, ...(options.signal ? { signal: options.signal } : {}) });
   const tookMs = Math.round((performance.now() - started) * 10) / 10;
+  io.mark?.("queried");
   const vectorError = index.vectors?.error ?? null;
   if (vectorError && vectorError !== vectorErrorBefore) io.stderr(`Warning: ${vectorError}\n`);
   if (json) {

@@ -52,6 +52,11 @@ export interface SyncOptions {
    * its own notes, so it checks those; a later full sync (search, index) catches up with the rest.
    */
   readonly only?: SyncPart;
+  /**
+   * The vault's whole listing (`vault.list("")`) when the caller started it already: the CLI starts
+   * it before the index loads, so the disk is walked while the shards are decoded. Default: listed here.
+   */
+  readonly listing?: Promise<readonly string[]>;
 }
 
 export interface SyncPart {
@@ -77,6 +82,9 @@ const PATH_STEP = 4096;
 
 /** Notes being read ahead of the one being indexed. */
 const READ_AHEAD = 8;
+
+/** Indexed notes stat'ed in one call where the vault has `statMany`, between two checkpoints. */
+const STAT_BATCH = 256;
 
 type Fetched = "gone" | "unchanged" | { readonly stat: VaultStat; readonly text: string };
 
@@ -135,7 +143,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       ...(options.now ? { now: options.now } : {}),
     });
   const part = options.only && !options.only.folders.some((f) => cleanFolder(f) === "") ? options.only : null;
-  const all = await vault.list("");
+  const all = await (options.listing ?? vault.list(""));
   // At 50,000 notes even sorting the paths out takes tens of milliseconds: in steps, in slices.
   const listed: string[] = [];
   const unindexed: string[] = [];
@@ -163,18 +171,31 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   let unchanged = listed.length - checked.length;
   let inBatch = 0;
   options.progress?.({ done: 0, total: checked.length });
+  // Where the vault stats notes in batches, the indexed ones are checked that way first, and only
+  // new and changed notes go on to be read; elsewhere each note is checked as it comes.
+  let toRead: readonly string[] = checked;
+  let stateOf = (path: string) => index.stateOf(path);
+  if (vault.statMany) {
+    const first = await statChecked(checked, index, vault.statMany.bind(vault), slicer, options);
+    toRead = first.toRead;
+    unchanged += first.unchanged;
+    removed += first.removed;
+    // Their time and size were compared just now: each is read without a second stat.
+    stateOf = () => undefined;
+  }
+  const settled = checked.length - toRead.length;
   // Reads run ahead of indexing, a few at a time, so the disk (or Obsidian's reader) works while
   // notes are tokenised instead of in turn with it.
-  const ahead = new ReadAhead(checked, READ_AHEAD, (path) => index.stateOf(path), vault);
-  for (let i = 0; i < checked.length; i++) {
+  const ahead = new ReadAhead(toRead, READ_AHEAD, stateOf, vault);
+  for (let i = 0; i < toRead.length; i++) {
     // Yield when the time slice is spent, or after a full batch (so progress lines keep coming).
     if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize))) {
       options.signal?.throwIfAborted();
-      options.progress?.({ done: i, total: checked.length });
+      options.progress?.({ done: settled + i, total: checked.length });
       inBatch = 0;
     }
     inBatch += 1;
-    const path = checked[i] as string;
+    const path = toRead[i] as string;
     const note = await ahead.take(i);
     if (note === "gone") {
       // Vanished since it was listed, or a named note that is not there: nothing of it may stay.
@@ -206,6 +227,49 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   // Written in the same time slices: a first sync writes every shard.
   const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush({ checkpoint: () => slicer.checkpoint() });
   return { total: listed.length, indexed, removed, unchanged, ...flushed, embedded: embedding.embedded, vectorError: embedding.error };
+}
+
+/**
+ * The first pass of a sync over a vault with `statMany`: the notes the index holds are stat'ed in
+ * batches, a checkpoint before each, and those whose time and size are as indexed are settled.
+ * Returns the notes still to read (never indexed, or changed) in their order; a note gone since
+ * the listing is dropped from the index here.
+ */
+async function statChecked(
+  paths: readonly string[],
+  index: VaultIndex,
+  statMany: (paths: readonly string[]) => Promise<(VaultStat | null)[]>,
+  slicer: Checkpointer,
+  options: SyncOptions,
+): Promise<{ toRead: string[]; unchanged: number; removed: number }> {
+  const toRead: string[] = [];
+  let unchanged = 0;
+  let removed = 0;
+  for (let start = 0; start < paths.length; start += STAT_BATCH) {
+    if (start > 0) {
+      await slicer.checkpoint();
+      options.signal?.throwIfAborted();
+      const done = start - toRead.length;
+      if (done > 0) options.progress?.({ done, total: paths.length });
+    }
+    const batch = paths.slice(start, start + STAT_BATCH);
+    const knownOnes = batch.filter((path) => index.stateOf(path) !== undefined);
+    const stats = knownOnes.length > 0 ? await statMany(knownOnes) : [];
+    const statOf = new Map(knownOnes.map((path, i) => [path, stats[i] ?? null]));
+    for (const path of batch) {
+      const known = index.stateOf(path);
+      if (!known) {
+        toRead.push(path);
+        continue;
+      }
+      const stat = statOf.get(path) ?? null;
+      if (!stat) {
+        if (index.remove(path)) removed += 1;
+      } else if (stat.mtime === known.mtime && stat.size === known.size) unchanged += 1;
+      else toRead.push(path);
+    }
+  }
+  return { toRead, unchanged, removed };
 }
 
 const cleanFolder = (folder: string) => folder.replace(/\\/g, "/").replace(/^\.?\/+/, "").replace(/\/+$/, "");

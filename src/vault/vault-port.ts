@@ -44,4 +44,10 @@ export interface VaultPort {
    * of a stat and then a read.
    */
   readWithStat?(path: string): Promise<{ readonly stat: VaultStat; readonly text: string } | null>;
+  /**
+   * The stats of many notes at once, in the order given, each as `stat` would give it. Where a
+   * vault offers it, a sync checks the notes it has indexed in batches with this call instead of
+   * one `stat` per note.
+   */
+  statMany?(paths: readonly string[]): Promise<(VaultStat | null)[]>;
 }

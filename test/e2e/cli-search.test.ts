@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeVault, snapshot } from "../helpers/temp-vault";
@@ -64,6 +64,32 @@ describe("synapse search and index (built CLI)", () => {
     expect(wiki.results.map((r) => r.path)).toEqual(["wiki/Coffee.md"]);
     const limited = JSON.parse((await runCli(["search", "brewed", "--vault", vault, "--limit", "1", "--json"])).stdout) as typeof out;
     expect(limited.results).toHaveLength(1);
+  });
+
+  it("search sees notes edited, added and deleted since the last index; SYNAPSE_TIMING=1 adds one line of phase times", async () => {
+    const vault = vaultWithSettings();
+    expect((await runCli(["index", "--vault", vault, "--json"])).code).toBe(0);
+    appendFileSync(join(vault, "notes/Tea.md"), "\nOolong is half oxidised.");
+    writeFileSync(join(vault, "notes/Mate.md"), "Yerba mate is drunk from a gourd.");
+    rmSync(join(vault, "notes/Espresso.md"));
+    const paths = async (query: string, env: NodeJS.ProcessEnv = {}) => {
+      const run = await runCli(["search", query, "--vault", vault, "--json"], { env });
+      expect(run.code, run.stderr).toBe(0);
+      return { paths: (JSON.parse(run.stdout) as { results: { path: string }[] }).results.map((r) => r.path), stderr: run.stderr };
+    };
+    const timed = await paths("oolong", { SYNAPSE_TIMING: "1" });
+    expect(timed.paths).toEqual(["notes/Tea.md"]);
+    expect((await paths("gourd")).paths).toEqual(["notes/Mate.md"]);
+    expect((await paths("crema")).paths).toEqual([]);
+    expect((await paths("espresso")).paths).not.toContain("notes/Espresso.md");
+
+    const line = timed.stderr.split("\n").find((l) => l.startsWith("synapse-timing "));
+    const timing = JSON.parse(line?.slice("synapse-timing ".length) ?? "null") as { loadedMs: number; phases: Record<string, number>; endMs: number; cpuMs: number };
+    expect(Object.keys(timing.phases)).toEqual(["command", "settings", "indexLoaded", "listed", "synced", "queried"]);
+    const marks = [timing.loadedMs, ...Object.values(timing.phases), timing.endMs];
+    expect([...marks].sort((a, b) => a - b)).toEqual(marks);
+    expect(timing.cpuMs).toBeGreaterThan(0);
+    expect((await paths("gourd")).stderr).not.toMatch(/synapse-timing/);
   });
 
   it("search prints ranked lines for people and refuses bad flags with a usage error", async () => {

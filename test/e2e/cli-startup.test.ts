@@ -48,6 +48,22 @@ describe("synapse starts fast", () => {
     expect(run.code).toBe(0);
     expect(sdksIn(run.files)).toEqual([]);
   });
+
+  it("loads no provider code for a search of a vault without embeddings", async () => {
+    const vault = makeVault({ "notes/Ada.md": "# Ada\n\nAda Lovelace wrote the first program.\n" });
+    // A sentence of src/providers/embedder.ts, the module that builds an embedder from the settings.
+    const providers = (files: readonly string[]) => files.some((f) => readFileSync(f, "utf8").includes("returned vectors of different lengths"));
+    const plain = await loadsOf(["search", "lovelace", "--vault", vault, "--json"]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(providers(plain.files)).toBe(false);
+    expect(sdksIn(plain.files)).toEqual([]);
+    // An embedding flag, even "none", asks for the module (and the same answer).
+    const flagged = await loadsOf(["search", "lovelace", "--vault", vault, "--json", "--embed-provider", "none"]);
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(providers(flagged.files)).toBe(true);
+    const results = (stdout: string) => (JSON.parse(stdout) as { results: unknown[] }).results;
+    expect(results(flagged.stdout)).toEqual(results(plain.stdout));
+  });
 });
 
 describe("every command helps", () => {

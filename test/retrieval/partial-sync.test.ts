@@ -22,8 +22,11 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
 );
 
-/** A VaultPort that records which paths were statted or read and which folders listed. */
-function counting(vault: MemoryVault) {
+/**
+ * A VaultPort that records which paths were statted or read and which folders listed; `batched`,
+ * one that stats many notes in one call, as the Node vault does (a sync then checks in batches).
+ */
+function counting(vault: MemoryVault, batched = false) {
   const touched: string[] = [];
   const listed: string[] = [];
   const port: VaultPort = Object.create(vault) as VaultPort;
@@ -31,6 +34,7 @@ function counting(vault: MemoryVault) {
     stat: (p: string) => (touched.push(p), vault.stat(p)),
     read: (p: string) => (touched.push(p), vault.read(p)),
     list: (f: string) => (listed.push(f), vault.list(f)),
+    ...(batched ? { statMany: (paths: readonly string[]) => (touched.push(...paths), Promise.all(paths.map((p) => vault.stat(p)))) } : {}),
   });
   return { port, touched, listed };
 }
@@ -44,7 +48,10 @@ const stateOf = (index: VaultIndex) => Object.fromEntries(index.paths().map((p) 
 const open = (store = new MemoryStateStore(), vault: MemoryVault) => VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: ["private"] });
 
 describe("a partial sync", () => {
-  it("brings the wiki, the named note and the set of notes up to date, checks no other note, and a full sync then equals a rebuild", async () => {
+  it.each([
+    ["one stat per note", false],
+    ["stats in batches", true],
+  ])("brings the wiki, the named note and the set of notes up to date, checks no other note, and a full sync then equals a rebuild (%s)", async (_, batched) => {
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { maxLength: 12 }), fc.array(edit, { maxLength: 12 }), async (before, after) => {
         const vault = new MemoryVault();
@@ -57,7 +64,7 @@ describe("a partial sync", () => {
           else await vault.remove(e.path);
         }
 
-        const { port, touched, listed } = counting(vault);
+        const { port, touched, listed } = counting(vault, batched);
         await syncIndex(index, port, { flush: false, only: { folders: ["wiki"], notes: [INGESTED] } });
         const fresh = await open(undefined, vault);
         await syncIndex(fresh, vault, { flush: false });
@@ -79,7 +86,7 @@ describe("a partial sync", () => {
           expect(new Set(wikiHits)).toEqual(new Set(fresh.searchText(word, { scope: { kind: "wiki" }, limit: 10 }).map((h) => h.path)));
         }
 
-        await syncIndex(index, vault, { flush: false });
+        await syncIndex(index, batched ? counting(vault, true).port : vault, { flush: false });
         expect(stateOf(index)).toEqual(rebuilt);
       }),
       { numRuns: 60 },

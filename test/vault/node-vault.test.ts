@@ -82,6 +82,35 @@ describe("the Node vault", () => {
     }
   });
 
+  it("stats many notes as stat does each: plain files, links inside, missing notes and folders", async () => {
+    const { root, vault } = tempVault();
+    await vault.create("a/One.md", "one");
+    await vault.create("a/Two.md", "two two");
+    await vault.create("b/Three.md", "three");
+    mkdirSync(join(root, "folder.md"));
+    symlinkSync(join(root, "a"), join(root, "inside"));
+    symlinkSync(join(root, "b/Three.md"), join(root, "alias.md"));
+    const paths = ["a/One.md", "a/Two.md", "b/Three.md", "inside/One.md", "alias.md", "a/None.md", "missing/None.md", "folder.md"];
+    const one = await Promise.all(paths.map((path) => vault.stat(path)));
+    expect(one.slice(0, 5).every((s) => s !== null && s.size > 0)).toBe(true);
+    expect(one.slice(5)).toEqual([null, null, null]);
+    expect(await vault.statMany(paths)).toEqual(one);
+    expect(await vault.statMany([])).toEqual([]);
+  });
+
+  it("refuses to stat many notes through a symlink out of the vault, as stat refuses one", async () => {
+    const { root, vault } = tempVault();
+    const outside = tempDir("outside-");
+    writeFileSync(join(outside, "secret.md"), "secret");
+    symlinkSync(outside, join(root, "link"));
+    symlinkSync(join(outside, "secret.md"), join(root, "alias.md"));
+    await vault.create("Note.md", "note");
+    for (const path of ["link/secret.md", "alias.md", "../outside.md"]) {
+      await expect(vault.stat(path)).rejects.toMatchObject({ kind: "vault" });
+      await expect(vault.statMany(["Note.md", path])).rejects.toMatchObject({ kind: "vault" });
+    }
+  });
+
   it("refuses to follow a symlink out of the vault", async () => {
     const { root, vault } = tempVault();
     const outside = tempDir("outside-");
