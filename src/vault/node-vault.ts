@@ -228,6 +228,19 @@ export class NodeVault implements VaultPort {
     return next;
   }
 
+  /**
+   * The file's bytes compared with `expected` encoded, which costs a fraction of decoding them; only
+   * bytes that differ are decoded, so that a file whose bytes are not valid UTF-8 is judged as
+   * `process` judges it, by its text.
+   */
+  async replaceIfUnchanged(path: string, expected: string, next: string): Promise<boolean> {
+    const full = await this.confined(path);
+    const bytes = await readFile(full);
+    if (!bytes.equals(Buffer.from(expected, "utf8")) && bytes.toString("utf8") !== expected) return false;
+    if (next !== expected) await this.writeAtomically(full, next);
+    return true;
+  }
+
   async createFolder(path: string): Promise<void> {
     await mkdir(await this.confined(path), { recursive: true });
   }

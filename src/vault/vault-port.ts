@@ -19,6 +19,13 @@ export interface VaultPort {
   create(path: string, content: string): Promise<void>;
   /** Atomic read-modify-write of an existing file; returns the content; writes nothing when it is unchanged. */
   process(path: string, update: (current: string) => string): Promise<string>;
+  /**
+   * Writes `next` over a file only if it still holds exactly `expected` (read a moment ago), atomically
+   * as `process` does; false, and nothing written, when it does not. Optional: a vault that can check
+   * the file without decoding it again (a file of megabytes, index.md) offers it; the others are
+   * written through `process`.
+   */
+  replaceIfUnchanged?(path: string, expected: string, next: string): Promise<boolean>;
   /** Creates a folder and its parents; does nothing if it exists. */
   createFolder(path: string): Promise<void>;
   /** Deletes a file (used to roll back a file this run created, and by lint and undo). */

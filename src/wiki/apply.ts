@@ -22,7 +22,7 @@ import { SynapseError, toSynapseError } from "../core/errors";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "./content-hash";
-import { LOG_PREAMBLE, editIndex, indexPath, logEntryText, logPath, type IndexEdit } from "./index-log";
+import { LOG_PREAMBLE, editIndexWithChange, indexPath, logEntryText, logPath, type IndexEdit } from "./index-log";
 import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
 import { reconcileIndex } from "./index-reconcile";
 import { JOURNAL_KEY, rollBackEntries, rollBackJournal } from "./journal";
@@ -162,9 +162,12 @@ async function confirmGone(vault: VaultPort, own: IndexEdit, reconciled: IndexEd
   return { ...reconciled, remove, move };
 }
 
-/** index.md grows with the wiki: a change to it is kept as the lines replaced, not as two copies. */
+/**
+ * index.md grows with the wiki: a change to it is kept as the lines replaced, not as two copies
+ * (the lines the edit itself knew it replaced, else found by comparing the texts).
+ */
 function asLineChange(step: Step): Step {
-  if (step.type !== "index" || step.previous === null || step.next === null) return step;
+  if (step.type !== "index" || step.previous === null || step.next === null || step.lines) return step;
   return { ...step, lines: lineChange(step.previous, step.next) };
 }
 
@@ -200,9 +203,14 @@ async function writeStep(vault: VaultPort, step: Step, appendText: string | null
   if (step.next === null) return vault.remove(step.path);
   if (step.previous === null) return vault.create(step.path, step.next);
   const { previous, next } = step;
+  // Someone wrote the file since we read it a moment ago: never overwrite their change.
+  const changed = () => conflict(`"${step.path}" changed while Synapse was writing it.`);
+  if (vault.replaceIfUnchanged) {
+    if (!(await vault.replaceIfUnchanged(step.path, previous, next))) throw changed();
+    return;
+  }
   await vault.process(step.path, (current) => {
-    // Someone wrote the file since we read it a moment ago: never overwrite their change.
-    if (current !== previous) throw conflict(`"${step.path}" changed while Synapse was writing it.`);
+    if (current !== previous) throw changed();
     return next;
   });
 }
@@ -288,8 +296,10 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       const current = await readOrNull(vault, path);
       const edit = indexEditFor(changed);
       const reconciled = run.existingPages && current !== null ? await confirmGone(vault, edit, reconcileIndex(current, run.existingPages, run.wikiFolder, edit)) : edit;
-      const next = editIndex(current ?? "", reconciled);
-      if (next !== current) ordered.push({ path, type: "index", title: "Wiki index", action: current === null ? "created" : "updated", previous: current, next });
+      // index.md is read once: the text edited here is the one the write checks is still on disk.
+      const { text: next, lines } = editIndexWithChange(current ?? "", reconciled);
+      const action = current === null ? "created" : "updated";
+      if (next !== current) ordered.push({ path, type: "index", title: "Wiki index", action, previous: current, next, ...(lines && current !== null ? { lines } : {}) });
     }
     const recorded = ordered.map(asLineChange);
     const logFile = logPath(run.wikiFolder);

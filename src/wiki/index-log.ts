@@ -5,15 +5,12 @@
  * however big the wiki is, and whatever the user wrote around and on the lines stays.
  */
 import type { ChangeAction } from "./planned-change";
+import { ENTRY, SECTIONS, entryKey, entryLink, headingOf, keyOf, linkTarget, linkTitle, type IndexEntry } from "./index-entry";
+import { upsertInText } from "./index-text-edit";
+import type { LineChange } from "./line-changes";
 import { normaliseFolder } from "./page-paths";
 
-const SECTIONS: readonly [type: string, heading: string][] = [
-  ["source", "Sources"],
-  ["entity", "Entities"],
-  ["concept", "Concepts"],
-  ["synthesis", "Syntheses"],
-  ["comparison", "Comparisons"],
-];
+export type { IndexEntry } from "./index-entry";
 
 const INDEX_PREAMBLE = "# Wiki index\n\nMaintained by Synapse: one line per page, grouped by type. Your own text, and anything you add after a link, is kept.\n";
 export const LOG_PREAMBLE = "# Synapse log\n\nOne entry per run, newest last: `## [date] operation | what`, then the pages it touched.\n";
@@ -26,32 +23,6 @@ export function indexPath(wikiFolder: string): string {
 export function logPath(wikiFolder: string): string {
   const folder = normaliseFolder(wikiFolder);
   return folder ? `${folder}/log.md` : "log.md";
-}
-
-export interface IndexEntry {
-  readonly path: string;
-  readonly type: string;
-  readonly title: string;
-}
-
-/** An entry line: `- [[target|Title]]` and whatever the user wrote after it. */
-const ENTRY = /^(\s*[-*] )\[\[([^\]|]+)\|([^\]]*)\]\](.*)$/;
-
-function linkTarget(path: string): string {
-  return path.replace(/\.md$/i, "");
-}
-
-function entryLink(entry: IndexEntry): string {
-  return `[[${linkTarget(entry.path)}|${entry.title.replace(/[[\]|]/g, " ")}]]`;
-}
-
-function entryKey(line: string): string | null {
-  const match = ENTRY.exec(line);
-  return match?.[2] ? match[2].trim().toLowerCase() : null;
-}
-
-function headingOf(type: string): string {
-  return (SECTIONS.find(([t]) => t === type) ?? SECTIONS[0])?.[1] ?? "Sources";
 }
 
 /** Index of the line after the section that starts at `start` (next `## ` heading or the end). */
@@ -122,23 +93,22 @@ export interface IndexEdit {
   readonly move?: readonly { readonly from: string; readonly to: string }[];
 }
 
-function keyOf(path: string): string {
-  return linkTarget(path).trim().toLowerCase();
-}
-
 /**
- * index.md's text as lines joined by "\n" (CRLF read as LF, no final newline), and how to turn
- * such a text back into the file: the final newline and the CRLF line ends it had.
+ * index.md's text as lines joined by "\n" (CRLF read as LF, no final newline), and what turns such
+ * a text back into the file: the final newline and the CRLF line ends it had.
  */
-function openIndexText(current: string): { body: string; finish: (body: string) => string } {
+function openIndexText(current: string): { body: string; newline: string; crlf: boolean; finish: (body: string) => string } {
   const source = current === "" ? INDEX_PREAMBLE : current;
   const crlf = source.includes("\r\n");
   const text = crlf ? source.replace(/\r\n/g, "\n") : source;
   const trailingNewline = text.endsWith("\n");
+  const newline = trailingNewline || current === "" ? "\n" : "";
   return {
     body: trailingNewline ? text.slice(0, -1) : text,
+    newline,
+    crlf,
     finish: (body) => {
-      const out = `${body}${trailingNewline || current === "" ? "\n" : ""}`;
+      const out = `${body}${newline}`;
       return crlf ? out.replace(/\n/g, "\r\n") : out;
     },
   };
@@ -153,136 +123,7 @@ function upsertLine(lines: string[], entry: IndexEntry): void {
     return;
   }
   const match = ENTRY.exec(lines[at] ?? "");
-  if (match && match[3] !== entry.title.replace(/[[\]|]/g, " ")) lines[at] = `${match[1]}${entryLink(entry)}${match[4]}`;
-}
-
-/** The line of `text` (lines joined by "\n") around offset `pos`: [start, end) without its "\n". */
-function lineAround(text: string, pos: number): { start: number; end: number } {
-  const start = pos === 0 ? 0 : text.lastIndexOf("\n", pos - 1) + 1;
-  const end = text.indexOf("\n", pos);
-  return { start, end: end === -1 ? text.length : end };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
-}
-
-/**
- * The characters of the Basic Multilingual Plane that lower-case to a single other character but
- * that a case-insensitive regular expression without the `u` flag does not take for it (it folds
- * case by upper-casing, and never to ASCII from outside it): each lower-case character, then those.
- * test/wiki/index-text-path.test.ts checks this list against the engine's Unicode data.
- */
-const UNFOLDED = new Map(
-  [
-    "\u03B8\u03F4", "\u00DF\u1E9E", "\u1F80\u1F88", "\u1F81\u1F89", "\u1F82\u1F8A", "\u1F83\u1F8B",
-    "\u1F84\u1F8C", "\u1F85\u1F8D", "\u1F86\u1F8E", "\u1F87\u1F8F", "\u1F90\u1F98", "\u1F91\u1F99",
-    "\u1F92\u1F9A", "\u1F93\u1F9B", "\u1F94\u1F9C", "\u1F95\u1F9D", "\u1F96\u1F9E", "\u1F97\u1F9F",
-    "\u1FA0\u1FA8", "\u1FA1\u1FA9", "\u1FA2\u1FAA", "\u1FA3\u1FAB", "\u1FA4\u1FAC", "\u1FA5\u1FAD",
-    "\u1FA6\u1FAE", "\u1FA7\u1FAF", "\u1FB3\u1FBC", "\u1FC3\u1FCC", "\u1FF3\u1FFC", "\u03C9\u2126", "k\u212A",
-    "\u00E5\u212B"
-  ].map((pair) => [pair.slice(0, 1), pair.slice(1)] as const),
-);
-
-/**
- * A case-insensitive pattern without the `u` flag that matches, at least, every text that lower-cases
- * to `key` (a lower-cased text): each character of the key, or a class with the characters in
- * UNFOLDED that lower-case to it. Null when the key holds a character outside the Basic
- * Multilingual Plane (the `u`-less pattern sees its halves). Such a pattern is searched for far
- * faster than a `u` one: the engine skips through the text instead of folding every character.
- */
-export function caseInsensitiveSource(key: string): string | null {
-  let source = "";
-  for (const ch of key) {
-    if (ch.length !== 1) return null;
-    const others = UNFOLDED.get(ch);
-    source += others ? `[${ch}${others}]` : escapeRegExp(ch);
-  }
-  return source;
-}
-
-/**
- * The first line of `text` that lists the page with this key, as `upsertLine` would find it;
- * undefined when only a parse of every line can tell.
- */
-function findEntryLine(text: string, key: string): { start: number; end: number } | null | undefined {
-  if (key === "") return undefined;
-  // Every line whose link lower-cases to the key contains the key ignoring case, so the lines that
-  // contain it are the only ones to parse. A case-insensitive search (Unicode simple case folding)
-  // finds every text that lower-cases to the key, with one exception: "İ", which lower-cases to
-  // "i" and a combining dot; a key with that dot is looked for in a lower-cased copy of the text,
-  // which has the same offsets only when lower-casing kept its length. In a listing line the link's
-  // target ends at the "|" (spaces before it are trimmed), so the search asks for that too: a key
-  // that begins many longer names ("wiki/entities/obsidian" in a big wiki) is then not found, and
-  // parsed, on each of their lines.
-  let search: (from: number) => number;
-  if (!key.includes("\u0307")) {
-    const fast = caseInsensitiveSource(key);
-    const pattern = fast !== null ? new RegExp(`${fast}\\s*\\|`, "gi") : new RegExp(`${escapeRegExp(key)}\\s*\\|`, "giu");
-    search = (from) => {
-      pattern.lastIndex = from;
-      return pattern.exec(text)?.index ?? -1;
-    };
-  } else {
-    const lower = text.toLowerCase();
-    if (lower.length !== text.length) return undefined;
-    search = (from) => lower.indexOf(key, from);
-  }
-  for (let pos = search(0); pos !== -1; ) {
-    const line = lineAround(text, pos);
-    if (entryKey(text.slice(line.start, line.end)) === key) return line;
-    if (line.end >= text.length) return null;
-    pos = search(line.end + 1);
-  }
-  return null;
-}
-
-/** The first line whose trimmed text is `heading`, as `insertEntry` finds a section. */
-function findHeadingLine(text: string, heading: string): { start: number; end: number } | null {
-  for (let pos = text.indexOf(heading); pos !== -1; ) {
-    const line = lineAround(text, pos);
-    if (text.slice(line.start, line.end).trim() === heading) return line;
-    pos = text.indexOf(heading, line.end);
-  }
-  return null;
-}
-
-/**
- * `upsertLine` on the text itself: the page's line is retitled in place, or the page is inserted
- * into its section, of which only the lines are parsed. Null when the section does not exist yet.
- */
-function upsertInText(text: string, entry: IndexEntry): string | null {
-  const found = findEntryLine(text, keyOf(entry.path));
-  if (found === undefined) return null;
-  if (found !== null) {
-    const match = ENTRY.exec(text.slice(found.start, found.end));
-    if (!match || match[3] === entry.title.replace(/[[\]|]/g, " ")) return text;
-    return `${text.slice(0, found.start)}${match[1]}${entryLink(entry)}${match[4]}${text.slice(found.end)}`;
-  }
-  const heading = findHeadingLine(text, `## ${headingOf(entry.type)}`);
-  if (heading === null) return null;
-  // The section runs to the next line that starts with "## ".
-  const next = text.indexOf("\n## ", heading.end);
-  const last = next === -1 ? text.length : next;
-  const line = `- ${entryLink(entry)}`;
-  // Before the first entry whose title sorts after this one; else after the section's last entry.
-  let lastEntryEnd = -1;
-  for (let pos = heading.end + 1; pos <= last; ) {
-    const newline = text.indexOf("\n", pos);
-    const end = newline === -1 ? text.length : newline;
-    const match = ENTRY.exec(text.slice(pos, end));
-    if (match) {
-      if ((match[3] ?? "").localeCompare(entry.title) > 0) return `${text.slice(0, pos)}${line}\n${text.slice(pos)}`;
-      lastEntryEnd = end;
-    }
-    pos = end + 1;
-  }
-  if (lastEntryEnd !== -1) return `${text.slice(0, lastEntryEnd)}\n${line}${text.slice(lastEntryEnd)}`;
-  // A section without entries: its lines and the heading that ends it, as `insertEntry` edits them.
-  const end = next === -1 ? text.length : lineAround(text, next + 1).end;
-  const section = text.slice(heading.start, end).split("\n");
-  insertEntry(section, entry);
-  return `${text.slice(0, heading.start)}${section.join("\n")}${text.slice(end)}`;
+  if (match && match[3] !== linkTitle(entry.title)) lines[at] = `${match[1]}${entryLink(entry)}${match[4]}`;
 }
 
 /**
@@ -312,30 +153,32 @@ export function editIndexByLines(current: string, edit: IndexEdit): string {
  * preamble, the user's lines, their annotations after a link, sections Synapse does not know — is
  * kept byte for byte.
  *
- * The common edit, pages listed or retitled in sections that exist, works on the text itself: a
- * page's line is found by searching for its path and a section by its heading, so the cost is a few
- * searches of the text, not a parse of every line (index.md has a line per page of the wiki).
- * Removals, moves and new sections take the line-by-line path, `editIndexByLines`, which gives the
- * same result.
+ * The common edit, pages listed or retitled in sections that exist, works on the text itself
+ * (index-text-edit.ts): a page's line is found by one search of the text for its path, a new line's
+ * place by parsing its section's lines up to there, and the edited text is put together once. Its
+ * cost is one search of the text per page and a scan of part of a section per new page, not a parse
+ * of every line (index.md has a line per page of the wiki), and no copy of the text per page.
+ * Removals, moves, new sections and the rare edits that path declines take the line-by-line path,
+ * `editIndexByLines`, which gives the same result.
  */
 export function editIndex(current: string, edit: IndexEdit): string {
-  if ((edit.remove?.length ?? 0) + (edit.move?.length ?? 0) > 0) return editIndexByLines(current, edit);
-  const { body, finish } = openIndexText(current);
-  let text: string | null = body;
-  let lines: string[] | null = null;
-  for (const entry of edit.upsert ?? []) {
-    if (text !== null) {
-      const edited = upsertInText(text, entry);
-      if (edited !== null) {
-        text = edited;
-        continue;
-      }
-      lines = text.split("\n");
-      text = null;
-    }
-    if (lines) upsertLine(lines, entry);
-  }
-  return finish(text ?? (lines ?? []).join("\n"));
+  return editIndexWithChange(current, edit).text;
+}
+
+/**
+ * `editIndex`, with the lines it replaced when it knows them from the edit itself (an index with
+ * LF line ends edited on its text); null when they are to be found by comparing the two texts.
+ */
+export function editIndexWithChange(current: string, edit: IndexEdit): { readonly text: string; readonly lines: LineChange | null } {
+  const byLines = () => ({ text: editIndexByLines(current, edit), lines: null });
+  if ((edit.remove?.length ?? 0) + (edit.move?.length ?? 0) > 0) return byLines();
+  const { body, newline, crlf, finish } = openIndexText(current);
+  const edited = upsertInText(body, edit.upsert ?? []);
+  if (edited === null) return byLines();
+  if (crlf || current === "") return { text: finish(edited.pieces.join("")), lines: null };
+  // Joined once, the final newline with the rest: the text is laid out flat a single time.
+  const text = [...edited.pieces, newline].join("");
+  return { text, lines: { hunks: [...edited.hunks], beforeLength: current.length, afterLength: text.length } };
 }
 
 /** Compatibility with earlier callers (the benchmark seeds its index with it): an index with these entries. */
@@ -361,7 +204,7 @@ export function logEntryText(entry: LogEntry): string {
   const label = entry.label.replace(/[\r\n]+/g, " ").trim() || "(untitled)";
   const lines = [`## [${entry.date}] ${entry.operation} | ${label}`, ""];
   const changed = entry.pages.filter((p) => p.action !== "unchanged");
-  for (const page of changed) lines.push(`- ${page.action} [[${linkTarget(page.path)}|${page.title.replace(/[[\]|]/g, " ")}]]`);
+  for (const page of changed) lines.push(`- ${page.action} [[${linkTarget(page.path)}|${linkTitle(page.title)}]]`);
   const unchanged = entry.pages.length - changed.length;
   if (unchanged > 0) lines.push(`- ${unchanged} page${unchanged === 1 ? "" : "s"} unchanged`);
   if (entry.pages.length === 0) lines.push("- no pages changed");

@@ -49,6 +49,22 @@ describe("the Node vault", () => {
     expect(await vault.read("x.md")).toBe("original");
   });
 
+  it("replaces a file only if it still holds the text read, judging bytes that are not UTF-8 by their text", async () => {
+    const { root, vault } = tempVault();
+    await vault.create("x.md", "read ü 東京");
+    expect(await vault.replaceIfUnchanged("x.md", "read ü 東京", "ours")).toBe(true);
+    expect(readFileSync(join(root, "x.md"), "utf8")).toBe("ours");
+    writeFileSync(join(root, "x.md"), "typed by the user");
+    expect(await vault.replaceIfUnchanged("x.md", "ours", "again")).toBe(false);
+    expect(readFileSync(join(root, "x.md"), "utf8")).toBe("typed by the user");
+    // A byte that is not UTF-8 reads as U+FFFD: the text read is still the file's text.
+    writeFileSync(join(root, "y.md"), Buffer.from([0x61, 0xff, 0x62]));
+    const text = await vault.read("y.md");
+    expect(await vault.replaceIfUnchanged("y.md", text, "fixed")).toBe(true);
+    expect(await vault.read("y.md")).toBe("fixed");
+    expect(readdirSync(root).sort()).toEqual(["x.md", "y.md"]);
+  });
+
   it.each(["../escape.md", "a/../../escape.md", "/etc/passwd"])("confines %j to the vault", async (path) => {
     const { vault } = tempVault();
     if (path.startsWith("/")) {

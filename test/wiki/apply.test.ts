@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
+import { NodeVault } from "../../src/vault/node-vault";
 import { applyPlan, type ApplyRun, type PlannedChange, type PlannedStateChange, type WriteContext } from "../../src/wiki/apply";
 import { JOURNAL_KEY } from "../../src/wiki/journal";
 import { recoverInterruptedRun } from "../../src/wiki/recover";
 import { readHistory, HISTORY_LIMIT } from "../../src/wiki/run-history";
 import { JournalSchema } from "../../src/wiki/write-records";
+import { tempDir } from "../helpers/temp-vault";
 
 const NOW = () => Date.UTC(2026, 10, 30, 18, 0);
 const context = (store = new MemoryStateStore()): WriteContext => ({ store, writer: { kind: "cli", pid: 1, host: "here" } });
@@ -98,6 +100,23 @@ describe("applyPlan, the one write path", () => {
       }),
     ).rejects.toThrow(/changed while Synapse was writing it.*undone/);
     expect(vault.snapshot()).toEqual({ "wiki/concepts/A.md": "a", "wiki/concepts/B.md": "typed by the user" });
+  });
+
+  it("never overwrites index.md when the user edits it during a run, on disk", async () => {
+    const root = tempDir("apply-");
+    const vault = new NodeVault(root);
+    await vault.create("wiki/index.md", "# Wiki index\n\n## Concepts\n\n- [[wiki/concepts/A|A]]\n");
+    const ctx = context();
+    await expect(
+      applyPlan(vault, [create("wiki/concepts/B.md", "b", "B")], {
+        ...run(ctx),
+        afterEachWrite: async (path) => {
+          if (path === "wiki/concepts/B.md") await vault.process("wiki/index.md", (text) => `${text}- my own line\n`);
+        },
+      }),
+    ).rejects.toThrow(/"wiki\/index.md" changed while Synapse was writing it.*undone/);
+    expect(await vault.read("wiki/index.md")).toBe("# Wiki index\n\n## Concepts\n\n- [[wiki/concepts/A|A]]\n- my own line\n");
+    expect(await vault.stat("wiki/concepts/B.md")).toBeNull();
   });
 
   it("keeps the newest 20 runs", async () => {
