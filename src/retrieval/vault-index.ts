@@ -21,7 +21,7 @@ import { loadShards, shardOf, type StoredNote } from "./shards";
 import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 import { TextIndex, type TextHit } from "./text-index";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
-import { VectorBackend, type EmbedOptions, type EmbedResult } from "./vector-backend";
+import { VectorBackend, type Admission, type EmbedOptions, type EmbedResult } from "./vector-backend";
 
 export interface VaultIndexOptions {
   readonly store: StateStore;
@@ -123,7 +123,7 @@ export class VaultIndex implements Retriever {
       // A folder excluded since the shard was written: its notes leave the index (and the shard).
       for (const note of stored.notes) if (index.excluded(note.path)) index.remove(note.path);
     }
-    await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash, options.checkpoint);
+    await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash, index.notes.keys(), options.checkpoint);
     return index;
   }
 
@@ -309,13 +309,9 @@ export class VaultIndex implements Retriever {
    */
   async embedPending(options: EmbedOptions = {}): Promise<EmbedResult> {
     if (!this.vectors) return NO_EMBEDDINGS;
-    const paths: string[] = [];
-    for (const path of this.vectors.needing(this.notes.keys())) {
-      if (!this.notes.has(path) || this.excluded(path)) continue;
-      if (this.shareable(path)) paths.push(path);
-      else this.vectors.remove(path); // its text would reach the embedding model
-    }
-    return this.vectors.embedPending(paths, this.options.reader, options);
+    // A page whose text would carry an excluded note's words to the embedding model is withheld.
+    const admit = (path: string): Admission => (!this.notes.has(path) || this.excluded(path) ? "skip" : this.shareable(path) ? "embed" : "withhold");
+    return this.vectors.embedNeeded(admit, this.options.reader, options);
   }
 
   /**

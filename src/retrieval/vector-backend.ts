@@ -6,6 +6,13 @@
  * aside, and the index keeps working from text and graph, until `reconnect` finds the server
  * answering again (the plugin retries with backoff; a CLI run simply ends). Cancellation is never
  * swallowed.
+ *
+ * Vectors are paid for once: a flush's sweep never drops a vector an embedding pass still needs.
+ * The vectors of a note that left (removed, renamed, or not in the text index when the index
+ * opened — a text shard dropped as damaged or outdated) are retained, and still written to its
+ * vector shard, until an embedding pass that began after it left has finished: that pass finds
+ * them in the cache for the note's new path or restored text. The keys of the notes a running pass
+ * has queued are kept too, until it commits them.
  */
 import type { StateStore } from "../vault/state-store";
 import { contentHash } from "../wiki/content-hash";
@@ -40,6 +47,18 @@ export interface EmbedOptions {
   readonly checkpoint?: () => Promise<unknown>;
 }
 
+/** A note record kept for its vectors after the note left the index (see the file comment). */
+interface Retained extends VectorNoteRecord {
+  /** Passes begun when it was retained: a pass numbered above this one releases it when it finishes. */
+  readonly passes: number;
+}
+
+/** Pending paths sorted out between two checkpoints when a pass begins. */
+export const PENDING_STEP = 2048;
+
+/** What a pass does with a pending note: embed it, skip it (not indexed), or withhold it (its text must not reach the model). */
+export type Admission = "embed" | "skip" | "withhold";
+
 interface Queued {
   readonly path: string;
   readonly hash: string;
@@ -64,6 +83,7 @@ function offMessage(error: unknown): string {
 
 export class VectorBackend {
   readonly index = new VectorIndex();
+  /** The notes that need vectors: changed or new, and indexed notes without vectors (kept as they come, not found by a scan). */
   private readonly pending = new Set<string>();
   /** Changes seen per pending note, so a note edited while its old text was being embedded stays pending. */
   private readonly generations = new Map<string, number>();
@@ -74,6 +94,11 @@ export class VectorBackend {
   onFailure: ((message: string) => void) | null = null;
   /** Shards dropped when the index opened (damaged, outdated, or made by another model). */
   rejectedShards = 0;
+  /** Records of notes that left, by path, kept for their vectors (see the file comment). */
+  private readonly retained = new Map<string, Retained>();
+  /** Keys the sweep keeps though no note refers to them: those of retained records and of queued notes, counted. */
+  private readonly pins = new Map<string, number>();
+  private passesBegun = 0;
 
   /**
    * @param configuredModel The model the settings choose (its `modelId`), or null for none: its
@@ -112,8 +137,11 @@ export class VectorBackend {
     }
   }
 
-  /** Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors are redone. */
-  async load(store: StateStore, hashOf: (path: string) => string | undefined, checkpoint?: () => Promise<unknown>): Promise<void> {
+  /**
+   * Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors
+   * are redone, and `indexed` lists the text index's notes, so those without vectors are pending.
+   */
+  async load(store: StateStore, hashOf: (path: string) => string | undefined, indexed: Iterable<string>, checkpoint?: () => Promise<unknown>): Promise<void> {
     const loaded = await loadVectorShards(store, this.embedder.modelId, this.configuredModel, checkpoint);
     this.rejectedShards = loaded.rejected;
     for (const shard of loaded.shards) {
@@ -127,12 +155,53 @@ export class VectorBackend {
       for (const note of shard.notes) {
         const textHash = hashOf(note.path);
         if (textHash === undefined) {
-          this.dirty.add(shardOf(note.path));
+          // Not in the text index (yet): its text shard may have been dropped, and the sync re-indexes it.
+          this.retain(note);
           continue;
         }
         this.index.setNote(note.path, note.keys, note.hash);
         if (textHash !== note.hash) this.changed(note.path);
       }
+    }
+    let seen = 0;
+    for (const path of indexed) {
+      if (++seen % PENDING_STEP === 0) await checkpoint?.();
+      if (!this.index.has(path)) this.pending.add(path);
+    }
+  }
+
+  private pin(keys: readonly string[]): void {
+    for (const key of keys) if (key !== NO_VECTOR) this.pins.set(key, (this.pins.get(key) ?? 0) + 1);
+  }
+
+  private unpin(keys: readonly string[]): void {
+    for (const key of keys) {
+      const count = this.pins.get(key);
+      if (count === undefined) continue;
+      if (count <= 1) this.pins.delete(key);
+      else this.pins.set(key, count - 1);
+    }
+  }
+
+  private retain(record: VectorNoteRecord): void {
+    this.unretain(record.path);
+    this.retained.set(record.path, { path: record.path, hash: record.hash, keys: record.keys, passes: this.passesBegun });
+    this.pin(record.keys);
+  }
+
+  private unretain(path: string): void {
+    const record = this.retained.get(path);
+    if (!record) return;
+    this.retained.delete(path);
+    this.unpin(record.keys);
+  }
+
+  /** A pass finished: the records retained before it began leave their shards, and their vectors the next sweep. */
+  private releaseBefore(pass: number): void {
+    for (const record of [...this.retained.values()]) {
+      if (record.passes >= pass) continue;
+      this.unretain(record.path);
+      this.dirty.add(shardOf(record.path));
     }
   }
 
@@ -142,17 +211,44 @@ export class VectorBackend {
     this.generations.set(path, (this.generations.get(path) ?? 0) + 1);
   }
 
+  /** A note left the index: its record is retained (on disk too) until the next pass, which may find its vectors again. */
   remove(path: string): void {
     this.pending.delete(path);
     this.generations.delete(path);
-    if (this.index.remove(path)) this.dirty.add(shardOf(path));
+    const keys = this.index.keysOf(path);
+    if (keys) this.retain({ path, hash: this.index.hashOf(path) ?? "", keys });
+    this.index.remove(path);
   }
 
   /** The notes that need vectors: those that changed, and indexed notes that have none. */
-  needing(indexed: Iterable<string>): string[] {
-    const out = new Set(this.pending);
-    for (const path of indexed) if (!this.index.has(path)) out.add(path);
-    return [...out].sort();
+  needing(): string[] {
+    return [...this.pending];
+  }
+
+  /**
+   * Embeds the notes that need vectors and that `admit` lets through; a withheld note loses its
+   * vectors (`remove`). The pending notes are sorted out in steps of PENDING_STEP with `checkpoint`
+   * between them, so the start of a pass over a whole vault never blocks Obsidian's main thread.
+   */
+  async embedNeeded(
+    admit: (path: string) => Admission,
+    reader: { read(path: string): Promise<string> },
+    options: EmbedOptions = {},
+  ): Promise<EmbedResult> {
+    if (!this.active) return { notes: 0, embedded: 0, reused: 0, error: this.error };
+    const paths: string[] = [];
+    let seen = 0;
+    for (const path of this.needing()) {
+      if (++seen % PENDING_STEP === 0) {
+        await options.checkpoint?.();
+        options.signal?.throwIfAborted();
+      }
+      const admission = admit(path);
+      if (admission === "embed") paths.push(path);
+      else if (admission === "withhold") this.remove(path);
+      else this.pending.delete(path);
+    }
+    return this.embedPending(paths, reader, options);
   }
 
   /**
@@ -167,7 +263,12 @@ export class VectorBackend {
     let notes = 0;
     let embedded = 0;
     let reused = 0;
-    if (!this.active || paths.length === 0) return { notes, embedded, reused, error: this.error };
+    if (!this.active) return { notes, embedded, reused, error: this.error };
+    const pass = ++this.passesBegun;
+    if (paths.length === 0) {
+      this.releaseBefore(pass);
+      return { notes, embedded, reused, error: this.error };
+    }
     const modelId = this.embedder.modelId;
     const queue: Queued[] = [];
     const toEmbed = new Map<string, string>();
@@ -177,6 +278,8 @@ export class VectorBackend {
         if (next.keys.some((k) => k !== NO_VECTOR && !this.index.cached(k))) break;
         queue.shift();
         this.index.setNote(next.path, next.keys, next.hash);
+        this.unpin(next.keys);
+        this.unretain(next.path);
         if ((this.generations.get(next.path) ?? 0) === next.generation) {
           this.pending.delete(next.path);
           this.generations.delete(next.path);
@@ -210,9 +313,7 @@ export class VectorBackend {
         try {
           markdown = await reader.read(path);
         } catch {
-          this.pending.delete(path); // gone: the next sync removes it
-          this.generations.delete(path);
-          continue;
+          continue; // gone (the next sync removes it), or unreadable for now: it stays pending
         }
         const parsed = parseNote(path, markdown);
         const keys: string[] = [];
@@ -228,14 +329,19 @@ export class VectorBackend {
           else toEmbed.set(key, text);
         }
         queue.push({ path, hash: contentHash(markdown), keys, generation });
+        this.pin(keys);
         commit();
         await send(false);
       }
       await send(true);
+      if (queue.length > 0) throw new Error(`${queue.length} notes were embedded but their vectors could not be kept`);
+      this.releaseBefore(pass);
       options.progress?.({ done: paths.length, total: paths.length });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
       this.fail(error);
+    } finally {
+      for (const left of queue) this.unpin(left.keys);
     }
     return { notes, embedded, reused, error: this.error };
   }
@@ -244,7 +350,16 @@ export class VectorBackend {
   async flush(store: StateStore, members: (shard: number) => readonly string[], checkpoint?: () => Promise<unknown>): Promise<{ shardsWritten: number; bytesWritten: number }> {
     const shards = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
-    this.index.sweep();
+    this.index.sweep((key) => this.pins.has(key));
+    const retainedIn = new Map<number, VectorNoteRecord[]>();
+    if (shards.length > 0) {
+      for (const record of this.retained.values()) {
+        const shard = shardOf(record.path);
+        const list = retainedIn.get(shard);
+        if (list) list.push(record);
+        else retainedIn.set(shard, [record]);
+      }
+    }
     let bytes = 0;
     for (const shard of shards) {
       await checkpoint?.();
@@ -253,6 +368,8 @@ export class VectorBackend {
         const keys = this.index.keysOf(path);
         if (keys) notes.push({ path, hash: this.index.hashOf(path) ?? "", keys });
       }
+      // A retained record is written as it was read: the note it names has no vectors in the index.
+      for (const { path, hash, keys } of retainedIn.get(shard) ?? []) notes.push({ path, hash, keys });
       const dims = this.index.dimensions;
       if (notes.length === 0 || dims === null) {
         await store.remove(vectorShardKey(this.embedder.modelId, shard));

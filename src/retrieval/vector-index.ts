@@ -3,7 +3,8 @@
  * chunk's text and the model id (vector-math.ts `chunkKey`), and a list of those keys per note.
  * Two notes with the same chunk share one vector, and a note whose text comes back (a rename, an
  * undo, a sync that only touched modification times) finds its vectors still here: a vector no note
- * refers to is kept until the next `sweep` (at flush), so a remove followed by an add re-embeds nothing.
+ * refers to is kept until a `sweep` (at flush) whose caller does not ask to keep it — the vector
+ * backend keeps those of removed notes and of an embedding pass's notes (vector-backend.ts).
  */
 import { SynapseError } from "../core/errors";
 import { normalise, quantise, type QuantisedVector } from "./vector-math";
@@ -144,11 +145,11 @@ export class VectorIndex {
     return true;
   }
 
-  /** Forgets vectors no note refers to any more. */
-  sweep(): number {
+  /** Forgets vectors no note refers to any more, but those `keep` asks for. */
+  sweep(keep: (key: string) => boolean = () => false): number {
     let dropped = 0;
     for (const [key, slot] of this.slotOf) {
-      if ((this.refs[slot] ?? 0) <= 0) {
+      if ((this.refs[slot] ?? 0) <= 0 && !keep(key)) {
         this.slotOf.delete(key);
         this.free.push(slot);
         dropped += 1;

@@ -1,15 +1,31 @@
 /**
  * A StateStore on the file system, for the CLI, the bridge and tests. Writes go to a temporary
  * file that is renamed into place, so a crash never leaves half a value; `createExclusive` uses
- * O_EXCL, so two processes can never both believe they created the same key.
+ * O_EXCL, so two processes can never both believe they created the same key. A process killed
+ * mid-write leaves its temporary file behind: `list` removes those older than STALE_TEMP_MS.
  */
 import { randomBytes } from "node:crypto";
-import { appendFile, mkdir, open, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { checkStateKey, type StateStore } from "./state-store";
 
 /** Where the plugin keeps its state inside a vault; the CLI and the bridge use the same folder. */
 export const STATE_FOLDER = join(".obsidian", "plugins", "synapse", "state");
+
+/**
+ * A temporary file this old belongs to no write still running (a write takes well under a second;
+ * another process may be writing one now, so a fresh one is left alone).
+ */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** Removes a temporary file an interrupted write left, if it is stale; never fails the listing. */
+async function removeIfStale(path: string): Promise<void> {
+  try {
+    if (Date.now() - (await stat(path)).mtimeMs > STALE_TEMP_MS) await rm(path, { force: true });
+  } catch {
+    // Gone meanwhile (its write finished), or not ours to remove: the listing goes on.
+  }
+}
 
 export class NodeStateStore implements StateStore {
   /** @param root the state folder itself, e.g. `join(vaultRoot, STATE_FOLDER)`. */
@@ -55,6 +71,7 @@ export class NodeStateStore implements StateStore {
     await rm(this.path(key), { force: true });
   }
 
+  /** Lists the keys, and removes the stale temporary files it passes (see STALE_TEMP_MS). */
   async list(prefix: string): Promise<string[]> {
     const base = this.path(prefix);
     const out: string[] = [];
@@ -63,7 +80,8 @@ export class NodeStateStore implements StateStore {
       for (const entry of entries) {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) await walk(full);
-        else if (entry.isFile() && !entry.name.endsWith(".tmp")) out.push(relative(this.root, full).split(sep).join("/"));
+        else if (entry.isFile() && entry.name.endsWith(".tmp")) await removeIfStale(full);
+        else if (entry.isFile()) out.push(relative(this.root, full).split(sep).join("/"));
       }
     };
     await walk(base);
