@@ -9,6 +9,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { seededRandom } from "../test/helpers/seeded-random";
 
 export const PAGES = 5000;
 const NOTES = 500;
@@ -18,16 +19,6 @@ const FOLDERS = ["entities", "concepts", "sources", "syntheses", "comparisons"] 
 const TYPES = ["entity", "concept", "source", "synthesis", "comparison"] as const;
 const COMMON = "the of and a to in is was for on that by with as it from at his an be which or are this were their also its has had first one after other but been they new most two into who more between used some such than when these while where all only over during".split(" ");
 
-/** mulberry32: a small seeded generator, so the wiki is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = "ka lo mi ne ru sa te vi do ha pe li mo nu ra si to ve da go bi fe ja ku lu ma no pi re so ta vo wi ze".split(" ");
 
@@ -74,7 +65,7 @@ function write(root: string, path: string, text: string): void {
 
 export function makeLintWiki(): string {
   const root = mkdtempSync(join(tmpdir(), "synapse-bench-lint-"));
-  const rand = random(12);
+  const rand = seededRandom(12);
   for (let n = 0; n < NOTES; n++) write(root, `notes/Note ${n}.md`, `# Note ${n}\n\nAbout [[Topic ${n * 10}]] and [[Topic ${n * 10 + 1}]].\n`);
   const index = ["# Wiki index", ""];
   const texts: string[] = [];

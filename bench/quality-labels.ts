@@ -12,6 +12,7 @@
  */
 import { parse as parseYaml } from "yaml";
 import { tokenize } from "../src/retrieval/tokenize";
+import { seededRandom } from "../test/helpers/seeded-random";
 
 export type QueryKind = "passage-en" | "passage-other" | "headings" | "link-sentence" | "link-label";
 
@@ -42,21 +43,10 @@ const PER_KIND: Record<QueryKind, number> = { "passage-en": 120, "passage-other"
 const PASSAGE_WORDS = 10;
 const MIN_PASSAGE_WORDS = 6;
 
-/** mulberry32: a small seeded generator, so the labels are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j] as T, out[i] as T];
@@ -166,7 +156,7 @@ function passages(notes: readonly Parsed[], byWord: Map<string, number[]>, pick:
   const out: LabelledQuery[] = [];
   const taken = new Map<string, number>();
   const ids = shuffled([...notes.keys()].filter((id) => pick(notes[id] as Parsed)), seed);
-  const random = seeded(seed + 1);
+  const random = seededRandom(seed + 1);
   for (const id of ids) {
     if (out.length >= count) break;
     const note = notes[id] as Parsed;

@@ -1,12 +1,14 @@
 /** `synapse search "<query>" --vault <dir>`: ranked results from the vault's index, updated first. */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
+import { isExcluded } from "../core/perimeter";
 import { checkQuery, parseScope } from "../retrieval/scope";
 import type { Scope } from "../retrieval/types";
 import { NodeVault } from "../vault/node-vault";
 import { EMBED_FLAG_OPTIONS, embedFlagsOf } from "./embed-flags";
 import { type CliIO, EXIT, UsageError, parseFlags } from "./io";
 import { openVaultIndex } from "./open-index";
+import { readVaultSettings } from "./vault-settings";
 
 export { SEARCH_USAGE } from "./usage";
 
@@ -73,4 +75,12 @@ async function checkFolders(vaultRoot: string, scope: Scope): Promise<void> {
     if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) return;
     if (!(await stat(full).catch(() => null))?.isDirectory()) throw new UsageError(`The vault has no folder "${folder}" (--scope takes wiki, notes, all or folders of the vault).`);
   }
+  // A scope wholly inside excluded folders would always find nothing: say why instead.
+  const { excludedFolders } = (await readVaultSettings(vaultRoot)).settings;
+  const hidden = scope.folders.filter((folder) => isExcluded(`${folder}/-.md`, excludedFolders));
+  if (hidden.length === scope.folders.length) {
+    const names = hidden.map((f) => `"${f}"`).join(", ");
+    throw new UsageError(`${names} ${hidden.length === 1 ? "is" : "are"} in the excluded folders (settings: Excluded folders), which are never indexed nor searched.`);
+  }
 }
+

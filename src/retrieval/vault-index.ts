@@ -251,11 +251,10 @@ export class VaultIndex implements Retriever {
    * A note moved or renamed. Its file name is part of its title, which weighs in every chunk, so it
    * is indexed again from its text rather than carried over.
    */
-  rename(from: string, to: string, markdown: string): void {
-    const state = this.notes.get(from);
-    if (!state) return;
-    this.remove(from);
-    this.upsert(to, markdown, state);
+  rename(from: string, to: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): void {
+    // A note that was not indexed (it lay in an excluded folder) is new to the index where it lands.
+    if (this.notes.has(from)) this.remove(from);
+    this.upsert(to, markdown, stat);
   }
 
   /**

@@ -104,7 +104,7 @@ describe("synapse search and index (built CLI)", () => {
     expect((await runCli(["index"])).stderr).toMatch(/--vault <dir> is required/);
   });
 
-  it("refuses, before any work, a limit that is not plain digits, a query over 10,000 characters and a folder the vault lacks", async () => {
+  it("refuses, before any work, a limit that is not plain digits, a query over 10,000 characters, a folder the vault lacks and an excluded folder", async () => {
     const vault = vaultWithSettings();
     const refused = [
       [["--limit", "1e1"], /--limit must be a whole number from 1 to 1000 \(got "1e1"\)/],
@@ -114,6 +114,7 @@ describe("synapse search and index (built CLI)", () => {
       [["--scope", "nosuchfolder"], /The vault has no folder "nosuchfolder"/],
       [["--scope", "notes,nosuch"], /The vault has no folder "nosuch"/],
       [["--scope", "../outside"], /outside the vault/],
+      [["--scope", "private"], /"private" is in the excluded folders/],
     ] as const;
     for (const [flags, message] of refused) {
       const run = await runCli(["search", "crema", "--vault", vault, ...flags]);

@@ -68,7 +68,7 @@ describe("incremental updates", () => {
           } else if (vault.files.has(e.path) && !vault.files.has(e.to)) {
             vault.files.set(e.to, vault.files.get(e.path) ?? "");
             vault.files.delete(e.path);
-            live.rename(e.path, e.to, vault.files.get(e.to) ?? "");
+            live.rename(e.path, e.to, vault.files.get(e.to) ?? "", { mtime: t++, size: (vault.files.get(e.to) ?? "").length });
           }
         };
         while (next < edits.length) await apply(edits[next++] as (typeof edits)[number]);
@@ -100,8 +100,25 @@ describe("a renamed note", () => {
     live.upsert("x/e.md", "", { mtime: 1, size: 0 });
     vault.files.set("wiki/c.md", "");
     vault.files.delete("x/e.md");
-    live.rename("x/e.md", "wiki/c.md", "");
+    live.rename("x/e.md", "wiki/c.md", "", { mtime: 2, size: 0 });
     const hits = await live.retrieve("c", { scope: { kind: "all" }, limit: 5 });
     expect(hits.map((h) => h.path)).toEqual(["wiki/c.md"]);
+  });
+
+  it("is indexed when it moves out of an excluded folder, and dropped when it moves in", async () => {
+    const vault = aVault({ "private/a.md": "alpha beta" });
+    const live = await indexed(vault, { excludedFolders: ["private"] });
+    expect(live.paths()).toEqual([]);
+    const move = (from: string, to: string) => {
+      vault.files.set(to, vault.files.get(from) ?? "");
+      vault.files.delete(from);
+    };
+    move("private/a.md", "notes/a.md");
+    live.rename("private/a.md", "notes/a.md", "alpha beta", { mtime: 2, size: 10 });
+    expect(live.paths()).toEqual(["notes/a.md"]);
+    expect((await live.retrieve("alpha", { scope: { kind: "all" }, limit: 5 })).map((h) => h.path)).toEqual(["notes/a.md"]);
+    move("notes/a.md", "private/b.md");
+    live.rename("notes/a.md", "private/b.md", "alpha beta", { mtime: 3, size: 10 });
+    expect(live.paths()).toEqual([]);
   });
 });

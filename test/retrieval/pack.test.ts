@@ -66,9 +66,11 @@ describe("context packing", () => {
 });
 
 describe("token estimate", () => {
-  it("counts four characters per token for prose and three for CJK and code", () => {
-    expect(estimateTokens("a".repeat(400))).toBe(100);
-    expect(estimateTokens("日".repeat(300))).toBe(100);
+  it("weighs each character by its script, and code at three characters a token", () => {
+    expect(estimateTokens("a".repeat(400))).toBe(120);
+    expect(estimateTokens("日".repeat(300))).toBe(420);
+    expect(estimateTokens("д".repeat(100))).toBe(70);
+    expect(estimateTokens("é".repeat(100))).toBe(200);
     expect(estimateTokens("```\n" + "x".repeat(296) + "\n```")).toBe(Math.ceil(304 / 3));
     expect(estimateTokens("")).toBe(0);
   });

@@ -6,25 +6,15 @@
 import { describe, expect, it } from "vitest";
 import { VectorIndex } from "../../src/retrieval/vector-index";
 import { cosine, cosineQuantised, normalise, quantise } from "../../src/retrieval/vector-math";
+import { seededRandom } from "../helpers/seeded-random";
 
-/** A small seeded generator (mulberry32), so the figures are the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand: () => number): number {
   return Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
 }
 
 function corpus(dims: number, count: number, seed: number): Float32Array[] {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const centres = Array.from({ length: 40 }, () => Array.from({ length: dims }, () => gaussian(rand)));
   return Array.from({ length: count }, () => {
     const centre = centres[Math.floor(rand() * centres.length)] ?? [];
@@ -51,7 +41,7 @@ function recallAt(k: number, dims: number): number {
     index.put(`k${i}`, v);
     index.setNote(`n${i}`, [`k${i}`], "h");
   });
-  const rand = random(7);
+  const rand = seededRandom(7);
   let found = 0;
   const queries = 60;
   for (let q = 0; q < queries; q++) {

@@ -5,16 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
-import { indexCatalog } from "../../src/retrieval/catalog";
 import { syncIndex } from "../../src/retrieval/sync";
-import { VaultIndex } from "../../src/retrieval/vault-index";
-import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import type { ReviewPlan, ReviewSelection } from "../../src/wiki/review";
 import { SourceRegistry } from "../../src/wiki/source-registry";
 import { aPage, ScriptedProvider } from "../builders";
+import { crowdedCatalogRig } from "../helpers/catalog-rig";
 
 const NOTE = "notes/A.md";
 const GLACIER = "wiki/concepts/Glacier.md";
@@ -24,17 +20,7 @@ const page = (title: string, content: string) => aPage().titled(title).withSourc
 describe("a page left out at review, which the note later stops yielding", () => {
   it("loses the note's section, with the index as catalogue", async () => {
     // Filler pages that retrieval ranks above the note's page, so only the registry names it.
-    const fillers = Object.fromEntries(
-      Array.from({ length: 60 }, (_, i) => [
-        `wiki/concepts/Version ${i}.md`,
-        `---\ntype: concept\ntitle: Version ${i}\nsynapse_id: sy-filler${i}\nsources:\n  - notes/Other.md\nlang: en\n---\nVersion two of A, the second version, version notes.\n`,
-      ]),
-    );
-    const vault = new MemoryVault({ [NOTE]: "# A\n\nVersion one.", ...fillers });
-    const write: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: null, host: null } };
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
-    await syncIndex(index, vault);
-    const catalog = indexCatalog(index, vault, { changed: async () => void (await index.flush()) });
+    const { vault, write, index, catalog } = await crowdedCatalogRig({ [NOTE]: "# A\n\nVersion one." });
     const run = async (text: string, pages: ReturnType<typeof page>[], leaveOut?: string) => {
       await vault.process(NOTE, () => text);
       await syncIndex(index, vault);

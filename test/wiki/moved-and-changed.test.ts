@@ -18,11 +18,10 @@ import type { WriteContext } from "../../src/wiki/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { parseBody } from "../../src/wiki/provenance";
 import { SourceRegistry } from "../../src/wiki/source-registry";
-import { indexCatalog } from "../../src/retrieval/catalog";
 import { syncIndex } from "../../src/retrieval/sync";
-import { VaultIndex } from "../../src/retrieval/vault-index";
 import { aPage, ScriptedProvider } from "../builders";
 import { makeVault } from "../helpers/temp-vault";
+import { crowdedCatalogRig } from "../helpers/catalog-rig";
 
 const A = "notes/A.md";
 const B = "notes/B.md";
@@ -176,18 +175,8 @@ describe("what is not a move", () => {
 
 describe("a note moved and changed, with the index as catalogue", () => {
   it("finds the pages its old path yielded even when retrieval ranks others first", async () => {
-    // Filler pages that retrieval ranks above the note's old page, so only the registry names it.
-    const fillers = Object.fromEntries(
-      Array.from({ length: 60 }, (_, i) => [
-        `wiki/concepts/Version ${i}.md`,
-        `---\ntype: concept\ntitle: Version ${i}\nsynapse_id: sy-filler${i}\nsources:\n  - notes/Other.md\nlang: en\n---\nVersion two of A, the second version, version notes.\n`,
-      ]),
-    );
-    const vault = new MemoryVault({ [A]: "# A\n\nVersion one.", ...fillers });
-    const write: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: null, host: null } };
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
-    await syncIndex(index, vault);
-    const catalog = indexCatalog(index, vault, { changed: async () => void (await index.flush()) });
+    // Filler pages that retrieval ranks above the note's page, so only the registry names it.
+    const { vault, write, index, catalog } = await crowdedCatalogRig({ [A]: "# A\n\nVersion one." });
     const run = (notePath: string, pages: ReturnType<typeof page>[]) =>
       ingestNote({ vault, provider: new ScriptedProvider([pages]), settings: DEFAULT_SETTINGS, write, now: NOW, retriever: index, catalog }, { notePath });
     await run(A, [page("Glacier", A, "Ice moves slowly downhill."), page("Lighthouse", A, "A tower with a lamp.")]);
