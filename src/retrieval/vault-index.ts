@@ -251,10 +251,12 @@ export class VaultIndex implements Retriever {
    * A note moved or renamed. Its file name is part of its title, which weighs in every chunk, so it
    * is indexed again from its text rather than carried over.
    */
-  rename(from: string, to: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): void {
-    // A note that was not indexed (it lay in an excluded folder) is new to the index where it lands.
+  rename(from: string, to: string, markdown: string, stat?: { readonly mtime: number; readonly size: number }): void {
+    // A note that was not indexed (it lay in an excluded folder) is new to the index where it lands;
+    // with no stat given it keeps the old one, or none (the next sync then reads it once more).
+    const known = stat ?? this.notes.get(from) ?? { mtime: 0, size: -1 };
     if (this.notes.has(from)) this.remove(from);
-    this.upsert(to, markdown, stat);
+    this.upsert(to, markdown, known);
   }
 
   /**
