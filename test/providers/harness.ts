@@ -13,6 +13,7 @@ import type { FetchLike, ProviderEnvironment, SecretSource } from "../../src/pro
 import { createProvider } from "../../src/providers/factory";
 import type { RetryPolicy } from "../../src/providers/retry";
 import { SettingsSchema, type Settings } from "../../src/settings/schema";
+import { CORPUS } from "../helpers/corpus";
 import { startScriptedServer, type Protocol, type Reply, type ScriptedModel, type ScriptedServer } from "../helpers/scripted-server";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -20,7 +21,7 @@ const FIXTURES = join(ROOT, "test/fixtures/providers");
 
 export const NOTE_PATH = "notes/Introduction to Bases.md";
 /** The corpus note the scripts are about (read in place, never copied into the repo). */
-export const CORPUS_NOTE = resolve(ROOT, "../shared/corpora/obsidian-help/en/Bases/Introduction to Bases.md");
+export const CORPUS_NOTE = join(CORPUS, "en/Bases/Introduction to Bases.md");
 
 export function noteText(): string {
   return readFileSync(CORPUS_NOTE, "utf8");
