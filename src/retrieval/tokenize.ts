@@ -20,8 +20,6 @@ import { detach } from "./detach";
 /** Runs of letters and digits (with inner apostrophes and marks kept together). */
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
-/** A base character and the combining marks after it (none before the first base). */
-const MARKED = /([^\p{M}]?)(\p{M}+)/gu;
 const ANY_MARK = /\p{M}/u;
 /**
  * Scripts whose combining marks are optional diacritics — accents (Latin, Greek, Cyrillic), vowel
@@ -114,7 +112,7 @@ function wordsOfRun(run: string, lower: string, at: number): readonly string[] {
   } else if (NO_SPACE_SCRIPT.test(run)) {
     words = segmentedRun(lower, at, run.length);
   } else {
-    push(words, fold(run));
+    push(words, foldUncached(run)); // the run's words are remembered below
   }
   if (cacheable) {
     if (runWords.size >= CACHE_LIMIT) runWords.clear();
@@ -180,16 +178,95 @@ function segmentAhead(lower: string, at: number): void {
 }
 
 /**
+ * Folded words remembered, as `runWords` remembers runs: the segmenter's words (Japanese, Chinese,
+ * Thai) and the words of queries and snippets recur, and folding one costs two normalisations.
+ */
+const foldedWords = new Map<string, string>();
+
+/**
  * Drops diacritics, keeps letters: NFKD, then the combining marks of a Latin, Greek, Cyrillic,
  * Arabic or Hebrew letter (or of no letter) are dropped, and the text recomposed. Elsewhere a mark
  * is a letter in its own right and stays: Japanese voicing (ガラス "glass" is not カラス "crow"; NFC
  * puts the mark back on its kana, and folds half-width kana to full width), the vowel signs and
  * viramas of Thai, Khmer, Myanmar and the Indic scripts (ดี is not ดู, কাল is not কল).
+ * Plain ASCII is its own fold (neither normal form changes it, and it has no marks).
  */
 function fold(lower: string): string {
+  if (isAscii(lower)) return lower;
+  if (lower.length > CACHED_RUN) return foldUncached(lower);
+  const known = foldedWords.get(lower);
+  if (known !== undefined) return known;
+  const folded = foldUncached(lower);
+  if (foldedWords.size >= CACHE_LIMIT) foldedWords.clear();
+  // Detached: a segmenter's word is a slice of the text it was cut from.
+  foldedWords.set(detach(lower), detach(folded));
+  return folded;
+}
+
+function foldUncached(lower: string): string {
   const decomposed = lower.normalize("NFKD");
   if (!ANY_MARK.test(decomposed)) return decomposed.normalize("NFC");
-  return decomposed.replace(MARKED, (all: string, base: string) => (base === "" || FOLDED_BASE.test(base) ? base : all)).normalize("NFC");
+  return withoutDiacritics(decomposed).normalize("NFC");
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 128) return false;
+  return true;
+}
+
+/**
+ * `decomposed` without each run of combining marks that follows a letter of FOLDED_BASE or begins
+ * the text; the other runs stay with their letter. A scan of code points classed by a table, not a
+ * regular expression per mark: this runs for every word with an accent, kana voicing or vowel sign.
+ */
+function withoutDiacritics(decomposed: string): string {
+  const n = decomposed.length;
+  let out = "";
+  let copiedTo = 0;
+  let baseFolds = true; // marks before any letter carry none
+  let i = 0;
+  while (i < n) {
+    const code = decomposed.codePointAt(i) as number;
+    const kind = kindOf(code);
+    if ((kind & MARK) === 0) {
+      baseFolds = (kind & FOLDS) !== 0;
+      i += code > 0xffff ? 2 : 1;
+      continue;
+    }
+    let end = i + (code > 0xffff ? 2 : 1);
+    while (end < n) {
+      const next = decomposed.codePointAt(end) as number;
+      if ((kindOf(next) & MARK) === 0) break;
+      end += next > 0xffff ? 2 : 1;
+    }
+    if (baseFolds) {
+      out += decomposed.slice(copiedTo, i);
+      copiedTo = end;
+    }
+    i = end;
+  }
+  return copiedTo === 0 ? decomposed : out + decomposed.slice(copiedTo);
+}
+
+/** Bits of a code point's kind: a combining mark; a letter (or Common character) whose marks fold. */
+const MARK = 1;
+const FOLDS = 2;
+/** Kinds by code point, 256 to a block, each block classed by the Unicode regular expressions the first time one of its code points is met. */
+const kindBlocks: (Uint8Array | undefined)[] = [];
+
+function kindOf(code: number): number {
+  const block = kindBlocks[code >> 8] ?? classBlock(code >> 8);
+  return block[code & 0xff] as number;
+}
+
+function classBlock(block: number): Uint8Array {
+  const kinds = new Uint8Array(256);
+  for (let k = 0; k < 256; k++) {
+    const char = String.fromCodePoint(block * 256 + k);
+    kinds[k] = (ANY_MARK.test(char) ? MARK : 0) | (FOLDED_BASE.test(char) ? FOLDS : 0);
+  }
+  kindBlocks[block] = kinds;
+  return kinds;
 }
 
 function push(words: string[], word: string): void {
