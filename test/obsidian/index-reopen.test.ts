@@ -19,16 +19,20 @@ function files(): Record<string, string> {
   return out;
 }
 
-/** A yield the test can hold: the first one waits until released, the others pass at once. */
-function heldYield() {
+/**
+ * A yield the test can hold: the first one at which `holdWhen()` is true waits until released (the
+ * time slicer decides when the sync yields, so the test waits for a state, not for a count of
+ * yields); the others pass at once.
+ */
+function heldYield(holdWhen: () => boolean = () => true) {
   let reached!: () => void;
   const firstYield = new Promise<void>((resolve) => (reached = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  let yields = 0;
+  let held = false;
   const yieldNow = async () => {
-    yields += 1;
-    if (yields === 1) {
+    if (!held && holdWhen()) {
+      held = true;
       reached();
       await released;
     }
@@ -56,11 +60,11 @@ describe("reopening the index while it syncs", () => {
     const app = App.createConfigured__({ files: files() });
     let settings: Settings = DEFAULT_SETTINGS;
     const store = new MemoryStateStore();
-    const held = heldYield();
     const statuses: string[] = [];
+    const held = heldYield(() => statuses.includes("Indexing 0 / 210"));
     const index = service(app, () => settings, store, held.yieldNow, statuses);
     index.start();
-    // The first sync (210 notes) has done one batch and waits at its first yield.
+    // The first sync (210 notes) has said so and waits at a yield.
     await held.firstYield;
     expect(statuses).toContain("Indexing 0 / 210");
 
