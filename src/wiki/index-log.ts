@@ -1,8 +1,10 @@
 /**
  * index.md (one line per page, by type) and log.md (one entry per run). Both are edited in place:
  * the index by inserting, replacing or removing only the lines of the pages a run touched (never a
- * re-sort, never reading a page), the log by appending one entry. A run's cost stays nearly flat
- * however big the wiki is, and whatever the user wrote around and on the lines stays.
+ * re-sort, never reading a page), the log by appending one entry. What a run costs that grows with
+ * the wiki: index.md read and written once, one search of its text per page listed, and per new
+ * page a walk of its section's entries up to its place (no copy of the text per page); a removal or
+ * a move parses every line. Whatever the user wrote around and on the lines stays.
  */
 import type { ChangeAction } from "./planned-change";
 import { ENTRY, SECTIONS, entryKey, entryLink, headingOf, keyOf, linkTarget, linkTitle, type IndexEntry } from "./index-entry";
