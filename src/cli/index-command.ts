@@ -15,7 +15,8 @@ export async function runIndexCommand(argv: readonly string[], io: CliIO, option
   const { index, sync, store } = await openVaultIndex(values.vault, io, { progress: !json, embed: embedFlagsOf(values), ...(options.signal ? { signal: options.signal } : {}) });
   const tookMs = Math.round(performance.now() - started);
   let bytes = 0;
-  for (const key of await store.list(INDEX_PREFIX)) if (isIndexFile(key)) bytes += (await store.readBytes(key))?.byteLength ?? 0;
+  // Sizes from stat: reading the files back cost 2 s at 50,000 notes (216 MB).
+  for (const key of await store.list(INDEX_PREFIX)) if (isIndexFile(key)) bytes += (await store.sizeOf(key)) ?? 0;
   const report = {
     notes: index.size,
     chunks: index.text.chunkCount,

@@ -48,6 +48,12 @@ export class NodeStateStore implements StateStore {
     return buffer ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : null;
   }
 
+  /** The size of a key's file in bytes, or null when there is none (without reading it). */
+  async sizeOf(key: string): Promise<number | null> {
+    const s = await stat(this.path(key)).catch(() => null);
+    return s?.isFile() ? s.size : null;
+  }
+
   async write(key: string, content: string | Uint8Array): Promise<void> {
     const full = this.path(key);
     await mkdir(dirname(full), { recursive: true });

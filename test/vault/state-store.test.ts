@@ -60,6 +60,16 @@ describe.each([
 });
 
 describe("NodeStateStore", () => {
+  it("gives a key's size in bytes without reading it, and null for a missing key or a folder", async () => {
+    const store = (await nodeStore()) as NodeStateStore;
+    await store.write("index/text-00.bin", new Uint8Array(1234));
+    await store.write("notes/é.json", "héllo");
+    expect(await store.sizeOf("index/text-00.bin")).toBe(1234);
+    expect(await store.sizeOf("notes/é.json")).toBe(6);
+    expect(await store.sizeOf("index/missing.bin")).toBeNull();
+    expect(await store.sizeOf("index")).toBeNull();
+  });
+
   it("leaves no temporary files behind after writes", async () => {
     const store = (await nodeStore()) as NodeStateStore;
     for (let i = 0; i < 5; i++) await store.write("a/b.json", `v${i}`);
