@@ -30,6 +30,21 @@ async function damageTextShards(store: MemoryStateStore): Promise<void> {
   }
 }
 
+/** Four notes embedded, then notes/n1.md moved to moved/n1.md (the index told, no pass since). */
+async function renamedAfterEmbedding() {
+  const store = new MemoryStateStore();
+  const vault = new MemoryVault(notes(4));
+  const embedder = countingEmbedder();
+  const index = await open(store, vault, embedder);
+  await syncIndex(index, vault);
+  const before = embeddedTexts(embedder);
+  const text = await vault.read("notes/n1.md");
+  await vault.create("moved/n1.md", text);
+  await vault.remove("notes/n1.md");
+  index.rename("notes/n1.md", "moved/n1.md", text);
+  return { store, vault, embedder, index, before };
+}
+
 describe("vectors kept for the notes that will need them", () => {
   it("survive a dropped text shard when the plugin flushes before its embedding pass", async () => {
     const store = new MemoryStateStore();
@@ -88,16 +103,7 @@ describe("vectors kept for the notes that will need them", () => {
   });
 
   it("are found again by a renamed note after a flush", async () => {
-    const store = new MemoryStateStore();
-    const vault = new MemoryVault(notes(4));
-    const embedder = countingEmbedder();
-    const index = await open(store, vault, embedder);
-    await syncIndex(index, vault);
-    const before = embeddedTexts(embedder);
-    const text = await vault.read("notes/n1.md");
-    await vault.create("moved/n1.md", text);
-    await vault.remove("notes/n1.md");
-    index.rename("notes/n1.md", "moved/n1.md", text);
+    const { embedder, index, before } = await renamedAfterEmbedding();
     // The plugin's flush comes 2 s after the rename; the pass may come later (a slow or absent server).
     await index.flush();
     const result = await index.embedPending();
@@ -107,16 +113,7 @@ describe("vectors kept for the notes that will need them", () => {
   });
 
   it("are found again by a renamed note in the next session when Obsidian closed before the pass", async () => {
-    const store = new MemoryStateStore();
-    const vault = new MemoryVault(notes(4));
-    const embedder = countingEmbedder();
-    const index = await open(store, vault, embedder);
-    await syncIndex(index, vault);
-    const before = embeddedTexts(embedder);
-    const text = await vault.read("notes/n1.md");
-    await vault.create("moved/n1.md", text);
-    await vault.remove("notes/n1.md");
-    index.rename("notes/n1.md", "moved/n1.md", text);
+    const { store, vault, embedder, index, before } = await renamedAfterEmbedding();
     // The embedding server is down: the flush comes first, and Obsidian closes.
     await index.flush();
     const next = await open(store, vault, embedder);
