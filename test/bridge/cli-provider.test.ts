@@ -15,7 +15,7 @@ import { createCliProvider, type CliProviderOptions } from "../../src/providers/
 import { ingestEvents } from "../helpers/bridge-client";
 import { makeVault, NOTE_PATH, NOTE_TEXT, pageMarkdown, type TestVault } from "../helpers/bridge-fixtures";
 import { fakeAgent, type FakeAgentScript } from "../helpers/fake-agent-query";
-import { WAIT_MS } from "../helpers/eventually";
+import { until } from "../helpers/eventually";
 
 const TOKEN = "provider-token-0123456789abcdef";
 const SEED = { title: "", language: "", summary: "", topics: [], entities: [], concepts: [] };
@@ -255,13 +255,10 @@ describe("the cli provider", () => {
     const progress: ProgressEvent[] = [];
     const run = runFor(progress, controller.signal);
     const pending = r.provider().generate(SEED, "", run);
-    const end = Date.now() + WAIT_MS;
-    while (!progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")) && Date.now() < end) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(() => progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")), "the agent's first tool call");
     controller.abort();
     expect((await failure(pending)).kind).toBe("cancelled");
-    while (r.bridge.activeRuns() > 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => r.bridge.activeRuns() === 0, "the bridge's run to end");
     expect(r.bridge.activeRuns()).toBe(0);
     expect(r.urls).toEqual([`${r.bridge.url}/ingest`, `${r.bridge.url}/cancel`]);
     expect(run.usage.entries).toEqual([]);
@@ -279,14 +276,11 @@ describe("the cli provider", () => {
     const controller = new AbortController();
     const progress: ProgressEvent[] = [];
     const pending = r.provider({ fetch: deaf }).generate(SEED, "", runFor(progress, controller.signal));
-    const end = Date.now() + WAIT_MS;
-    while (!progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")) && Date.now() < end) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until(() => progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")), "the agent's first tool call");
     controller.abort();
     expect((await failure(pending)).kind).toBe("cancelled");
     // The signal could not close the request, so the provider also names the run in a cancel call.
-    while (r.bridge.activeRuns() > 0 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => r.bridge.activeRuns() === 0, "the bridge's run to end");
     expect(r.bridge.activeRuns()).toBe(0);
     expect(cancels).toEqual([`${r.bridge.url}/cancel`]);
   });

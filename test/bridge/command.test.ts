@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { runBridgeCommand } from "../../src/bridge/command";
 import { makeVault, type TestVault } from "../helpers/bridge-fixtures";
-import { WAIT_MS } from "../helpers/eventually";
+import { WAIT_MS, until } from "../helpers/eventually";
 
 interface Captured {
   stdout: string;
@@ -68,8 +68,7 @@ describe("synapse bridge", () => {
     const { out } = start(["--vault", v.root, "--port=0"], { SYNAPSE_BRIDGE_TOKEN: token });
     const line = await firstLine(out);
     expect(line).toMatch(/^Synapse bridge .* listening on http:\/\/127\.0\.0\.1:\d+$/);
-    const end = Date.now() + WAIT_MS;
-    while (!out.stdout.includes("Paste the URL") && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await until(() => out.stdout.includes("Paste the URL"), "the bridge's set-up lines");
     expect(out.stdout).toContain(`Token: ${token}\n`);
     const url = /listening on (\S+)/.exec(line)?.[1] ?? "";
     expect((await fetch(`${url}/health`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
