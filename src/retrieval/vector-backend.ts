@@ -22,6 +22,7 @@ import { shardOf } from "./shards";
 import { NO_VECTOR, VectorIndex, type VectorHit } from "./vector-index";
 import { chunkKey } from "./vector-math";
 import { runPiecesSliced } from "./time-slice";
+import { VectorRetention } from "./vector-retention";
 import { encodeVectorShardPieces, loadVectorShards, vectorShardKey, type VectorNoteRecord } from "./vector-shards";
 
 export interface EmbedProgress {
@@ -45,12 +46,6 @@ export interface EmbedOptions {
   readonly progress?: (p: EmbedProgress) => void;
   /** Called before each note; on Obsidian's main thread it yields when the time slice is spent. */
   readonly checkpoint?: () => Promise<unknown>;
-}
-
-/** A note record kept for its vectors after the note left the index (see the file comment). */
-interface Retained extends VectorNoteRecord {
-  /** Passes begun when it was retained: a pass numbered above this one releases it when it finishes. */
-  readonly passes: number;
 }
 
 /** Pending paths sorted out between two checkpoints when a pass begins. */
@@ -94,10 +89,8 @@ export class VectorBackend {
   onFailure: ((message: string) => void) | null = null;
   /** Shards dropped when the index opened (damaged, outdated, or made by another model). */
   rejectedShards = 0;
-  /** Records of notes that left, by path, kept for their vectors (see the file comment). */
-  private readonly retained = new Map<string, Retained>();
-  /** Keys the sweep keeps though no note refers to them: those of retained records and of queued notes, counted. */
-  private readonly pins = new Map<string, number>();
+  /** Records of notes that left, kept for their vectors, and the keys of queued notes (see the file comment). */
+  private readonly retention = new VectorRetention();
   private passesBegun = 0;
 
   /**
@@ -156,7 +149,7 @@ export class VectorBackend {
         const textHash = hashOf(note.path);
         if (textHash === undefined) {
           // Not in the text index (yet): its text shard may have been dropped, and the sync re-indexes it.
-          this.retain(note);
+          this.retention.retain(note, this.passesBegun);
           continue;
         }
         this.index.setNote(note.path, note.keys, note.hash);
@@ -170,39 +163,9 @@ export class VectorBackend {
     }
   }
 
-  private pin(keys: readonly string[]): void {
-    for (const key of keys) if (key !== NO_VECTOR) this.pins.set(key, (this.pins.get(key) ?? 0) + 1);
-  }
-
-  private unpin(keys: readonly string[]): void {
-    for (const key of keys) {
-      const count = this.pins.get(key);
-      if (count === undefined) continue;
-      if (count <= 1) this.pins.delete(key);
-      else this.pins.set(key, count - 1);
-    }
-  }
-
-  private retain(record: VectorNoteRecord): void {
-    this.unretain(record.path);
-    this.retained.set(record.path, { path: record.path, hash: record.hash, keys: record.keys, passes: this.passesBegun });
-    this.pin(record.keys);
-  }
-
-  private unretain(path: string): void {
-    const record = this.retained.get(path);
-    if (!record) return;
-    this.retained.delete(path);
-    this.unpin(record.keys);
-  }
-
   /** A pass finished: the records retained before it began leave their shards, and their vectors the next sweep. */
-  private releaseBefore(pass: number): void {
-    for (const record of [...this.retained.values()]) {
-      if (record.passes >= pass) continue;
-      this.unretain(record.path);
-      this.dirty.add(shardOf(record.path));
-    }
+  private releaseBefore(pass: number, checkpoint?: () => Promise<unknown>): Promise<void> {
+    return this.retention.releaseBefore(pass, (path) => this.dirty.add(shardOf(path)), checkpoint);
   }
 
   /** A note's text changed (or it is new): its vectors are redone at the next `embedPending`. */
@@ -216,7 +179,7 @@ export class VectorBackend {
     this.pending.delete(path);
     this.generations.delete(path);
     const keys = this.index.keysOf(path);
-    if (keys) this.retain({ path, hash: this.index.hashOf(path) ?? "", keys });
+    if (keys) this.retention.retain({ path, hash: this.index.hashOf(path) ?? "", keys }, this.passesBegun);
     this.index.remove(path);
   }
 
@@ -266,7 +229,7 @@ export class VectorBackend {
     if (!this.active) return { notes, embedded, reused, error: this.error };
     const pass = ++this.passesBegun;
     if (paths.length === 0) {
-      this.releaseBefore(pass);
+      await this.releaseBefore(pass, options.checkpoint);
       return { notes, embedded, reused, error: this.error };
     }
     const modelId = this.embedder.modelId;
@@ -278,8 +241,8 @@ export class VectorBackend {
         if (next.keys.some((k) => k !== NO_VECTOR && !this.index.cached(k))) break;
         queue.shift();
         this.index.setNote(next.path, next.keys, next.hash);
-        this.unpin(next.keys);
-        this.unretain(next.path);
+        this.retention.unpin(next.keys);
+        this.retention.release(next.path);
         if ((this.generations.get(next.path) ?? 0) === next.generation) {
           this.pending.delete(next.path);
           this.generations.delete(next.path);
@@ -329,19 +292,19 @@ export class VectorBackend {
           else toEmbed.set(key, text);
         }
         queue.push({ path, hash: contentHash(markdown), keys, generation });
-        this.pin(keys);
+        this.retention.pin(keys);
         commit();
         await send(false);
       }
       await send(true);
       if (queue.length > 0) throw new Error(`${queue.length} notes were embedded but their vectors could not be kept`);
-      this.releaseBefore(pass);
+      await this.releaseBefore(pass, options.checkpoint);
       options.progress?.({ done: paths.length, total: paths.length });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
       this.fail(error);
     } finally {
-      for (const left of queue) this.unpin(left.keys);
+      for (const left of queue) this.retention.unpin(left.keys);
     }
     return { notes, embedded, reused, error: this.error };
   }
@@ -350,16 +313,8 @@ export class VectorBackend {
   async flush(store: StateStore, members: (shard: number) => readonly string[], checkpoint?: () => Promise<unknown>): Promise<{ shardsWritten: number; bytesWritten: number }> {
     const shards = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
-    this.index.sweep((key) => this.pins.has(key));
-    const retainedIn = new Map<number, VectorNoteRecord[]>();
-    if (shards.length > 0) {
-      for (const record of this.retained.values()) {
-        const shard = shardOf(record.path);
-        const list = retainedIn.get(shard);
-        if (list) list.push(record);
-        else retainedIn.set(shard, [record]);
-      }
-    }
+    this.index.sweep((key) => this.retention.pinned(key));
+    const retainedIn = await this.retention.byShard(new Set(shards), checkpoint);
     let bytes = 0;
     for (const shard of shards) {
       await checkpoint?.();
