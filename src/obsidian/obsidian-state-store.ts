@@ -3,10 +3,11 @@
  * (`<configDir>/plugins/synapse/state`), which Obsidian does not index as notes. The adapter has no
  * exclusive create, so `createExclusive` checks, writes a unique token and reads it back: two
  * writers racing within the same instant could both pass, which is why the lock also records its
- * owner and the journal is the real safety net.
+ * owner and the journal is the real safety net. Obsidian closed mid-write leaves the write's
+ * temporary file: `list` removes those older than STALE_TEMP_MS, as the CLI's store does.
  */
 import { normalizePath, type DataAdapter } from "obsidian";
-import { checkStateKey, type StateStore } from "../vault/state-store";
+import { checkStateKey, STALE_TEMP_MS, type StateStore } from "../vault/state-store";
 
 export class ObsidianStateStore implements StateStore {
   /** @param folder vault-relative state folder, e.g. `${manifest.dir}/state`. */
@@ -67,11 +68,24 @@ export class ObsidianStateStore implements StateStore {
     const walk = async (dir: string): Promise<void> => {
       if (!(await this.adapter.exists(dir))) return;
       const listed = await this.adapter.list(dir);
-      for (const file of listed.files) if (!file.endsWith(".tmp")) out.push(file.slice(base.length + 1));
+      for (const file of listed.files) {
+        if (file.endsWith(".tmp")) await this.removeIfStale(file);
+        else out.push(file.slice(base.length + 1));
+      }
       for (const folder of listed.folders) await walk(folder);
     };
     await walk(this.path(prefix));
     return out.sort();
+  }
+
+  /** Never fails the listing: a file gone meanwhile (its write finished) is simply not there. */
+  private async removeIfStale(path: string): Promise<void> {
+    try {
+      const stat = await this.adapter.stat(path);
+      if (stat && Date.now() - stat.mtime > STALE_TEMP_MS) await this.adapter.remove(path);
+    } catch {
+      // Left for the next listing.
+    }
   }
 
   async createExclusive(key: string, content: string): Promise<boolean> {

@@ -7,16 +7,12 @@
 import { randomBytes } from "node:crypto";
 import { appendFile, mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { checkStateKey, type StateStore } from "./state-store";
+import { checkStateKey, STALE_TEMP_MS, type StateStore } from "./state-store";
 
 /** Where the plugin keeps its state inside a vault; the CLI and the bridge use the same folder. */
 export const STATE_FOLDER = join(".obsidian", "plugins", "synapse", "state");
 
-/**
- * A temporary file this old belongs to no write still running (a write takes well under a second;
- * another process may be writing one now, so a fresh one is left alone).
- */
-export const STALE_TEMP_MS = 60 * 60 * 1000;
+export { STALE_TEMP_MS };
 
 /** Removes a temporary file an interrupted write left, if it is stale; never fails the listing. */
 async function removeIfStale(path: string): Promise<void> {

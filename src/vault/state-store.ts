@@ -7,6 +7,12 @@
  * Keys are relative paths with forward slashes ("journal/current.json", "index/text-03.bin").
  * Implementations: the file system (CLI, bridge, tests), Obsidian's DataAdapter (plugin), memory.
  */
+/**
+ * A write's temporary file this old belongs to no write still running (a write takes well under a
+ * second; another process may be writing one now, so a fresh one is left alone): listings remove it.
+ */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
 export interface StateStore {
   /** The text under a key, or null when there is none. */
   read(key: string): Promise<string | null>;

@@ -1,7 +1,7 @@
 /**
  * A process killed in the middle of a write (SIGKILL, a crash) leaves the write's temporary file:
  * the next listing of its folder removes it once it is stale, and leaves a fresh one — another
- * process may be writing it right now.
+ * process may be writing it right now. The plugin's store: test/obsidian/state-store-temp.test.ts.
  */
 import { mkdtemp, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
