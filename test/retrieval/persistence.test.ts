@@ -52,12 +52,12 @@ describe("the persisted index", () => {
     expect((await openIndex(vault)).rejectedShards).toBe(0);
   });
 
-  it("drops a shard of format 4 (UTF-8 dictionaries) or of another version, and the next sync indexes its notes again", async () => {
+  it("drops a shard of format 4 (UTF-8 dictionaries), 5 (chunk ranges in JSON) or another version, and the next sync indexes its notes again", async () => {
     const memory = new MemoryVault(files);
     const vault = aVault(files);
     await syncIndex(await openIndex(vault), memory);
     const key = shardKey(shardOf("notes/n3.md"));
-    for (const version of [4, 999]) {
+    for (const version of [4, 5, 999]) {
       const older = ((await vault.store.readBytes(key)) ?? new Uint8Array(0)).slice();
       new DataView(older.buffer).setUint32(4, version, true); // the format version in the header
       await vault.store.write(key, older);

@@ -1,7 +1,9 @@
 /**
- * Shard format 5: the term dictionary is stored as raw UTF-16 code units, little-endian, and read as
- * a view on the shard's bytes. A shard whose dictionary section does not fit (odd byte length,
- * longer than the body, term offsets past its units) is rejected even when its checksum is right;
+ * Shard formats 5 and 6: the term dictionary is stored as raw UTF-16 code units, little-endian, and
+ * read as a view on the shard's bytes (5); the chunks' ranges are an Int32 section, their headings
+ * stay in the JSON (6). A shard whose dictionary section does not fit (odd byte length, longer than
+ * the body, term offsets past its units) or whose ranges disagree with its headings is rejected even
+ * when its checksum is right;
  * the checksum keeps the values of FNV-1a taken as a uint32 at every step; and a big-endian host's
  * path (a DataView copy) reads and writes the same bytes.
  */
@@ -15,7 +17,17 @@ import { PIECE_BYTES, runPieces } from "../../src/retrieval/time-slice";
 const HEADER_BYTES = 16;
 const path = "notes/n1.md";
 const links = { links: [], embeds: [], tags: [], sources: [] };
-const note = { path, mtime: 1, size: 1, hash: "h", links, chunks: [{ heading: "", start: 0, end: 1, length: 1 }] };
+const note = {
+  path,
+  mtime: 1,
+  size: 1,
+  hash: "h",
+  links,
+  chunks: [
+    { heading: "", start: 0, end: 1, length: 1 },
+    { heading: "Two", start: 1, end: 70000, length: 12345 },
+  ],
+};
 const TERMS = ["word", "中文", "😀", "𠀀", "\uffff"].sort();
 
 function aShard(): Uint8Array {
@@ -24,11 +36,12 @@ function aShard(): Uint8Array {
   return encodeShard([note], { terms: TermDictionary.from(TERMS), offsets, postings });
 }
 
-/** Where the dictionary's byte length is kept in the body, and the body as a DataView. */
+/** Where the chunk count and the dictionary's byte length are kept in the body, and the body as a DataView. */
 function dictionarySection(bytes: Uint8Array) {
   const body = new DataView(bytes.buffer, bytes.byteOffset + HEADER_BYTES);
-  const lengthAt = (4 + body.getUint32(0, true) + 3) & ~3;
-  return { body, lengthAt, unitsAt: lengthAt + 4, byteLength: body.getUint32(lengthAt, true) };
+  const chunkCountAt = (4 + body.getUint32(0, true) + 3) & ~3;
+  const lengthAt = chunkCountAt + 4 + 12 * body.getUint32(chunkCountAt, true);
+  return { body, chunkCountAt, lengthAt, unitsAt: lengthAt + 4, byteLength: body.getUint32(lengthAt, true) };
 }
 
 /** The shard with its header's checksum made right again after an edit of its body. */
@@ -45,7 +58,7 @@ function referenceChecksum(words: Int32Array): number {
   return h;
 }
 
-describe("shard format 5", () => {
+describe("shard formats 5 and 6", () => {
   it("stores the dictionary's code units raw and reads them back as a view on the shard's bytes", () => {
     const bytes = aShard();
     const { unitsAt, byteLength } = dictionarySection(bytes);
@@ -56,6 +69,17 @@ describe("shard format 5", () => {
     expect(decoded?.frozen.terms.units.buffer).toBe(bytes.buffer);
     expect(Array.from({ length: TERMS.length }, (_, i) => decoded?.frozen.terms.term(i))).toEqual(TERMS);
     for (const t of TERMS) expect(decoded?.frozen.terms.find(t)).toBe(TERMS.indexOf(t));
+    expect(decoded?.notes[0]?.chunks).toEqual(note.chunks);
+  });
+
+  it("rejects chunk ranges that disagree with the headings or run past the body", () => {
+    for (const count of [1, 3, 1 << 28]) {
+      const bytes = aShard();
+      const { body, chunkCountAt } = dictionarySection(bytes);
+      expect(body.getUint32(chunkCountAt, true)).toBe(2);
+      body.setUint32(chunkCountAt, count, true);
+      expect(decodeShard(resealed(bytes), shardOf(path))).toBeNull();
+    }
   });
 
   it("rejects a dictionary section of odd length, one past the body, and term offsets past its units", () => {
