@@ -52,16 +52,24 @@ describe("the persisted index", () => {
     expect((await openIndex(vault)).rejectedShards).toBe(0);
   });
 
-  it("rebuilds a shard written by another format version", async () => {
+  it("drops a shard of format 4 (UTF-8 dictionaries), 5 (chunk ranges in JSON) or another version, and the next sync indexes its notes again", async () => {
+    const memory = new MemoryVault(files);
     const vault = aVault(files);
-    const index = await indexed(vault);
-    await index.flush();
+    await syncIndex(await openIndex(vault), memory);
     const key = shardKey(shardOf("notes/n3.md"));
-    const bytes = (await vault.store.readBytes(key)) ?? new Uint8Array(0);
-    const older = bytes.slice();
-    new DataView(older.buffer).setUint32(4, 999, true); // the format version in the header
-    await vault.store.write(key, older);
-    expect((await openIndex(vault)).rejectedShards).toBe(1);
+    for (const version of [4, 5, 999]) {
+      const older = ((await vault.store.readBytes(key)) ?? new Uint8Array(0)).slice();
+      new DataView(older.buffer).setUint32(4, version, true); // the format version in the header
+      await vault.store.write(key, older);
+      const reopened = await openIndex(vault);
+      expect(reopened.rejectedShards).toBe(1);
+      expect(reopened.stateOf("notes/n3.md")).toBeUndefined();
+      const result = await syncIndex(reopened, memory);
+      expect(result.indexed).toBeGreaterThan(0);
+      expect(result.indexed).toBeLessThan(60);
+      expect((await reopened.retrieve("word3", { scope: { kind: "all" }, limit: 1 }))[0]?.path).toBe("notes/n3.md");
+      expect((await openIndex(vault)).rejectedShards).toBe(0);
+    }
   });
 
   it("drops a shard with one flipped byte, and the shards of the first format (notes-XX.json)", async () => {

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DictionaryBuilder, TermDictionary } from "../../src/retrieval/term-dictionary";
 
+const units = (text: string) => Uint16Array.from(text, (c) => c.charCodeAt(0));
 const terms = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 6, unit: fc.constantFrom("a", "b", "é", "z", "中", "1") }), { maxLength: 40 });
 
 describe("TermDictionary", () => {
@@ -63,9 +64,32 @@ describe("TermDictionary", () => {
     );
   });
 
-  it("refuses offsets that do not fit its text", () => {
-    expect(new TermDictionary("ab\n", Int32Array.of(0, 2)).wellFormed()).toBe(false);
-    expect(new TermDictionary("ab\nc\n", Int32Array.of(0, 3, 5)).wellFormed()).toBe(true);
-    expect(new TermDictionary("ab\nc\n", Int32Array.of(0, 3, 4)).wellFormed()).toBe(false);
+  it("keeps the order of < for terms beyond the BMP and with code units U+E000–U+FFFF", () => {
+    // Surrogate pairs (U+D800–U+DFFF) sort below U+E000–U+FFFF as code units, above them as code
+    // points: the dictionary must follow the code units, as `<` and the segments' sort do.
+    const unit = fc.constantFrom("a", "中", "\ue000", "\uf8ff", "\ufb01", "\uffef", "\uffff", "😀", "𠀀", "𪛖", "\ud83d");
+    const many = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4, unit }), { minLength: 1, maxLength: 400 });
+    fc.assert(
+      fc.property(many, fc.array(fc.string({ minLength: 0, maxLength: 4, unit }), { maxLength: 40 }), (held, probes) => {
+        const sorted = [...held].sort();
+        const dict = TermDictionary.from(sorted);
+        sorted.forEach((t, i) => expect(dict.term(i)).toBe(t));
+        for (const p of [...sorted, ...probes]) {
+          const at = sorted.indexOf(p);
+          expect(dict.find(p)).toBe(at);
+          expect(dict.lowerBound(p)).toBe(sorted.filter((t) => t < p).length);
+          for (let i = 0; i < sorted.length; i++) expect(Math.sign(dict.compare(i, p))).toBe(sorted[i] === p ? 0 : (sorted[i] as string) < p ? -1 : 1);
+        }
+      }),
+      { numRuns: 60 },
+    );
+    expect(TermDictionary.from(["😀", "\uffff"].sort()).find("\uffff")).toBe(1);
+  });
+
+  it("refuses offsets that do not fit its units", () => {
+    expect(new TermDictionary(units("ab\n"), Int32Array.of(0, 2)).wellFormed()).toBe(false);
+    expect(new TermDictionary(units("ab\nc\n"), Int32Array.of(0, 3, 5)).wellFormed()).toBe(true);
+    expect(new TermDictionary(units("ab\nc\n"), Int32Array.of(0, 3, 4)).wellFormed()).toBe(false);
+    expect(new TermDictionary(units("ab\nc\n"), Int32Array.of(0, 3, 7)).wellFormed()).toBe(false);
   });
 });

@@ -21,14 +21,24 @@ function notes(count: number): Record<string, string> {
 
 const open = (store: MemoryStateStore, reader: MemoryVault, embedder: Embedder) => VaultIndex.open({ store, reader, wikiFolder: "wiki", excludedFolders: [], embedder });
 
-/** Cuts the end off every text shard, as a damaged file would be (an outdated format is dropped the same way). */
+/** Cuts the end off every text shard, as a damaged file would be. */
 async function damageTextShards(store: MemoryStateStore): Promise<void> {
-  for (const key of await store.list("index")) {
-    if (!/text-[0-9a-f]{2}\.bin$/.test(key)) continue;
+  for (const key of await textShardKeys(store)) {
     const bytes = (await store.readBytes(key)) as Uint8Array;
     await store.write(key, bytes.subarray(0, bytes.length - 4));
   }
 }
+
+/** Marks every text shard as written by format 4, as the shards of the release before format 5 are. */
+async function olderFormatTextShards(store: MemoryStateStore): Promise<void> {
+  for (const key of await textShardKeys(store)) {
+    const bytes = ((await store.readBytes(key)) as Uint8Array).slice();
+    new DataView(bytes.buffer).setUint32(4, 4, true); // the format version in the header
+    await store.write(key, bytes);
+  }
+}
+
+const textShardKeys = async (store: MemoryStateStore) => (await store.list("index")).filter((key) => /text-[0-9a-f]{2}\.bin$/.test(key));
 
 /** Four notes embedded, then notes/n1.md moved to moved/n1.md (the index told, no pass since). */
 async function renamedAfterEmbedding() {
@@ -46,13 +56,16 @@ async function renamedAfterEmbedding() {
 }
 
 describe("vectors kept for the notes that will need them", () => {
-  it("survive a dropped text shard when the plugin flushes before its embedding pass", async () => {
+  it.each([
+    ["a damaged text shard", damageTextShards],
+    ["the text shards of format 4 (a format bump)", olderFormatTextShards],
+  ])("survive %s dropped when the plugin flushes before its embedding pass", async (_, drop) => {
     const store = new MemoryStateStore();
     const vault = new MemoryVault(notes(40));
     const first = countingEmbedder();
     await syncIndex(await open(store, vault, first), vault);
     expect(embeddedTexts(first)).toBe(80);
-    await damageTextShards(store);
+    await drop(store);
 
     // The plugin's order (index-open.ts): a text-only sync that flushes, then the background pass.
     const upgraded = countingEmbedder();
