@@ -15,19 +15,34 @@ export interface PrivacyPolicy {
   readonly excludedFolders: readonly string[];
 }
 
+/** Printable ASCII without a backslash or a space at either end, and no empty, `.` or `..` segment:
+ * a path normalising leaves as it is, so its key is just its lower case (most paths are such). */
+const PLAIN = /^[\x21-\x5b\x5d-\x7e](?:[\x20-\x5b\x5d-\x7e]*[\x21-\x5b\x5d-\x7e])?$/;
+const ODD_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
+
 /** Compared as NFC and without case: on macOS and Windows "private/x.md" is the same file as
  * "Private/x.md", macOS-synced vaults spell "Privé" decomposed, and excluding a little more than
  * asked is the safe side of the line. */
 function normaliseFolder(folder: string): string {
+  if (PLAIN.test(folder) && !ODD_SEGMENT.test(folder)) return folder.toLowerCase();
   return nameKey(normaliseVaultPath(folder));
 }
 
+/**
+ * Whether a path lies in any of `folders`, as a test for many paths: the folders are normalised
+ * once (loading a 50,000-note index asks it for every note).
+ */
+export function inFolders(folders: readonly string[]): (path: string) => boolean {
+  const keys = folders.map(normaliseFolder).filter((folder) => folder.length > 0);
+  if (keys.length === 0) return () => false;
+  return (path) => {
+    const p = normaliseFolder(path);
+    return keys.some((folder) => p === folder || p.startsWith(`${folder}/`));
+  };
+}
+
 export function isExcluded(path: string, excludedFolders: readonly string[]): boolean {
-  const p = normaliseFolder(path);
-  return excludedFolders.some((raw) => {
-    const folder = normaliseFolder(raw);
-    return folder.length > 0 && (p === folder || p.startsWith(`${folder}/`));
-  });
+  return inFolders(excludedFolders)(path);
 }
 
 /**
