@@ -11,6 +11,7 @@ import { detachAll } from "./detach";
 import { retrievalError } from "./errors";
 import { noteNameKey, pickTarget, shortestFirst, targetNameKey, type Candidate } from "./link-resolution";
 import type { NoteLinks } from "./links";
+import type { TargetKeyMemo } from "./target-key-memo";
 
 export type Relation = "link" | "embed" | "source" | "backlink" | "tag";
 
@@ -69,18 +70,23 @@ export class GraphIndex implements LinkResolver {
   /**
    * Records a note's links. `owned`: the strings and arrays are the graph's to keep as they are
    * (parsed from a shard, so no slice of a larger text); by default they are copied, detached.
+   * `keys`: a memo of target name keys, for registering many notes at once (a load of shards).
    */
-  set(path: string, found: NoteLinks, owned = false): void {
+  set(path: string, found: NoteLinks, owned = false, keys: TargetKeyMemo | null = null): void {
     this.remove(path);
     this.forgetOther(path);
     // Detached: a target cut from a note would otherwise keep the note's whole text in memory.
     const links: NoteLinks = owned ? found : { links: detachAll(found.links), embeds: detachAll(found.embeds), tags: detachAll(found.tags), sources: detachAll(found.sources) };
     this.notes.set(path, links);
     this.named(path, true);
-    for (const target of targetsOf(links)) {
-      const targetName = targetNameKey(target);
-      addTo(this.inbound, targetName, path);
-      this.backlinkTable.delete(targetName);
+    const key = keys ? (target: string) => keys.of(target) : targetNameKey;
+    for (const targets of [links.links, links.embeds, links.sources]) {
+      for (const target of targets) {
+        const targetName = key(target);
+        addTo(this.inbound, targetName, path);
+        // Nothing to drop while no backlink was asked for (a load): skipping saves a lookup per link.
+        if (this.backlinkTable.size > 0) this.backlinkTable.delete(targetName);
+      }
     }
     for (const tag of links.tags) addTo(this.tagged, tag, path);
   }
@@ -123,8 +129,8 @@ export class GraphIndex implements LinkResolver {
     const name = noteNameKey(path);
     if (present) addTo(this.byName, name, path);
     else removeFrom(this.byName, name, path);
-    this.candidates.delete(name);
-    this.backlinkTable.delete(name);
+    if (this.candidates.size > 0) this.candidates.delete(name);
+    if (this.backlinkTable.size > 0) this.backlinkTable.delete(name);
   }
 
   /** The indexed note a link leads to, or null: nowhere, or a note that is never indexed. */

@@ -3,6 +3,7 @@
  * so "is there a note called X" costs one lookup.
  */
 import { nameKey } from "../core/unicode";
+import { noteNameKey } from "./link-resolution";
 
 export class NameTable {
   private readonly byName = new Map<string, Set<string>>();
@@ -25,6 +26,5 @@ export class NameTable {
   }
 }
 
-function nameOf(path: string): string {
-  return nameKey(path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, ""));
-}
+/** The graph's key of a note's name: the same as nameKey of the file name, sooner for ASCII names. */
+const nameOf = noteNameKey;
