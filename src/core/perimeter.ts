@@ -15,17 +15,17 @@ export interface PrivacyPolicy {
   readonly excludedFolders: readonly string[];
 }
 
-/** Printable ASCII without a backslash or a space at either end, and no empty, `.` or `..` segment:
- * a path normalising leaves as it is, so its key is just its lower case (most paths are such). */
-const PLAIN = /^[\x21-\x5b\x5d-\x7e](?:[\x20-\x5b\x5d-\x7e]*[\x21-\x5b\x5d-\x7e])?$/;
-const ODD_SEGMENT = /(?:^|\/)\.{0,2}(?:\/|$)/;
+/** A backslash, white space at either end, an empty, `.` or `..` segment: what normalising a path
+ * cleans. A path without any is normalised by NFC alone (and a printable ASCII one not at all). */
+const UNCLEAN = /\\|^\s|\s$|(?:^|\/)\.{0,2}(?:\/|$)/;
+const ASCII = /^[\x20-\x7e]*$/;
 
 /** Compared as NFC and without case: on macOS and Windows "private/x.md" is the same file as
  * "Private/x.md", macOS-synced vaults spell "Privé" decomposed, and excluding a little more than
  * asked is the safe side of the line. */
 function normaliseFolder(folder: string): string {
-  if (PLAIN.test(folder) && !ODD_SEGMENT.test(folder)) return folder.toLowerCase();
-  return nameKey(normaliseVaultPath(folder));
+  if (UNCLEAN.test(folder)) return nameKey(normaliseVaultPath(folder));
+  return ASCII.test(folder) ? folder.toLowerCase() : nameKey(folder);
 }
 
 /**

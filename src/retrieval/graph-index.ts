@@ -7,9 +7,11 @@
  * folders) take part in resolution — a link Obsidian would send to one of them is no edge to another
  * note of the same name — but are never nodes.
  */
+import { nameKey } from "../core/unicode";
 import { detachAll } from "./detach";
 import { retrievalError } from "./errors";
 import { noteNameKey, pickTarget, shortestFirst, targetNameKey, type Candidate } from "./link-resolution";
+import { InboundTable } from "./inbound-table";
 import type { NoteLinks } from "./links";
 import type { TargetKeyMemo } from "./target-key-memo";
 
@@ -41,7 +43,7 @@ export class GraphIndex implements LinkResolver {
   private readonly byName = new Map<string, Set<string>>();
   /** Notes that exist but are never indexed: they answer links, yet are no node. */
   private readonly others = new Set<string>();
-  private readonly inbound = new Map<string, Set<string>>();
+  private readonly inbound = new InboundTable();
   private readonly tagged = new Map<string, Set<string>>();
   /** By name key: the notes so named, shortest path first (how a bare name resolves), built when asked. */
   private readonly candidates = new Map<string, readonly Candidate[]>();
@@ -83,7 +85,7 @@ export class GraphIndex implements LinkResolver {
     for (const targets of [links.links, links.embeds, links.sources]) {
       for (const target of targets) {
         const targetName = key(target);
-        addTo(this.inbound, targetName, path);
+        this.inbound.add(targetName, path);
         // Nothing to drop while no backlink was asked for (a load): skipping saves a lookup per link.
         if (this.backlinkTable.size > 0) this.backlinkTable.delete(targetName);
       }
@@ -98,7 +100,7 @@ export class GraphIndex implements LinkResolver {
     this.named(path, false);
     for (const target of targetsOf(links)) {
       const targetName = targetNameKey(target);
-      removeFrom(this.inbound, targetName, path);
+      this.inbound.remove(targetName, path);
       this.backlinkTable.delete(targetName);
     }
     for (const tag of links.tags) removeFrom(this.tagged, tag, path);
@@ -131,6 +133,11 @@ export class GraphIndex implements LinkResolver {
     else removeFrom(this.byName, name, path);
     if (this.candidates.size > 0) this.candidates.delete(name);
     if (this.backlinkTable.size > 0) this.backlinkTable.delete(name);
+  }
+
+  /** Indexed notes whose file name (without `.md`) is `basename`, compared as Obsidian compares names, sorted. */
+  notesNamed(basename: string): readonly string[] {
+    return [...(this.byName.get(nameKey(basename)) ?? [])].filter((path) => this.notes.has(path)).sort();
   }
 
   /** The indexed note a link leads to, or null: nowhere, or a note that is never indexed. */
@@ -168,7 +175,7 @@ export class GraphIndex implements LinkResolver {
   /** Resolves, once each, the links written to a name: only those can resolve to a note of that name. */
   private resolveLinksTo(name: string): Map<string, readonly string[]> {
     const found = new Map<string, string[]>();
-    for (const source of this.inbound.get(name) ?? []) {
+    for (const source of this.inbound.sources(name)) {
       const links = this.notes.get(source);
       if (!links) continue;
       const reached = new Set<string>();

@@ -12,7 +12,6 @@ import { GraphIndex, type LinkResolver } from "./graph-index";
 import { flushIndex, type FlushResult } from "./index-flush";
 import { fusedHits, searchCandidates, searchTextHits, type Candidates, type SearchSource } from "./index-search";
 import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
-import { NameTable } from "./name-table";
 import type { Embedder } from "./embedder";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
 import { EditLog } from "./prepared-note";
@@ -80,7 +79,6 @@ export class VaultIndex implements Retriever {
   readonly text = new TextIndex();
   readonly graph: GraphIndex;
   private readonly notes = new Map<string, NoteState>();
-  private readonly names = new NameTable();
   private readonly dirty = new Set<number>();
   private readonly extract: LinkExtractor;
   /** The vector backend, when an embedder is configured. */
@@ -156,7 +154,7 @@ export class VaultIndex implements Retriever {
 
   /** Indexed notes and pages whose file name (without `.md`) is `basename`, compared as Obsidian compares names. */
   pathsNamed(basename: string): readonly string[] {
-    return this.names.pathsNamed(basename);
+    return this.graph.notesNamed(basename);
   }
 
   /** Never indexed: excluded folders, and the wiki's index.md and log.md. */
@@ -243,7 +241,6 @@ export class VaultIndex implements Retriever {
     this.graph.forgetOther(path);
     if (!this.notes.has(path)) return false;
     this.notes.delete(path);
-    this.names.remove(path);
     if (this.inWiki(path)) this.wikiNotes -= 1;
     this.text.remove(path);
     this.graph.remove(path);
@@ -307,7 +304,6 @@ export class VaultIndex implements Retriever {
   private register(path: string, state: NoteState, links: NoteLinks, loaded: TargetKeyMemo | null = null): void {
     if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
-    this.names.add(path);
     this.graph.set(path, links, loaded !== null, loaded);
   }
 

@@ -10,7 +10,7 @@ import { normaliseVaultPath } from "../../src/core/sources";
 import { nameKey } from "../../src/core/unicode";
 
 /** Pieces that make plain paths and every spelling the shortcut must leave to the full normalisation. */
-const PIECES = ["a", "B", "x.md", "Priv", "private", "Privé", "Prive\u0301", "/", "/", "\\", ".", "..", " ", "\t", "~", "ß"];
+const PIECES = ["a", "B", "x.md", "Priv", "private", "Privé", "Prive\u0301", "/", "/", "\\", ".", "..", " ", "\t", "\u3000", "\u00a0", "\u2000", "~", "ß"];
 const aPath = fc.array(fc.constantFrom(...PIECES), { maxLength: 8 }).map((parts) => parts.join(""));
 
 /** The rule, spelled out: both sides fully normalised, the folder itself or anything under it. */

@@ -56,6 +56,7 @@ function answers(graph: GraphIndex, targets: readonly string[]): unknown {
       locate: targets.map((t) => graph.locate(t, p)),
     })),
     tags: ["idea", "todo", "caf\u00e9"].map((t) => graph.withTag(t)),
+    named: NAMES.map((n) => graph.notesNamed(n)),
   };
 }
 
@@ -83,5 +84,18 @@ describe("a graph loaded with a memo of target keys", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("notes by name", () => {
+  it("are the indexed notes of that name in any case or Unicode spelling, never the notes that are only known to exist", () => {
+    const none = { links: [], embeds: [], tags: [], sources: [] };
+    const graph = new GraphIndex();
+    graph.set("b/Caf\u00e9.md", none);
+    graph.set("a/CAFE\u0301.md", none);
+    graph.addOther("private/cafe\u0301.md");
+    expect(graph.notesNamed("caf\u00e9")).toEqual(["a/CAFE\u0301.md", "b/Caf\u00e9.md"]);
+    graph.remove("b/Caf\u00e9.md");
+    expect(graph.notesNamed("Cafe\u0301")).toEqual(["a/CAFE\u0301.md"]);
   });
 });
