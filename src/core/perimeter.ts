@@ -15,19 +15,34 @@ export interface PrivacyPolicy {
   readonly excludedFolders: readonly string[];
 }
 
+/** A backslash, white space at either end, an empty, `.` or `..` segment: what normalising a path
+ * cleans. A path without any is normalised by NFC alone (and a printable ASCII one not at all). */
+const UNCLEAN = /\\|^\s|\s$|(?:^|\/)\.{0,2}(?:\/|$)/;
+const ASCII = /^[\x20-\x7e]*$/;
+
 /** Compared as NFC and without case: on macOS and Windows "private/x.md" is the same file as
  * "Private/x.md", macOS-synced vaults spell "Privé" decomposed, and excluding a little more than
  * asked is the safe side of the line. */
 function normaliseFolder(folder: string): string {
-  return nameKey(normaliseVaultPath(folder));
+  if (UNCLEAN.test(folder)) return nameKey(normaliseVaultPath(folder));
+  return ASCII.test(folder) ? folder.toLowerCase() : nameKey(folder);
+}
+
+/**
+ * Whether a path lies in any of `folders`, as a test for many paths: the folders are normalised
+ * once (loading a 50,000-note index asks it for every note).
+ */
+export function inFolders(folders: readonly string[]): (path: string) => boolean {
+  const keys = folders.map(normaliseFolder).filter((folder) => folder.length > 0);
+  if (keys.length === 0) return () => false;
+  return (path) => {
+    const p = normaliseFolder(path);
+    return keys.some((folder) => p === folder || p.startsWith(`${folder}/`));
+  };
 }
 
 export function isExcluded(path: string, excludedFolders: readonly string[]): boolean {
-  const p = normaliseFolder(path);
-  return excludedFolders.some((raw) => {
-    const folder = normaliseFolder(raw);
-    return folder.length > 0 && (p === folder || p.startsWith(`${folder}/`));
-  });
+  return inFolders(excludedFolders)(path);
 }
 
 /**

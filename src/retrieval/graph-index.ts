@@ -7,10 +7,13 @@
  * folders) take part in resolution — a link Obsidian would send to one of them is no edge to another
  * note of the same name — but are never nodes.
  */
+import { nameKey } from "../core/unicode";
 import { detachAll } from "./detach";
 import { retrievalError } from "./errors";
 import { noteNameKey, pickTarget, shortestFirst, targetNameKey, type Candidate } from "./link-resolution";
+import { InboundTable } from "./inbound-table";
 import type { NoteLinks } from "./links";
+import type { TargetKeyMemo } from "./target-key-memo";
 
 export type Relation = "link" | "embed" | "source" | "backlink" | "tag";
 
@@ -40,7 +43,7 @@ export class GraphIndex implements LinkResolver {
   private readonly byName = new Map<string, Set<string>>();
   /** Notes that exist but are never indexed: they answer links, yet are no node. */
   private readonly others = new Set<string>();
-  private readonly inbound = new Map<string, Set<string>>();
+  private readonly inbound = new InboundTable();
   private readonly tagged = new Map<string, Set<string>>();
   /** By name key: the notes so named, shortest path first (how a bare name resolves), built when asked. */
   private readonly candidates = new Map<string, readonly Candidate[]>();
@@ -69,18 +72,23 @@ export class GraphIndex implements LinkResolver {
   /**
    * Records a note's links. `owned`: the strings and arrays are the graph's to keep as they are
    * (parsed from a shard, so no slice of a larger text); by default they are copied, detached.
+   * `keys`: a memo of target name keys, for registering many notes at once (a load of shards).
    */
-  set(path: string, found: NoteLinks, owned = false): void {
+  set(path: string, found: NoteLinks, owned = false, keys: TargetKeyMemo | null = null): void {
     this.remove(path);
     this.forgetOther(path);
     // Detached: a target cut from a note would otherwise keep the note's whole text in memory.
     const links: NoteLinks = owned ? found : { links: detachAll(found.links), embeds: detachAll(found.embeds), tags: detachAll(found.tags), sources: detachAll(found.sources) };
     this.notes.set(path, links);
     this.named(path, true);
-    for (const target of targetsOf(links)) {
-      const targetName = targetNameKey(target);
-      addTo(this.inbound, targetName, path);
-      this.backlinkTable.delete(targetName);
+    const key = keys ? (target: string) => keys.of(target) : targetNameKey;
+    for (const targets of [links.links, links.embeds, links.sources]) {
+      for (const target of targets) {
+        const targetName = key(target);
+        this.inbound.add(targetName, path);
+        // Nothing to drop while no backlink was asked for (a load): skipping saves a lookup per link.
+        if (this.backlinkTable.size > 0) this.backlinkTable.delete(targetName);
+      }
     }
     for (const tag of links.tags) addTo(this.tagged, tag, path);
   }
@@ -92,7 +100,7 @@ export class GraphIndex implements LinkResolver {
     this.named(path, false);
     for (const target of targetsOf(links)) {
       const targetName = targetNameKey(target);
-      removeFrom(this.inbound, targetName, path);
+      this.inbound.remove(targetName, path);
       this.backlinkTable.delete(targetName);
     }
     for (const tag of links.tags) removeFrom(this.tagged, tag, path);
@@ -123,8 +131,13 @@ export class GraphIndex implements LinkResolver {
     const name = noteNameKey(path);
     if (present) addTo(this.byName, name, path);
     else removeFrom(this.byName, name, path);
-    this.candidates.delete(name);
-    this.backlinkTable.delete(name);
+    if (this.candidates.size > 0) this.candidates.delete(name);
+    if (this.backlinkTable.size > 0) this.backlinkTable.delete(name);
+  }
+
+  /** Indexed notes whose file name (without `.md`) is `basename`, compared as Obsidian compares names, sorted. */
+  notesNamed(basename: string): readonly string[] {
+    return [...(this.byName.get(nameKey(basename)) ?? [])].filter((path) => this.notes.has(path)).sort();
   }
 
   /** The indexed note a link leads to, or null: nowhere, or a note that is never indexed. */
@@ -162,7 +175,7 @@ export class GraphIndex implements LinkResolver {
   /** Resolves, once each, the links written to a name: only those can resolve to a note of that name. */
   private resolveLinksTo(name: string): Map<string, readonly string[]> {
     const found = new Map<string, string[]>();
-    for (const source of this.inbound.get(name) ?? []) {
+    for (const source of this.inbound.sources(name)) {
       const links = this.notes.get(source);
       if (!links) continue;
       const reached = new Set<string>();

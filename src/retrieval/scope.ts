@@ -1,5 +1,5 @@
 /** Which notes a search may look at: the wiki, the user's notes, everything, or chosen folders. */
-import { isExcluded } from "../core/perimeter";
+import { inFolders } from "../core/perimeter";
 import { retrievalError } from "./errors";
 import type { Scope } from "./types";
 
@@ -7,7 +7,7 @@ const clean = (folder: string) => folder.trim().replace(/\\/g, "/").replace(/^\.
 
 /** Checks a scope and returns a path filter for it. */
 export function scopeFilter(scope: Scope, wikiFolder: string): (path: string) => boolean {
-  const inWiki = (path: string) => isExcluded(path, [wikiFolder]);
+  const inWiki = inFolders([wikiFolder]);
   switch (scope?.kind) {
     case "wiki":
       return inWiki;
@@ -20,7 +20,7 @@ export function scopeFilter(scope: Scope, wikiFolder: string): (path: string) =>
         throw retrievalError("A folder scope needs at least one folder name.");
       }
       const folders = scope.folders.map(clean);
-      return (path) => isExcluded(path, folders);
+      return inFolders(folders);
     }
     default:
       throw retrievalError(`Unknown scope ${JSON.stringify(scope)}; use wiki, notes, all or a list of folders.`);

@@ -4,7 +4,7 @@
  * the vault's StateStore under `index/`. Obsidian-free: the plugin and the CLI both drive it.
  * Excluded folders are never indexed; a note moved into one is dropped at the next update.
  */
-import { isExcluded, isShareablePage } from "../core/perimeter";
+import { inFolders, isShareablePage } from "../core/perimeter";
 import { indexPath, logPath } from "../wiki/index-log";
 import type { StateStore } from "../vault/state-store";
 import { DEFAULT_FUSION, type FusionParameters } from "./fusion";
@@ -12,13 +12,13 @@ import { GraphIndex, type LinkResolver } from "./graph-index";
 import { flushIndex, type FlushResult } from "./index-flush";
 import { fusedHits, searchCandidates, searchTextHits, type Candidates, type SearchSource } from "./index-search";
 import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
-import { NameTable } from "./name-table";
 import type { Embedder } from "./embedder";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
 import { EditLog } from "./prepared-note";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
 import { loadShards, shardOf, type StoredNote } from "./shards";
 import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
+import { TargetKeyMemo } from "./target-key-memo";
 import { TextIndex, type TextHit } from "./text-index";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
 import { VectorBackend, type Admission, type EmbedOptions, type EmbedResult } from "./vector-backend";
@@ -79,12 +79,12 @@ export class VaultIndex implements Retriever {
   readonly text = new TextIndex();
   readonly graph: GraphIndex;
   private readonly notes = new Map<string, NoteState>();
-  private readonly names = new NameTable();
   private readonly dirty = new Set<number>();
   private readonly extract: LinkExtractor;
   /** The vector backend, when an embedder is configured. */
   readonly vectors: VectorBackend | null;
   private readonly inWiki: (path: string) => boolean;
+  private readonly inExcludedFolder: (path: string) => boolean;
   /** index.md and log.md: Synapse's bookkeeping, never a search result nor a model's context. */
   private readonly bookkeeping: ReadonlySet<string>;
   private wikiNotes = 0;
@@ -101,6 +101,7 @@ export class VaultIndex implements Retriever {
     this.extract = options.links ?? parseLinks;
     this.vectors = options.embedder ? new VectorBackend(options.embedder, options.configuredEmbeddingModel === undefined ? options.embedder.modelId : options.configuredEmbeddingModel) : null;
     this.inWiki = scopeFilter({ kind: "wiki" }, options.wikiFolder);
+    this.inExcludedFolder = inFolders(options.excludedFolders);
     this.bookkeeping = new Set([indexPath(options.wikiFolder), logPath(options.wikiFolder)]);
     this.searchSource = { text: this.text, vectors: this.vectors, reader: options.reader, hashOf: (path) => this.notes.get(path)?.hash, neighbourPaths: (path) => this.neighbourPaths(path) };
   }
@@ -110,18 +111,20 @@ export class VaultIndex implements Retriever {
     const index = new VaultIndex(options);
     const loaded = await loadShards(options.store, options.checkpoint);
     index.rejectedShards = loaded.rejected;
+    // One memo of target name keys for the whole load: most targets recur across notes and shards.
+    const keys = new TargetKeyMemo();
     for (const stored of loaded.shards) {
       await options.checkpoint?.();
       index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
-      // Registering a note's links costs tens of µs (name keys of every target): a 50,000-note
-      // shard's ~200 notes are registered in pieces, with a checkpoint between them.
+      // Registering a note's links costs µs (a lookup per target, once its key is known): a
+      // 50,000-note shard's ~200 notes are registered in pieces, with a checkpoint between them.
       for (let i = 0; i < stored.notes.length; i++) {
         if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
         const note = stored.notes[i] as StoredNote;
-        index.register(note.path, note, note.links, true);
+        index.register(note.path, note, note.links, keys);
+        // A folder excluded since the shard was written: its notes leave the index (and the shard).
+        if (index.excluded(note.path)) index.remove(note.path);
       }
-      // A folder excluded since the shard was written: its notes leave the index (and the shard).
-      for (const note of stored.notes) if (index.excluded(note.path)) index.remove(note.path);
     }
     await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash, index.notes.keys(), options.checkpoint);
     return index;
@@ -151,12 +154,12 @@ export class VaultIndex implements Retriever {
 
   /** Indexed notes and pages whose file name (without `.md`) is `basename`, compared as Obsidian compares names. */
   pathsNamed(basename: string): readonly string[] {
-    return this.names.pathsNamed(basename);
+    return this.graph.notesNamed(basename);
   }
 
   /** Never indexed: excluded folders, and the wiki's index.md and log.md. */
   excluded(path: string): boolean {
-    return isExcluded(path, this.options.excludedFolders) || this.bookkeeping.has(path);
+    return this.inExcludedFolder(path) || this.bookkeeping.has(path);
   }
 
   /** Indexes a note's text (or drops it when it lies in an excluded folder); says whether anything changed. */
@@ -238,7 +241,6 @@ export class VaultIndex implements Retriever {
     this.graph.forgetOther(path);
     if (!this.notes.has(path)) return false;
     this.notes.delete(path);
-    this.names.remove(path);
     if (this.inWiki(path)) this.wikiNotes -= 1;
     this.text.remove(path);
     this.graph.remove(path);
@@ -294,13 +296,15 @@ export class VaultIndex implements Retriever {
     return Object.freeze({ kind: this.notes.has(path) ? "indexed" : "excluded", path });
   }
 
-  /** Everything about a note but its text postings: state, name, wiki count, links. */
-  /** `loaded`: the note comes from a shard, its links the index's own to keep (see GraphIndex.set). */
-  private register(path: string, state: NoteState, links: NoteLinks, loaded = false): void {
+  /**
+   * Everything about a note but its text postings: state, name, wiki count, links. `loaded`: the
+   * note comes from a shard, its links the index's own to keep (see GraphIndex.set), its targets'
+   * name keys memoised across the load.
+   */
+  private register(path: string, state: NoteState, links: NoteLinks, loaded: TargetKeyMemo | null = null): void {
     if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
-    this.names.add(path);
-    this.graph.set(path, links, loaded);
+    this.graph.set(path, links, loaded !== null, loaded);
   }
 
   /**
