@@ -24,6 +24,12 @@ export interface MainThreadFigures {
   readonly longestBlockMs: number;
   /** The CPU time of that block. */
   readonly longestBlockCpuMs: number;
+  /**
+   * How long in that block the main thread was ready to run but waited for a core (Linux only, else
+   * 0): the rest of its wall time beyond CPU and this wait, it was blocked (on a lock, a page fault, a
+   * garbage collector's helper thread).
+   */
+  readonly longestBlockWaitMs: number;
   /** The most CPU time any block took (a block that was long in wall time for want of the CPU is not this one). */
   readonly mostBlockCpuMs: number;
   /** The longest work between two checkpoints, which no slicer can split, in wall time. */
@@ -54,16 +60,28 @@ const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
 
 /** CPU milliseconds so far: the main thread's when Linux tells them, else the whole process's. */
 function cpuClock(): () => number {
-  try {
-    const read = () => Number((readFileSync(SCHEDSTAT, "utf8").split(" ")[0] ?? "")) / 1e6;
-    if (Number.isFinite(read())) return read;
-  } catch {
-    // not Linux: the process's time
-  }
+  const read = schedstat(0);
+  if (read) return read;
   return () => {
     const used = process.cpuUsage();
     return (used.user + used.system) / 1000;
   };
+}
+
+/** Milliseconds the main thread has spent ready to run but waiting for a core (Linux), else always 0. */
+function waitClock(): () => number {
+  return schedstat(1) ?? (() => 0);
+}
+
+/** A field of Linux's schedstat for the main thread, in milliseconds (0: on the CPU, 1: waiting for it), or null elsewhere. */
+function schedstat(field: number): (() => number) | null {
+  try {
+    const read = () => Number((readFileSync(SCHEDSTAT, "utf8").split(" ")[field] ?? "")) / 1e6;
+    if (Number.isFinite(read())) return read;
+  } catch {
+    // not Linux
+  }
+  return null;
 }
 
 /** One of the longest steps, traced (SYNAPSE_METER_TRACE=1): where it began and ended, and the GC inside it. */
@@ -144,11 +162,14 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
   let blockStart = busyNow();
   const cpuNow = cpuClock();
   let blockCpu = cpuNow();
+  const waitNow = waitClock();
+  let blockWait = waitNow();
   let stepStart = blockStart;
   let stepCpu = blockCpu;
   let mostStepCpuMs = 0;
   let longestBlockMs = 0;
   let longestBlockCpuMs = 0;
+  let longestBlockWaitMs = 0;
   let mostBlockCpuMs = 0;
   let longestStepMs = 0;
   let stepsOver10Ms = 0;
@@ -169,6 +190,7 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
     if (now - blockStart > longestBlockMs) {
       longestBlockMs = now - blockStart;
       longestBlockCpuMs = cpu;
+      longestBlockWaitMs = waitNow() - blockWait;
     }
     mostBlockCpuMs = Math.max(mostBlockCpuMs, cpu);
     endStep(now);
@@ -176,6 +198,7 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
   const resume = () => {
     blockStart = busyNow();
     blockCpu = cpuNow();
+    blockWait = waitNow();
     stepStart = blockStart;
     stepCpu = blockCpu;
     tracer.began();
@@ -230,6 +253,7 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
     reset: () => {
       longestBlockMs = 0;
       longestBlockCpuMs = 0;
+      longestBlockWaitMs = 0;
       mostBlockCpuMs = 0;
       longestStepMs = 0;
       mostStepCpuMs = 0;
@@ -240,7 +264,7 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
     finish: () => {
       pause();
       tracer.report();
-      return { longestBlockMs, longestBlockCpuMs, mostBlockCpuMs, longestStepMs, mostStepCpuMs, stepsOver10Ms, yields };
+      return { longestBlockMs, longestBlockCpuMs, longestBlockWaitMs, mostBlockCpuMs, longestStepMs, mostStepCpuMs, stepsOver10Ms, yields };
     },
   };
 }

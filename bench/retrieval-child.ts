@@ -88,6 +88,7 @@ function figures(prefix: string, f: MainThreadFigures): Record<string, number> {
   return {
     [`${prefix}BlockMs`]: f.longestBlockMs,
     [`${prefix}BlockCpuMs`]: f.longestBlockCpuMs,
+    [`${prefix}BlockWaitMs`]: f.longestBlockWaitMs,
     [`${prefix}MostCpuMs`]: f.mostBlockCpuMs,
     [`${prefix}StepMs`]: f.longestStepMs,
     [`${prefix}StepCpuMs`]: f.mostStepCpuMs,

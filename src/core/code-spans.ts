@@ -100,10 +100,41 @@ function blocks(markdown: string): { code: CodeRange[]; prose: CodeRange[] } {
   return { code, prose };
 }
 
+/**
+ * The next backslash or backtick at or after a position, found with `indexOf` (a note of megabytes
+ * is read in milliseconds, not character by character). Positions only move forward, paragraph
+ * after paragraph, so each character is searched once.
+ */
+class NextSpecial {
+  /** The next of each at or after the last position asked for: null before the first search, -1 when none is left. */
+  private backslash: number | null = null;
+  private backtick: number | null = null;
+
+  constructor(private readonly markdown: string) {}
+
+  /** The first backslash or backtick at or after `from` (never less than the last `from`), or -1. */
+  at(from: number): number {
+    this.backslash = this.nextOf("\\", this.backslash, from);
+    this.backtick = this.nextOf("`", this.backtick, from);
+    if (this.backslash < 0) return this.backtick;
+    if (this.backtick < 0) return this.backslash;
+    return Math.min(this.backslash, this.backtick);
+  }
+
+  private nextOf(char: string, known: number | null, from: number): number {
+    if (known === -1 || (known !== null && known >= from)) return known;
+    return this.markdown.indexOf(char, from);
+  }
+}
+
 /** Inline code spans and escaped characters (`\[`, `` \` ``, `\\`) within one paragraph. */
-function inlineRanges(markdown: string, paragraph: CodeRange, spans: CodeRange[], escapes: CodeRange[]): void {
+function inlineRanges(markdown: string, paragraph: CodeRange, spans: CodeRange[], escapes: CodeRange[], next: NextSpecial): void {
   let i = paragraph.start;
   while (i < paragraph.end) {
+    // Only a backslash or a backtick can start an escape or a span.
+    const special = next.at(i);
+    if (special < 0 || special >= paragraph.end) return;
+    i = special;
     const char = markdown[i];
     if (char === "\\" && i + 1 < paragraph.end && "[`\\".includes(markdown[i + 1] ?? "")) {
       escapes.push({ start: i, end: i + 2 });
@@ -152,7 +183,8 @@ function scan(markdown: string): { code: CodeRange[]; escapes: CodeRange[] } {
   const { code: fenced, prose } = blocks(markdown);
   const spans: CodeRange[] = [];
   const escapes: CodeRange[] = [];
-  for (const paragraph of prose) inlineRanges(markdown, paragraph, spans, escapes);
+  const next = new NextSpecial(markdown);
+  for (const paragraph of prose) inlineRanges(markdown, paragraph, spans, escapes, next);
   return { code: [...fenced, ...spans].sort((a, b) => a.start - b.start), escapes };
 }
 

@@ -354,7 +354,7 @@ export class IndexService {
       // Reopened, or the note changed, moved or went meanwhile: its newer event has dealt with it.
       if (session.controller.signal.aborted || this.pending.has(path)) continue;
       if (file.path !== path || this.options.app.vault.getFileByPath(path) !== file) continue;
-      const outcome = index.commit(prepared);
+      const outcome = index.commit(prepared, { mergeLater: true });
       // Written or removed meanwhile by something else (a run, a delete, a rename): read it again if it is still there.
       const still = outcome === "stale" ? this.options.app.vault.getFileByPath(path) : null;
       if (still) this.changed(still);

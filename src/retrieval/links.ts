@@ -36,9 +36,13 @@ export const parseLinks: LinkExtractor = (_path, markdown, parsed) => {
     addTarget(m[1] === "!" ? embeds : links, safeDecode(m[2] ?? ""));
   }
   const tags = new Set([...parsed.tags, ...inlineTagsOutsideCode(text)].map((t) => t.replace(/^#/, "").toLowerCase()).filter(Boolean));
-  const sources = parsed.sources.map((s) => s.replace(/^\[\[|\]\]$/g, "").replace(/[|#^].*$/, "").trim()).filter(Boolean);
-  return { links: [...links], embeds: [...embeds], tags: [...tags], sources };
+  return { links: [...links], embeds: [...embeds], tags: [...tags], sources: sourcesOf(parsed) };
 };
+
+/** A note's frontmatter `sources` as link targets (without `[[ ]]`, heading or alias). */
+export function sourcesOf(parsed: ParsedNote): string[] {
+  return parsed.sources.map((s) => s.replace(/^\[\[|\]\]$/g, "").replace(/[|#^].*$/, "").trim()).filter(Boolean);
+}
 
 function addTarget(into: Set<string>, raw: string): void {
   const target = raw.trim();

@@ -1,15 +1,16 @@
 /**
  * The first half of writing a note into the vault index (`VaultIndex.prepare`): everything that can
  * run before the index changes — hashing, chunking, extracting links and, for a large note,
- * counting its terms in pieces (prepared-note.ts). `VaultIndex.commit` then writes the result in
- * one short step, or refuses it when the note was edited since the preparation began.
+ * hashing it and counting its terms in pieces (prepared-note.ts). `VaultIndex.commit` then writes
+ * the result in one short step, or refuses it when the note was edited since the preparation began.
  */
-import { contentHash } from "../wiki/content-hash";
+import { contentHash, contentHashPieces } from "../wiki/content-hash";
 import { parseNote } from "./chunker";
 import type { LinkExtractor, NoteLinks } from "./links";
 import { writeNoteTerms } from "./note-terms";
-import { countNoteTerms, replay } from "./prepared-note";
-import type { ChunkWriter } from "./text-index";
+import { countNoteTerms } from "./prepared-note";
+import type { TermTable } from "./term-table";
+import type { NumberedChunkWriter } from "./text-index";
 import type { Pieces } from "./time-slice";
 
 /**
@@ -23,7 +24,7 @@ export interface PreparedNote {
   /** The count of edits when preparation began: an edit of this note since makes it stale. */
   readonly stamp: number;
   /** What the commit does: drop the note (excluded), record its new time (same text), or write it. */
-  readonly change: "excluded" | "same" | { readonly links: NoteLinks; readonly write: (writer: ChunkWriter) => void };
+  readonly change: "excluded" | "same" | { readonly links: NoteLinks; readonly write: (writer: NumberedChunkWriter) => void };
 }
 
 /** What a commit did: wrote the note, found nothing to write, or refused a stale preparation. */
@@ -44,6 +45,8 @@ export interface PreparationContext {
   /** The hash of the text the index holds for the note, if it holds the note. */
   readonly indexedHash: string | undefined;
   readonly extract: LinkExtractor;
+  /** The index's term table: a large note's terms are numbered by it as they are counted. */
+  readonly terms: TermTable;
 }
 
 // eslint-disable-next-line require-yield -- a preparation done at once is a single piece: nothing to yield between
@@ -52,20 +55,29 @@ function* prepared<T>(value: T): Pieces<T> {
 }
 
 /**
- * The note is chunked and its links extracted at once, before the first piece ends (the plugin's
- * extractor reads the metadata cache of the event being applied); the terms of a note longer than
- * ONE_STEP_CHARS are counted in pieces, a shorter one's are written by the commit.
+ * The note is chunked and its links extracted at once, in this call (the plugin's extractor reads
+ * the metadata cache of the event being applied). A note up to ONE_STEP_CHARS is hashed at once
+ * too, and its terms written by the commit; a longer one is hashed, then its terms counted, in
+ * pieces — its links extracted even when the hash then finds its text unchanged.
  */
 export function prepareNote(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, context: PreparationContext): Pieces<PreparedNote> {
   const note = { path, stat: { mtime: stat.mtime, size: stat.size }, stamp: context.stamp };
   if (context.excluded) return prepared({ ...note, hash: "", change: "excluded" });
-  const hash = contentHash(markdown);
-  if (context.indexedHash === hash) return prepared({ ...note, hash, change: "same" });
+  if (markdown.length <= ONE_STEP_CHARS) {
+    const hash = contentHash(markdown);
+    if (context.indexedHash === hash) return prepared({ ...note, hash, change: "same" });
+    const parsed = parseNote(path, markdown);
+    const links = context.extract(path, markdown, parsed);
+    return prepared({ ...note, hash, change: { links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
+  }
   const parsed = parseNote(path, markdown);
   const links = context.extract(path, markdown, parsed);
-  if (markdown.length <= ONE_STEP_CHARS) return prepared({ ...note, hash, change: { links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
   return (function* (): Pieces<PreparedNote> {
-    const chunks = yield* countNoteTerms(markdown, parsed);
-    return { ...note, hash, change: { links, write: (writer) => replay(chunks, writer) } };
+    yield;
+    const hash = yield* contentHashPieces(markdown);
+    if (context.indexedHash === hash) return { ...note, hash, change: "same" };
+    yield;
+    const counted = yield* countNoteTerms(markdown, parsed, context.terms);
+    return { ...note, hash, change: { links, write: (writer) => counted.write(writer) } };
   })();
 }

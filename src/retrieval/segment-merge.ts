@@ -43,6 +43,9 @@ export function groupDelta(table: TermTable, pairs: Int32Array, pairCount: numbe
  * counts are copied out and put back by the last piece, which places the postings. `pairs` must
  * not change until then (a merging segment finishes its merge before any write).
  */
+/** Terms of a delta looked up by text in one piece, before they are sorted. */
+const TEXTS_PIECE = 8192;
+
 export function* groupDeltaPieces(table: TermTable, pairs: Int32Array, pairCount: number, renumbering: Renumbering, sorted: boolean): Pieces<GroupedDelta> {
   const remap = "remap" in renumbering ? renumbering.remap : null;
   const dead = "dead" in renumbering ? renumbering.dead : null;
@@ -65,11 +68,14 @@ export function* groupDeltaPieces(table: TermTable, pairs: Int32Array, pairCount
     // The scratch may serve another segment between two pieces: the counts are kept apart.
     const counts = unique.map((id) => table.rank[id] as number);
     const at = new Map<string, number>();
-    const texts = unique.map((id, k) => {
-      const text = table.term(id);
+    const texts: string[] = [];
+    for (let k = 0; k < unique.length; k++) {
+      // Tens of thousands of terms new to a segment (a note of megabytes) take tens of ms to look up.
+      if (k % TEXTS_PIECE === 0) yield;
+      const text = table.term(unique[k] as number);
       at.set(text, k); // a table's terms are distinct
-      return text;
-    });
+      texts.push(text);
+    }
     yield;
     const order = (yield* sortStringsPieces(texts)).map((text) => at.get(text) as number);
     yield;

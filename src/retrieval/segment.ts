@@ -53,6 +53,12 @@ export interface ChunkWriter {
   term(source: string, start: number, end: number, weight: number): void;
 }
 
+/** A ChunkWriter that also takes terms already numbered by the index's TermTable (counted ahead, prepared-note.ts). */
+export interface NumberedChunkWriter extends ChunkWriter {
+  /** Counts the term numbered `id` `weight` more times in the current chunk. */
+  numbered(id: number, weight: number): void;
+}
+
 /** Where a query term's postings lie in a segment — base and delta — and how many living chunks hold it. */
 export interface TermPlan {
   readonly base: readonly [number, number] | null;
@@ -88,7 +94,7 @@ interface Writing {
   stamp: number;
 }
 
-export class Segment implements ChunkWriter, ScoredSegment {
+export class Segment implements NumberedChunkWriter, ScoredSegment {
   /** Every living note's chunks (without terms). */
   readonly notes = new Map<string, readonly ChunkMeta[]>();
   private base: FrozenPostings = NO_POSTINGS;
@@ -183,8 +189,11 @@ export class Segment implements ChunkWriter, ScoredSegment {
     return { notes, frozen: this.base };
   }
 
-  /** Replaces a note's chunks with those `feed` writes. */
-  write(path: string, feed: (writer: ChunkWriter) => void): void {
+  /**
+   * Replaces a note's chunks with those `feed` writes. `mergeAtOnce` false: never merge here, however
+   * far the delta outgrew its bound — the caller merges in pieces next (`wantsMerge`).
+   */
+  write(path: string, feed: (writer: NumberedChunkWriter) => void, mergeAtOnce = true): void {
     this.finishMerge();
     this.remove(path);
     const writing: Writing = { path, metas: [], ids: [], open: null, weights: 0, chunkId: -1, stamp: 0 };
@@ -202,7 +211,7 @@ export class Segment implements ChunkWriter, ScoredSegment {
     this.chunkCount += writing.metas.length;
     // A building segment merges once its delta outgrows half the base (each merge copies the base,
     // which has grown by half since): in pieces by whoever drives the writes, else here at once.
-    if (this.delta.postingCount > WRITE_MERGE_FACTOR * this.mergeBound()) this.freeze();
+    if (mergeAtOnce && this.delta.postingCount > WRITE_MERGE_FACTOR * this.mergeBound()) this.freeze();
   }
 
   chunk(heading: string, start: number, end: number, length?: number): void {
@@ -222,10 +231,14 @@ export class Segment implements ChunkWriter, ScoredSegment {
   }
 
   term(source: string, start: number, end: number, weight: number): void {
+    this.numbered(this.table.idOf(source, start, end), weight);
+  }
+
+  numbered(id: number, weight: number): void {
     const writing = this.writing;
     if (!writing?.open) throw new Error("A term is written only inside a chunk.");
     writing.weights += weight;
-    this.delta.add(this.table.idOf(source, start, end), writing.chunkId, writing.stamp, weight);
+    this.delta.add(id, writing.chunkId, writing.stamp, weight);
   }
 
   private closeChunk(writing: Writing): void {

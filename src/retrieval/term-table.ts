@@ -22,6 +22,8 @@ export class TermTable {
   rank = new Int32Array(1 << 10);
   private chunkStamp = 0;
   private passStamp = 0;
+  /** How many times the table was cleared: a term's number holds only within one generation. */
+  generation = 0;
 
   get size(): number {
     return this.terms.length;
@@ -81,6 +83,7 @@ export class TermTable {
   /** Forgets every term (no segment refers to them any more). */
   clear(): void {
     if (this.terms.length === 0 && this.chunkStamp === 0) return;
+    this.generation += 1;
     this.slots = new Int32Array(1 << 12);
     this.hashes = new Int32Array(1 << 10);
     this.terms.length = 0;

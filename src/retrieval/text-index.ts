@@ -10,13 +10,13 @@
  * reads beside the base (see segment.ts) and that merges into it before a flush. Term statistics (document frequency, average length) are sums over the segments,
  * so scores do not depend on how notes were spread or in which order they came.
  */
-import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings } from "./segment";
+import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings, type NumberedChunkWriter } from "./segment";
 import { shardOf, SHARD_COUNT } from "./shard-of";
 import { TermTable } from "./term-table";
 import type { Pieces } from "./time-slice";
 import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "./top-k";
 
-export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings };
+export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings, NumberedChunkWriter };
 
 /** A matching note, as its best chunk. */
 export interface TextHit {
@@ -85,11 +85,23 @@ export class TextIndex {
     });
   }
 
-  /** Replaces a note's chunks with those `feed` writes, word by word, straight into compact postings. */
-  write(path: string, feed: (writer: ChunkWriter) => void): void {
+  /**
+   * The table numbering the terms of notes being written; a large note's terms are numbered while
+   * they are counted, before its write (prepared-note.ts).
+   */
+  get terms(): TermTable {
+    return this.table;
+  }
+
+  /**
+   * Replaces a note's chunks with those `feed` writes, word by word, straight into compact postings.
+   * `mergeAtOnce` false: the segment is not merged inside the write, whatever it outgrew — the caller
+   * runs `mergePieces` next (on the main thread, where a merge inside the write would be one long step).
+   */
+  write(path: string, feed: (writer: NumberedChunkWriter) => void, mergeAtOnce = true): void {
     const shard = shardOf(path);
     const segment = this.segments[shard] as Segment;
-    segment.write(path, feed);
+    segment.write(path, feed, mergeAtOnce);
     if (segment.wantsMerge) this.wanting.add(shard);
   }
 

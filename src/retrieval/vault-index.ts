@@ -168,12 +168,13 @@ export class VaultIndex implements Retriever {
   }
 
   /**
-   * `upsert` for Obsidian's main thread: a large note's terms are counted in pieces with
-   * `checkpoint` between them (it yields when the time slice is spent), then written in one short
-   * step. A note written or removed meanwhile is left as that edit left it ("stale").
+   * `upsert` for Obsidian's main thread: a large note is hashed and its terms counted in pieces
+   * with `checkpoint` between them (it yields when the time slice is spent), then written in one
+   * short step. A note written or removed meanwhile is left as that edit left it ("stale"). The
+   * segment is never merged inside the write: the caller runs `mergePieces` when `mergeWanted`.
    */
   async upsertSliced(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, checkpoint?: () => Promise<unknown>): Promise<CommitOutcome> {
-    return this.commit(await runPiecesSliced(this.prepare(path, markdown, stat), checkpoint));
+    return this.commit(await runPiecesSliced(this.prepare(path, markdown, stat), checkpoint), { mergeLater: true });
   }
 
   /**
@@ -183,11 +184,15 @@ export class VaultIndex implements Retriever {
    * ONE_STEP_CHARS (note-preparation.ts) are counted in pieces, a shorter one's are written by the commit.
    */
   prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): Pieces<PreparedNote> {
-    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract: this.extract });
+    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract: this.extract, terms: this.text.terms });
   }
 
-  /** Writes a prepared note into the index, unless it was written or removed since its preparation began. */
-  commit(note: PreparedNote): CommitOutcome {
+  /**
+   * Writes a prepared note into the index, unless it was written or removed since its preparation
+   * began. `mergeLater`: the caller runs `mergePieces` next when `mergeWanted` (on the main thread),
+   * so a segment the note carried far past its bound is not merged inside this one step.
+   */
+  commit(note: PreparedNote, options: { readonly mergeLater?: boolean } = {}): CommitOutcome {
     const { path, stat, hash, change } = note;
     if (this.edits.since(path, note.stamp)) return "stale";
     if (change === "excluded") {
@@ -203,7 +208,7 @@ export class VaultIndex implements Retriever {
     this.edits.edited(path);
     this.vectors?.changed(path);
     this.register(path, { mtime: stat.mtime, size: stat.size, hash }, change.links);
-    this.text.write(path, change.write);
+    this.text.write(path, change.write, options.mergeLater !== true);
     return "changed";
   }
 

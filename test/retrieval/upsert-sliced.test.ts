@@ -8,13 +8,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseNote } from "../../src/retrieval/chunker";
 import { writeNoteTerms } from "../../src/retrieval/note-terms";
-import { countNoteTerms, EditLog, replay } from "../../src/retrieval/prepared-note";
+import { countNoteTerms, EditLog } from "../../src/retrieval/prepared-note";
+import { parseLinks, type LinkExtractor } from "../../src/retrieval/links";
 import { syncIndex } from "../../src/retrieval/sync";
 import { TextIndex } from "../../src/retrieval/text-index";
 import { runPieces, runPiecesSliced } from "../../src/retrieval/time-slice";
 import { tokenize } from "../../src/retrieval/tokenize";
 import { ONE_STEP_CHARS } from "../../src/retrieval/note-preparation";
-import type { VaultIndex } from "../../src/retrieval/vault-index";
+import { HASH_PIECE_CHARS } from "../../src/wiki/content-hash";
+import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { aVault, openIndex } from "./index-builder";
 
@@ -86,7 +88,8 @@ describe("a note prepared in pieces", () => {
         const direct = new TextIndex();
         const counted = new TextIndex();
         direct.write("notes/n.md", (writer) => writeNoteTerms(markdown, parsed, writer));
-        counted.write("notes/n.md", (writer) => replay(runPieces(countNoteTerms(markdown, parsed)), writer));
+        const note = runPieces(countNoteTerms(markdown, parsed, counted.terms));
+        counted.write("notes/n.md", (writer) => note.write(writer));
         expect(counted.chunksOf("notes/n.md")).toEqual(direct.chunksOf("notes/n.md"));
         for (const term of ["alpha", "the", "東京都庁", "ดี", "label", "link", "code", "t", "other", "ёлка"]) {
           expect(counted.search([term], 5, () => true)).toEqual(direct.search([term], 5, () => true));
@@ -174,5 +177,83 @@ describe("a note prepared in pieces", () => {
     yields = 0;
     const again = await runPiecesSliced(index.prepare("notes/big.md", big, stat(big, 9)), () => Promise.resolve());
     expect(again.change).toBe("same");
+  });
+
+  it("indexes a large note of new words exactly as upsert does, its terms numbered before the commit", async () => {
+    const big = largeNote(3 * HASH_PIECE_CHARS, "fresh");
+    const a = await openIndex(aVault());
+    const b = await openIndex(aVault());
+    a.upsert("notes/big.md", big, stat(big));
+    const prepared = await runPiecesSliced(b.prepare("notes/big.md", big, stat(big)), () => Promise.resolve());
+    // Every term is numbered while counting: the commit looks none up.
+    const numbered = b.text.terms.size;
+    expect(b.commit(prepared)).toBe("changed");
+    expect(b.text.terms.size).toBe(numbered);
+    expect(b.text.chunksOf("notes/big.md")).toEqual(a.text.chunksOf("notes/big.md"));
+    for (const query of ["alpha12", "fresh words", "words 40000", "café", "喫茶店", "section 4000", "lattice quantum"]) {
+      expect(b.text.search(query.split(" "), 20, () => true), query).toEqual(a.text.search(query.split(" "), 20, () => true));
+    }
+  });
+
+  it("hashes a large note in pieces before counting it, its links extracted at once", async () => {
+    const big = largeNote(3 * HASH_PIECE_CHARS, "hashed");
+    let extracted = 0;
+    const { store, reader } = aVault();
+    const links: LinkExtractor = (path, markdown, parsed) => {
+      extracted += 1;
+      return parseLinks(path, markdown, parsed);
+    };
+    const index = await VaultIndex.open({ store, reader, wikiFolder: "wiki", excludedFolders: [], links });
+    await index.upsertSliced("notes/big.md", big, stat(big), () => Promise.resolve());
+    // The same text again: hashed in pieces (one checkpoint after the links, then one between each
+    // two pieces of the hash), found unchanged, nothing counted.
+    const preparing = index.prepare("notes/big.md", big, stat(big, 2));
+    expect(extracted).toBe(2);
+    let checkpoints = 0;
+    const again = await runPiecesSliced(preparing, () => Promise.resolve(checkpoints++));
+    expect(again.change).toBe("same");
+    expect(checkpoints).toBe(Math.ceil(big.trim().length / HASH_PIECE_CHARS));
+  });
+
+  it("leaves a merge that a large note asks for to the caller's pieces, where upsert merges at once", async () => {
+    const big = largeNote(HASH_PIECE_CHARS, "merged");
+    const a = await openIndex(aVault());
+    const b = await openIndex(aVault());
+    a.upsert("notes/big.md", big, stat(big));
+    expect(a.mergeWanted).toBe(false);
+    await b.upsertSliced("notes/big.md", big, stat(big), () => Promise.resolve());
+    expect(b.mergeWanted).toBe(true);
+    runPieces(b.mergePieces());
+    expect(b.text.search(["merged"], 5, () => true)).toEqual(a.text.search(["merged"], 5, () => true));
+  });
+
+  it("counts again, or writes from the text, when a flush cleared the term table during the preparation", async () => {
+    const big = largeNote(4 * ONE_STEP_CHARS, "cleared");
+    const reference = await openIndex(aVault());
+    reference.upsert("notes/big.md", big, stat(big));
+    reference.upsert("notes/other.md", "other words", stat("x"));
+    const expected = reference.text.search(["cleared", "alpha12"], 20, () => true);
+    // Cleared between two counting pieces: counted again.
+    const during = await openIndex(aVault());
+    let flushed = false;
+    const generation = during.text.terms.generation;
+    await during.upsertSliced("notes/big.md", big, stat(big), async () => {
+      if (flushed || during.text.terms.size === 0) return;
+      flushed = true;
+      // A flush clears the table once it has written every segment holding terms (this one's).
+      during.upsert("notes/other.md", "other words", stat("x"));
+      await during.flush();
+    });
+    expect(during.text.terms.generation).toBeGreaterThan(generation);
+    expect(during.text.search(["cleared", "alpha12"], 20, () => true)).toEqual(expected);
+    // Cleared after the counting, before the commit: the commit writes the note from its text.
+    const after = await openIndex(aVault());
+    const prepared = runPieces(after.prepare("notes/big.md", big, stat(big)));
+    after.upsert("notes/other.md", "other words", stat("x"));
+    await after.flush();
+    expect(after.text.terms.size).toBe(0);
+    expect(after.commit(prepared)).toBe("changed");
+    expect(after.text.search(["cleared", "alpha12"], 20, () => true)).toEqual(expected);
+    expect(after.text.chunksOf("notes/big.md")).toEqual(reference.text.chunksOf("notes/big.md"));
   });
 });
