@@ -167,20 +167,29 @@ export function editIndex(current: string, edit: IndexEdit): string {
   return editIndexWithChange(current, edit).text;
 }
 
-/**
- * `editIndex`, with the lines it replaced when it knows them from the edit itself (an index with
- * LF line ends edited on its text); null when they are to be found by comparing the two texts.
- */
-export function editIndexWithChange(current: string, edit: IndexEdit): { readonly text: string; readonly lines: LineChange | null } {
-  const byLines = () => ({ text: editIndexByLines(current, edit), lines: null });
+export interface EditedIndex {
+  readonly text: string;
+  /** The lines replaced, when the edit itself knows them (an index with LF line ends edited on its text); null when they are to be found by comparing the two texts. */
+  readonly lines: LineChange | null;
+  /** With `lines`: the text as the pieces it was put together from, to be written without joining them. */
+  readonly pieces: readonly string[] | null;
+}
+
+/** `editIndex`, with the lines it replaced and the pieces of the text when it knows them. */
+export function editIndexWithChange(current: string, edit: IndexEdit): EditedIndex {
+  const byLines = () => ({ text: editIndexByLines(current, edit), lines: null, pieces: null });
   if ((edit.remove?.length ?? 0) + (edit.move?.length ?? 0) > 0) return byLines();
   const { body, newline, crlf, finish } = openIndexText(current);
   const edited = upsertInText(body, edit.upsert ?? []);
   if (edited === null) return byLines();
-  if (crlf || current === "") return { text: finish(edited.pieces.join("")), lines: null };
-  // Joined once, the final newline with the rest: the text is laid out flat a single time.
-  const text = [...edited.pieces, newline].join("");
-  return { text, lines: { hunks: [...edited.hunks], beforeLength: current.length, afterLength: text.length } };
+  if (crlf || current === "") return { text: finish(edited.pieces.join("")), lines: null, pieces: null };
+  const pieces = [...edited.pieces, newline];
+  // Added up, not joined: the engine keeps such a string as its parts until something reads its
+  // characters, which the write (given the pieces) never does. Joining 1.3 MB of text in several
+  // scripts costs about 10 ms of CPU per ingest at 20,000 pages.
+  let text = "";
+  for (const piece of pieces) text += piece;
+  return { text, lines: { hunks: [...edited.hunks], beforeLength: current.length, afterLength: text.length }, pieces };
 }
 
 /** Compatibility with earlier callers (the benchmark seeds its index with it): an index with these entries. */
