@@ -99,6 +99,42 @@ function findEntryLine(text: string, key: string): Span | null | undefined {
   return null;
 }
 
+/**
+ * `findEntryLine` for each key, the keys searched for together: one pass through the text, however
+ * many pages a run lists (a search per page cost about 0.6 ms of CPU at 20,000 pages). Every line
+ * that lists one of the pages contains its key, so the leftmost match of any key never passes such
+ * a line: each key's first line is found, as its own search finds it. Undefined as there.
+ */
+function findEntryLines(text: string, keys: readonly string[]): Map<string, Span | null> | undefined {
+  const found = new Map<string, Span | null>();
+  const sources: string[] = [];
+  const pending = new Set<string>();
+  for (const key of keys) {
+    const fast = key === "" || key.includes("\u0307") ? null : caseInsensitiveSource(key);
+    if (fast !== null) {
+      sources.push(fast);
+      pending.add(key);
+      continue;
+    }
+    const line = findEntryLine(text, key);
+    if (line === undefined) return undefined;
+    found.set(key, line);
+  }
+  if (sources.length > 0) {
+    const pattern = new RegExp(`(?:${sources.join("|")})\\s*\\|`, "gi");
+    for (let pos = pattern.exec(text)?.index ?? -1; pos !== -1 && pending.size > 0; ) {
+      const line = lineAround(text, pos);
+      const key = entryKey(text.slice(line.start, line.end));
+      if (key !== null && pending.delete(key)) found.set(key, line);
+      if (line.end >= text.length) break;
+      pattern.lastIndex = line.end + 1;
+      pos = pattern.exec(text)?.index ?? -1;
+    }
+  }
+  for (const key of pending) found.set(key, null);
+  return found;
+}
+
 /** The first line whose trimmed text is `heading`, as the line-by-line edit finds a section. */
 function findHeadingLine(text: string, heading: string): Span | null {
   for (let pos = text.indexOf(heading); pos !== -1; ) {
@@ -202,8 +238,10 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
     return false;
   };
 
+  const lines = findEntryLines(text, [...keys]);
+  if (lines === undefined) return null;
   for (const entry of entries) {
-    const found = findEntryLine(text, keyOf(entry.path));
+    const found = lines.get(keyOf(entry.path));
     if (found === undefined) return null;
     if (found !== null) {
       const match = ENTRY.exec(text.slice(found.start, found.end));
