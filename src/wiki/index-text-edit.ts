@@ -208,6 +208,23 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
   /** Entry lines parsed so far, by offset: a retitle changes what later insertions compare against. */
   const parsed = new Map<number, Listed>();
   const retitled = new Map<number, { readonly line: Span; readonly text: string; readonly title: string }>();
+  /**
+   * Where a new line's walk may start: after the last new line of its section whose title sorts at
+   * or before its own. Every line before a new one sorts at or before it (it was placed before the
+   * first that sorts after it, and a line placed since before it sorts before it too), so none of
+   * them sorts after the later title: a run's second new page in a section is not compared again
+   * with all the lines the first one passed. It holds while a line's title is its title as listed
+   * (no "[", "]" or "|" to replace) and no line already walked past was retitled.
+   */
+  let resumable = entries.every((entry) => linkTitle(entry.title) === entry.title);
+  const walkStart = (section: Section, title: string): number => {
+    if (!resumable) return 0;
+    let start = 0;
+    section.listed.forEach((listed, i) => {
+      if (listed.added && i >= start && collator.compare(listed.title, title) <= 0) start = i + 1;
+    });
+    return start;
+  };
 
   /** The section under this heading; null when it does not exist, or shares lines with another one this edit uses. */
   const sectionFor = (heading: string): Section | null => {
@@ -249,7 +266,10 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
       if (!match || match[3] === title) continue;
       retitled.set(found.start, { line: found, text: `${match[1]}${entryLink(entry)}${match[4]}`, title });
       const listed = parsed.get(found.start);
-      if (listed) listed.title = title;
+      if (listed) {
+        listed.title = title;
+        resumable = false;
+      }
       continue;
     }
     const section = sectionFor(`## ${headingOf(entry.type)}`);
@@ -257,7 +277,7 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
     // Before the first entry whose title sorts after this one; else after the section's last entry.
     const line = `- ${entryLink(entry)}`;
     let placed = false;
-    for (let i = 0; i < section.listed.length || parseNext(section); i++) {
+    for (let i = walkStart(section, entry.title); i < section.listed.length || parseNext(section); i++) {
       const other = section.listed[i] as Listed;
       if (collator.compare(other.title, entry.title) > 0) {
         const anchor = other.line ? { at: other.line.start, before: true } : (other.added as { anchor: Anchor }).anchor;
