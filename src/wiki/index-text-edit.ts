@@ -1,6 +1,6 @@
 /**
  * Pages listed or retitled in index.md, edited on its text: the lines a run touches are found by
- * searching the text read from disk, and the edited text is put together once, from that text's
+ * one search of the text read from disk, and the edited text is put together once, from that text's
  * untouched stretches and the new lines. No page's edit copies the text (at 20,000 pages it is
  * 1.3 MB: each copy, and the first search of each copy, cost more than all the searches), and a
  * section is parsed, line by line, only as far as a new line's place in it. The result is the one
