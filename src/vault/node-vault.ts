@@ -158,8 +158,12 @@ export class NodeVault implements VaultPort {
     return new Uint8Array(await readFile(await this.confined(path)));
   }
 
+  /**
+   * Decoded in one piece: `readFile(path, "utf8")` decodes a big file (index.md) chunk by chunk into
+   * a string made of parts, which the first search of it then copies whole into one.
+   */
   async read(path: string): Promise<string> {
-    return readFile(await this.confined(path), "utf8");
+    return (await readFile(await this.confined(path))).toString("utf8");
   }
 
   async list(folder: string): Promise<string[]> {
@@ -190,11 +194,11 @@ export class NodeVault implements VaultPort {
     return out.sort();
   }
 
-  private async writeAtomically(full: string, content: string): Promise<void> {
+  private async writeAtomically(full: string, content: string | Uint8Array): Promise<void> {
     await mkdir(dirname(full), { recursive: true });
     const temp = `${full}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
     try {
-      await writeFile(temp, content, "utf8");
+      await (typeof content === "string" ? writeFile(temp, content, "utf8") : writeFile(temp, content));
       await rename(temp, full);
     } catch (error) {
       await rm(temp, { force: true });
@@ -221,7 +225,7 @@ export class NodeVault implements VaultPort {
 
   async process(path: string, update: (current: string) => string): Promise<string> {
     const full = await this.confined(path);
-    const current = await readFile(full, "utf8");
+    const current = (await readFile(full)).toString("utf8");
     const next = update(current);
     // Bytes that would not change are not rewritten (no new mtime, no sync, no file event).
     if (next !== current) await this.writeAtomically(full, next);
@@ -233,11 +237,18 @@ export class NodeVault implements VaultPort {
    * bytes that differ are decoded, so that a file whose bytes are not valid UTF-8 is judged as
    * `process` judges it, by its text.
    */
-  async replaceIfUnchanged(path: string, expected: string, next: string): Promise<boolean> {
+  async replaceIfUnchanged(path: string, expected: string, next: string | readonly string[]): Promise<boolean> {
     const full = await this.confined(path);
     const bytes = await readFile(full);
     if (!bytes.equals(Buffer.from(expected, "utf8")) && bytes.toString("utf8") !== expected) return false;
-    if (next !== expected) await this.writeAtomically(full, next);
+    if (typeof next === "string") {
+      if (next !== expected) await this.writeAtomically(full, next);
+      return true;
+    }
+    // Pieces are encoded one by one and written as bytes: never joined into one string (at 1.3 MB of
+    // text in several scripts, the join costs several times their encoding).
+    const length = next.reduce((sum, piece) => sum + piece.length, 0);
+    if (length !== expected.length || next.join("") !== expected) await this.writeAtomically(full, Buffer.concat(next.map((piece) => Buffer.from(piece, "utf8"))));
     return true;
   }
 

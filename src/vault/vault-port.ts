@@ -23,9 +23,10 @@ export interface VaultPort {
    * Writes `next` over a file only if it still holds exactly `expected` (read a moment ago), atomically
    * as `process` does; false, and nothing written, when it does not. Optional: a vault that can check
    * the file without decoding it again (a file of megabytes, index.md) offers it; the others are
-   * written through `process`.
+   * written through `process`. `next` may be given as pieces to write one after the other (the
+   * edited index.md, as its edit put it together: no piece ends inside a character).
    */
-  replaceIfUnchanged?(path: string, expected: string, next: string): Promise<boolean>;
+  replaceIfUnchanged?(path: string, expected: string, next: string | readonly string[]): Promise<boolean>;
   /** Creates a folder and its parents; does nothing if it exists. */
   createFolder(path: string): Promise<void>;
   /** Deletes a file (used to roll back a file this run created, and by lint and undo). */

@@ -105,6 +105,8 @@ interface Step {
   readonly next: string | null;
   /** For a file kept as line changes (index.md updated in place): the lines replaced. */
   readonly lines?: LineChange;
+  /** `next` as the pieces it was put together from, written without joining them where the vault can. */
+  readonly pieces?: readonly string[];
 }
 
 const BOOKKEEPING = new Set(["index", "log"]);
@@ -206,7 +208,7 @@ async function writeStep(vault: VaultPort, step: Step, appendText: string | null
   // Someone wrote the file since we read it a moment ago: never overwrite their change.
   const changed = () => conflict(`"${step.path}" changed while Synapse was writing it.`);
   if (vault.replaceIfUnchanged) {
-    if (!(await vault.replaceIfUnchanged(step.path, previous, next))) throw changed();
+    if (!(await vault.replaceIfUnchanged(step.path, previous, step.pieces ?? next))) throw changed();
     return;
   }
   await vault.process(step.path, (current) => {
@@ -297,9 +299,10 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       const edit = indexEditFor(changed);
       const reconciled = run.existingPages && current !== null ? await confirmGone(vault, edit, reconcileIndex(current, run.existingPages, run.wikiFolder, edit)) : edit;
       // index.md is read once: the text edited here is the one the write checks is still on disk.
-      const { text: next, lines } = editIndexWithChange(current ?? "", reconciled);
+      const { text: next, lines, pieces } = editIndexWithChange(current ?? "", reconciled);
       const action = current === null ? "created" : "updated";
-      if (next !== current) ordered.push({ path, type: "index", title: "Wiki index", action, previous: current, next, ...(lines && current !== null ? { lines } : {}) });
+      const known = lines && current !== null ? { lines, ...(pieces ? { pieces } : {}) } : {};
+      if (next !== current) ordered.push({ path, type: "index", title: "Wiki index", action, previous: current, next, ...known });
     }
     const recorded = ordered.map(asLineChange);
     const logFile = logPath(run.wikiFolder);

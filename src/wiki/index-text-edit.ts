@@ -1,6 +1,6 @@
 /**
  * Pages listed or retitled in index.md, edited on its text: the lines a run touches are found by
- * searching the text read from disk, and the edited text is put together once, from that text's
+ * one search of the text read from disk, and the edited text is put together once, from that text's
  * untouched stretches and the new lines. No page's edit copies the text (at 20,000 pages it is
  * 1.3 MB: each copy, and the first search of each copy, cost more than all the searches), and a
  * section is parsed, line by line, only as far as a new line's place in it. The result is the one
@@ -99,6 +99,42 @@ function findEntryLine(text: string, key: string): Span | null | undefined {
   return null;
 }
 
+/**
+ * `findEntryLine` for each key, the keys searched for together: one pass through the text, however
+ * many pages a run lists (a search per page cost about 0.6 ms of CPU at 20,000 pages). Every line
+ * that lists one of the pages contains its key, so the leftmost match of any key never passes such
+ * a line: each key's first line is found, as its own search finds it. Undefined as there.
+ */
+function findEntryLines(text: string, keys: readonly string[]): Map<string, Span | null> | undefined {
+  const found = new Map<string, Span | null>();
+  const sources: string[] = [];
+  const pending = new Set<string>();
+  for (const key of keys) {
+    const fast = key === "" || key.includes("\u0307") ? null : caseInsensitiveSource(key);
+    if (fast !== null) {
+      sources.push(fast);
+      pending.add(key);
+      continue;
+    }
+    const line = findEntryLine(text, key);
+    if (line === undefined) return undefined;
+    found.set(key, line);
+  }
+  if (sources.length > 0) {
+    const pattern = new RegExp(`(?:${sources.join("|")})\\s*\\|`, "gi");
+    for (let pos = pattern.exec(text)?.index ?? -1; pos !== -1 && pending.size > 0; ) {
+      const line = lineAround(text, pos);
+      const key = entryKey(text.slice(line.start, line.end));
+      if (key !== null && pending.delete(key)) found.set(key, line);
+      if (line.end >= text.length) break;
+      pattern.lastIndex = line.end + 1;
+      pos = pattern.exec(text)?.index ?? -1;
+    }
+  }
+  for (const key of pending) found.set(key, null);
+  return found;
+}
+
 /** The first line whose trimmed text is `heading`, as the line-by-line edit finds a section. */
 function findHeadingLine(text: string, heading: string): Span | null {
   for (let pos = text.indexOf(heading); pos !== -1; ) {
@@ -172,6 +208,23 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
   /** Entry lines parsed so far, by offset: a retitle changes what later insertions compare against. */
   const parsed = new Map<number, Listed>();
   const retitled = new Map<number, { readonly line: Span; readonly text: string; readonly title: string }>();
+  /**
+   * Where a new line's walk may start: after the last new line of its section whose title sorts at
+   * or before its own. Every line before a new one sorts at or before it (it was placed before the
+   * first that sorts after it, and a line placed since before it sorts before it too), so none of
+   * them sorts after the later title: a run's second new page in a section is not compared again
+   * with all the lines the first one passed. It holds while a line's title is its title as listed
+   * (no "[", "]" or "|" to replace) and no line already walked past was retitled.
+   */
+  let resumable = entries.every((entry) => linkTitle(entry.title) === entry.title);
+  const walkStart = (section: Section, title: string): number => {
+    if (!resumable) return 0;
+    let start = 0;
+    section.listed.forEach((listed, i) => {
+      if (listed.added && i >= start && collator.compare(listed.title, title) <= 0) start = i + 1;
+    });
+    return start;
+  };
 
   /** The section under this heading; null when it does not exist, or shares lines with another one this edit uses. */
   const sectionFor = (heading: string): Section | null => {
@@ -202,8 +255,10 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
     return false;
   };
 
+  const lines = findEntryLines(text, [...keys]);
+  if (lines === undefined) return null;
   for (const entry of entries) {
-    const found = findEntryLine(text, keyOf(entry.path));
+    const found = lines.get(keyOf(entry.path));
     if (found === undefined) return null;
     if (found !== null) {
       const match = ENTRY.exec(text.slice(found.start, found.end));
@@ -211,7 +266,10 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
       if (!match || match[3] === title) continue;
       retitled.set(found.start, { line: found, text: `${match[1]}${entryLink(entry)}${match[4]}`, title });
       const listed = parsed.get(found.start);
-      if (listed) listed.title = title;
+      if (listed) {
+        listed.title = title;
+        resumable = false;
+      }
       continue;
     }
     const section = sectionFor(`## ${headingOf(entry.type)}`);
@@ -219,7 +277,7 @@ export function upsertInText(text: string, entries: readonly IndexEntry[]): Text
     // Before the first entry whose title sorts after this one; else after the section's last entry.
     const line = `- ${entryLink(entry)}`;
     let placed = false;
-    for (let i = 0; i < section.listed.length || parseNext(section); i++) {
+    for (let i = walkStart(section, entry.title); i < section.listed.length || parseNext(section); i++) {
       const other = section.listed[i] as Listed;
       if (collator.compare(other.title, entry.title) > 0) {
         const anchor = other.line ? { at: other.line.start, before: true } : (other.added as { anchor: Anchor }).anchor;

@@ -65,6 +65,29 @@ describe("the Node vault", () => {
     expect(readdirSync(root).sort()).toEqual(["x.md", "y.md"]);
   });
 
+  it("writes a text given as pieces as the bytes of the text joined, and nothing when they join to the text read", async () => {
+    const { root, vault } = tempVault();
+    await vault.create("index.md", "- [[a|Ä]]\n- [[c|東京]]\n");
+    const current = await vault.read("index.md");
+    expect(await vault.replaceIfUnchanged("index.md", current, ["- [[a|Ä]]\n", "- [[b|Привет 🙂]]\n", "- [[c|東京]]\n", ""])).toBe(true);
+    expect(readFileSync(join(root, "index.md"), "utf8")).toBe("- [[a|Ä]]\n- [[b|Привет 🙂]]\n- [[c|東京]]\n");
+    writeFileSync(join(root, "index.md"), Buffer.from([0x61, 0xff, 0x62]));
+    const odd = await vault.read("index.md");
+    expect(await vault.replaceIfUnchanged("index.md", odd, ["a", odd.slice(1)])).toBe(true);
+    // The same text: not rewritten, so the byte that is not UTF-8 is still there.
+    expect([...readFileSync(join(root, "index.md"))]).toEqual([0x61, 0xff, 0x62]);
+    expect(await vault.replaceIfUnchanged("index.md", "other", ["x"])).toBe(false);
+    expect(readdirSync(root)).toEqual(["index.md"]);
+  });
+
+  it("reads a file of megabytes whose characters straddle its read chunks as one decoding of its bytes", async () => {
+    const { root, vault } = tempVault();
+    // Three-byte characters after one ASCII byte: chunk boundaries (every 512 KiB) fall inside them.
+    const text = `x${"東京 Привет ".repeat(200_000)}`;
+    writeFileSync(join(root, "big.md"), text);
+    expect(await vault.read("big.md")).toBe(text);
+  });
+
   it.each(["../escape.md", "a/../../escape.md", "/etc/passwd"])("confines %j to the vault", async (path) => {
     const { vault } = tempVault();
     if (path.startsWith("/")) {

@@ -76,4 +76,11 @@ describe("index.md edited on its text in one go", () => {
     expect(edited).toContain("|Page 2500]]\n- [[wiki/concepts/Page 2500a|Page 2500a]]\n- [[wiki/concepts/Page 2500b|Page 2500b]]\n- [[wiki/concepts/Page 2501|");
     expect(change?.hunks.reduce((n, h) => n + h.insert.length + h.remove.length, 0)).toBe(7);
   });
+
+  it("places a section's later new pages as the reference does when a title is listed with spaces for brackets", () => {
+    // "][!" is listed as "  !", which sorts elsewhere: the pages placed before it need not sort before "_]c".
+    const text = "# Wiki index\n\n## Concepts\n\n- [[wiki/concepts/e0|bbb]]\n";
+    const upsert = ["--", "][!", "_]c"].map((title, i) => ({ path: `wiki/concepts/n${i}.md`, type: "concept", title }));
+    expect(editIndexWithChange(text, { upsert }).text).toBe(editIndexByLines(text, { upsert }));
+  });
 });
