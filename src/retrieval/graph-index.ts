@@ -11,8 +11,8 @@ import { nameKey } from "../core/unicode";
 import { detachAll } from "./detach";
 import { retrievalError } from "./errors";
 import { noteNameKey, pickTarget, shortestFirst, targetNameKey, type Candidate } from "./link-resolution";
-import { InboundTable } from "./inbound-table";
 import type { NoteLinks } from "./links";
+import { PathGroups } from "./path-groups";
 import type { TargetKeyMemo } from "./target-key-memo";
 
 export type Relation = "link" | "embed" | "source" | "backlink" | "tag";
@@ -40,11 +40,11 @@ export const MAX_DEPTH = 6;
 export class GraphIndex implements LinkResolver {
   private readonly notes = new Map<string, NoteLinks>();
   /** By name key: the notes so named, nodes and others alike. */
-  private readonly byName = new Map<string, Set<string>>();
+  private readonly byName = new PathGroups();
   /** Notes that exist but are never indexed: they answer links, yet are no node. */
   private readonly others = new Set<string>();
-  private readonly inbound = new InboundTable();
-  private readonly tagged = new Map<string, Set<string>>();
+  private readonly inbound = new PathGroups();
+  private readonly tagged = new PathGroups();
   /** By name key: the notes so named, shortest path first (how a bare name resolves), built when asked. */
   private readonly candidates = new Map<string, readonly Candidate[]>();
   /**
@@ -90,7 +90,7 @@ export class GraphIndex implements LinkResolver {
         if (this.backlinkTable.size > 0) this.backlinkTable.delete(targetName);
       }
     }
-    for (const tag of links.tags) addTo(this.tagged, tag, path);
+    for (const tag of links.tags) this.tagged.add(tag, path);
   }
 
   remove(path: string): void {
@@ -103,7 +103,7 @@ export class GraphIndex implements LinkResolver {
       this.inbound.remove(targetName, path);
       this.backlinkTable.delete(targetName);
     }
-    for (const tag of links.tags) removeFrom(this.tagged, tag, path);
+    for (const tag of links.tags) this.tagged.remove(tag, path);
   }
 
   /**
@@ -129,15 +129,15 @@ export class GraphIndex implements LinkResolver {
   /** Adds or removes a note (node or other) under its name; how links to that name resolve may change. */
   private named(path: string, present: boolean): void {
     const name = noteNameKey(path);
-    if (present) addTo(this.byName, name, path);
-    else removeFrom(this.byName, name, path);
+    if (present) this.byName.add(name, path);
+    else this.byName.remove(name, path);
     if (this.candidates.size > 0) this.candidates.delete(name);
     if (this.backlinkTable.size > 0) this.backlinkTable.delete(name);
   }
 
   /** Indexed notes whose file name (without `.md`) is `basename`, compared as Obsidian compares names, sorted. */
   notesNamed(basename: string): readonly string[] {
-    return [...(this.byName.get(nameKey(basename)) ?? [])].filter((path) => this.notes.has(path)).sort();
+    return [...this.byName.get(nameKey(basename))].filter((path) => this.notes.has(path)).sort();
   }
 
   /** The indexed note a link leads to, or null: nowhere, or a note that is never indexed. */
@@ -155,7 +155,7 @@ export class GraphIndex implements LinkResolver {
   private namedShortestFirst(name: string): readonly Candidate[] {
     let list = this.candidates.get(name);
     if (!list) {
-      list = shortestFirst(this.byName.get(name) ?? []);
+      list = shortestFirst(this.byName.get(name));
       this.candidates.set(name, list);
     }
     return list;
@@ -175,7 +175,7 @@ export class GraphIndex implements LinkResolver {
   /** Resolves, once each, the links written to a name: only those can resolve to a note of that name. */
   private resolveLinksTo(name: string): Map<string, readonly string[]> {
     const found = new Map<string, string[]>();
-    for (const source of this.inbound.sources(name)) {
+    for (const source of this.inbound.get(name)) {
       const links = this.notes.get(source);
       if (!links) continue;
       const reached = new Set<string>();
@@ -208,7 +208,7 @@ export class GraphIndex implements LinkResolver {
     for (const t of links.sources) add(this.resolve(t, path), "source");
     for (const source of this.backlinks(path)) add(source, "backlink");
     if (options.tags) {
-      for (const tag of links.tags) for (const p of [...(this.tagged.get(tag) ?? [])].sort()) add(p, "tag");
+      for (const tag of links.tags) for (const p of [...this.tagged.get(tag)].sort()) add(p, "tag");
     }
     return Object.freeze([...out].map(([p, relation]) => Object.freeze({ path: p, relation })));
   }
@@ -240,7 +240,7 @@ export class GraphIndex implements LinkResolver {
 
   /** Notes carrying a tag (without `#`, any case), sorted. */
   withTag(tag: string): readonly string[] {
-    return Object.freeze([...(this.tagged.get(tag.replace(/^#/, "").toLowerCase()) ?? [])].sort());
+    return Object.freeze([...this.tagged.get(tag.replace(/^#/, "").toLowerCase())].sort());
   }
 }
 
@@ -250,17 +250,4 @@ function targetsOf(links: NoteLinks): string[] {
 
 function checkPath(path: string): void {
   if (typeof path !== "string" || path.trim() === "") throw retrievalError("A graph query needs the path of a note.");
-}
-
-function addTo(map: Map<string, Set<string>>, k: string, value: string): void {
-  let set = map.get(k);
-  if (!set) map.set(k, (set = new Set()));
-  set.add(value);
-}
-
-function removeFrom(map: Map<string, Set<string>>, k: string, value: string): void {
-  const set = map.get(k);
-  if (!set) return;
-  set.delete(value);
-  if (set.size === 0) map.delete(k);
 }

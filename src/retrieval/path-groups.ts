@@ -1,0 +1,37 @@
+/**
+ * Paths grouped by a key, for the graph's tables: the notes with a link written to a name, the
+ * notes of a name, the notes with a tag. A load registers hundreds of thousands of links into a
+ * few thousand names, so each group starts as an array a path is appended to (no hashing, a
+ * quarter of a Set's memory) and becomes a Set the first time a path leaves it (an edit, where
+ * finding a path pays off).
+ */
+export class PathGroups {
+  private readonly groups = new Map<string, string[] | Set<string>>();
+
+  /**
+   * Puts `path` in the group `key`. The graph adds a note's keys together, once any earlier
+   * registration of the note was removed (GraphIndex.set), so a path already in a group's array
+   * can only be its last entry.
+   */
+  add(key: string, path: string): void {
+    const group = this.groups.get(key);
+    if (group === undefined) this.groups.set(key, [path]);
+    else if (Array.isArray(group)) {
+      if (group[group.length - 1] !== path) group.push(path);
+    } else group.add(path);
+  }
+
+  remove(key: string, path: string): void {
+    const found = this.groups.get(key);
+    if (found === undefined) return;
+    const group = Array.isArray(found) ? new Set(found) : found;
+    group.delete(path);
+    if (group.size === 0) this.groups.delete(key);
+    else if (group !== found) this.groups.set(key, group);
+  }
+
+  /** The paths of a group, each once, in no particular order. */
+  get(key: string): Iterable<string> {
+    return this.groups.get(key) ?? [];
+  }
+}
