@@ -179,9 +179,9 @@ export class VaultIndex implements Retriever {
 
   /**
    * The expensive part of `upsert`, as pieces whose result `commit` writes. The note is chunked
-   * and its links extracted at once, before the first piece ends (the plugin's extractor reads
-   * the metadata cache of the event being applied); the terms of a note longer than
-   * ONE_STEP_CHARS (note-preparation.ts) are counted in pieces, a shorter one's are written by the commit.
+   * and its links extracted at once, in this call (the plugin's extractor reads the metadata cache
+   * of the event being applied); a note longer than ONE_STEP_CHARS (note-preparation.ts) is then
+   * hashed and its terms counted in pieces, a shorter one's terms are written by the commit.
    */
   prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): Pieces<PreparedNote> {
     return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract: this.extract, terms: this.text.terms });

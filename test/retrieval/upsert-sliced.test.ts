@@ -173,7 +173,7 @@ describe("a note prepared in pieces", () => {
     expect(result.indexed).toBe(1);
     expect(yields).toBeGreaterThanOrEqual(10);
     expect(paths(index, "synced")).toEqual(["notes/big.md"]);
-    // The same note once more, unchanged: nothing is counted, nothing yields for it.
+    // The same note once more, unchanged: hashed in pieces, nothing counted.
     yields = 0;
     const again = await runPiecesSliced(index.prepare("notes/big.md", big, stat(big, 9)), () => Promise.resolve());
     expect(again.change).toBe("same");
