@@ -11,7 +11,7 @@ import type { InferenceProvider } from "../core/provider";
 import type { ReadinessReport } from "../core/readiness";
 import type { ProviderEnvironment } from "../providers/environment";
 import type { ProviderId, Settings } from "../settings/schema";
-import { isExcluded } from "../core/perimeter";
+import { inFolders } from "../core/perimeter";
 import { FailedIngestsModal } from "../ui/failed-ingests-modal";
 import { ResultModal } from "../ui/result-modal";
 import { modalReviewHook } from "../ui/review-modal";
@@ -68,6 +68,7 @@ export function setupFailure(id: ProviderId, error: unknown): IngestReport {
 /** Markdown notes under a folder that an ingest may take: not in the wiki, not excluded. */
 export function ingestibleNotes(folder: TFolder, settings: Settings): { notes: string[]; skipped: number } {
   const wiki = effectiveWikiFolder(settings.wikiFolder);
+  const excluded = inFolders(settings.excludedFolders);
   const notes: string[] = [];
   let skipped = 0;
   const walk = (node: TFolder) => {
@@ -75,7 +76,7 @@ export function ingestibleNotes(folder: TFolder, settings: Settings): { notes: s
       if (child instanceof TFolder) walk(child);
       else if (child instanceof TFile && child.extension.toLowerCase() === "md") {
         const inWiki = wiki !== "" && (child.path === wiki || child.path.startsWith(`${wiki}/`));
-        if (inWiki || isExcluded(child.path, settings.excludedFolders)) skipped += 1;
+        if (inWiki || excluded(child.path)) skipped += 1;
         else notes.push(child.path);
       }
     }

@@ -6,7 +6,7 @@
  */
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
-import { isExcluded } from "../core/perimeter";
+import { inFolders } from "../core/perimeter";
 import { NO_USAGE } from "../core/usage";
 import type { ChosenFix } from "../lint/fixes";
 import type { ModelCheckEstimate } from "../lint/model-checks";
@@ -105,7 +105,7 @@ export class LintService implements LintController {
     }
     // Every other fix, a re-ingest included, is one reviewed lint run (undone in one step).
     const settings = deps.settings;
-    const snapshot = await loadSnapshot(this.deps.vault, settings.wikiFolder, (p) => isExcluded(p, settings.excludedFolders), sliceCheckpoint({ ...(deps.yieldNow ? { yieldNow: deps.yieldNow } : {}), ...(deps.now ? { now: deps.now } : {}) }));
+    const snapshot = await loadSnapshot(this.deps.vault, settings.wikiFolder, inFolders(settings.excludedFolders), sliceCheckpoint({ ...(deps.yieldNow ? { yieldNow: deps.yieldNow } : {}), ...(deps.now ? { now: deps.now } : {}) }));
     const chosen: ChosenFix[] = [{ finding, fix }];
     const run = await runFixes(deps, snapshot, chosen, { review: this.reviewed(fix.label) });
     if (run.skipped.length > 0 && run.planned.length === 0) throw new Error(run.skipped[0]?.reason ?? "The fix cannot be applied.");

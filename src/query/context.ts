@@ -3,7 +3,7 @@
  * numbered so an answer can cite them, and packed into what the model can read. Each passage keeps
  * the page it came from, so citations can be checked against exactly what was sent.
  */
-import { isExcluded } from "../core/perimeter";
+import { inFolders } from "../core/perimeter";
 import type { RetrievalHit } from "../retrieval/types";
 import { estimateTokens } from "../retrieval/tokens";
 
@@ -51,8 +51,9 @@ export function packContext(
   let used = 0;
   let leftOut = 0;
   const ordered = [...wikiHits.map((h) => ({ h, kind: "wiki" as const })), ...noteHits.map((h) => ({ h, kind: "note" as const }))];
+  const excluded = inFolders(excludedFolders);
   for (const { h, kind } of ordered) {
-    if (isExcluded(h.path, excludedFolders)) continue;
+    if (excluded(h.path)) continue;
     const key = `${h.path}#${h.heading}`;
     if (seen.has(key)) continue;
     seen.add(key);

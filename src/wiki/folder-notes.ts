@@ -4,7 +4,7 @@
  * Paths are compared in Unicode NFC, so a decomposed (NFD) name from a macOS listing matches the
  * composed one typed in the settings.
  */
-import { isExcluded } from "../core/perimeter";
+import { inFolders } from "../core/perimeter";
 import { effectiveWikiFolder } from "./page-paths";
 
 export interface FolderSelection {
@@ -20,12 +20,13 @@ function inFolder(path: string, folder: string): boolean {
 
 export function selectIngestible(paths: readonly string[], wikiFolder: string, excludedFolders: readonly string[]): FolderSelection {
   const wiki = effectiveWikiFolder(wikiFolder).normalize("NFC").toLowerCase();
+  const excluded = inFolders(excludedFolders);
   const notes: string[] = [];
   let skipped = 0;
   for (const path of paths) {
     if (!/\.md$/i.test(path)) continue;
     const comparable = path.normalize("NFC").toLowerCase();
-    if (inFolder(comparable, wiki) || isExcluded(path, excludedFolders)) skipped += 1;
+    if (inFolder(comparable, wiki) || excluded(path)) skipped += 1;
     else notes.push(path);
   }
   return { notes: notes.sort(), skipped };

@@ -3,7 +3,7 @@
  * from a note in an excluded folder (its `sources`), wherever it lives: it carries that note's words.
  */
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
-import { isExcluded, isShareablePage } from "../core/perimeter";
+import { inFolders, isShareablePage } from "../core/perimeter";
 import type { VaultPort } from "../vault/vault-port";
 import { isInFolder } from "./read-note";
 
@@ -11,8 +11,9 @@ export async function shareablePages(vault: VaultPort, paths: readonly string[],
   // Without exclusions every page may be seen, and no page needs reading.
   if (!excludedFolders.some((folder) => folder.trim())) return [...paths];
   const shareable: string[] = [];
+  const excluded = inFolders(excludedFolders);
   for (const path of paths) {
-    if (isExcluded(path, excludedFolders)) continue;
+    if (excluded(path)) continue;
     let text: string;
     try {
       text = await vault.read(path);
@@ -32,5 +33,6 @@ export async function shareablePages(vault: VaultPort, paths: readonly string[],
 export async function shareablePaths(vault: VaultPort, paths: readonly string[], wikiFolder: string, excludedFolders: readonly string[]): Promise<Set<string>> {
   const unique = [...new Set(paths)];
   const pages = new Set(await shareablePages(vault, unique.filter((p) => isInFolder(p, wikiFolder)), excludedFolders));
-  return new Set(unique.filter((p) => (isInFolder(p, wikiFolder) ? pages.has(p) : !isExcluded(p, excludedFolders))));
+  const excluded = inFolders(excludedFolders);
+  return new Set(unique.filter((p) => (isInFolder(p, wikiFolder) ? pages.has(p) : !excluded(p))));
 }
