@@ -85,6 +85,19 @@ function row(name: string, runs: readonly Run[], load: string): BenchResult {
   };
 }
 
+/**
+ * What this machine charges for memory a process touches for the first time: a fresh process reads
+ * `mb` fresh 1 MB buffers once. A cold command keeps about its index's size of new memory (the shards
+ * as read), so this part of its time is the machine's page faults, not Synapse's work; in a virtual
+ * machine that faults pages in from its host it can be several times what a desktop OS charges.
+ */
+function freshMemoryTouchMs(mb: number): number {
+  const script = `const b=[];for(let i=0;i<${mb};i++)b.push(new Int32Array(new ArrayBuffer(1<<20)));let h=0;const t=performance.now();for(const a of b)for(let i=0;i<a.length;i+=1024)h^=a[i];const first=performance.now()-t;const u=performance.now();for(const a of b)for(let i=0;i<a.length;i+=1024)h^=a[i];console.log(JSON.stringify({first,again:performance.now()-u,h}))`;
+  const result = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+  const parsed = JSON.parse(result.stdout) as { first: number; again: number };
+  return parsed.first - parsed.again;
+}
+
 const loadAverage = () => spawnSync("uptime", { encoding: "utf8" }).stdout.replace(/.*load average:\s*/, "").trim();
 
 function benchVault(label: string, vaultRoot: string, runs: number): BenchResult[] {
@@ -102,8 +115,15 @@ function benchVault(label: string, vaultRoot: string, runs: number): BenchResult
     indexes.push(index);
   }
   const load = `${loadBefore} → ${loadAverage()}`;
+  const indexMb = Math.ceil((JSON.parse(build.stdout) as { bytes: number }).bytes / 2 ** 20);
   return [
     { name: `cli ${label}: synapse index, first build`, value: build.wallMs / 1000, unit: "s", note: `${(build.timing.cpuMs / 1000).toFixed(2)} s CPU; load ${loadBefore}` },
+    {
+      name: `cli ${label}: this machine's first touch of ${indexMb} MB`,
+      value: freshMemoryTouchMs(indexMb),
+      unit: "ms",
+      note: "page faults of as much fresh memory as the index's shards: part of every cold command, paid to the machine",
+    },
     row(`cli ${label}: synapse search, cold process`, searches, load),
     row(`cli ${label}: synapse index, nothing changed`, indexes, load),
   ];
