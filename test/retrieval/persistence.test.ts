@@ -3,10 +3,22 @@ import { decodeShard, encodeShard, shardKey, shardOf } from "../../src/retrieval
 import { TermDictionary } from "../../src/retrieval/term-dictionary";
 import { syncIndex } from "../../src/retrieval/sync";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { aVault, indexed, openIndex } from "./index-builder";
+import { aVault, indexed, openIndex, type TestVault } from "./index-builder";
 
 const files: Record<string, string> = {};
 for (let i = 0; i < 60; i++) files[`notes/n${i}.md`] = `# Note ${i}\n\nword${i} shared text about topic${i % 7}. [[n${(i + 1) % 60}]]`;
+
+/** The shard of note `n` was dropped on reopening: the next sync indexes its notes again, and the index after that opens whole. */
+async function expectDroppedAndReindexed(vault: TestVault, memory: MemoryVault, n: number): Promise<void> {
+  const reopened = await openIndex(vault);
+  expect(reopened.rejectedShards).toBe(1);
+  expect(reopened.stateOf(`notes/n${n}.md`)).toBeUndefined();
+  const result = await syncIndex(reopened, memory);
+  expect(result.indexed).toBeGreaterThan(0);
+  expect(result.indexed).toBeLessThan(60);
+  expect((await reopened.retrieve(`word${n}`, { scope: { kind: "all" }, limit: 1 }))[0]?.path).toBe(`notes/n${n}.md`);
+  expect((await openIndex(vault)).rejectedShards).toBe(0);
+}
 
 describe("the persisted index", () => {
   it("survives a restart: the reopened index answers the same", async () => {
@@ -42,14 +54,7 @@ describe("the persisted index", () => {
     expect(whole.length).toBeGreaterThan(100);
     await vault.store.write(key, whole.slice(0, Math.floor(whole.length / 2)));
 
-    const reopened = await openIndex(vault);
-    expect(reopened.rejectedShards).toBe(1);
-    expect(reopened.stateOf("notes/n17.md")).toBeUndefined();
-    const result = await syncIndex(reopened, memory);
-    expect(result.indexed).toBeGreaterThan(0);
-    expect(result.indexed).toBeLessThan(60);
-    expect((await reopened.retrieve("word17", { scope: { kind: "all" }, limit: 1 }))[0]?.path).toBe("notes/n17.md");
-    expect((await openIndex(vault)).rejectedShards).toBe(0);
+    await expectDroppedAndReindexed(vault, memory, 17);
   });
 
   it("drops a shard of format 4 (UTF-8 dictionaries), 5 (chunk ranges in JSON) or another version, and the next sync indexes its notes again", async () => {
@@ -61,14 +66,7 @@ describe("the persisted index", () => {
       const older = ((await vault.store.readBytes(key)) ?? new Uint8Array(0)).slice();
       new DataView(older.buffer).setUint32(4, version, true); // the format version in the header
       await vault.store.write(key, older);
-      const reopened = await openIndex(vault);
-      expect(reopened.rejectedShards).toBe(1);
-      expect(reopened.stateOf("notes/n3.md")).toBeUndefined();
-      const result = await syncIndex(reopened, memory);
-      expect(result.indexed).toBeGreaterThan(0);
-      expect(result.indexed).toBeLessThan(60);
-      expect((await reopened.retrieve("word3", { scope: { kind: "all" }, limit: 1 }))[0]?.path).toBe("notes/n3.md");
-      expect((await openIndex(vault)).rejectedShards).toBe(0);
+      await expectDroppedAndReindexed(vault, memory, 3);
     }
   });
 
