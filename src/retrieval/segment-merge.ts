@@ -36,6 +36,9 @@ export function groupDelta(table: TermTable, pairs: Int32Array, pairCount: numbe
   return runPieces(groupDeltaPieces(table, pairs, pairCount, renumbering, sorted));
 }
 
+/** Terms of a delta looked up by text in one piece, before they are sorted. */
+const TEXTS_PIECE = 8192;
+
 /**
  * `groupDelta` in pieces: counting, sorting (25–30 ms in one `sort` for a 50,000-note vault's
  * segment, so it is sorted in pieces too: sort-pieces.ts), placing. The table's scratch arrays
@@ -43,8 +46,6 @@ export function groupDelta(table: TermTable, pairs: Int32Array, pairCount: numbe
  * counts are copied out and put back by the last piece, which places the postings. `pairs` must
  * not change until then (a merging segment finishes its merge before any write).
  */
-/** Terms of a delta looked up by text in one piece, before they are sorted. */
-const TEXTS_PIECE = 8192;
 
 export function* groupDeltaPieces(table: TermTable, pairs: Int32Array, pairCount: number, renumbering: Renumbering, sorted: boolean): Pieces<GroupedDelta> {
   const remap = "remap" in renumbering ? renumbering.remap : null;

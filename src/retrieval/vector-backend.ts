@@ -179,7 +179,12 @@ export class VectorBackend {
     this.pending.delete(path);
     this.generations.delete(path);
     const keys = this.index.keysOf(path);
-    if (keys) this.retention.retain({ path, hash: this.index.hashOf(path) ?? "", keys }, this.passesBegun);
+    if (keys) {
+      this.retention.retain({ path, hash: this.index.hashOf(path) ?? "", keys }, this.passesBegun);
+      // Its shard is written again with the record retained: a flush under way may have taken the
+      // dirty shards and the retained records before it left, and would write the shard without it.
+      this.dirty.add(shardOf(path));
+    }
     this.index.remove(path);
   }
 

@@ -6,7 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { shardOf } from "../../src/retrieval/shard-of";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { VectorBackend } from "../../src/retrieval/vector-backend";
 import { RETAINED_STEP, VectorRetention } from "../../src/retrieval/vector-retention";
+import { loadVectorShards } from "../../src/retrieval/vector-shards";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { countingEmbedder } from "./vector-embedder";
 
@@ -61,5 +63,31 @@ describe("retained vector records", () => {
     await index.embedPending({ checkpoint: () => Promise.resolve(void (checkpoints += 1)) });
     // Nothing to embed: every checkpoint is the release's, one per RETAINED_STEP records.
     expect(checkpoints).toBe(2);
+  });
+});
+
+describe("a note removed while a flush writes its vector shard", () => {
+  it("is written again as retained by the next flush, not lost from disk", async () => {
+    const store = new MemoryStateStore();
+    const embedder = countingEmbedder();
+    const backend = new VectorBackend(embedder);
+    const path = "notes/a.md";
+    const text = "# A\n\nSome words about apples.";
+    backend.changed(path);
+    await backend.embedPending([path], { read: () => Promise.resolve(text) });
+    let removed = false;
+    const members = (shard: number) => (shard === shardOf(path) && !removed ? [path] : []);
+    // The checkpoint before the shard is written: the note leaves meanwhile, as the plugin's events may.
+    await backend.flush(store, members, () => {
+      if (!removed) {
+        removed = true;
+        backend.remove(path);
+      }
+      return Promise.resolve();
+    });
+    await backend.flush(store, members);
+
+    const loaded = await loadVectorShards(store, embedder.modelId, embedder.modelId);
+    expect(loaded.shards.flatMap((s) => s.notes.map((n) => n.path))).toEqual([path]);
   });
 });
