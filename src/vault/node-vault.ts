@@ -247,8 +247,7 @@ export class NodeVault implements VaultPort {
     }
     // Pieces are encoded one by one and written as bytes: never joined into one string (at 1.3 MB of
     // text in several scripts, the join costs several times their encoding).
-    const length = next.reduce((sum, piece) => sum + piece.length, 0);
-    if (length !== expected.length || next.join("") !== expected) await this.writeAtomically(full, Buffer.concat(next.map((piece) => Buffer.from(piece, "utf8"))));
+    if (!piecesEqual(next, expected)) await this.writeAtomically(full, Buffer.concat(next.map((piece) => Buffer.from(piece, "utf8"))));
     return true;
   }
 
@@ -298,4 +297,14 @@ function* selfAndAncestors(full: string): Generator<string> {
 function insideOrThrow(real: string, rootReal: string, path: string, full: string): string {
   if (real !== rootReal && !real.startsWith(rootReal + sep)) throw new SynapseError("vault", `"${path}" leads outside the vault through a link.`);
   return full;
+}
+
+/** Whether `pieces` put together are `text`, compared in place. */
+function piecesEqual(pieces: readonly string[], text: string): boolean {
+  let at = 0;
+  for (const piece of pieces) {
+    if (!text.startsWith(piece, at)) return false;
+    at += piece.length;
+  }
+  return at === text.length;
 }

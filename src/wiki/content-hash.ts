@@ -2,16 +2,13 @@
  * A fingerprint of the body Synapse last wrote, kept in the page's frontmatter. If the body no
  * longer matches it, the user has edited the page and Synapse must not overwrite it.
  */
+import { runPieces, type Pieces } from "../retrieval/time-slice";
 
 /** Characters hashed in one piece by `contentHashPieces`: a couple of milliseconds at most. */
 export const HASH_PIECE_CHARS = 256 * 1024;
 
 export function contentHash(text: string): string {
-  const pieces = contentHashPieces(text);
-  for (;;) {
-    const next = pieces.next();
-    if (next.done) return next.value;
-  }
+  return runPieces(contentHashPieces(text));
 }
 
 /**
@@ -19,7 +16,7 @@ export function contentHash(text: string): string {
  * tens of milliseconds to hash, too long for one step on Obsidian's main thread). The text is hashed
  * in place as if CRLF were LF and it were trimmed, without making that copy of it.
  */
-export function* contentHashPieces(text: string): Generator<void, string, void> {
+export function* contentHashPieces(text: string): Pieces<string> {
   // FNV-1a, 32 bits twice with different seeds: cheap, synchronous, good enough to notice an edit.
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;

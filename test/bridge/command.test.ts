@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { runBridgeCommand } from "../../src/bridge/command";
 import { makeVault, type TestVault } from "../helpers/bridge-fixtures";
-import { WAIT_MS, until } from "../helpers/eventually";
+import { until } from "../helpers/eventually";
 
 interface Captured {
   stdout: string;
@@ -39,11 +39,9 @@ function start(argv: string[], env: Record<string, string | undefined> = {}) {
 }
 
 async function firstLine(out: Captured): Promise<string> {
-  const end = Date.now() + WAIT_MS;
-  while (!out.stdout.includes("\n")) {
-    if (Date.now() > end) throw new Error(`no output; stderr: ${out.stderr}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(() => out.stdout.includes("\n"), "the bridge's first line").catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; stderr: ${out.stderr}`);
+  });
   return out.stdout.slice(0, out.stdout.indexOf("\n"));
 }
 
