@@ -12,6 +12,7 @@ import { detachAll } from "./detach";
 import { retrievalError } from "./errors";
 import { noteNameKey, pickTarget, shortestFirst, targetNameKey, type Candidate } from "./link-resolution";
 import type { NoteLinks } from "./links";
+import { packLinks, targetsOf, unpackLinks, type PackedLinks } from "./packed-links";
 import { PathGroups } from "./path-groups";
 import type { TargetKeyMemo } from "./target-key-memo";
 
@@ -38,7 +39,8 @@ export interface LinkResolver {
 export const MAX_DEPTH = 6;
 
 export class GraphIndex implements LinkResolver {
-  private readonly notes = new Map<string, NoteLinks>();
+  /** Each note's links, packed (packed-links.ts): one string per note, not an object and arrays. */
+  private readonly notes = new Map<string, PackedLinks>();
   /** By name key: the notes so named, nodes and others alike. */
   private readonly byName = new PathGroups();
   /** Notes that exist but are never indexed: they answer links, yet are no node. */
@@ -66,22 +68,30 @@ export class GraphIndex implements LinkResolver {
   }
 
   linksOf(path: string): NoteLinks | undefined {
+    const packed = this.notes.get(path);
+    return packed === undefined ? undefined : unpackLinks(packed);
+  }
+
+  /** A note's links as the graph keeps them (what a shard stores). */
+  packedLinksOf(path: string): PackedLinks | undefined {
     return this.notes.get(path);
   }
 
   /**
-   * Records a note's links. `owned`: the strings and arrays are the graph's to keep as they are
-   * (parsed from a shard, so no slice of a larger text); by default they are copied, detached.
-   * `keys`: a memo of target name keys, for registering many notes at once (a load of shards).
+   * Records a note's links: packed ones (from a shard) as they are, others packed — or, when they
+   * cannot be, copied detached (a target cut from a note would keep the note's whole text in
+   * memory; a packed string is a fresh one). `keys`: a memo of target name keys, for registering
+   * many notes at once (a load of shards).
    */
-  set(path: string, found: NoteLinks, owned = false, keys: TargetKeyMemo | null = null): void {
+  set(path: string, found: PackedLinks, keys: TargetKeyMemo | null = null): void {
     this.remove(path);
     this.forgetOther(path);
-    // Detached: a target cut from a note would otherwise keep the note's whole text in memory.
-    const links: NoteLinks = owned ? found : { links: detachAll(found.links), embeds: detachAll(found.embeds), tags: detachAll(found.tags), sources: detachAll(found.sources) };
-    this.notes.set(path, links);
+    let packed = typeof found === "string" ? found : packLinks(found);
+    if (typeof packed !== "string") packed = { links: detachAll(packed.links), embeds: detachAll(packed.embeds), tags: detachAll(packed.tags), sources: detachAll(packed.sources) };
+    this.notes.set(path, packed);
     this.named(path, true);
     const key = keys ? (target: string) => keys.of(target) : targetNameKey;
+    const links = unpackLinks(packed);
     for (const targets of [links.links, links.embeds, links.sources]) {
       for (const target of targets) {
         const targetName = key(target);
@@ -94,10 +104,11 @@ export class GraphIndex implements LinkResolver {
   }
 
   remove(path: string): void {
-    const links = this.notes.get(path);
-    if (!links) return;
+    const packed = this.notes.get(path);
+    if (packed === undefined) return;
     this.notes.delete(path);
     this.named(path, false);
+    const links = unpackLinks(packed);
     for (const target of targetsOf(links)) {
       const targetName = targetNameKey(target);
       this.inbound.remove(targetName, path);
@@ -177,7 +188,7 @@ export class GraphIndex implements LinkResolver {
     const found = new Map<string, string[]>();
     for (const source of this.inbound.get(name)) {
       const links = this.notes.get(source);
-      if (!links) continue;
+      if (links === undefined) continue;
       const reached = new Set<string>();
       for (const t of targetsOf(links)) {
         if (targetNameKey(t) !== name) continue;
@@ -197,8 +208,9 @@ export class GraphIndex implements LinkResolver {
   /** Notes one hop away, each once, by the strongest relation, in a stable order. */
   neighbours(path: string, options: { tags?: boolean } = {}): readonly Neighbour[] {
     checkPath(path);
-    const links = this.notes.get(path);
-    if (!links) return Object.freeze([]);
+    const packed = this.notes.get(path);
+    if (packed === undefined) return Object.freeze([]);
+    const links = unpackLinks(packed);
     const out = new Map<string, Relation>();
     const add = (p: string | null, relation: Relation) => {
       if (p && p !== path && !out.has(p)) out.set(p, relation);
@@ -242,10 +254,6 @@ export class GraphIndex implements LinkResolver {
   withTag(tag: string): readonly string[] {
     return Object.freeze([...this.tagged.get(tag.replace(/^#/, "").toLowerCase())].sort());
   }
-}
-
-function targetsOf(links: NoteLinks): string[] {
-  return [...links.links, ...links.embeds, ...links.sources];
 }
 
 function checkPath(path: string): void {

@@ -2,7 +2,7 @@
  * The persisted text index: one binary shard per slice of the vault (a note's shard is a hash of
  * its path), so editing a note rewrites one shard of a few hundred notes, never the whole index, and
  * no shard grows into one giant string. A shard holds its notes' metadata (JSON: times, hashes,
- * headings, links; the chunks' positions as an Int32 section) and its segment of the inverted index as stored in memory — the sorted
+ * headings, links packed one string per note; the chunks' positions as an Int32 section) and its segment of the inverted index as stored in memory — the sorted
  * terms' UTF-16 code units and packed Int32 postings, little-endian — so opening the index makes
  * typed views on the shard's bytes instead of decoding text or rebuilding postings. A header holds a magic, the format version, the body's length and a checksum: a
  * truncated, corrupt or outdated shard is detected, dropped, and its notes indexed again by the
@@ -13,7 +13,7 @@
  * main thread for a whole shard; the CLI runs the same pieces at once.
  */
 import type { StateStore } from "../vault/state-store";
-import type { NoteLinks } from "./links";
+import { isPackedLinks, type PackedLinks } from "./packed-links";
 import { SHARD_COUNT, shardOf } from "./shard-of";
 import { readInt32s, readUint16s, writeInt32s, writeUint16s } from "./little-endian";
 import { TermDictionary } from "./term-dictionary";
@@ -23,7 +23,7 @@ import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-sli
 export { SHARD_COUNT, shardOf };
 
 /** Bump when the shard layout or the tokenizer changes: every shard of another version is rebuilt. */
-export const INDEX_FORMAT = 6;
+export const INDEX_FORMAT = 7;
 export const INDEX_PREFIX = "index";
 const MAGIC = 0x544e5953; // "SYNT" little-endian
 const HEADER_BYTES = 16;
@@ -35,7 +35,7 @@ export interface StoredNote {
   readonly size: number;
   readonly hash: string;
   readonly chunks: readonly ChunkMeta[];
-  readonly links: NoteLinks;
+  readonly links: PackedLinks;
 }
 
 export interface StoredShard {
@@ -44,8 +44,8 @@ export interface StoredShard {
   readonly frozen: FrozenPostings;
 }
 
-/** A note's metadata in the JSON part: path, mtime, size, hash, its chunks' headings, links, embeds, tags, sources. */
-type EncodedNote = [string, number, number, string, string[], string[], string[], string[], string[]];
+/** A note's metadata in the JSON part: path, mtime, size, hash, its chunks' headings, its links packed (packed-links.ts). */
+type EncodedNote = [string, number, number, string, string[], PackedLinks];
 /** Each chunk's start, end and length, in the ranges section: 435,000 chunks at 50,000 notes, which as JSON arrays cost ~0.4 s to parse and collect. */
 const RANGE_WORDS = 3;
 
@@ -88,10 +88,7 @@ export function* encodeShardPieces(notes: readonly StoredNote[], frozen: FrozenP
         n.size,
         n.hash,
         n.chunks.map((c) => c.heading),
-        [...n.links.links],
-        [...n.links.embeds],
-        [...n.links.tags],
-        [...n.links.sources],
+        n.links,
       ]),
     ),
   );
@@ -182,7 +179,7 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
     const encoded = JSON.parse(decoder.decode(body.subarray(4, 4 + metaLength))) as EncodedNote[];
     const ranges = readInt32s(bytes.buffer, base + chunkCountAt + 4, RANGE_WORDS * chunkCount);
     let at = 0;
-    const notes: StoredNote[] = encoded.map(([path, mtime, size, hash, headings, links, embeds, tags, sources]) => ({
+    const notes: StoredNote[] = encoded.map(([path, mtime, size, hash, headings, links]) => ({
       path,
       mtime,
       size,
@@ -192,7 +189,7 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
         at += RANGE_WORDS;
         return chunk;
       }),
-      links: { links, embeds, tags, sources },
+      links,
     }));
     // Every range belongs to one chunk: a shard whose headings and ranges disagree is corrupt.
     if (at !== ranges.length) return null;
@@ -214,7 +211,7 @@ function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDic
   if (!terms.wellFormed() || terms.size + 1 !== offsets.length || offsets[0] !== 0 || offsets[terms.size] !== postings.length) return false;
   let chunks = 0;
   for (const n of notes) {
-    if (typeof n.path !== "string" || shardOf(n.path) !== shard || !Array.isArray(n.chunks)) return false;
+    if (typeof n.path !== "string" || shardOf(n.path) !== shard || !Array.isArray(n.chunks) || !isPackedLinks(n.links)) return false;
     chunks += n.chunks.length;
   }
   let checked = 0;
@@ -251,6 +248,23 @@ const SHARDS_AHEAD = 4;
 
 /** Loads every text shard; `checkpoint` runs between the pieces of each one's decoding (and yields when the slice is spent). */
 export async function loadShards(store: StateStore, checkpoint?: () => Promise<unknown>): Promise<LoadedShards> {
+  const shards: StoredShard[] = [];
+  const { rejected } = await eachShard(
+    store,
+    (shard) => {
+      shards.push(shard);
+    },
+    checkpoint,
+  );
+  return { shards, rejected };
+}
+
+/**
+ * Decodes the text shards one by one and hands each to `visit` before the next: what the visit does
+ * not keep of a shard dies young (VaultIndex.open), so the load's garbage collections copy only
+ * what the index keeps. Says how many shards were rejected (and removed).
+ */
+export async function eachShard(store: StateStore, visit: (shard: StoredShard) => Promise<void> | void, checkpoint?: () => Promise<unknown>): Promise<{ readonly rejected: number }> {
   const keys = await store.list(INDEX_PREFIX);
   let rejected = 0;
   const found: { readonly key: string; readonly shard: number }[] = [];
@@ -274,7 +288,6 @@ export async function loadShards(store: StateStore, checkpoint?: () => Promise<u
       reads.set(next, reading);
     }
   };
-  const shards: StoredShard[] = [];
   for (let i = 0; i < found.length; i++) {
     const { key, shard } = found[i] as { key: string; shard: number };
     readUpTo(i + SHARDS_AHEAD);
@@ -286,7 +299,7 @@ export async function loadShards(store: StateStore, checkpoint?: () => Promise<u
       await store.remove(key);
       continue;
     }
-    shards.push(decoded);
+    await visit(decoded);
   }
-  return { shards, rejected };
+  return { rejected };
 }

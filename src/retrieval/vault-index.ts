@@ -11,12 +11,13 @@ import { DEFAULT_FUSION, type FusionParameters } from "./fusion";
 import { GraphIndex, type LinkResolver } from "./graph-index";
 import { flushIndex, type FlushResult } from "./index-flush";
 import { fusedHits, searchCandidates, searchTextHits, type Candidates, type SearchSource } from "./index-search";
-import { parseLinks, type LinkExtractor, type NoteLinks } from "./links";
+import { parseLinks, type LinkExtractor } from "./links";
 import type { Embedder } from "./embedder";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
+import { packLinks, type PackedLinks } from "./packed-links";
 import { EditLog } from "./prepared-note";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
-import { loadShards, shardOf, type StoredNote } from "./shards";
+import { eachShard, shardOf, type StoredNote } from "./shards";
 import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 import { TargetKeyMemo } from "./target-key-memo";
 import { TextIndex, type TextHit } from "./text-index";
@@ -68,6 +69,8 @@ export type LinkTarget =
   | { readonly kind: "file"; readonly path: string }
   | { readonly kind: "missing" };
 
+const NO_LINKS: PackedLinks = packLinks({ links: [], embeds: [], tags: [], sources: [] });
+
 const MISSING: LinkTarget = Object.freeze({ kind: "missing" });
 
 const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused: 0, error: null });
@@ -109,23 +112,28 @@ export class VaultIndex implements Retriever {
   /** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. */
   static async open(options: VaultIndexOptions): Promise<VaultIndex> {
     const index = new VaultIndex(options);
-    const loaded = await loadShards(options.store, options.checkpoint);
-    index.rejectedShards = loaded.rejected;
     // One memo of target name keys for the whole load: most targets recur across notes and shards.
     const keys = new TargetKeyMemo();
-    for (const stored of loaded.shards) {
-      await options.checkpoint?.();
-      index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
-      // Registering a note's links costs µs (a lookup per target, once its key is known): a
-      // 50,000-note shard's ~200 notes are registered in pieces, with a checkpoint between them.
-      for (let i = 0; i < stored.notes.length; i++) {
-        if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
-        const note = stored.notes[i] as StoredNote;
-        index.register(note.path, note, note.links, keys);
-        // A folder excluded since the shard was written: its notes leave the index (and the shard).
-        if (index.excluded(note.path)) index.remove(note.path);
-      }
-    }
+    // Each shard is registered as soon as it is decoded, so what the index does not keep of it dies
+    // young instead of being copied by every collection of the load.
+    const loaded = await eachShard(
+      options.store,
+      async (stored) => {
+        await options.checkpoint?.();
+        index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
+        // Registering a note's links costs µs (a lookup per target, once its key is known): a
+        // 50,000-note shard's ~200 notes are registered in pieces, with a checkpoint between them.
+        for (let i = 0; i < stored.notes.length; i++) {
+          if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
+          const note = stored.notes[i] as StoredNote;
+          index.register(note.path, note, note.links, keys);
+          // A folder excluded since the shard was written: its notes leave the index (and the shard).
+          if (index.excluded(note.path)) index.remove(note.path);
+        }
+      },
+      options.checkpoint,
+    );
+    index.rejectedShards = loaded.rejected;
     await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash, index.notes.keys(), options.checkpoint);
     return index;
   }
@@ -302,14 +310,13 @@ export class VaultIndex implements Retriever {
   }
 
   /**
-   * Everything about a note but its text postings: state, name, wiki count, links. `loaded`: the
-   * note comes from a shard, its links the index's own to keep (see GraphIndex.set), its targets'
-   * name keys memoised across the load.
+   * Everything about a note but its text postings: state, name, wiki count, links. `keys`: a memo
+   * of target name keys shared by a whole load of shards.
    */
-  private register(path: string, state: NoteState, links: NoteLinks, loaded: TargetKeyMemo | null = null): void {
+  private register(path: string, state: NoteState, links: PackedLinks, keys: TargetKeyMemo | null = null): void {
     if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
-    this.graph.set(path, links, loaded !== null, loaded);
+    this.graph.set(path, links, keys);
   }
 
   /**
@@ -356,8 +363,7 @@ export class VaultIndex implements Retriever {
 
   private stored(path: string, chunks: StoredNote["chunks"]): StoredNote {
     const state = this.notes.get(path) as NoteState;
-    const links: NoteLinks = this.graph.linksOf(path) ?? { links: [], embeds: [], tags: [], sources: [] };
-    return { path, ...state, chunks, links };
+    return { path, ...state, chunks, links: this.graph.packedLinksOf(path) ?? NO_LINKS };
   }
 
   /** Text hits alone (BM25): the best notes, each as its best chunk, best first. */

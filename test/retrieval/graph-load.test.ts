@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GraphIndex } from "../../src/retrieval/graph-index";
 import type { NoteLinks } from "../../src/retrieval/links";
+import { packLinks } from "../../src/retrieval/packed-links";
 import { TargetKeyMemo } from "../../src/retrieval/target-key-memo";
 
 /** Names in both Unicode spellings (a macOS vault decomposes them) and in several cases. */
@@ -71,8 +72,8 @@ describe("a graph loaded with a memo of target keys", () => {
         // Two loads, the graph asked everything in between: a load must not count on empty tables.
         const half = Math.floor(notes.length / 2);
         for (const part of [notes.slice(0, half), notes.slice(half)]) {
-          // As from a shard: the links are the graph's own, the memo shared by every note of the load.
-          for (const note of part) loaded.set(note.path, note.links, true, keys);
+          // As from a shard: the links packed, the memo shared by every note of the load.
+          for (const note of part) loaded.set(note.path, packLinks(note.links), keys);
           for (const note of part) oneByOne.set(note.path, note.links);
           expect(answers(loaded, targets)).toEqual(answers(oneByOne, targets));
         }
