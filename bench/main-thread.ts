@@ -43,7 +43,7 @@ export interface MainThreadFigures {
 
 export interface MainThreadMeter {
   /** A checkpoint for the index's loading and flushing. */
-  readonly checkpoint: () => Promise<void>;
+  readonly checkpoint: (force?: boolean) => Promise<void>;
   /** The slicer a sync yields through (`SyncOptions.slicer`), its steps measured as the checkpoint's. */
   readonly slicer: { checkpoint(force?: boolean): Promise<boolean> };
   /** The store with its file operations counted as yields. */
@@ -233,8 +233,8 @@ export function mainThreadMeter(options: { readonly budgetMs?: number } = {}): M
       }
     };
   return {
-    checkpoint: async () => {
-      await slicer.checkpoint();
+    checkpoint: async (force = false) => {
+      await slicer.checkpoint(force);
     },
     slicer,
     io: around,

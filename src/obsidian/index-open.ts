@@ -68,7 +68,7 @@ export async function openAndSync(deps: OpenIndexDeps): Promise<VaultIndex> {
   const loading = deps.slicer();
   const index = await VaultIndex.open({
     // A warm start loads every shard: in time slices too.
-    checkpoint: () => loading.checkpoint(),
+    checkpoint: (force) => loading.checkpoint(force),
     store: deps.store,
     reader: { read },
     wikiFolder: effectiveWikiFolder(settings.wikiFolder),

@@ -188,8 +188,9 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   // notes are tokenised instead of in turn with it.
   const ahead = new ReadAhead(toRead, READ_AHEAD, stateOf, vault);
   for (let i = 0; i < toRead.length; i++) {
-    // Yield when the time slice is spent, or after a full batch (so progress lines keep coming).
-    if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize))) {
+    // Yield when the time slice is spent, after a full batch (so progress lines keep coming), or
+    // before a note that makes the index's tables double (a step long enough for a slice of its own).
+    if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize || index.nextNoteGrowsTables))) {
       options.signal?.throwIfAborted();
       options.progress?.({ done: settled + i, total: checked.length });
       inBatch = 0;

@@ -45,9 +45,10 @@ export interface VaultIndexOptions {
   /**
    * Called between the pieces of each persisted shard's decoding and before it is loaded into
    * memory; on Obsidian's main thread it yields when the time slice is spent
-   * (src/retrieval/time-slice.ts), so a warm start never freezes it.
+   * (src/retrieval/time-slice.ts), so a warm start never freezes it — or, `force`d, at once: before
+   * a step known to be long (`nextNoteGrowsTables`).
    */
-  readonly checkpoint?: () => Promise<unknown>;
+  readonly checkpoint?: (force?: boolean) => Promise<unknown>;
 }
 
 export interface NoteState {
@@ -77,6 +78,8 @@ const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused
 
 /** Notes registered between two checkpoints when a shard is loaded. */
 const REGISTER_PIECE = 32;
+/** Below this many notes, the maps keyed by path double their tables in well under a millisecond. */
+const LARGE_TABLES = 8192;
 
 export class VaultIndex implements Retriever {
   readonly text = new TextIndex();
@@ -124,7 +127,8 @@ export class VaultIndex implements Retriever {
         // Registering a note's links costs µs (a lookup per target, once its key is known): a
         // 50,000-note shard's ~200 notes are registered in pieces, with a checkpoint between them.
         for (let i = 0; i < stored.notes.length; i++) {
-          if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
+          if (index.nextNoteGrowsTables) await options.checkpoint?.(true);
+          else if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
           const note = stored.notes[i] as StoredNote;
           index.register(note.path, note, note.links, keys);
           // A folder excluded since the shard was written: its notes leave the index (and the shard).
@@ -140,6 +144,18 @@ export class VaultIndex implements Retriever {
 
   get size(): number {
     return this.notes.size;
+  }
+
+  /**
+   * Whether the next new note makes the maps keyed by path (the index's, the graph's) double their
+   * tables: a JavaScript Map grows when full, at a power of two, and copies every entry. At 32,768
+   * notes the copies took ~20 ms in one registration here (the first touch of their new memory is
+   * dear on this machine), so whoever registers notes on the main thread yields first and gives
+   * that step a slice of its own.
+   */
+  get nextNoteGrowsTables(): boolean {
+    const size = this.notes.size;
+    return size >= LARGE_TABLES && (size & (size - 1)) === 0;
   }
 
   /** Indexed pages in the wiki folder, counted as they come and go. */
