@@ -4,7 +4,7 @@
  * removal when no note is left in it.
  */
 import type { StateStore } from "../vault/state-store";
-import { encodeShardPieces, shardKey, shardOf, type StoredNote } from "./shards";
+import { encodeShardPieces, shardKey, shardOf, type NoteToStore } from "./shards";
 import type { TextIndex } from "./text-index";
 import { runPiecesSliced } from "./time-slice";
 import type { VectorBackend } from "./vector-backend";
@@ -24,7 +24,7 @@ export interface FlushSource {
   /** The text shards changed since the last flush, which are then no longer dirty (taken after the vector shards are written). */
   takeDirty(): number[];
   /** A note as its shard stores it, with the chunks its segment holds. */
-  stored(path: string, chunks: StoredNote["chunks"]): StoredNote;
+  stored(path: string, chunks: NoteToStore["chunks"]): NoteToStore;
 }
 
 /**
