@@ -203,39 +203,42 @@ export class ChunkTable {
   }
 
   /**
-   * The living chunks renumbered in order (`dead[id]` set: dropped) as a new table, and old id → new
-   * id (-1: dead). This table is left as it is: a merge adopts the new one in its last piece.
+   * The living notes' chunks renumbered in order, dead ones (removed notes') dropped, as a new table,
+   * and old id → new id (-1: dead). Notes keep their order, which is their runs' order, so ids keep
+   * theirs and each note stays one run. This table is left as it is: a merge adopts the new one in
+   * its last piece.
    */
-  compacted(dead: Uint8Array): { remap: Int32Array; table: ChunkTable } {
+  compacted(): { remap: Int32Array; table: ChunkTable } {
     const remap = new Int32Array(this.size).fill(-1);
     const next = new ChunkTable();
     next.stored = this.stored;
     next.reserve(this.size);
     next.reserveSlots(this.slots.size);
-    const newSlot = new Int32Array(this.slotPath.length).fill(-1);
-    for (let id = 0; id < this.size; id++) {
-      if (id < dead.length && dead[id]) continue;
-      const old = this.slot[id] as number;
-      const to = next.size;
-      if (newSlot[old] === -1) newSlot[old] = next.addSlot(this.slotPath[old] as string, to);
-      const s = newSlot[old] as number;
-      next.slot[to] = s;
-      next.ordinal[to] = this.ordinal[id] as number;
-      next.start[to] = this.start[id] as number;
-      next.end[to] = this.end[id] as number;
-      next.lengths[to] = this.lengths[id] as number;
-      const ref = this.headingRef[id] as number;
-      if (ref >= 0) next.headingRef[to] = ref;
-      else {
-        next.headingRef[to] = ~next.written.length;
-        next.written.push(this.written[~ref] as string);
+    let previousEnd = 0;
+    for (const [path, old] of this.slots) {
+      const first = this.slotFirst[old] as number;
+      const count = this.slotCount[old] as number;
+      if (first < previousEnd) throw new Error("A segment's notes are out of chunk order.");
+      previousEnd = first + count;
+      const s = next.addSlot(path, next.size);
+      for (let id = first; id < first + count; id++) {
+        const to = next.size;
+        next.slot[to] = s;
+        next.ordinal[to] = this.ordinal[id] as number;
+        next.start[to] = this.start[id] as number;
+        next.end[to] = this.end[id] as number;
+        next.lengths[to] = this.lengths[id] as number;
+        const ref = this.headingRef[id] as number;
+        if (ref >= 0) next.headingRef[to] = ref;
+        else {
+          next.headingRef[to] = ~next.written.length;
+          next.written.push(this.written[~ref] as string);
+        }
+        remap[id] = to;
+        next.size = to + 1;
       }
-      next.slotCount[s] = (next.slotCount[s] as number) + 1;
-      remap[id] = to;
-      next.size = to + 1;
+      next.slotCount[s] = count;
     }
-    // A note without chunks has no ids but is still a note of this segment.
-    for (const [path, s] of this.slots) if (newSlot[s] === -1) next.addSlot(path, next.size);
     return { remap, table: next };
   }
 

@@ -207,7 +207,7 @@ export interface Compaction {
   readonly table: ChunkTable;
 }
 
-/** How dropping the dead chunks renumbers the living ones, computed without changing the segment's table (a merge adopts it in its last piece). */
-export function planCompaction(chunks: ChunkTable, deadMask: Uint8Array): Compaction {
-  return chunks.compacted(deadMask);
+/** How dropping the dead chunks (removed notes') renumbers the living ones, computed without changing the segment's table (a merge adopts it in its last piece). */
+export function planCompaction(chunks: ChunkTable): Compaction {
+  return chunks.compacted();
 }

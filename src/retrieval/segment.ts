@@ -287,7 +287,7 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   private *merge(): Pieces<void> {
     try {
       yield; // the caller's checkpoint comes before any work
-      const compaction = this.dead.count > 0 ? planCompaction(this.chunks, this.dead.mask) : null;
+      const compaction = this.dead.count > 0 ? planCompaction(this.chunks) : null;
       const remap = compaction?.remap ?? null;
       yield;
       const delta = yield* this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });
