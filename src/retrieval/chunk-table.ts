@@ -1,9 +1,9 @@
 /**
- * A segment's chunks, column by column: per chunk id its note, ordinal, start, end and length in
+ * A segment's chunks, column by column: per chunk id its note, start, end and length in
  * typed arrays, and its heading by reference — into the headings section of the segment's shard
  * (UTF-16 code units, decoded one heading at a time when a hit or a flush asks) or into the
  * strings of chunks written since. A note's chunks are one contiguous run of ids, so a note keeps
- * only its first id and its count.
+ * only its first id and its count, and a chunk's ordinal is its id less its note's first.
  *
  * Why columns: at 50,000 notes a segment per shard holds 435,000 chunks, and an object (plus a
  * heading string) per chunk made the warm start's young-generation scavenges 25–30 ms long, since
@@ -68,7 +68,6 @@ export class ChunkTable {
   /** Lengths by chunk id, for the scoring loop (longer than `size`: room to grow). */
   lengths = new Float64Array(0);
   private slot = new Int32Array(0);
-  private ordinal = new Int32Array(0);
   private start = new Int32Array(0);
   private end = new Int32Array(0);
   /** ≥ 0: the heading's index in `stored`; < 0: `~ref` indexes `written`. */
@@ -97,10 +96,7 @@ export class ChunkTable {
     let id = 0;
     for (const n of notes) {
       const s = this.addSlot(n.path, id);
-      for (let k = 0; k < n.chunkCount; k++, id++) {
-        this.slot[id] = s;
-        this.ordinal[id] = k;
-      }
+      for (let k = 0; k < n.chunkCount; k++, id++) this.slot[id] = s;
       this.slotCount[s] = n.chunkCount;
     }
     if (id !== size) throw new RangeError("The notes' chunk counts disagree with the chunks.");
@@ -147,7 +143,6 @@ export class ChunkTable {
     const id = this.size;
     this.reserve(id + 1);
     this.slot[id] = s;
-    this.ordinal[id] = this.slotCount[s] as number;
     this.start[id] = start;
     this.end[id] = end;
     this.lengths[id] = 0;
@@ -174,7 +169,7 @@ export class ChunkTable {
   }
 
   ordinalOf(id: number): number {
-    return this.ordinal[id] as number;
+    return id - (this.slotFirst[this.slot[id] as number] as number);
   }
 
   headingOf(id: number): string {
@@ -212,8 +207,9 @@ export class ChunkTable {
     const remap = new Int32Array(this.size).fill(-1);
     const next = new ChunkTable();
     next.stored = this.stored;
-    next.reserve(this.size);
-    next.reserveSlots(this.slots.size);
+    // Room for a few more notes: a segment compacted by a flush is usually written again soon.
+    next.reserve(this.size + Math.max(16, this.size >> 3));
+    next.reserveSlots(this.slots.size + 8);
     let previousEnd = 0;
     for (const [path, old] of this.slots) {
       const first = this.slotFirst[old] as number;
@@ -224,7 +220,6 @@ export class ChunkTable {
       for (let id = first; id < first + count; id++) {
         const to = next.size;
         next.slot[to] = s;
-        next.ordinal[to] = this.ordinal[id] as number;
         next.start[to] = this.start[id] as number;
         next.end[to] = this.end[id] as number;
         next.lengths[to] = this.lengths[id] as number;
@@ -256,7 +251,6 @@ export class ChunkTable {
     if (count <= this.slot.length) return;
     const capacity = Math.max(count, 2 * this.slot.length, 16);
     this.slot = grown(this.slot, capacity, this.size);
-    this.ordinal = grown(this.ordinal, capacity, this.size);
     this.start = grown(this.start, capacity, this.size);
     this.end = grown(this.end, capacity, this.size);
     this.headingRef = grown(this.headingRef, capacity, this.size);
