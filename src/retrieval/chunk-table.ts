@@ -44,6 +44,17 @@ export function headingSection(headings: readonly string[]): HeadingSection {
   return { units, offsets };
 }
 
+/** Columns of chunks given as objects, in order (a shard made from objects: tests and tools). */
+export function chunkColumns(chunks: readonly ChunkMeta[]): StoredChunks {
+  const ranges = new Int32Array(RANGE_WORDS * chunks.length);
+  chunks.forEach((c, i) => {
+    ranges[RANGE_WORDS * i] = c.start;
+    ranges[RANGE_WORDS * i + 1] = c.end;
+    ranges[RANGE_WORDS * i + 2] = c.length;
+  });
+  return { ranges, headings: headingSection(chunks.map((c) => c.heading)) };
+}
+
 /** Whether a section's offsets start at 0, never fall, and end at its units' length, for `count` chunks. */
 export function headingsWellFormed(section: HeadingSection, count: number): boolean {
   const { offsets, units } = section;
@@ -195,6 +206,46 @@ export class ChunkTable {
     let sum = 0;
     for (let id = run.first; id < run.first + run.count; id++) sum += this.lengths[id] as number;
     return sum;
+  }
+
+  /**
+   * Chunk ids 0…size as a shard stores them: ranges and a headings section, copied from the columns
+   * (stored headings unit by unit, written ones from their strings) — no object or string per chunk.
+   * For a table with no dead chunks (a frozen segment's).
+   */
+  storedChunks(): StoredChunks {
+    const ranges = new Int32Array(RANGE_WORDS * this.size);
+    const offsets = new Int32Array(this.size + 1);
+    let at = 0;
+    for (let id = 0; id < this.size; id++) {
+      ranges[RANGE_WORDS * id] = this.start[id] as number;
+      ranges[RANGE_WORDS * id + 1] = this.end[id] as number;
+      ranges[RANGE_WORDS * id + 2] = this.lengths[id] as number;
+      offsets[id] = at;
+      const ref = this.headingRef[id] as number;
+      at += ref >= 0 ? (this.stored.offsets[ref + 1] as number) - (this.stored.offsets[ref] as number) : (this.written[~ref] as string).length;
+    }
+    offsets[this.size] = at;
+    const units = new Uint16Array(at);
+    const from = this.stored.units;
+    for (let id = 0; id < this.size; id++) {
+      let to = offsets[id] as number;
+      const ref = this.headingRef[id] as number;
+      if (ref >= 0) {
+        for (let u = this.stored.offsets[ref] as number, end = this.stored.offsets[ref + 1] as number; u < end; u++) units[to++] = from[u] as number;
+      } else {
+        const heading = this.written[~ref] as string;
+        for (let k = 0; k < heading.length; k++) units[to++] = heading.charCodeAt(k);
+      }
+    }
+    return { ranges, headings: { units, offsets } };
+  }
+
+  /** Each living note's path and chunk count, in chunk-id order. */
+  noteCounts(): [string, number][] {
+    const out: [string, number][] = [];
+    for (const [path, s] of this.slots) out.push([path, this.slotCount[s] as number]);
+    return out;
   }
 
   /**

@@ -184,12 +184,10 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
     return this.chunks.chunksOf(path);
   }
 
-  /** The frozen postings (merging first), and each base chunk's note, for the shard. */
-  stored(): { notes: [string, readonly ChunkMeta[]][]; frozen: FrozenPostings } {
+  /** The segment as its shard stores it (merging first): each note's path and chunk count, in chunk-id order, the postings and the chunks' columns. */
+  stored(): { notes: [string, number][]; frozen: StoredSegment } {
     this.freeze();
-    const notes: [string, readonly ChunkMeta[]][] = [];
-    for (const path of this.chunks.paths()) notes.push([path, this.chunks.chunksOf(path)]);
-    return { notes, frozen: this.base };
+    return { notes: this.chunks.noteCounts(), frozen: { ...this.base, chunks: this.chunks.storedChunks() } };
   }
 
   /**

@@ -17,7 +17,7 @@
 import type { StateStore } from "../vault/state-store";
 import type { NoteLinks } from "./links";
 import { SHARD_COUNT, shardOf } from "./shard-of";
-import { headingSection, headingsWellFormed } from "./chunk-table";
+import { chunkColumns, headingsWellFormed } from "./chunk-table";
 import { readInt32s, readUint16s, writeInt32s, writeUint16s } from "./little-endian";
 import { TermDictionary } from "./term-dictionary";
 import type { ChunkMeta, FrozenPostings, StoredSegment } from "./text-index";
@@ -41,7 +41,7 @@ export interface StoredNote {
   readonly links: NoteLinks;
 }
 
-/** A note to store, with its chunks (made for the flush, one shard's notes at a time). */
+/** A note given with its chunks as objects (`encodeShard`: tests and tools). */
 export interface NoteToStore extends Omit<StoredNote, "chunkCount"> {
   readonly chunks: readonly ChunkMeta[];
 }
@@ -82,12 +82,17 @@ export function* wordsChecksum(words: Int32Array): Pieces<number> {
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
+/** The shard of notes given with their chunks as objects. */
 export function encodeShard(notes: readonly NoteToStore[], frozen: FrozenPostings): Uint8Array {
-  return runPieces(encodeShardPieces(notes, frozen));
+  const stored = notes.map(({ chunks, ...note }): StoredNote => ({ ...note, chunkCount: chunks.length }));
+  return runPieces(encodeShardPieces(stored, { ...frozen, chunks: chunkColumns(notes.flatMap((n) => n.chunks)) }));
 }
 
-/** The shard's bytes, made in pieces; `notes` and `frozen` must not change until it is done (frozen postings never do). */
-export function* encodeShardPieces(notes: readonly NoteToStore[], frozen: FrozenPostings): Pieces<Uint8Array> {
+/**
+ * The shard's bytes, made in pieces; `notes` and `frozen` must not change until it is done (frozen
+ * postings and a segment's stored chunks never do). The notes' chunk counts add up to the chunks'.
+ */
+export function* encodeShardPieces(notes: readonly StoredNote[], frozen: StoredSegment): Pieces<Uint8Array> {
   const encoder = new TextEncoder();
   const meta = encoder.encode(
     JSON.stringify(
@@ -96,7 +101,7 @@ export function* encodeShardPieces(notes: readonly NoteToStore[], frozen: Frozen
         n.mtime,
         n.size,
         n.hash,
-        n.chunks.length,
+        n.chunkCount,
         [...n.links.links],
         [...n.links.embeds],
         [...n.links.tags],
@@ -104,8 +109,7 @@ export function* encodeShardPieces(notes: readonly NoteToStore[], frozen: Frozen
       ]),
     ),
   );
-  const ranges = chunkRanges(notes);
-  const headings = headingSection(notes.flatMap((n) => n.chunks.map((c) => c.heading)));
+  const { ranges, headings } = frozen.chunks;
   const units = frozen.terms.units;
   // body: metaLength, meta, chunkCount, chunk ranges, heading offsets (chunkCount + 1), the headings' UTF-16 units,
   // dictLength (bytes), the terms' UTF-16 units, termCount, postingCount (each part padded to 4), term starts, offsets, postings
@@ -144,19 +148,6 @@ export function* encodeShardPieces(notes: readonly NoteToStore[], frozen: Frozen
   header.setUint32(8, bodyLength, true);
   header.setUint32(12, checksum, true);
   return bytes;
-}
-
-function chunkRanges(notes: readonly NoteToStore[]): Int32Array {
-  const ranges = new Int32Array(RANGE_WORDS * notes.reduce((sum, n) => sum + n.chunks.length, 0));
-  let at = 0;
-  for (const n of notes) {
-    for (const c of n.chunks) {
-      ranges[at++] = c.start;
-      ranges[at++] = c.end;
-      ranges[at++] = c.length;
-    }
-  }
-  return ranges;
 }
 
 /** The notes and postings of a shard, or null when it is of another format, truncated or corrupt. */

@@ -58,8 +58,8 @@ export class TextIndex {
     return this.segments[shardOf(path)]?.chunksOf(path) ?? [];
   }
 
-  /** A segment's notes (in chunk-id order) and frozen postings, for its shard. */
-  segment(shard: number): { notes: [string, readonly ChunkMeta[]][]; frozen: FrozenPostings } {
+  /** A segment's notes (path and chunk count, in chunk-id order), frozen postings and chunk columns, for its shard. */
+  segment(shard: number): { notes: [string, number][]; frozen: StoredSegment } {
     const stored = (this.segments[shard] as Segment).stored();
     this.releaseTerms();
     return stored;

@@ -16,7 +16,7 @@ import type { Embedder } from "./embedder";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
 import { EditLog } from "./prepared-note";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
-import { loadShards, shardOf, type NoteToStore, type StoredNote } from "./shards";
+import { loadShards, shardOf, type StoredNote } from "./shards";
 import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 import { TargetKeyMemo } from "./target-key-memo";
 import { TextIndex, type TextHit } from "./text-index";
@@ -354,10 +354,10 @@ export class VaultIndex implements Retriever {
     );
   }
 
-  private stored(path: string, chunks: NoteToStore["chunks"]): NoteToStore {
+  private stored(path: string, chunkCount: number): StoredNote {
     const state = this.notes.get(path) as NoteState;
     const links: NoteLinks = this.graph.linksOf(path) ?? { links: [], embeds: [], tags: [], sources: [] };
-    return { path, ...state, chunks, links };
+    return { path, ...state, chunkCount, links };
   }
 
   /** Text hits alone (BM25): the best notes, each as its best chunk, best first. */

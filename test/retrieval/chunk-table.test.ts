@@ -2,12 +2,14 @@
  * A segment's chunk columns (chunk-table.ts) after any writes, removals and merges over a segment
  * loaded from its shard: each note's chunks read back as written (headings from the shard's section
  * or from the strings written since), and each merge that drops dead chunks keeps every note's
- * chunk ids one contiguous run, ordinals 0…n − 1, in the order the shard stores the notes.
+ * chunk ids one contiguous run, ordinals 0…n − 1, in the order the shard stores the notes; the
+ * shard written from those columns reads back the same chunks.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Segment, type ChunkMeta } from "../../src/retrieval/segment";
-import { decodeShard, encodeShard, shardOf } from "../../src/retrieval/shards";
+import { decodeShard, encodeShardPieces, shardOf } from "../../src/retrieval/shards";
+import { runPieces } from "../../src/retrieval/time-slice";
 import { TermTable } from "../../src/retrieval/term-table";
 
 /** Five paths of one shard, as a segment's notes are. */
@@ -43,10 +45,17 @@ function write(segment: Segment, path: string, metas: readonly ChunkMeta[]): voi
 function fromShard(table: TermTable, notes: ReadonlyMap<string, readonly ChunkMeta[]>): Segment {
   const built = new Segment(table);
   for (const [path, metas] of notes) write(built, path, metas);
+  return reloaded(table, built);
+}
+
+/** A segment stored in its shard and loaded back. */
+function reloaded(table: TermTable, built: Segment): Segment {
   const { notes: stored, frozen } = built.stored();
-  const bytes = encodeShard(
-    stored.map(([path, metas]) => ({ path, mtime: 1, size: 1, hash: "h", links, chunks: metas })),
-    frozen,
+  const bytes = runPieces(
+    encodeShardPieces(
+      stored.map(([path, chunkCount]) => ({ path, mtime: 1, size: 1, hash: "h", links, chunkCount })),
+      frozen,
+    ),
   );
   const decoded = decodeShard(bytes, SHARD);
   if (!decoded) throw new Error("The shard did not decode.");
@@ -80,7 +89,9 @@ describe("chunk columns", () => {
         expect(notes.map(([p]) => p)).toEqual([...model.keys()]);
         // After the merge, chunk ids 0…n − 1 are the living chunks: note after note, each a run.
         let id = 0;
-        for (const [path, metas] of notes) {
+        for (const [path, count] of notes) {
+          const metas = segment.chunksOf(path);
+          expect(count).toBe(metas.length);
           expect(metas).toEqual(model.get(path));
           for (let k = 0; k < metas.length; k++, id++) {
             expect(segment.pathOf(id)).toBe(path);
@@ -89,6 +100,9 @@ describe("chunk columns", () => {
           }
         }
         expect(id).toBe(segment.chunkCount);
+        // Its shard, written from the columns (stored headings and written ones), reads back the same.
+        const again = reloaded(table, segment);
+        for (const [path, metas] of model) expect(again.chunksOf(path)).toEqual(metas);
       }),
     );
   });
