@@ -215,12 +215,19 @@ export class ChunkTable {
    */
   storedChunks(): StoredChunks {
     const ranges = new Int32Array(RANGE_WORDS * this.size);
-    const offsets = new Int32Array(this.size + 1);
-    let at = 0;
     for (let id = 0; id < this.size; id++) {
       ranges[RANGE_WORDS * id] = this.start[id] as number;
       ranges[RANGE_WORDS * id + 1] = this.end[id] as number;
       ranges[RANGE_WORDS * id + 2] = this.lengths[id] as number;
+    }
+    return { ranges, headings: this.headingsSection() };
+  }
+
+  /** The headings of chunk ids 0…size as one section. */
+  private headingsSection(): HeadingSection {
+    const offsets = new Int32Array(this.size + 1);
+    let at = 0;
+    for (let id = 0; id < this.size; id++) {
       offsets[id] = at;
       const ref = this.headingRef[id] as number;
       at += ref >= 0 ? (this.stored.offsets[ref + 1] as number) - (this.stored.offsets[ref] as number) : (this.written[~ref] as string).length;
@@ -238,7 +245,7 @@ export class ChunkTable {
         for (let k = 0; k < heading.length; k++) units[to++] = heading.charCodeAt(k);
       }
     }
-    return { ranges, headings: { units, offsets } };
+    return { units, offsets };
   }
 
   /** Each living note's path and chunk count, in chunk-id order. */
@@ -249,8 +256,8 @@ export class ChunkTable {
   }
 
   /**
-   * The living notes' chunks renumbered in order, dead ones (removed notes') dropped, as a new table,
-   * and old id → new id (-1: dead). Notes keep their order, which is their runs' order, so ids keep
+   * The living notes' chunks renumbered in order, dead ones (removed notes') dropped, as a new table
+   * (its headings one new section), and old id → new id (-1: dead). Notes keep their order, which is their runs' order, so ids keep
    * theirs and each note stays one run. This table is left as it is: a merge adopts the new one in
    * its last piece.
    */
@@ -285,6 +292,11 @@ export class ChunkTable {
       }
       next.slotCount[s] = count;
     }
+    // The living headings in a section of their own: the shard's bytes the old one viewed are
+    // released (the merged base no longer views them), and written headings stop being strings.
+    next.stored = next.headingsSection();
+    for (let id = 0; id < next.size; id++) next.headingRef[id] = id;
+    next.written = [];
     return { remap, table: next };
   }
 
