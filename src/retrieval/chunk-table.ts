@@ -115,7 +115,7 @@ export class ChunkTable {
     this.stored = chunks.headings;
   }
 
-  clear(): void {
+  private clear(): void {
     this.size = 0;
     this.stored = NO_HEADINGS;
     this.written = [];
@@ -125,10 +125,6 @@ export class ChunkTable {
 
   has(path: string): boolean {
     return this.slots.has(path);
-  }
-
-  get noteCount(): number {
-    return this.slots.size;
   }
 
   /** Living notes in chunk-id order. */
