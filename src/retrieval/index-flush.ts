@@ -23,8 +23,8 @@ export interface FlushSource {
   paths(): Iterable<string>;
   /** The text shards changed since the last flush, which are then no longer dirty (taken after the vector shards are written). */
   takeDirty(): number[];
-  /** A note as its shard stores it, with the chunks its segment holds. */
-  stored(path: string, chunks: StoredNote["chunks"]): StoredNote;
+  /** A note as its shard stores it, with the count of chunks its segment holds. */
+  stored(path: string, chunkCount: number): StoredNote;
 }
 
 /**
@@ -61,7 +61,7 @@ export async function flushIndex(source: FlushSource, checkpoint?: () => Promise
     // The notes are read now, before any yield: encoding copies them in its first piece.
     const encoded = await runPiecesSliced(
       encodeShardPieces(
-        segment.notes.map(([path, chunks]) => source.stored(path, chunks)),
+        segment.notes.map(([path, chunkCount]) => source.stored(path, chunkCount)),
         segment.frozen,
       ),
       checkpoint,

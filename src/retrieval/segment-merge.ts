@@ -9,7 +9,8 @@
  */
 import { DictionaryBuilder } from "./term-dictionary";
 import type { TermTable } from "./term-table";
-import type { ChunkMeta, FrozenPostings } from "./segment";
+import type { ChunkTable } from "./chunk-table";
+import type { FrozenPostings } from "./segment";
 import { sortStringsPieces } from "./sort-pieces";
 import { PIECE_BYTES, runPieces, type Pieces } from "./time-slice";
 
@@ -200,34 +201,13 @@ function copyRemapped(source: Int32Array, from: number, to: number, remap: Int32
   return at;
 }
 
-/** The living chunks renumbered in order: old id → new id (-1: dead), and the segment's new chunk tables. */
+/** The living chunks renumbered in order: old id → new id (-1: dead), and the segment's new chunk table. */
 export interface Compaction {
   readonly remap: Int32Array;
-  readonly paths: string[];
-  readonly ordinals: number[];
-  readonly metas: ChunkMeta[];
-  readonly ids: Map<string, number[]>;
+  readonly table: ChunkTable;
 }
 
-/** How dropping the dead chunks renumbers the living ones, computed without changing the segment's tables. */
-export function planCompaction(chunkPath: readonly string[], chunkOrdinal: readonly number[], chunkMetas: readonly ChunkMeta[], deadMask: Uint8Array, noteIds: ReadonlyMap<string, readonly number[]>): Compaction {
-  const remap = new Int32Array(chunkPath.length).fill(-1);
-  const paths: string[] = [];
-  const ordinals: number[] = [];
-  const metas: ChunkMeta[] = [];
-  const ids = new Map<string, number[]>();
-  for (let id = 0; id < chunkPath.length; id++) {
-    if (id < deadMask.length && deadMask[id]) continue;
-    const path = chunkPath[id] as string;
-    remap[id] = paths.length;
-    let list = ids.get(path);
-    if (!list) ids.set(path, (list = []));
-    list.push(paths.length);
-    paths.push(path);
-    ordinals.push(chunkOrdinal[id] as number);
-    metas.push(chunkMetas[id] as ChunkMeta);
-  }
-  // A note without chunks has no ids but is still a note of this segment.
-  for (const [path, list] of noteIds) if (list.length === 0) ids.set(path, []);
-  return { remap, paths, ordinals, metas, ids };
+/** How dropping the dead chunks (removed notes') renumbers the living ones, computed without changing the segment's table (a merge adopts it in its last piece). */
+export function planCompaction(chunks: ChunkTable): Compaction {
+  return chunks.compacted();
 }

@@ -15,6 +15,7 @@
  * yield between them; anything that reads or changes the segment meanwhile first finishes the merge
  * at once, so no one ever sees a segment half merged.
  */
+import { ChunkTable, type StoredChunks } from "./chunk-table";
 import { DeadChunks } from "./dead-chunks";
 import { detach } from "./detach";
 import { SegmentDelta } from "./segment-delta";
@@ -59,6 +60,17 @@ export interface NumberedChunkWriter extends ChunkWriter {
   numbered(id: number, weight: number): void;
 }
 
+/** A segment as its shard stores it: the frozen postings and the chunks' columns. */
+export interface StoredSegment extends FrozenPostings {
+  readonly chunks: StoredChunks;
+}
+
+/** A note as a shard lists it: its chunks are the next `chunkCount` ids. */
+export interface StoredNoteChunks {
+  readonly path: string;
+  readonly chunkCount: number;
+}
+
 /** Where a query term's postings lie in a segment — base and delta — and how many living chunks hold it. */
 export interface TermPlan {
   readonly base: readonly [number, number] | null;
@@ -83,32 +95,21 @@ const SEARCH_DEAD_SHARE = 1 / 8;
 const DEAD_MIN = 64;
 const NO_POSTINGS: FrozenPostings = Object.freeze({ terms: TermDictionary.EMPTY, offsets: new Int32Array(1), postings: new Int32Array(0) });
 
-/** The note being written and its chunk that is open. */
+/** The note being written and its chunk that is open (-1: none), with the length given for it (-1: its words' weights). */
 interface Writing {
-  readonly path: string;
-  readonly metas: ChunkMeta[];
-  readonly ids: number[];
-  open: { heading: string; start: number; end: number; length: number } | null;
+  open: number;
+  length: number;
   weights: number;
-  chunkId: number;
   stamp: number;
 }
 
 export class Segment implements NumberedChunkWriter, ScoredSegment {
-  /** Every living note's chunks (without terms). */
-  readonly notes = new Map<string, readonly ChunkMeta[]>();
   private base: FrozenPostings = NO_POSTINGS;
-  /** By chunk id (the base's, then those written since): its note, ordinal, position and length. */
-  private chunkPath: string[] = [];
-  private chunkOrdinal: number[] = [];
-  private metas: ChunkMeta[] = [];
-  /** Chunk lengths by id, as a typed array for the scoring loop (may be longer than the chunks). */
-  lengths = new Float64Array(0);
+  /** By chunk id (the base's, then those written since): its note, ordinal, position, length and heading; each living note's run of ids. */
+  private chunks = new ChunkTable();
   /** Chunk ids below this are in the base postings. */
   private baseChunks = 0;
   private readonly dead = new DeadChunks();
-  /** Each living note's chunk ids, in chunk-id order of the notes (a shard stores them so). */
-  private readonly ids = new Map<string, number[]>();
   private readonly delta: SegmentDelta;
   private writing: Writing | null = null;
   /** A merge running in pieces (`freezePieces`), until its last piece. */
@@ -121,7 +122,7 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   }
 
   get frozen(): boolean {
-    return this.dead.count === 0 && this.chunkPath.length === this.baseChunks;
+    return this.dead.count === 0 && this.chunks.size === this.baseChunks;
   }
 
   /** Would the next search merge this segment first (see `prepareSearch`)? Merge it in pieces before, on the main thread. */
@@ -152,41 +153,41 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
     return this.dead.inBase.length > 0 ? this.dead.mask : null;
   }
 
-  /** Adopts a stored inverted index for `notes` (chunk ids in the order of `notes`). */
-  load(notes: readonly { path: string; chunks: readonly ChunkMeta[] }[], frozen: FrozenPostings): void {
-    this.finishMerge();
-    this.notes.clear();
-    this.ids.clear();
-    this.base = frozen;
-    this.chunkPath = [];
-    this.chunkOrdinal = [];
-    this.metas = [];
-    this.totalLength = 0;
-    for (const n of notes) {
-      this.notes.set(n.path, n.chunks);
-      const ids: number[] = [];
-      n.chunks.forEach((chunk, ordinal) => {
-        ids.push(this.chunkPath.length);
-        this.chunkPath.push(n.path);
-        this.chunkOrdinal.push(ordinal);
-        this.metas.push(chunk);
-        this.totalLength += chunk.length;
-      });
-      this.ids.set(n.path, ids);
-    }
-    this.dead.clear();
-    this.delta.clear();
-    this.baseChunks = this.chunkPath.length;
-    this.chunkCount = this.chunkPath.length;
-    this.lengths = Float64Array.from(this.metas, (m) => m.length);
+  /** Chunk lengths by id, as a typed array for the scoring loop (may be longer than the chunks). */
+  get lengths(): Float64Array {
+    return this.chunks.lengths;
   }
 
-  /** The frozen postings (merging first), and each base chunk's note, for the shard. */
-  stored(): { notes: [string, readonly ChunkMeta[]][]; frozen: FrozenPostings } {
+  /** Adopts a stored inverted index for `notes` (chunk ids in the order of `notes`). */
+  load(notes: readonly StoredNoteChunks[], stored: StoredSegment): void {
+    this.finishMerge();
+    this.base = { terms: stored.terms, offsets: stored.offsets, postings: stored.postings };
+    this.chunks.load(notes, stored.chunks);
+    this.dead.clear();
+    this.delta.clear();
+    this.baseChunks = this.chunks.size;
+    this.chunkCount = this.chunks.size;
+    this.totalLength = this.chunks.lengthOf({ first: 0, count: this.chunks.size });
+  }
+
+  has(path: string): boolean {
+    return this.chunks.has(path);
+  }
+
+  /** Living notes, in chunk-id order. */
+  paths(): IterableIterator<string> {
+    return this.chunks.paths();
+  }
+
+  /** A note's chunks (without terms), made now: for a few hits or one shard's notes at a time. */
+  chunksOf(path: string): ChunkMeta[] {
+    return this.chunks.chunksOf(path);
+  }
+
+  /** The segment as its shard stores it (merging first): each note's path and chunk count, in chunk-id order, the postings and the chunks' columns. */
+  stored(): { notes: [string, number][]; frozen: StoredSegment } {
     this.freeze();
-    const notes: [string, readonly ChunkMeta[]][] = [];
-    for (const [path] of this.ids) notes.push([path, this.notes.get(path) ?? []]);
-    return { notes, frozen: this.base };
+    return { notes: this.chunks.noteCounts(), frozen: { ...this.base, chunks: this.chunks.storedChunks() } };
   }
 
   /**
@@ -196,19 +197,24 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   write(path: string, feed: (writer: NumberedChunkWriter) => void, mergeAtOnce = true): void {
     this.finishMerge();
     this.remove(path);
-    const writing: Writing = { path, metas: [], ids: [], open: null, weights: 0, chunkId: -1, stamp: 0 };
+    const writing: Writing = { open: -1, length: -1, weights: 0, stamp: 0 };
+    const first = this.chunks.size;
+    this.chunks.addNote(path);
     this.writing = writing;
     this.delta.invalidate();
+    let written = false;
     try {
       feed(this);
       this.closeChunk(writing);
+      written = true;
     } finally {
       this.writing = null;
+      const run = { first, count: this.chunks.size - first };
+      this.totalLength += this.chunks.lengthOf(run);
+      this.chunkCount += run.count;
+      // A note whose feed failed leaves no living chunk behind.
+      if (!written) this.remove(path);
     }
-    this.notes.set(path, writing.metas);
-    this.ids.set(path, writing.ids);
-    for (const c of writing.metas) this.totalLength += c.length;
-    this.chunkCount += writing.metas.length;
     // A building segment merges once its delta outgrows half the base (each merge copies the base,
     // which has grown by half since): in pieces by whoever drives the writes, else here at once.
     if (mergeAtOnce && this.delta.postingCount > WRITE_MERGE_FACTOR * this.mergeBound()) this.freeze();
@@ -218,15 +224,11 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
     const writing = this.writing;
     if (!writing) throw new Error("A chunk is written only while a note is.");
     this.closeChunk(writing);
-    const id = this.chunkPath.length;
-    if (id >= MAX_CHUNKS) throw new RangeError(`A segment holds at most ${MAX_CHUNKS} chunks.`);
-    this.chunkPath.push(writing.path);
-    this.chunkOrdinal.push(writing.metas.length);
-    writing.ids.push(id);
+    if (this.chunks.size >= MAX_CHUNKS) throw new RangeError(`A segment holds at most ${MAX_CHUNKS} chunks.`);
     // Detached: a heading cut from a note would otherwise keep the note's whole text in memory.
-    writing.open = { heading: detach(heading), start, end, length: length ?? -1 };
+    writing.open = this.chunks.addChunk(detach(heading), start, end);
+    writing.length = length ?? -1;
     writing.weights = 0;
-    writing.chunkId = id;
     writing.stamp = this.table.nextChunk();
   }
 
@@ -236,37 +238,25 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
 
   numbered(id: number, weight: number): void {
     const writing = this.writing;
-    if (!writing?.open) throw new Error("A term is written only inside a chunk.");
+    if (!writing || writing.open < 0) throw new Error("A term is written only inside a chunk.");
     writing.weights += weight;
-    this.delta.add(id, writing.chunkId, writing.stamp, weight);
+    this.delta.add(id, writing.open, writing.stamp, weight);
   }
 
   private closeChunk(writing: Writing): void {
-    const open = writing.open;
-    if (!open) return;
-    const meta: ChunkMeta = { heading: open.heading, start: open.start, end: open.end, length: open.length >= 0 ? open.length : writing.weights };
-    writing.metas.push(meta);
-    this.metas.push(meta);
-    const id = this.metas.length - 1;
-    if (id >= this.lengths.length) {
-      const grown = new Float64Array(Math.max(64, this.lengths.length * 2));
-      grown.set(this.lengths);
-      this.lengths = grown;
-    }
-    this.lengths[id] = meta.length;
-    writing.open = null;
+    if (writing.open < 0) return;
+    this.chunks.setLength(writing.open, writing.length >= 0 ? writing.length : writing.weights);
+    writing.open = -1;
   }
 
   remove(path: string): boolean {
     this.finishMerge();
-    const meta = this.notes.get(path);
-    if (!meta) return false;
-    for (const c of meta) this.totalLength -= c.length;
-    this.chunkCount -= meta.length;
-    this.notes.delete(path);
+    const run = this.chunks.remove(path);
+    if (!run) return false;
+    this.totalLength -= this.chunks.lengthOf(run);
+    this.chunkCount -= run.count;
     this.delta.invalidate();
-    for (const id of this.ids.get(path) ?? []) this.dead.kill(id, this.chunkPath.length, id < this.baseChunks);
-    this.ids.delete(path);
+    for (let id = run.first; id < run.first + run.count; id++) this.dead.kill(id, this.chunks.size, id < this.baseChunks);
     return true;
   }
 
@@ -295,7 +285,7 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   private *merge(): Pieces<void> {
     try {
       yield; // the caller's checkpoint comes before any work
-      const compaction = this.dead.count > 0 ? planCompaction(this.chunkPath, this.chunkOrdinal, this.metas, this.dead.mask, this.ids) : null;
+      const compaction = this.dead.count > 0 ? planCompaction(this.chunks) : null;
       const remap = compaction?.remap ?? null;
       yield;
       const delta = yield* this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });
@@ -303,8 +293,7 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
       const base = yield* mergeFrozenPieces(this.base, this.table, delta, remap);
       if (compaction) this.compact(compaction);
       this.base = base;
-      this.baseChunks = this.chunkPath.length;
-      this.lengths = Float64Array.from(this.metas, (m) => m.length);
+      this.baseChunks = this.chunks.size;
       this.delta.clear();
     } finally {
       this.merging = null;
@@ -327,11 +316,7 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
 
   /** Adopts a compaction's tables (with the merged base that matches them). */
   private compact(plan: Compaction): void {
-    this.ids.clear();
-    for (const [path, list] of plan.ids) this.ids.set(path, list);
-    this.chunkPath = plan.paths;
-    this.chunkOrdinal = plan.ordinals;
-    this.metas = plan.metas;
+    this.chunks = plan.table;
     this.dead.clear();
   }
 
@@ -367,15 +352,15 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   }
 
   pathOf(id: number): string {
-    return this.chunkPath[id] as string;
+    return this.chunks.pathOf(id);
   }
 
   ordinalOf(id: number): number {
-    return this.chunkOrdinal[id] as number;
+    return this.chunks.ordinalOf(id);
   }
 
   metaOf(id: number): ChunkMeta {
-    return this.metas[id] as ChunkMeta;
+    return this.chunks.metaOf(id);
   }
 
   termCount(): number {

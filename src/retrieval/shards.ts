@@ -2,9 +2,11 @@
  * The persisted text index: one binary shard per slice of the vault (a note's shard is a hash of
  * its path), so editing a note rewrites one shard of a few hundred notes, never the whole index, and
  * no shard grows into one giant string. A shard holds its notes' metadata (JSON: times, hashes,
- * headings, links packed one string per note; the chunks' positions as an Int32 section) and its segment of the inverted index as stored in memory — the sorted
- * terms' UTF-16 code units and packed Int32 postings, little-endian — so opening the index makes
- * typed views on the shard's bytes instead of decoding text or rebuilding postings. A header holds a magic, the format version, the body's length and a checksum: a
+ * chunk counts, links packed one string per note), its chunks' columns (positions as an Int32
+ * section; headings as UTF-16 code units and Int32 offsets) and its segment of the inverted index as stored in memory — the
+ * sorted terms' UTF-16 code units and packed Int32 postings, little-endian — so opening the index
+ * makes typed views on the shard's bytes instead of decoding text, making an object per chunk or
+ * rebuilding postings. A header holds a magic, the format version, the body's length and a checksum: a
  * truncated, corrupt or outdated shard is detected, dropped, and its notes indexed again by the
  * next sync. Shards of format 1 (`notes-XX.json`) are removed when the index opens.
  *
@@ -15,9 +17,10 @@
 import type { StateStore } from "../vault/state-store";
 import { isPackedLinks, type PackedLinks } from "./packed-links";
 import { SHARD_COUNT, shardOf } from "./shard-of";
+import { chunkColumns, headingsWellFormed } from "./chunk-table";
 import { readInt32s, readUint16s, writeInt32s, writeUint16s } from "./little-endian";
 import { TermDictionary } from "./term-dictionary";
-import type { ChunkMeta, FrozenPostings } from "./text-index";
+import type { ChunkMeta, FrozenPostings, StoredSegment } from "./text-index";
 import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-slice";
 
 export { SHARD_COUNT, shardOf };
@@ -28,24 +31,30 @@ export const INDEX_PREFIX = "index";
 const MAGIC = 0x544e5953; // "SYNT" little-endian
 const HEADER_BYTES = 16;
 
-/** A note as a shard keeps it: everything but the terms, which live in the segment's postings. */
+/** A note as a shard keeps it: everything but the terms, which live in the segment's postings, and its chunks, which are the shard's next `chunkCount`. */
 export interface StoredNote {
   readonly path: string;
   readonly mtime: number;
   readonly size: number;
   readonly hash: string;
-  readonly chunks: readonly ChunkMeta[];
+  readonly chunkCount: number;
   readonly links: PackedLinks;
+}
+
+/** A note given with its chunks as objects (`encodeShard`: tests and tools). */
+export interface NoteToStore extends Omit<StoredNote, "chunkCount"> {
+  readonly chunks: readonly ChunkMeta[];
 }
 
 export interface StoredShard {
   readonly shard: number;
   readonly notes: readonly StoredNote[];
-  readonly frozen: FrozenPostings;
+  /** The segment's postings and its chunks' columns (views on the shard's bytes). */
+  readonly frozen: StoredSegment;
 }
 
-/** A note's metadata in the JSON part: path, mtime, size, hash, its chunks' headings, its links packed (packed-links.ts). */
-type EncodedNote = [string, number, number, string, string[], PackedLinks];
+/** A note's metadata in the JSON part: path, mtime, size, hash, its chunk count, its links packed (packed-links.ts). */
+type EncodedNote = [string, number, number, string, number, PackedLinks];
 /** Each chunk's start, end and length, in the ranges section: 435,000 chunks at 50,000 notes, which as JSON arrays cost ~0.4 s to parse and collect. */
 const RANGE_WORDS = 3;
 
@@ -73,12 +82,17 @@ export function* wordsChecksum(words: Int32Array): Pieces<number> {
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
-export function encodeShard(notes: readonly StoredNote[], frozen: FrozenPostings): Uint8Array {
-  return runPieces(encodeShardPieces(notes, frozen));
+/** The shard of notes given with their chunks as objects. */
+export function encodeShard(notes: readonly NoteToStore[], frozen: FrozenPostings): Uint8Array {
+  const stored = notes.map(({ chunks, ...note }): StoredNote => ({ ...note, chunkCount: chunks.length }));
+  return runPieces(encodeShardPieces(stored, { ...frozen, chunks: chunkColumns(notes.flatMap((n) => n.chunks)) }));
 }
 
-/** The shard's bytes, made in pieces; `notes` and `frozen` must not change until it is done (frozen postings never do). */
-export function* encodeShardPieces(notes: readonly StoredNote[], frozen: FrozenPostings): Pieces<Uint8Array> {
+/**
+ * The shard's bytes, made in pieces; `notes` and `frozen` must not change until it is done (frozen
+ * postings and a segment's stored chunks never do). The notes' chunk counts add up to the chunks'.
+ */
+export function* encodeShardPieces(notes: readonly StoredNote[], frozen: StoredSegment): Pieces<Uint8Array> {
   const encoder = new TextEncoder();
   const meta = encoder.encode(
     JSON.stringify(
@@ -87,17 +101,20 @@ export function* encodeShardPieces(notes: readonly StoredNote[], frozen: FrozenP
         n.mtime,
         n.size,
         n.hash,
-        n.chunks.map((c) => c.heading),
+        n.chunkCount,
         n.links,
       ]),
     ),
   );
-  const ranges = chunkRanges(notes);
+  const { ranges, headings } = frozen.chunks;
   const units = frozen.terms.units;
-  // body: metaLength, meta, chunkCount, chunk ranges, dictLength (bytes), the terms' UTF-16 units, termCount, postingCount (each part padded to 4), term starts, offsets, postings
+  // body: metaLength, meta, chunkCount, chunk ranges, heading offsets (chunkCount + 1), the headings' UTF-16 units,
+  // dictLength (bytes), the terms' UTF-16 units, termCount, postingCount (each part padded to 4), term starts, offsets, postings
   const metaAt = 4;
   const chunkCountAt = pad4(metaAt + meta.length);
-  const dictLengthAt = chunkCountAt + 4 + 4 * ranges.length;
+  const headingOffsetsAt = chunkCountAt + 4 + 4 * ranges.length;
+  const headingUnitsAt = headingOffsetsAt + 4 * headings.offsets.length;
+  const dictLengthAt = pad4(headingUnitsAt + 2 * headings.units.length);
   const dictAt = dictLengthAt + 4;
   const countsAt = pad4(dictAt + 2 * units.length);
   const startsAt = countsAt + 8;
@@ -111,6 +128,8 @@ export function* encodeShardPieces(notes: readonly StoredNote[], frozen: FrozenP
   body.set(meta, metaAt);
   view.setUint32(chunkCountAt, ranges.length / RANGE_WORDS, true);
   writeInt32s(bytes.buffer, HEADER_BYTES + chunkCountAt + 4, ranges);
+  writeInt32s(bytes.buffer, HEADER_BYTES + headingOffsetsAt, headings.offsets);
+  writeUint16s(bytes.buffer, HEADER_BYTES + headingUnitsAt, headings.units);
   view.setUint32(dictLengthAt, 2 * units.length, true);
   writeUint16s(bytes.buffer, HEADER_BYTES + dictAt, units);
   view.setUint32(countsAt, frozen.terms.size, true);
@@ -126,19 +145,6 @@ export function* encodeShardPieces(notes: readonly StoredNote[], frozen: FrozenP
   header.setUint32(8, bodyLength, true);
   header.setUint32(12, checksum, true);
   return bytes;
-}
-
-function chunkRanges(notes: readonly StoredNote[]): Int32Array {
-  const ranges = new Int32Array(RANGE_WORDS * notes.reduce((sum, n) => sum + n.chunks.length, 0));
-  let at = 0;
-  for (const n of notes) {
-    for (const c of n.chunks) {
-      ranges[at++] = c.start;
-      ranges[at++] = c.end;
-      ranges[at++] = c.length;
-    }
-  }
-  return ranges;
 }
 
 /** The notes and postings of a shard, or null when it is of another format, truncated or corrupt. */
@@ -164,7 +170,16 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
     const metaLength = view.getUint32(0, true);
     const chunkCountAt = pad4(4 + metaLength);
     const chunkCount = view.getUint32(chunkCountAt, true);
-    const dictLengthAt = chunkCountAt + 4 + 4 * RANGE_WORDS * chunkCount;
+    const headingOffsetsAt = chunkCountAt + 4 + 4 * RANGE_WORDS * chunkCount;
+    const headingUnitsAt = headingOffsetsAt + 4 * (chunkCount + 1);
+    if (headingUnitsAt > bodyLength) return null;
+    const headingOffsets = readInt32s(bytes.buffer, base + headingOffsetsAt, chunkCount + 1);
+    const headingUnitCount = headingOffsets[chunkCount] as number;
+    if (headingUnitCount < 0 || headingUnitsAt + 2 * headingUnitCount > bodyLength) return null;
+    const headings = { units: readUint16s(bytes.buffer, base + headingUnitsAt, headingUnitCount), offsets: headingOffsets };
+    // Offsets that fall or leave their units would make wrong headings (or throw) when one is read, long after the load.
+    if (!headingsWellFormed(headings, chunkCount)) return null;
+    const dictLengthAt = pad4(headingUnitsAt + 2 * headingUnitCount);
     if (dictLengthAt + 4 > bodyLength) return null;
     const dictLength = view.getUint32(dictLengthAt, true);
     const countsAt = pad4(dictLengthAt + 4 + dictLength);
@@ -178,21 +193,13 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
     yield;
     const encoded = JSON.parse(decoder.decode(body.subarray(4, 4 + metaLength))) as EncodedNote[];
     const ranges = readInt32s(bytes.buffer, base + chunkCountAt + 4, RANGE_WORDS * chunkCount);
-    let at = 0;
-    const notes: StoredNote[] = encoded.map(([path, mtime, size, hash, headings, links]) => ({
-      path,
-      mtime,
-      size,
-      hash,
-      chunks: headings.map((heading) => {
-        const chunk = { heading, start: ranges[at] as number, end: ranges[at + 1] as number, length: ranges[at + 2] as number };
-        at += RANGE_WORDS;
-        return chunk;
-      }),
-      links,
-    }));
-    // Every range belongs to one chunk: a shard whose headings and ranges disagree is corrupt.
-    if (at !== ranges.length) return null;
+    let chunks = 0;
+    const notes: StoredNote[] = encoded.map(([path, mtime, size, hash, chunkCount, links]) => {
+      chunks += Number.isInteger(chunkCount) && chunkCount >= 0 ? chunkCount : NaN;
+      return { path, mtime, size, hash, chunkCount, links };
+    });
+    // Every chunk belongs to one note: a shard whose notes' counts and chunk columns disagree is corrupt.
+    if (chunks !== chunkCount) return null;
     // Views on the shard's bytes (copies on a big-endian host): they keep its buffer alive, as the segment does.
     const units = readUint16s(bytes.buffer, base + dictLengthAt + 4, dictLength / 2);
     const terms = new TermDictionary(units, readInt32s(bytes.buffer, base + startsAt, termCount + 1));
@@ -200,7 +207,7 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
     const postings = readInt32s(bytes.buffer, base + postingsAt, postingCount);
     yield;
     if (!(yield* wellFormed(notes, shard, terms, offsets, postings))) return null;
-    return { shard, notes, frozen: { terms, offsets, postings } };
+    return { shard, notes, frozen: { terms, offsets, postings, chunks: { ranges, headings } } };
   } catch {
     return null;
   }
@@ -211,8 +218,8 @@ function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDic
   if (!terms.wellFormed() || terms.size + 1 !== offsets.length || offsets[0] !== 0 || offsets[terms.size] !== postings.length) return false;
   let chunks = 0;
   for (const n of notes) {
-    if (typeof n.path !== "string" || shardOf(n.path) !== shard || !Array.isArray(n.chunks) || !isPackedLinks(n.links)) return false;
-    chunks += n.chunks.length;
+    if (typeof n.path !== "string" || shardOf(n.path) !== shard || !isPackedLinks(n.links)) return false;
+    chunks += n.chunkCount;
   }
   let checked = 0;
   for (let i = 0; i < terms.size; i++) {

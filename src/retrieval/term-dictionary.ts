@@ -149,7 +149,7 @@ function writeTerm(units: Uint16Array, at: number, term: string): void {
 }
 
 /** Terms are at most MAX_TOKEN units, but a string is made in bounded runs all the same: an argument list has a limit. */
-function unitsToString(units: Uint16Array, from: number, to: number): string {
+export function unitsToString(units: Uint16Array, from: number, to: number): string {
   let text = "";
   for (let at = from; at < to; at += 4096) text += String.fromCharCode(...units.subarray(at, Math.min(to, at + 4096)));
   return text;

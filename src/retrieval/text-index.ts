@@ -10,13 +10,13 @@
  * reads beside the base (see segment.ts) and that merges into it before a flush. Term statistics (document frequency, average length) are sums over the segments,
  * so scores do not depend on how notes were spread or in which order they came.
  */
-import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings, type NumberedChunkWriter } from "./segment";
+import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings, type NumberedChunkWriter, type StoredNoteChunks, type StoredSegment } from "./segment";
 import { shardOf, SHARD_COUNT } from "./shard-of";
 import { TermTable } from "./term-table";
 import type { Pieces } from "./time-slice";
 import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "./top-k";
 
-export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings, NumberedChunkWriter };
+export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings, NumberedChunkWriter, StoredNoteChunks, StoredSegment };
 
 /** A matching note, as its best chunk. */
 export interface TextHit {
@@ -46,20 +46,20 @@ export class TextIndex {
   }
 
   has(path: string): boolean {
-    return this.segments[shardOf(path)]?.notes.has(path) ?? false;
+    return this.segments[shardOf(path)]?.has(path) ?? false;
   }
 
   *paths(): IterableIterator<string> {
-    for (const s of this.segments) yield* s.notes.keys();
+    for (const s of this.segments) yield* s.paths();
   }
 
-  /** The chunks of a note as they were indexed, in order (positions and lengths; no terms). */
+  /** The chunks of a note as they were indexed, in order (positions and lengths; no terms), made on demand. */
   chunksOf(path: string): readonly ChunkMeta[] {
-    return this.segments[shardOf(path)]?.notes.get(path) ?? [];
+    return this.segments[shardOf(path)]?.chunksOf(path) ?? [];
   }
 
-  /** A segment's notes (in chunk-id order) and frozen postings, for its shard. */
-  segment(shard: number): { notes: [string, readonly ChunkMeta[]][]; frozen: FrozenPostings } {
+  /** A segment's notes (path and chunk count, in chunk-id order), frozen postings and chunk columns, for its shard. */
+  segment(shard: number): { notes: [string, number][]; frozen: StoredSegment } {
     const stored = (this.segments[shard] as Segment).stored();
     this.releaseTerms();
     return stored;
@@ -71,7 +71,7 @@ export class TextIndex {
   }
 
   /** Adopts a segment read from its shard. */
-  loadSegment(shard: number, notes: readonly { path: string; chunks: readonly ChunkMeta[] }[], frozen: FrozenPostings): void {
+  loadSegment(shard: number, notes: readonly StoredNoteChunks[], frozen: StoredSegment): void {
     this.segments[shard]?.load(notes, frozen);
   }
 

@@ -377,9 +377,9 @@ export class VaultIndex implements Retriever {
     );
   }
 
-  private stored(path: string, chunks: StoredNote["chunks"]): StoredNote {
+  private stored(path: string, chunkCount: number): StoredNote {
     const state = this.notes.get(path) as NoteState;
-    return { path, ...state, chunks, links: this.graph.packedLinksOf(path) ?? NO_LINKS };
+    return { path, ...state, chunkCount, links: this.graph.packedLinksOf(path) ?? NO_LINKS };
   }
 
   /** Text hits alone (BM25): the best notes, each as its best chunk, best first. */

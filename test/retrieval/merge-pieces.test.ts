@@ -54,7 +54,7 @@ function documentFrequency(segment: Segment, table: TermTable, word: string): nu
 function storedForm(segment: Segment) {
   const { notes, frozen } = segment.stored();
   return {
-    notes: notes.map(([path, metas]) => [path, metas.map((m) => m.length)]).sort(),
+    notes: notes.map(([path]) => [path, segment.chunksOf(path).map((m) => m.length)]).sort(),
     owners: Array.from({ length: segment.chunkCount }, (_, id) => segment.pathOf(id)),
     terms: Array.from({ length: frozen.terms.size }, (_, i) => frozen.terms.term(i)),
     offsets: [...frozen.offsets],

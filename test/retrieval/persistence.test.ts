@@ -57,12 +57,12 @@ describe("the persisted index", () => {
     await expectDroppedAndReindexed(vault, memory, 17);
   });
 
-  it("drops a shard of format 4 (UTF-8 dictionaries), 5 (chunk ranges in JSON) or another version, and the next sync indexes its notes again", async () => {
+  it("drops a shard of format 4 (UTF-8 dictionaries), 5 (chunk ranges in JSON), 6 (headings in JSON) or another version, and the next sync indexes its notes again", async () => {
     const memory = new MemoryVault(files);
     const vault = aVault(files);
     await syncIndex(await openIndex(vault), memory);
     const key = shardKey(shardOf("notes/n3.md"));
-    for (const version of [4, 5, 999]) {
+    for (const version of [4, 5, 6, 999]) {
       const older = ((await vault.store.readBytes(key)) ?? new Uint8Array(0)).slice();
       new DataView(older.buffer).setUint32(4, version, true); // the format version in the header
       await vault.store.write(key, older);

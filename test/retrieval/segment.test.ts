@@ -54,9 +54,10 @@ describe("Segment", () => {
         // The expected index, from the model, in the stored order of the notes.
         const postings = new Map<string, number[]>();
         let id = 0;
-        for (const [path, metas] of notes) {
+        for (const [path, count] of notes) {
           const chunks = model.get(path) ?? [];
-          expect(metas.map((m) => m.length)).toEqual(chunks.map((c) => c.length));
+          expect(count).toBe(chunks.length);
+          expect(segment.chunksOf(path).map((m) => m.length)).toEqual(chunks.map((c) => c.length));
           for (const c of chunks) {
             c.terms.forEach((t, i) => {
               const list = postings.get(t) ?? [];
@@ -87,7 +88,8 @@ describe("Segment", () => {
       writer.term("a", 0, 1, 1);
     });
     const { notes, frozen } = segment.stored();
-    expect(notes[0]?.[1].map((m) => m.length)).toEqual([5, 1]);
+    expect(notes[0]?.[1]).toBe(2);
+    expect([...frozen.chunks.ranges]).toEqual([0, 5, 5, 5, 9, 1]);
     expect(frozen.terms.term(0)).toBe("a");
     expect([...frozen.postings.subarray(frozen.offsets[0], frozen.offsets[1])]).toEqual([0 * 256 + 4, 1 * 256 + 1]);
   });

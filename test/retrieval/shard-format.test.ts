@@ -1,8 +1,9 @@
 /**
- * Shard formats 5 and 6: the term dictionary is stored as raw UTF-16 code units, little-endian, and
- * read as a view on the shard's bytes (5); the chunks' ranges are an Int32 section, their headings
- * stay in the JSON (6). A shard whose dictionary section does not fit (odd byte length, longer than
- * the body, term offsets past its units) or whose ranges disagree with its headings is rejected even
+ * Shard formats 5 to 7: the term dictionary is stored as raw UTF-16 code units, little-endian, and
+ * read as a view on the shard's bytes (5); the chunks' ranges are an Int32 section (6); so are
+ * their headings, as UTF-16 code units and Int32 offsets, the JSON keeping each note's chunk count
+ * (7; see heading-section.test.ts). A shard whose dictionary section does not fit (odd byte length, longer than
+ * the body, term offsets past its units) or whose chunk count disagrees with its notes' is rejected even
  * when its checksum is right;
  * the checksum keeps the values of FNV-1a taken as a uint32 at every step; and a big-endian host's
  * path (a DataView copy) reads and writes the same bytes.
@@ -40,7 +41,10 @@ function aShard(): Uint8Array {
 function dictionarySection(bytes: Uint8Array) {
   const body = new DataView(bytes.buffer, bytes.byteOffset + HEADER_BYTES);
   const chunkCountAt = (4 + body.getUint32(0, true) + 3) & ~3;
-  const lengthAt = chunkCountAt + 4 + 12 * body.getUint32(chunkCountAt, true);
+  const chunkCount = body.getUint32(chunkCountAt, true);
+  const headingOffsetsAt = chunkCountAt + 4 + 12 * chunkCount;
+  const headingUnits = body.getInt32(headingOffsetsAt + 4 * chunkCount, true);
+  const lengthAt = (headingOffsetsAt + 4 * (chunkCount + 1) + 2 * headingUnits + 3) & ~3;
   return { body, chunkCountAt, lengthAt, unitsAt: lengthAt + 4, byteLength: body.getUint32(lengthAt, true) };
 }
 
@@ -58,7 +62,7 @@ function referenceChecksum(words: Int32Array): number {
   return h;
 }
 
-describe("shard formats 5 and 6", () => {
+describe("shard formats 5 to 7", () => {
   it("stores the dictionary's code units raw and reads them back as a view on the shard's bytes", () => {
     const bytes = aShard();
     const { unitsAt, byteLength } = dictionarySection(bytes);
@@ -69,10 +73,10 @@ describe("shard formats 5 and 6", () => {
     expect(decoded?.frozen.terms.units.buffer).toBe(bytes.buffer);
     expect(Array.from({ length: TERMS.length }, (_, i) => decoded?.frozen.terms.term(i))).toEqual(TERMS);
     for (const t of TERMS) expect(decoded?.frozen.terms.find(t)).toBe(TERMS.indexOf(t));
-    expect(decoded?.notes[0]?.chunks).toEqual(note.chunks);
+    expect(decoded?.notes[0]?.chunkCount).toBe(note.chunks.length);
   });
 
-  it("rejects chunk ranges that disagree with the headings or run past the body", () => {
+  it("rejects a chunk count that disagrees with the notes' or runs past the body", () => {
     for (const count of [1, 3, 1 << 28]) {
       const bytes = aShard();
       const { body, chunkCountAt } = dictionarySection(bytes);
