@@ -227,9 +227,9 @@ function seek(postings: Int32Array, from: number, end: number, local: number): n
  * then chunk order (a note's best chunk is its first among equals).
  */
 class TopK {
-  private readonly best: RankedChunk[] = [];
+  private readonly best: Entry[] = [];
   /** The entry in `best` of each note there. */
-  private readonly entries = new Map<string, RankedChunk>();
+  private readonly entries = new Map<string, Entry>();
   private readonly accepted = new Map<string, boolean>();
 
   constructor(
@@ -239,7 +239,7 @@ class TopK {
 
   /** The score a chunk must reach to enter (ties are settled by path), or -Infinity while not full. */
   threshold(): number {
-    return this.best.length < this.limit ? -Infinity : (this.best[this.best.length - 1] as RankedChunk).score;
+    return this.best.length < this.limit ? -Infinity : (this.best[this.best.length - 1] as Entry).score;
   }
 
   offer(score: number, segment: ScoredSegment, local: number): void {
@@ -248,40 +248,50 @@ class TopK {
     let ok = this.accepted.get(path);
     if (ok === undefined) this.accepted.set(path, (ok = this.accept(path)));
     if (!ok) return;
-    const candidate: RankedChunk = { score, path, ordinal: segment.ordinalOf(local), meta: segment.metaOf(local) };
+    const candidate: Entry = { score, path, ordinal: segment.ordinalOf(local), segment, local };
     const entry = this.entries.get(path);
     if (entry) {
       // The note is in already: its better chunk takes its place.
       if (byScore(candidate, entry) >= 0) return;
       this.best.splice(this.indexOf(entry), 1);
-    } else if (this.best.length >= this.limit && byScore(candidate, this.best[this.best.length - 1] as RankedChunk) >= 0) return;
+    } else if (this.best.length >= this.limit && byScore(candidate, this.best[this.best.length - 1] as Entry) >= 0) return;
     this.best.splice(this.insertionPoint(candidate), 0, candidate);
     this.entries.set(path, candidate);
-    if (this.best.length > this.limit) this.entries.delete((this.best.pop() as RankedChunk).path);
+    if (this.best.length > this.limit) this.entries.delete((this.best.pop() as Entry).path);
   }
 
   /** Where `candidate` goes in `best` (after every entry ranked before it). */
-  private insertionPoint(candidate: RankedChunk): number {
+  private insertionPoint(candidate: Entry): number {
     let lo = 0;
     let hi = this.best.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (byScore(this.best[mid] as RankedChunk, candidate) <= 0) lo = mid + 1;
+      if (byScore(this.best[mid] as Entry, candidate) <= 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   /** The position of an entry of `best` (entries are distinct under `byScore`: one per note). */
-  private indexOf(entry: RankedChunk): number {
+  private indexOf(entry: Entry): number {
     return this.insertionPoint(entry) - 1;
   }
 
+  /** The ranking, each chunk's metadata (its heading decoded) made now, for the winners alone. */
   ranked(): RankedChunk[] {
-    return this.best;
+    return this.best.map(({ score, path, ordinal, segment, local }) => ({ score, path, ordinal, meta: segment.metaOf(local) }));
   }
 }
 
-function byScore(a: RankedChunk, b: RankedChunk): number {
+/** A chunk in the running: where to find its metadata, which only the final ranking reads. */
+interface Entry {
+  readonly score: number;
+  readonly path: string;
+  readonly ordinal: number;
+  readonly segment: ScoredSegment;
+  readonly local: number;
+}
+
+function byScore(a: Entry, b: Entry): number {
   return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.ordinal - b.ordinal;
 }
