@@ -244,6 +244,18 @@ export class ChunkTable {
     return { units, offsets };
   }
 
+  /**
+   * Moves every heading into a section of the table's own, ids one to one (a table without dead
+   * chunks: a merge that dropped none, or a compaction's new table): the loaded shard's bytes the
+   * old section viewed are then released with the base the merge replaced, and written headings
+   * stop being strings.
+   */
+  ownHeadings(): void {
+    this.stored = this.headingsSection();
+    for (let id = 0; id < this.size; id++) this.headingRef[id] = id;
+    this.written = [];
+  }
+
   /** Each living note's path and chunk count, in chunk-id order. */
   noteCounts(): [string, number][] {
     const out: [string, number][] = [];
@@ -290,9 +302,7 @@ export class ChunkTable {
     }
     // The living headings in a section of their own: the shard's bytes the old one viewed are
     // released (the merged base no longer views them), and written headings stop being strings.
-    next.stored = next.headingsSection();
-    for (let id = 0; id < next.size; id++) next.headingRef[id] = id;
-    next.written = [];
+    next.ownHeadings();
     return { remap, table: next };
   }
 

@@ -5,6 +5,8 @@
  * quarter of a Set's memory) and becomes a Set the first time a path leaves it (an edit, where
  * finding a path pays off).
  */
+import { detach } from "./detach";
+
 export class PathGroups {
   private readonly groups = new Map<string, string[] | Set<string>>();
 
@@ -15,7 +17,8 @@ export class PathGroups {
    */
   add(key: string, path: string): void {
     const group = this.groups.get(key);
-    if (group === undefined) this.groups.set(key, [path]);
+    // Detached: a key cut from a longer string (a target unpacked from a note's links) would keep it alive.
+    if (group === undefined) this.groups.set(detach(key), [path]);
     else if (Array.isArray(group)) {
       if (group[group.length - 1] !== path) group.push(path);
     } else group.add(path);

@@ -292,6 +292,8 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
       yield;
       const base = yield* mergeFrozenPieces(this.base, this.table, delta, remap);
       if (compaction) this.compact(compaction);
+      // Nothing dropped: the table's headings still view the loaded shard, which would stay in memory for them.
+      else this.chunks.ownHeadings();
       this.base = base;
       this.baseChunks = this.chunks.size;
       this.delta.clear();

@@ -217,8 +217,11 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
 function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDictionary, offsets: Int32Array, postings: Int32Array): Pieces<boolean> {
   if (!terms.wellFormed() || terms.size + 1 !== offsets.length || offsets[0] !== 0 || offsets[terms.size] !== postings.length) return false;
   let chunks = 0;
+  // A path twice would leave the notes' order and their chunks' order apart (chunk-table.ts).
+  const paths = new Set<string>();
   for (const n of notes) {
-    if (typeof n.path !== "string" || shardOf(n.path) !== shard || !isPackedLinks(n.links)) return false;
+    if (typeof n.path !== "string" || shardOf(n.path) !== shard || !isPackedLinks(n.links) || paths.has(n.path)) return false;
+    paths.add(n.path);
     chunks += n.chunkCount;
   }
   let checked = 0;

@@ -190,7 +190,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   for (let i = 0; i < toRead.length; i++) {
     // Yield when the time slice is spent, after a full batch (so progress lines keep coming), or
     // before a note that makes the index's tables double (a step long enough for a slice of its own).
-    if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize || index.nextNoteGrowsTables))) {
+    if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize || index.growsTables(toRead[i] as string)))) {
       options.signal?.throwIfAborted();
       options.progress?.({ done: settled + i, total: checked.length });
       inBatch = 0;

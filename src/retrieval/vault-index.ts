@@ -11,6 +11,7 @@ import { DEFAULT_FUSION, type FusionParameters } from "./fusion";
 import { GraphIndex, type LinkResolver } from "./graph-index";
 import { flushIndex, type FlushResult } from "./index-flush";
 import { fusedHits, searchCandidates, searchTextHits, type Candidates, type SearchSource } from "./index-search";
+import { linkTargetOf, type LinkTarget } from "./link-target";
 import { parseLinks, type LinkExtractor } from "./links";
 import type { Embedder } from "./embedder";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
@@ -46,7 +47,7 @@ export interface VaultIndexOptions {
    * Called between the pieces of each persisted shard's decoding and before it is loaded into
    * memory; on Obsidian's main thread it yields when the time slice is spent
    * (src/retrieval/time-slice.ts), so a warm start never freezes it — or, `force`d, at once: before
-   * a step known to be long (`nextNoteGrowsTables`).
+   * a step known to be long (`growsTables`).
    */
   readonly checkpoint?: (force?: boolean) => Promise<unknown>;
 }
@@ -57,22 +58,9 @@ export interface NoteState {
   readonly hash: string;
 }
 
-/**
- * Where a link leads, as the index sees it. Only "missing" is a dangling link: a note in an
- * excluded folder exists (the user can open it), it is just never indexed, embedded or returned.
- */
-export type LinkTarget =
-  /** A note the index holds. */
-  | { readonly kind: "indexed"; readonly path: string }
-  /** A note that exists but is never indexed: in an excluded folder, or the wiki's index.md or log.md. */
-  | { readonly kind: "excluded"; readonly path: string }
-  /** A file that exists but is no note of the index (an image, a PDF, a canvas): Obsidian's resolver sees these. */
-  | { readonly kind: "file"; readonly path: string }
-  | { readonly kind: "missing" };
+export type { LinkTarget };
 
 const NO_LINKS: PackedLinks = packLinks({ links: [], embeds: [], tags: [], sources: [] });
-
-const MISSING: LinkTarget = Object.freeze({ kind: "missing" });
 
 const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused: 0, error: null });
 
@@ -94,6 +82,8 @@ export class VaultIndex implements Retriever {
   /** index.md and log.md: Synapse's bookkeeping, never a search result nor a model's context. */
   private readonly bookkeeping: ReadonlySet<string>;
   private wikiNotes = 0;
+  /** The size at which the maps keyed by path last doubled: a Map keeps its grown table as notes come and go. */
+  private grownAt = 0;
   /** Shards found corrupt or of an older format when the index was opened. */
   rejectedShards = 0;
   private readonly edits = new EditLog();
@@ -127,7 +117,7 @@ export class VaultIndex implements Retriever {
         // Registering a note's links costs µs (a lookup per target, once its key is known): a
         // 50,000-note shard's ~200 notes are registered in pieces, with a checkpoint between them.
         for (let i = 0; i < stored.notes.length; i++) {
-          if (index.nextNoteGrowsTables) await options.checkpoint?.(true);
+          if (index.growsTables((stored.notes[i] as StoredNote).path)) await options.checkpoint?.(true);
           else if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
           const note = stored.notes[i] as StoredNote;
           index.register(note.path, note, note.links, keys);
@@ -147,15 +137,15 @@ export class VaultIndex implements Retriever {
   }
 
   /**
-   * Whether the next new note makes the maps keyed by path (the index's, the graph's) double their
+   * Whether registering `path` makes the maps keyed by path (the index's, the graph's) double their
    * tables: a JavaScript Map grows when full, at a power of two, and copies every entry. At 32,768
    * notes the copies took ~20 ms in one registration here (the first touch of their new memory is
    * dear on this machine), so whoever registers notes on the main thread yields first and gives
-   * that step a slice of its own.
+   * that step a slice of its own. Only a note new to the index grows them, and only once per size.
    */
-  get nextNoteGrowsTables(): boolean {
+  growsTables(path: string): boolean {
     const size = this.notes.size;
-    return size >= LARGE_TABLES && (size & (size - 1)) === 0;
+    return size >= LARGE_TABLES && (size & (size - 1)) === 0 && size > this.grownAt && !this.notes.has(path);
   }
 
   /** Indexed pages in the wiki folder, counted as they come and go. */
@@ -313,16 +303,7 @@ export class VaultIndex implements Retriever {
    * (link-resolution.ts), over the indexed notes and the excluded ones the last sync listed.
    */
   linkTarget(target: string, from: string): LinkTarget {
-    const outer = this.options.resolver;
-    if (outer) {
-      const path = outer.resolve(target, from);
-      if (path === null) return MISSING;
-      if (this.notes.has(path)) return Object.freeze({ kind: "indexed", path });
-      return Object.freeze({ kind: this.excluded(path) ? "excluded" : "file", path });
-    }
-    const path = this.graph.locate(target, from);
-    if (path === null) return MISSING;
-    return Object.freeze({ kind: this.notes.has(path) ? "indexed" : "excluded", path });
+    return linkTargetOf(target, from, { resolver: this.options.resolver, graph: this.graph, indexed: (path) => this.notes.has(path), excluded: (path) => this.excluded(path) });
   }
 
   /**
@@ -330,7 +311,10 @@ export class VaultIndex implements Retriever {
    * of target name keys shared by a whole load of shards.
    */
   private register(path: string, state: NoteState, links: PackedLinks, keys: TargetKeyMemo | null = null): void {
-    if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
+    if (!this.notes.has(path)) {
+      if (this.inWiki(path)) this.wikiNotes += 1;
+      if (this.notes.size > this.grownAt && (this.notes.size & (this.notes.size - 1)) === 0) this.grownAt = this.notes.size;
+    }
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
     this.graph.set(path, links, keys);
   }

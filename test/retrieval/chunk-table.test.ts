@@ -49,7 +49,7 @@ function fromShard(table: TermTable, notes: ReadonlyMap<string, readonly ChunkMe
 }
 
 /** A segment stored in its shard and loaded back. */
-function reloaded(table: TermTable, built: Segment): Segment {
+function reloaded(table: TermTable, built: Segment, keep?: (bytes: Uint8Array) => void): Segment {
   const { notes: stored, frozen } = built.stored();
   const bytes = runPieces(
     encodeShardPieces(
@@ -57,6 +57,7 @@ function reloaded(table: TermTable, built: Segment): Segment {
       frozen,
     ),
   );
+  keep?.(bytes);
   const decoded = decodeShard(bytes, SHARD);
   if (!decoded) throw new Error("The shard did not decode.");
   const segment = new Segment(table);
@@ -105,5 +106,21 @@ describe("chunk columns", () => {
         for (const [path, metas] of model) expect(again.chunksOf(path)).toEqual(metas);
       }),
     );
+  });
+
+  it("stop reading the loaded shard's bytes once a merge replaced its postings, though it dropped no chunk", () => {
+    const table = new TermTable();
+    const built = new Segment(table);
+    write(built, PATHS[0] as string, [{ heading: "Loaded heading", start: 0, end: 5, length: 3 }]);
+    let shardBytes: Uint8Array = new Uint8Array(0);
+    const segment = reloaded(table, built, (bytes) => (shardBytes = bytes));
+    // Only a new note: the merge has nothing to drop, so no compaction rebuilds the columns.
+    write(segment, PATHS[1] as string, [{ heading: "Written heading", start: 0, end: 9, length: 4 }]);
+    segment.freeze();
+    // Were the headings still a view on the shard's bytes, the whole shard would stay in memory for
+    // them, and scribbling over it would change them.
+    shardBytes.fill(0x58);
+    expect(segment.chunksOf(PATHS[0] as string)).toEqual([{ heading: "Loaded heading", start: 0, end: 5, length: 3 }]);
+    expect(segment.chunksOf(PATHS[1] as string)).toEqual([{ heading: "Written heading", start: 0, end: 9, length: 4 }]);
   });
 });

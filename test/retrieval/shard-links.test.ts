@@ -1,7 +1,7 @@
 /**
  * Shard format 7 stores each note's links packed in one string (packed-links.ts), or as lists when
  * they cannot be packed; decoding gives back what was stored and rejects a shard whose links are
- * neither, even when its checksum is right.
+ * neither, or that lists a path twice, even when its checksum is right.
  */
 import { describe, expect, it } from "vitest";
 import type { NoteLinks } from "../../src/retrieval/links";
@@ -36,5 +36,11 @@ describe("a shard's links", () => {
   it("reject the shard when they are neither packed nor lists", () => {
     expect(roundTrip("Alpha\u009fBeta")).toBeNull();
     expect(roundTrip({ links: "Alpha", embeds: [], tags: [], sources: [] } as unknown as NoteLinks)).toBeNull();
+  });
+
+  it("reject the shard when a path is listed twice (its notes' order and its chunks' would part)", () => {
+    const note = { path, mtime: 1, size: 1, hash: "h", chunks: [], links: packLinks({ links: [], embeds: [], tags: [], sources: [] }) };
+    expect(decodeShard(encodeShard([note], NO_POSTINGS), shardOf(path))).not.toBeNull();
+    expect(decodeShard(encodeShard([note, note], NO_POSTINGS), shardOf(path))).toBeNull();
   });
 });

@@ -53,4 +53,22 @@ describe("a note that makes the index's tables double", () => {
     expect(reopened.size).toBe(NOTES);
     expect(forced).toBe(1);
   });
+
+  it("is the only one: a sync of an index of exactly 8,192 notes that finds nothing new forces no yield", async () => {
+    const exact = Object.fromEntries(Array.from({ length: 8192 }, (_, i) => [`notes/n${i}.md`, `Note ${i}`]));
+    const vault = new MemoryVault(exact);
+    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+    await syncIndex(index, vault, { slicer: forcedAt(() => index.size), batchSize: 100_000 });
+    expect(index.size).toBe(8192);
+    // A note changed, none new: the tables do not grow.
+    await vault.process("notes/n5.md", () => "Note 5, changed");
+    const again = forcedAt(() => index.size);
+    await syncIndex(index, vault, { slicer: again, batchSize: 100_000 });
+    expect(again.sizes).toEqual([]);
+    // The next new note does grow the tables.
+    await vault.create("notes/new.md", "A new note");
+    const growing = forcedAt(() => index.size);
+    await syncIndex(index, vault, { slicer: growing, batchSize: 100_000 });
+    expect(growing.sizes).toEqual([8192]);
+  });
 });
