@@ -11,6 +11,7 @@ import { Segment, type ChunkMeta } from "../../src/retrieval/segment";
 import { decodeShard, encodeShardPieces, shardOf } from "../../src/retrieval/shards";
 import { runPieces } from "../../src/retrieval/time-slice";
 import { TermTable } from "../../src/retrieval/term-table";
+import { applyOp, segmentOps, writeNote } from "../helpers/segment-ops";
 
 /** Five paths of one shard, as a segment's notes are. */
 const SHARD = shardOf("notes/0.md");
@@ -26,19 +27,10 @@ const chunk = fc.record({
   length: fc.integer({ min: 1, max: 50 }),
 });
 const chunks = fc.array(chunk, { maxLength: 4 });
-const op = fc.oneof(
-  fc.record({ kind: fc.constant("write" as const), path: fc.constantFrom(...PATHS), chunks }),
-  fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
-  fc.record({ kind: fc.constant("merge" as const) }),
-);
+const op = segmentOps(PATHS, chunks);
 
 function write(segment: Segment, path: string, metas: readonly ChunkMeta[]): void {
-  segment.write(path, (writer) => {
-    for (const c of metas) {
-      writer.chunk(c.heading, c.start, c.end, c.length);
-      writer.term("w", 0, 1, 1);
-    }
-  });
+  writeNote(segment, path, metas, (writer) => writer.term("w", 0, 1, 1));
 }
 
 /** A segment of `notes`, written, stored in its shard and loaded back (its headings then come from the shard's section). */
@@ -77,13 +69,7 @@ describe("chunk columns", () => {
         }
         const segment = fromShard(table, model);
         for (const o of ops) {
-          if (o.kind === "write") {
-            write(segment, o.path, o.chunks);
-            model.delete(o.path);
-            model.set(o.path, o.chunks);
-          } else if (o.kind === "remove") {
-            expect(segment.remove(o.path)).toBe(model.delete(o.path));
-          } else segment.freeze();
+          applyOp(segment, model, o, write);
           for (const [path, metas] of model) expect(segment.chunksOf(path)).toEqual(metas);
         }
         const { notes } = segment.stored();

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Segment, type ChunkTerms } from "../../src/retrieval/segment";
 import { TermTable } from "../../src/retrieval/term-table";
+import { applyOp, segmentOps, writeNote } from "../helpers/segment-ops";
 
 const WORDS = ["a", "b", "ab", "ba", "é", "e", "z", "中", "中文", "zz"];
 const PATHS = ["p", "q", "r", "s", "t"];
@@ -16,19 +17,10 @@ const chunk = fc
   .chain((terms) => fc.record({ terms: fc.constant(terms), freqs: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: terms.length, maxLength: terms.length }), heading: fc.constantFrom("", "H") }))
   .map(({ terms, freqs, heading }): ChunkTerms => ({ heading, start: 0, end: 1, length: freqs.reduce((n, f) => n + f, 0), terms, freqs }));
 
-const op = fc.oneof(
-  fc.record({ kind: fc.constant("write" as const), path: fc.constantFrom(...PATHS), chunks: fc.array(chunk, { maxLength: 3 }) }),
-  fc.record({ kind: fc.constant("remove" as const), path: fc.constantFrom(...PATHS) }),
-  fc.record({ kind: fc.constant("merge" as const) }),
-);
+const op = segmentOps(PATHS, fc.array(chunk, { maxLength: 3 }));
 
 function write(segment: Segment, path: string, chunks: readonly ChunkTerms[]): void {
-  segment.write(path, (writer) => {
-    for (const c of chunks) {
-      writer.chunk(c.heading, c.start, c.end, c.length);
-      c.terms.forEach((t, i) => writer.term(`<${t}>`, 1, t.length + 1, c.freqs[i] ?? 1));
-    }
-  });
+  writeNote(segment, path, chunks, (writer, c) => c.terms.forEach((t, i) => writer.term(`<${t}>`, 1, t.length + 1, c.freqs[i] ?? 1)));
 }
 
 describe("Segment", () => {
@@ -38,17 +30,7 @@ describe("Segment", () => {
         const table = new TermTable();
         const segment = new Segment(table);
         const model = new Map<string, readonly ChunkTerms[]>();
-        for (const o of ops) {
-          if (o.kind === "write") {
-            write(segment, o.path, o.chunks);
-            model.delete(o.path);
-            model.set(o.path, o.chunks);
-          } else if (o.kind === "remove") {
-            expect(segment.remove(o.path)).toBe(model.delete(o.path));
-          } else {
-            segment.freeze();
-          }
-        }
+        for (const o of ops) applyOp(segment, model, o, write);
         const { notes, frozen } = segment.stored();
         expect(notes.map(([p]) => p).sort()).toEqual([...model.keys()].sort());
         // The expected index, from the model, in the stored order of the notes.
