@@ -67,6 +67,12 @@ export function headingAt(section: HeadingSection, i: number): string {
   return unitsToString(section.units, section.offsets[i] as number, section.offsets[i + 1] as number);
 }
 
+/** The living chunks renumbered in order: old id → new id (-1: dead), and the segment's new chunk table. */
+export interface Compaction {
+  readonly remap: Int32Array;
+  readonly table: ChunkTable;
+}
+
 /** A note's chunk ids: first…first + count. */
 export interface ChunkRun {
   readonly first: number;
@@ -269,7 +275,7 @@ export class ChunkTable {
    * theirs and each note stays one run. This table is left as it is: a merge adopts the new one in
    * its last piece.
    */
-  compacted(): { remap: Int32Array; table: ChunkTable } {
+  compacted(): Compaction {
     const remap = new Int32Array(this.size).fill(-1);
     const next = new ChunkTable();
     next.stored = this.stored;

@@ -9,7 +9,6 @@
  */
 import { DictionaryBuilder } from "./term-dictionary";
 import type { TermTable } from "./term-table";
-import type { ChunkTable } from "./chunk-table";
 import type { FrozenPostings } from "./segment";
 import { sortStringsPieces } from "./sort-pieces";
 import { PIECE_BYTES, runPieces, type Pieces } from "./time-slice";
@@ -199,15 +198,4 @@ function copyRemapped(source: Int32Array, from: number, to: number, remap: Int32
     if (id >= 0) into[at++] = id * 256 + (packed & 0xff);
   }
   return at;
-}
-
-/** The living chunks renumbered in order: old id → new id (-1: dead), and the segment's new chunk table. */
-export interface Compaction {
-  readonly remap: Int32Array;
-  readonly table: ChunkTable;
-}
-
-/** How dropping the dead chunks (removed notes') renumbers the living ones, computed without changing the segment's table (a merge adopts it in its last piece). */
-export function planCompaction(chunks: ChunkTable): Compaction {
-  return chunks.compacted();
 }

@@ -15,11 +15,11 @@
  * yield between them; anything that reads or changes the segment meanwhile first finishes the merge
  * at once, so no one ever sees a segment half merged.
  */
-import { ChunkTable, type StoredChunks } from "./chunk-table";
+import { ChunkTable, type Compaction, type StoredChunks } from "./chunk-table";
 import { DeadChunks } from "./dead-chunks";
 import { detach } from "./detach";
 import { SegmentDelta } from "./segment-delta";
-import { mergeFrozenPieces, planCompaction, type Compaction } from "./segment-merge";
+import { mergeFrozenPieces } from "./segment-merge";
 import { TermDictionary } from "./term-dictionary";
 import type { TermTable } from "./term-table";
 import { noPieces, runPieces, type Pieces } from "./time-slice";
@@ -285,7 +285,7 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   private *merge(): Pieces<void> {
     try {
       yield; // the caller's checkpoint comes before any work
-      const compaction = this.dead.count > 0 ? planCompaction(this.chunks) : null;
+      const compaction = this.dead.count > 0 ? this.chunks.compacted() : null;
       const remap = compaction?.remap ?? null;
       yield;
       const delta = yield* this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });

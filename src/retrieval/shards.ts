@@ -244,35 +244,17 @@ function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDic
   return true;
 }
 
-export interface LoadedShards {
-  readonly shards: StoredShard[];
-  /** Shards found unreadable or of an older format (their notes are indexed again by the next sync). */
-  readonly rejected: number;
-}
-
 /**
  * Shards read ahead of the one being decoded, so the disk (or Obsidian's adapter) works while the
  * main thread decodes instead of in turn with it: a few MB in memory at most.
  */
 const SHARDS_AHEAD = 4;
 
-/** Loads every text shard; `checkpoint` runs between the pieces of each one's decoding (and yields when the slice is spent). */
-export async function loadShards(store: StateStore, checkpoint?: () => Promise<unknown>): Promise<LoadedShards> {
-  const shards: StoredShard[] = [];
-  const { rejected } = await eachShard(
-    store,
-    (shard) => {
-      shards.push(shard);
-    },
-    checkpoint,
-  );
-  return { shards, rejected };
-}
-
 /**
  * Decodes the text shards one by one and hands each to `visit` before the next: what the visit does
  * not keep of a shard dies young (VaultIndex.open), so the load's garbage collections copy only
- * what the index keeps. Says how many shards were rejected (and removed).
+ * what the index keeps. `checkpoint` runs between the pieces of each one's decoding (and yields
+ * when the slice is spent). Says how many shards were rejected (and removed).
  */
 export async function eachShard(store: StateStore, visit: (shard: StoredShard) => Promise<void> | void, checkpoint?: () => Promise<unknown>): Promise<{ readonly rejected: number }> {
   const keys = await store.list(INDEX_PREFIX);

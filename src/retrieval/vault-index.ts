@@ -69,6 +69,9 @@ const REGISTER_PIECE = 32;
 /** Below this many notes, the maps keyed by path double their tables in well under a millisecond. */
 const LARGE_TABLES = 8192;
 
+/** A Map's table is full, and the next new key doubles it, at these sizes. */
+const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
+
 export class VaultIndex implements Retriever {
   readonly text = new TextIndex();
   readonly graph: GraphIndex;
@@ -145,7 +148,7 @@ export class VaultIndex implements Retriever {
    */
   growsTables(path: string): boolean {
     const size = this.notes.size;
-    return size >= LARGE_TABLES && (size & (size - 1)) === 0 && size > this.grownAt && !this.notes.has(path);
+    return size >= LARGE_TABLES && isPowerOfTwo(size) && size > this.grownAt && !this.notes.has(path);
   }
 
   /** Indexed pages in the wiki folder, counted as they come and go. */
@@ -313,7 +316,7 @@ export class VaultIndex implements Retriever {
   private register(path: string, state: NoteState, links: PackedLinks, keys: TargetKeyMemo | null = null): void {
     if (!this.notes.has(path)) {
       if (this.inWiki(path)) this.wikiNotes += 1;
-      if (this.notes.size > this.grownAt && (this.notes.size & (this.notes.size - 1)) === 0) this.grownAt = this.notes.size;
+      if (this.notes.size > this.grownAt && isPowerOfTwo(this.notes.size)) this.grownAt = this.notes.size;
     }
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
     this.graph.set(path, links, keys);

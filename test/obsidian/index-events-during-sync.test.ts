@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { App } from "obsidian-test-mocks/obsidian";
 import { describe, expect, it } from "vitest";
 import { IndexService } from "../../src/obsidian/index-service";
-import { loadShards } from "../../src/retrieval/shards";
+import { loadShards } from "../helpers/stored-shards";
 import type { VaultIndex } from "../../src/retrieval/vault-index";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";

@@ -4,7 +4,7 @@
  * The store's reads are held until released, so how many run at once is counted, not timed.
  */
 import { describe, expect, it } from "vitest";
-import { loadShards } from "../../src/retrieval/shards";
+import { loadShards } from "../helpers/stored-shards";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
