@@ -10,6 +10,7 @@ import { benchQuery } from "./query.bench";
 import { benchRetrieval } from "./retrieval.bench";
 import { benchRetrievalQuality } from "./retrieval-quality.bench";
 import { benchUpsertSlice } from "./upsert-slice.bench";
+import { describeMachine, writeResultsFile } from "./results-file";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
@@ -30,5 +31,6 @@ results.push(...(await benchUpsertSlice()));
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);
+writeResultsFile(new URL("RESULTS.md", import.meta.url), { results, machine: describeMachine(), ranAt: new Date(), args: process.argv.slice(2) });
 const missed = results.filter((r) => r.pass === false);
 console.log(missed.length === 0 ? "\nAll targets met." : `\n${missed.length} target(s) missed.`);
