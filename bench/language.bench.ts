@@ -1,7 +1,7 @@
 /**
  * The Offline provider's language guess over every note of the corpus (Obsidian's help in 32
- * languages; `pt-br` counts as Portuguese, `zh-TW` as Chinese). The README's accuracy figure is this
- * one; the unit test measures every fifth note.
+ * languages; `pt-br` counts as Portuguese, `zh-TW` as Chinese). bench/RESULTS.md's accuracy figure is
+ * this one; the unit test measures every fifth note.
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";

@@ -4,8 +4,8 @@
  * no words with the query.
  *
  * The defaults were chosen by measurement (`npm run bench`, bench/retrieval-quality.bench.ts: 572
- * queries labelled from the obsidian-help corpus; table in the README, reasoning in
- * docs/architecture.md): CombSUM over min-max normalised scores, each of the top 5 lending half its
+ * queries labelled from the obsidian-help corpus; the bench prints the table, the reasoning is in
+ * docs/decisions/0006-combsum-fusion.md): CombSUM over min-max normalised scores, each of the top 5 lending half its
  * score to its neighbours. Plain reciprocal rank fusion (k = 60, a quarter from the top 5), the
  * earlier unmeasured choice, ranked worse than BM25 alone: its scores are nearly flat (1/61, 1/62,
  * …), so any graph share outweighs the difference between a clear best match and the rest.

@@ -2,7 +2,7 @@
  * BM25 over chunks, in memory, in 256 segments — one per index shard (a note's segment is the hash
  * of its path, `shardOf`). Our own inverted index rather than a library's because the index must
  * persist note by note in small shards and load without re-reading the vault or rebuilding postings
- * (see README, "Search").
+ * (see docs/decisions/0001-own-search-index.md).
  *
  * Each segment's base is a sorted term dictionary, offsets and one packed Int32Array of postings
  * (segment-local chunk id × 256 + weighted term frequency) — exactly what its shard stores, so

@@ -4,7 +4,7 @@
  * languages against OpenAI's cl100k tokenizer (the finest-cutting of those measured; o200k and most
  * newer tokenizers cut non-English text coarser): the estimate is at or above cl100k's count for
  * the median note of every language but Finnish and Traditional Chinese (0.96–0.98 of it), and
- * within 11 % of it for 95 % of the notes of every language (README, "Token estimates"). Weights in
+ * within 11 % of it for 95 % of the notes of every language. Weights in
  * tokens per character:
  * - ASCII 0.3 (English measures about 0.23; markdown and links more);
  * - other Latin letters 2: rare in English, they stand for languages whose every word tokenizers cut

@@ -95,8 +95,8 @@ describe("the Offline provider's language guess on the corpus", () => {
   const expected = (folder: string) => (folder === "pt-br" ? "pt" : folder === "zh-TW" ? "zh" : folder);
   const folders = readdirSync(CORPUS).filter((name) => /^[a-z]{2}(-[a-zA-Z]{2})?$/.test(name) && statSync(join(CORPUS, name)).isDirectory());
 
-  // Every fifth note (about 1,200 in 32 languages) keeps the test short; the README's figure is the
-  // same measure over every note. No speed is asserted: the timeout only has to outlast a busy machine.
+  // Every fifth note (about 1,200 in 32 languages) keeps the test short; bench/RESULTS.md's figure is
+  // the same measure over every note. No speed is asserted: the timeout only has to outlast a busy machine.
   it("is right on at least 99 % of every fifth note across all languages", { timeout: 300_000 }, () => {
     let total = 0;
     let right = 0;
