@@ -3,7 +3,8 @@
  * Only this file and the command table load at start; each command's module (and through it the
  * SDKs) loads when that command runs.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { asksForHelp, COMMANDS, synopsis, type CommandContext } from "./commands";
 import { EXIT, UsageError, type CliIO } from "./io";
 import { phaseTimer } from "./timing";
@@ -75,8 +76,22 @@ export async function main(argv: readonly string[], io: CliIO, options: MainOpti
   }
 }
 
-const isEntryPoint = import.meta.url === `file://${process.argv[1] ?? ""}` || (process.argv[1] ?? "").endsWith("cli.mjs");
-if (isEntryPoint) {
+/**
+ * Whether this module is the program Node was started with (tests import it instead). Compared by
+ * real path: an installed `synapse` (npm install -g, npm link) is a symbolic link to dist/cli.mjs, so
+ * the process starts with the link's path, and a plain comparison of names silently ran nothing.
+ */
+function isEntryPoint(): boolean {
+  const started = process.argv[1];
+  if (!started) return false;
+  try {
+    return realpathSync(started) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
   const controller = new AbortController();
   let interrupts = 0;
   let writing = false;
