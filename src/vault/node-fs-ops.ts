@@ -6,20 +6,20 @@
 import { appendFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 
 export interface NodeFsOps {
-  readFile(path: string): Promise<Buffer>;
+  readonly readFile: (path: string) => Promise<Buffer>;
   /** Creates or truncates the file (the temporary copy of a write). */
-  writeFile(path: string, data: string | Uint8Array): Promise<void>;
+  readonly writeFile: (path: string, data: string | Uint8Array) => Promise<void>;
   /** Atomic; replaces `to` when it exists. */
-  rename(from: string, to: string): Promise<void>;
+  readonly rename: (from: string, to: string) => Promise<void>;
   /** A second name for `existing`; fails with EEXIST when `newPath` exists (never overwrites). */
-  link(existing: string, newPath: string): Promise<void>;
+  readonly link: (existing: string, newPath: string) => Promise<void>;
   /** Removes a file; nothing when it is not there. */
-  rm(path: string): Promise<void>;
+  readonly rm: (path: string) => Promise<void>;
   /** Creates a folder and its parents. */
-  mkdir(path: string): Promise<void>;
-  appendFile(path: string, text: string): Promise<void>;
+  readonly mkdir: (path: string) => Promise<void>;
+  readonly appendFile: (path: string, text: string) => Promise<void>;
   /** Whether a plain file is there. */
-  isFile(path: string): Promise<boolean>;
+  readonly isFile: (path: string) => Promise<boolean>;
 }
 
 export const nodeFsOps: NodeFsOps = {
