@@ -8,6 +8,8 @@ const nodeOnly = [
   "src/cli/**",
   "src/bridge/**",
   "src/vault/node-vault.ts",
+  "src/vault/node-fs-ops.ts",
+  "src/vault/node-guarded-write.ts",
   "src/vault/node-state-store.ts",
   "src/vault/node-write-context.ts",
   "src/providers/transports/node-fetch.ts",

@@ -1,12 +1,13 @@
 /**
  * VaultPort over Obsidian's own vault API, so every write goes through Obsidian: its file cache,
  * its sync and its undo history see our changes as they see the user's. Files are found by path
- * (`getFileByPath`), never by scanning every file; edits are atomic (`Vault.process`); removal goes
- * to the trash the user chose (`FileManager.trashFile`); links resolve as Obsidian resolves them.
+ * (`getFileByPath`), never by scanning every file; edits are atomic (`Vault.process`, which Obsidian
+ * runs against the file as it is then, between the editor's own saves); removal goes to the trash
+ * the user chose (`FileManager.trashFile`); links resolve as Obsidian resolves them.
  */
 import { normalizePath, TFile, TFolder, type App } from "obsidian";
 import { SynapseError } from "../core/errors";
-import type { VaultPort, VaultStat } from "../vault/vault-port";
+import { NO_STRAY_FILES, type StrayFiles, type VaultPort, type VaultStat } from "../vault/vault-port";
 
 /** Vault-relative path in Obsidian's form; "" for the vault root. */
 function clean(path: string): string {
@@ -66,6 +67,31 @@ export class ObsidianVault implements VaultPort {
     return this.app.vault.process(file, update);
   }
 
+  /** The comparison runs inside `Vault.process`, on the text Obsidian is about to replace. */
+  async replaceIfUnchanged(path: string, expected: string, next: string | readonly string[]): Promise<boolean> {
+    const file = this.app.vault.getFileByPath(clean(path));
+    if (!file) return false;
+    const content = typeof next === "string" ? next : next.join("");
+    let held = false;
+    await this.app.vault.process(file, (current) => {
+      held = current === expected;
+      return held ? content : current;
+    });
+    return held;
+  }
+
+  /**
+   * Read, compare and trash with nothing awaited between the comparison and the call that trashes:
+   * Obsidian's own saves run on this thread, so none lands in between.
+   */
+  async removeIfUnchanged(path: string, expected: string): Promise<boolean> {
+    const file = this.app.vault.getFileByPath(clean(path));
+    if (!file) return true;
+    if ((await this.app.vault.read(file)) !== expected) return false;
+    await this.app.fileManager.trashFile(file);
+    return true;
+  }
+
   async createFolder(path: string): Promise<void> {
     const target = clean(path);
     if (target === "") return;
@@ -96,10 +122,10 @@ export class ObsidianVault implements VaultPort {
   }
 
   /** Temporary files a killed CLI (NodeVault) left in the folder; Obsidian's own writes leave none. */
-  async removeStrayTempFiles(folder: string): Promise<string[]> {
+  async removeStrayTempFiles(folder: string): Promise<StrayFiles> {
     const target = clean(folder);
     const root = target === "" ? this.app.vault.getRoot() : this.app.vault.getFolderByPath(target);
-    if (!root) return [];
+    if (!root) return NO_STRAY_FILES;
     const stray: TFile[] = [];
     const walk = (node: TFolder) => {
       for (const child of node.children) {
@@ -110,7 +136,7 @@ export class ObsidianVault implements VaultPort {
     walk(root);
     // Leftovers of a write, not notes: removed outright rather than sent to the trash.
     for (const file of stray) await this.app.vault.adapter.remove(file.path);
-    return stray.map((f) => f.path).sort();
+    return { ...NO_STRAY_FILES, removed: stray.map((f) => f.path).sort() };
   }
 
   /**

@@ -3,7 +3,7 @@
  * the disk. Same contract as the file-system vault, including create-never-overwrites.
  */
 import { SynapseError } from "../core/errors";
-import type { VaultPort, VaultStat } from "./vault-port";
+import { NO_STRAY_FILES, type StrayFiles, type VaultPort, type VaultStat } from "./vault-port";
 
 export class MemoryVault implements VaultPort {
   private readonly files = new Map<string, { content: string; mtime: number }>();
@@ -56,6 +56,22 @@ export class MemoryVault implements VaultPort {
     }
   }
 
+  /** Compared and written in one step: nothing else runs in between. */
+  replaceIfUnchanged(path: string, expected: string, next: string | readonly string[]): Promise<boolean> {
+    const file = this.files.get(path);
+    if (file?.content !== expected) return Promise.resolve(false);
+    const content = typeof next === "string" ? next : next.join("");
+    if (content !== expected) this.files.set(path, { content, mtime: ++this.clock });
+    return Promise.resolve(true);
+  }
+
+  removeIfUnchanged(path: string, expected: string): Promise<boolean> {
+    const file = this.files.get(path);
+    if (file && file.content !== expected) return Promise.resolve(false);
+    this.files.delete(path);
+    return Promise.resolve(true);
+  }
+
   createFolder(): Promise<void> {
     return Promise.resolve();
   }
@@ -74,8 +90,8 @@ export class MemoryVault implements VaultPort {
     }
   }
 
-  removeStrayTempFiles(): Promise<string[]> {
-    return Promise.resolve([]);
+  removeStrayTempFiles(): Promise<StrayFiles> {
+    return Promise.resolve(NO_STRAY_FILES);
   }
 
   /** Everything, for assertions. */

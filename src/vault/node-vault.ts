@@ -1,14 +1,17 @@
 /**
  * VaultPort over the file system, for the CLI, the bridge and tests. Every path is resolved inside
  * the vault root (no `..`, no absolute paths, no symlink escapes), and every write goes to a
- * temporary file first and is renamed into place, so a crash never leaves half a file.
+ * temporary file first and is linked into place, so a crash never leaves half a file; a file is
+ * replaced or removed only if it holds what the caller expects when it goes (node-guarded-write.ts).
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
-import { appendFile, link, mkdir, readFile, readdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
-import type { VaultPort, VaultStat } from "./vault-port";
+import { errorCode, nodeFsOps, type NodeFsOps } from "./node-fs-ops";
+import { holdsText, isLeftover, removeGuarded, replaceGuarded, settleLeftovers, TEMP_SUFFIX, type GuardedOutcome } from "./node-guarded-write";
+import type { StrayFiles, VaultPort, VaultStat } from "./vault-port";
 
 /**
  * Folders never walked. Obsidian leaves every file and folder whose name starts with "." out of
@@ -17,15 +20,25 @@ import type { VaultPort, VaultStat } from "./vault-port";
  */
 const SKIPPED_DIRS = new Set(["node_modules"]);
 const hidden = (name: string) => name.startsWith(".");
-/** What a write in progress is called until it is renamed into place; a crash can leave one. */
-const TEMP_SUFFIX = ".synapse-tmp";
+/** How often `process` computes its change again when the file was saved meanwhile. */
+const PROCESS_ATTEMPTS = 3;
+
+export interface NodeVaultOptions {
+  /** The file-system calls reads and writes are made of (tests run code between them). */
+  readonly fs?: NodeFsOps;
+}
 
 export class NodeVault implements VaultPort {
   readonly root: string;
+  private readonly fs: NodeFsOps;
 
-  constructor(root: string) {
+  constructor(root: string, options: NodeVaultOptions = {}) {
     this.root = resolve(root);
+    this.fs = options.fs ?? nodeFsOps;
   }
+
+  /** The vault path of an absolute path inside the root, as errors name it. */
+  private readonly vaultPathOf = (full: string): string => relative(this.root, full).split(sep).join("/");
 
   /** Absolute path for a vault path; refuses anything that would leave the vault. */
   resolvePath(path: string): string {
@@ -155,7 +168,7 @@ export class NodeVault implements VaultPort {
   }
 
   async readBytes(path: string): Promise<Uint8Array> {
-    return new Uint8Array(await readFile(await this.confined(path)));
+    return new Uint8Array(await this.fs.readFile(await this.confined(path)));
   }
 
   /**
@@ -163,7 +176,7 @@ export class NodeVault implements VaultPort {
    * a string made of parts, which the first search of it then copies whole into one.
    */
   async read(path: string): Promise<string> {
-    return (await readFile(await this.confined(path))).toString("utf8");
+    return (await this.fs.readFile(await this.confined(path))).toString("utf8");
   }
 
   async list(folder: string): Promise<string[]> {
@@ -194,79 +207,76 @@ export class NodeVault implements VaultPort {
     return out.sort();
   }
 
-  private async writeAtomically(full: string, content: string | Uint8Array): Promise<void> {
-    await mkdir(dirname(full), { recursive: true });
-    const temp = `${full}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
-    try {
-      await (typeof content === "string" ? writeFile(temp, content, "utf8") : writeFile(temp, content));
-      await rename(temp, full);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-  }
-
   async create(path: string, content: string): Promise<void> {
     const full = await this.confined(path);
-    await mkdir(dirname(full), { recursive: true });
+    await this.fs.mkdir(dirname(full));
     const temp = `${full}.${randomBytes(6).toString("hex")}${TEMP_SUFFIX}`;
-    await writeFile(temp, content, "utf8");
     try {
+      await this.fs.writeFile(temp, content);
       // link() fails if the target exists: the file appears whole, and never over another.
-      await link(temp, full);
+      await this.fs.link(temp, full);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EEXIST") throw new SynapseError("vault", `"${path}" already exists.`);
+      if (errorCode(error) === "EEXIST") throw new SynapseError("vault", `"${path}" already exists.`);
       throw error;
     } finally {
-      await rm(temp, { force: true });
+      await this.fs.rm(temp);
     }
   }
 
+  /**
+   * Read, update, and a guarded replace: a save that lands between the read and the replace is
+   * never overwritten; the update is computed again from it (a few times at most).
+   */
   async process(path: string, update: (current: string) => string): Promise<string> {
     const full = await this.confined(path);
-    const current = (await readFile(full)).toString("utf8");
-    const next = update(current);
-    // Bytes that would not change are not rewritten (no new mtime, no sync, no file event).
-    if (next !== current) await this.writeAtomically(full, next);
-    return next;
+    for (let attempt = 0; attempt < PROCESS_ATTEMPTS; attempt++) {
+      const current = (await this.fs.readFile(full)).toString("utf8");
+      const next = update(current);
+      // Bytes that would not change are not rewritten (no new mtime, no sync, no file event).
+      if (next === current) return next;
+      const outcome = await replaceGuarded(this.fs, full, holdsText(current), next, this.vaultPathOf);
+      if (outcome === "done") return next;
+      if (outcome === "gone") throw new SynapseError("vault", `"${path}" does not exist.`);
+    }
+    throw new SynapseError("vault", `"${path}" kept changing while Synapse was updating it; nothing was written.`);
   }
 
   /**
    * The file's bytes compared with `expected` encoded, which costs a fraction of decoding them; only
    * bytes that differ are decoded, so that a file whose bytes are not valid UTF-8 is judged as
-   * `process` judges it, by its text.
+   * `process` judges it, by its text. Compared once the file is set aside (node-guarded-write.ts).
    */
   async replaceIfUnchanged(path: string, expected: string, next: string | readonly string[]): Promise<boolean> {
     const full = await this.confined(path);
-    const bytes = await readFile(full);
-    if (!bytes.equals(Buffer.from(expected, "utf8")) && bytes.toString("utf8") !== expected) return false;
-    if (typeof next === "string") {
-      if (next !== expected) await this.writeAtomically(full, next);
-      return true;
-    }
+    const same = typeof next === "string" ? next === expected : piecesEqual(next, expected);
+    // Nothing to write: the answer is whether the file holds it now, and no file moves.
+    if (same) return (await this.fs.isFile(full)) && holdsText(expected)(await this.fs.readFile(full));
     // Pieces are encoded one by one and written as bytes: never joined into one string (at 1.3 MB of
     // text in several scripts, the join costs several times their encoding).
-    if (!piecesEqual(next, expected)) await this.writeAtomically(full, Buffer.concat(next.map((piece) => Buffer.from(piece, "utf8"))));
-    return true;
+    const content = typeof next === "string" ? next : Buffer.concat(next.map((piece) => Buffer.from(piece, "utf8")));
+    return done(await replaceGuarded(this.fs, full, holdsText(expected), content, this.vaultPathOf));
+  }
+
+  async removeIfUnchanged(path: string, expected: string): Promise<boolean> {
+    const outcome = await removeGuarded(this.fs, await this.confined(path), holdsText(expected), this.vaultPathOf);
+    return outcome !== "changed";
   }
 
   async createFolder(path: string): Promise<void> {
-    await mkdir(await this.confined(path), { recursive: true });
+    await this.fs.mkdir(await this.confined(path));
   }
 
   async remove(path: string): Promise<void> {
-    await rm(await this.confined(path), { force: true });
+    await this.fs.rm(await this.confined(path));
   }
 
   async append(path: string, text: string): Promise<void> {
     const full = await this.confined(path);
-    const exists = await stat(full).catch(() => null);
-    if (!exists?.isFile()) throw new SynapseError("vault", `"${path}" does not exist.`);
-    await appendFile(full, text, "utf8");
+    if (!(await this.fs.isFile(full))) throw new SynapseError("vault", `"${path}" does not exist.`);
+    await this.fs.appendFile(full, text);
   }
 
-  async removeStrayTempFiles(folder: string): Promise<string[]> {
+  async removeStrayTempFiles(folder: string): Promise<StrayFiles> {
     const found: string[] = [];
     const walk = async (dir: string): Promise<void> => {
       const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -274,15 +284,19 @@ export class NodeVault implements VaultPort {
         const full = join(dir, entry.name);
         if (entry.isDirectory()) {
           if (!SKIPPED_DIRS.has(entry.name) && !hidden(entry.name)) await walk(full);
-        } else if (entry.name.endsWith(TEMP_SUFFIX)) {
-          await rm(full, { force: true });
-          found.push(relative(this.root, full).split(sep).join("/"));
+        } else if (isLeftover(entry.name)) {
+          found.push(full);
         }
       }
     };
     await walk(await this.confined(folder));
-    return found.sort();
+    const report = await settleLeftovers(this.fs, found.sort(), this.vaultPathOf);
+    return { removed: [...report.removed].sort(), restored: [...report.restored].sort(), keptAs: [...report.keptAs].sort() };
   }
+}
+
+function done(outcome: GuardedOutcome): boolean {
+  return outcome === "done";
 }
 
 /** A path, then each folder above it up to the file system's root. */

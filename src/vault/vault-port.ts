@@ -7,6 +7,18 @@ export interface VaultStat {
   readonly mtime: number;
 }
 
+/** What `removeStrayTempFiles` found and did, as vault paths. */
+export interface StrayFiles {
+  /** Leftovers no longer needed, removed. */
+  readonly removed: readonly string[];
+  /** Files an interrupted write had set aside, put back at their path. */
+  readonly restored: readonly string[];
+  /** Set-aside files that differ from the file now at their path, kept under these names. */
+  readonly keptAs: readonly string[];
+}
+
+export const NO_STRAY_FILES: StrayFiles = { removed: [], restored: [], keptAs: [] };
+
 export interface VaultPort {
   /** Size and modification time, or null when nothing is there. */
   stat(path: string): Promise<VaultStat | null>;
@@ -20,16 +32,23 @@ export interface VaultPort {
   /** Atomic read-modify-write of an existing file; returns the content; writes nothing when it is unchanged. */
   process(path: string, update: (current: string) => string): Promise<string>;
   /**
-   * Writes `next` over a file only if it still holds exactly `expected` (read a moment ago), atomically
-   * as `process` does; false, and nothing written, when it does not. Optional: a vault that can check
-   * the file without decoding it again (a file of megabytes, index.md) offers it; the others are
-   * written through `process`. `next` may be given as pieces to write one after the other (the
-   * edited index.md, as its edit put it together: no piece ends inside a character).
+   * Writes `next` over a file only if it holds exactly `expected` at the moment it is replaced —
+   * not when it was read: an editor's save in between is never overwritten. False, and nothing
+   * written, when it holds something else or is gone. Every rewrite of a file the user may be
+   * editing goes through here (or `removeIfUnchanged`). `next` may be given as pieces to write one
+   * after the other (the edited index.md, as its edit put it together: no piece ends inside a
+   * character). Throws a `vault` error naming both files when the user's version had to be kept
+   * under a second name (it was saved again while the check ran).
    */
-  replaceIfUnchanged?(path: string, expected: string, next: string | readonly string[]): Promise<boolean>;
+  replaceIfUnchanged(path: string, expected: string, next: string | readonly string[]): Promise<boolean>;
+  /**
+   * Deletes a file only if it holds exactly `expected` at the moment it goes; false, and the file
+   * kept, when it holds something else. True when nothing is there. Errors as `replaceIfUnchanged`.
+   */
+  removeIfUnchanged(path: string, expected: string): Promise<boolean>;
   /** Creates a folder and its parents; does nothing if it exists. */
   createFolder(path: string): Promise<void>;
-  /** Deletes a file (used to roll back a file this run created, and by lint and undo). */
+  /** Deletes a file whatever it holds (tests and tools); the write path uses `removeIfUnchanged`. */
   remove(path: string): Promise<void>;
   /**
    * Appends text to an existing file without reading and rewriting it (log.md grows by one entry
@@ -37,10 +56,12 @@ export interface VaultPort {
    */
   append(path: string, text: string): Promise<void>;
   /**
-   * Removes the temporary files an interrupted write of this vault left below a folder
-   * (`*.synapse-tmp`) and returns their paths. Vaults whose writes leave none return [].
+   * Deals with what an interrupted write of this vault left below a folder: temporary files
+   * (`*.synapse-tmp`) are removed; a file set aside while it was compared (`*.synapse-aside`) goes
+   * back to its path, or is kept as a "(conflict)" copy when another file is there now. Vaults
+   * whose writes leave nothing return empty lists. Run after the journal is rolled back.
    */
-  removeStrayTempFiles(folder: string): Promise<string[]>;
+  removeStrayTempFiles(folder: string): Promise<StrayFiles>;
   /**
    * The vault-relative path with symbolic links resolved, where the vault can have them, so the
    * perimeter judges the folder a note really lives in, not the alias it was reached by.

@@ -3,8 +3,9 @@
  * lint's fixes, undo — hands its planned changes to `applyPlan` with who is writing and why:
  *
  * 1. take the vault's write lock (one writer per vault; a clear message naming the other writer);
- * 2. roll back a run that an earlier crash left half-done (its journal is still there), and split
- *    a registry of ingested notes an earlier version kept whole (`migrateWholeRegistry`);
+ * 2. roll back a run that an earlier crash left half-done (its journal is still there) with the
+ *    temporary files it left, and split a registry of ingested notes an earlier version kept whole
+ *    (`migrateWholeRegistry`);
  * 3. read every target as it is now and compute its new content (a file nobody needs to change is
  *    not rewritten; a change that no longer fits — a file made or edited since it was planned —
  *    stops the run before anything is written);
@@ -12,7 +13,9 @@
  *    vault wherever a crash strikes — index.md, which grows with the wiki, as the lines the run
  *    replaces, and log.md as the text appended, so that a run's records stay small however big the
  *    wiki is;
- * 5. apply the changes, index.md's affected lines and one log.md entry (appended);
+ * 5. apply the changes, index.md's affected lines and one log.md entry (appended), each checked
+ *    against the file at the moment it is replaced or removed (`replaceIfUnchanged`,
+ *    `removeIfUnchanged`): a save made since step 3 stops the run and is kept;
  * 6. record the run in the history (for undo), remove the journal, release the lock.
  *
  * A failure in step 5 rolls back what was written; a crash is rolled back by `recoverInterruptedRun`
@@ -200,21 +203,22 @@ function runFile(step: Step): RunFile {
   return { ...base, action: step.action === "unchanged" ? "updated" : step.action, before: step.previous, after: step.next };
 }
 
+/**
+ * One file written, checked against the file as it is at that moment (not when the plan was made
+ * or the step computed): a save that lands in between stops the run, never lost.
+ */
 async function writeStep(vault: VaultPort, step: Step, appendText: string | null): Promise<void> {
   if (appendText !== null) return vault.append(step.path, appendText);
-  if (step.next === null) return vault.remove(step.path);
-  if (step.previous === null) return vault.create(step.path, step.next);
-  const { previous, next } = step;
-  // Someone wrote the file since we read it a moment ago: never overwrite their change.
-  const changed = () => conflict(`"${step.path}" changed while Synapse was writing it.`);
-  if (vault.replaceIfUnchanged) {
-    if (!(await vault.replaceIfUnchanged(step.path, previous, step.pieces ?? next))) throw changed();
+  if (step.previous === null) {
+    if (step.next !== null) await vault.create(step.path, step.next);
     return;
   }
-  await vault.process(step.path, (current) => {
-    if (current !== previous) throw changed();
-    return next;
-  });
+  const changed = () => conflict(`"${step.path}" changed while Synapse was writing it, so your version is kept.`);
+  if (step.next === null) {
+    if (!(await vault.removeIfUnchanged(step.path, step.previous))) throw changed();
+    return;
+  }
+  if (!(await vault.replaceIfUnchanged(step.path, step.previous, step.pieces ?? step.next))) throw changed();
 }
 
 interface Write {
@@ -274,7 +278,9 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
   const now = run.now ?? (() => Date.now());
   const lock = await acquireWriteLock(run.store, { ...run.lock, writer: run.writer, activity: `${run.operation} of “${run.label}”`, now });
   try {
-    await rollBackJournal(vault, run.store);
+    // A writer that died mid-run (its lock just taken over) left its temporary and set-aside files
+    // beside its journal; start-up recovery deals with both, and so must a run that finds them.
+    if ((await rollBackJournal(vault, run.store)).status !== "none") await vault.removeStrayTempFiles(run.wikiFolder);
     await migrateWholeRegistry(run.store);
     await run.verify?.();
     const steps: Step[] = [];

@@ -141,7 +141,13 @@ export function editIndexByLines(current: string, edit: IndexEdit): string {
     const line = lines[i] ?? "";
     const key = entryKey(line);
     if (key === null) continue;
-    if (removing.has(key)) removeLine(lines, i);
+    if (removing.has(key)) {
+      // What the user wrote after the link stays, with the page's title in place of a link to a
+      // page that is gone: the index promises to keep it.
+      const match = ENTRY.exec(line);
+      if (match && (match[4] ?? "").trim() !== "") lines[i] = `${match[1]}${match[3]}${match[4]}`;
+      else removeLine(lines, i);
+    }
     else if (moves.has(key)) {
       const match = ENTRY.exec(line);
       if (match) lines[i] = `${match[1]}[[${moves.get(key)}|${match[3]}]]${match[4]}`;

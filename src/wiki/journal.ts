@@ -3,7 +3,8 @@
  * back. `applyPlan` writes it before the first file changes; while it exists, a run was (or is
  * being) applied. Rolling back restores every file to what it held before, file by file, and only
  * where the file still holds what the run wrote or held before: a file someone changed since the
- * crash is kept as it is and named.
+ * crash is kept as it is and named. Every restore is checked against the file at the moment it is
+ * written (`replaceIfUnchanged`, `removeIfUnchanged`), so a save made while it runs is kept too.
  */
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
@@ -48,29 +49,20 @@ async function rollBackEntry(vault: VaultPort, store: StateStore, entry: Journal
       const size = byteLength(current);
       if (size === sizeBefore) return true; // never appended (the crash came first)
       if (size === sizeBefore + byteLength(text) && current.endsWith(text)) {
-        await vault.process(entry.path, (now) => (now === current ? now.slice(0, now.length - text.length) : now));
-        return true;
+        return vault.replaceIfUnchanged(entry.path, current, current.slice(0, current.length - text.length));
       }
     }
     // Written since (or a journal without the size): the last copy of the text is the one appended.
     const at = current.lastIndexOf(text);
     if (at === -1) return true; // never appended (the crash came first)
-    await vault.process(entry.path, (now) => {
-      const i = now.lastIndexOf(text);
-      return i === -1 ? now : now.slice(0, i) + now.slice(i + text.length);
-    });
-    return true;
+    return vault.replaceIfUnchanged(entry.path, current, current.slice(0, at) + current.slice(at + text.length));
   }
   if (entry.kind === "lines") {
     if (current === null) return false; // removed since: there is nothing to take the lines out of
     if (applyLineChange(current, entry.change) !== null) return true; // not written yet
     const before = revertLineChange(current, entry.change);
     if (before === null) return false; // someone else's content
-    await vault.process(entry.path, (now) => {
-      if (now !== current) throw new Error(`"${entry.path}" changed while it was being restored.`);
-      return before;
-    });
-    return true;
+    return vault.replaceIfUnchanged(entry.path, current, before);
   }
   const { previous, nextHash } = entry;
   if (current === previous) return true; // not written yet, or already restored
@@ -80,9 +72,8 @@ async function rollBackEntry(vault: VaultPort, store: StateStore, entry: Journal
     return true;
   }
   if (nextHash === null || contentHash(current) !== nextHash) return false; // someone else's content
-  if (previous === null) await vault.remove(entry.path);
-  else await vault.process(entry.path, () => previous);
-  return true;
+  if (previous === null) return vault.removeIfUnchanged(entry.path, current);
+  return vault.replaceIfUnchanged(entry.path, current, previous);
 }
 
 /** Rolls entries back, last first; returns the paths it could not restore. */

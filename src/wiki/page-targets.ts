@@ -4,7 +4,7 @@
  * Obsidian when a suffix was cut off by the length limit; every suffix is appended after the title
  * is cut to length, so it survives.
  */
-import { SynapseError } from "../core/errors";
+import { SynapseError, toSynapseError } from "../core/errors";
 import type { PageType } from "../core/schemas";
 import { nameKey } from "../core/unicode";
 import type { VaultPort } from "../vault/vault-port";
@@ -113,8 +113,11 @@ export class PageTargets {
       let text: string;
       try {
         text = await this.ctx.vault.read(path);
-      } catch {
-        continue; // a file that vanished since the listing is no one's page
+      } catch (error) {
+        // A file that vanished since the listing is no one's page; one that is there but cannot be
+        // read may be this page, and a second page beside it would split the wiki.
+        if (!(await this.ctx.vault.stat(path).catch(() => null))) continue;
+        throw new SynapseError("vault", `"${path}" exists but could not be read (${toSynapseError(error).message}), so Synapse cannot tell whether it is the page "${title}"; nothing was written. Check the file's permissions and run it again.`, { cause: error });
       }
       if (isSamePage(text, path, title)) {
         this.claimed.add(key);

@@ -7,7 +7,7 @@
  * is alive: then it does nothing and says so.
  */
 import { SynapseError } from "../core/errors";
-import type { VaultPort } from "../vault/vault-port";
+import type { StrayFiles, VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "./apply";
 import { rollBackJournal, type JournalOutcome } from "./journal";
 import { migrateWholeRegistry } from "./source-registry-shards";
@@ -15,7 +15,7 @@ import { acquireWriteLock } from "./write-lock";
 
 export type RecoveryReport =
   | { readonly status: "busy"; readonly message: string }
-  | { readonly status: "done"; readonly journal: JournalOutcome; readonly strayFiles: readonly string[] };
+  | { readonly status: "done"; readonly journal: JournalOutcome; readonly strayFiles: StrayFiles };
 
 export async function recoverInterruptedRun(vault: VaultPort, context: WriteContext & { readonly wikiFolder: string; readonly now?: () => number }): Promise<RecoveryReport> {
   let lock;
@@ -51,6 +51,9 @@ export function describeRecovery(report: RecoveryReport): string | null {
     if (j.kept.length > 0) parts.push(`these were changed since and left as they are: ${j.kept.join(", ")}`);
   }
   if (j.status === "unreadable") parts.push(`The journal of an interrupted run could not be read (${j.reason}); it was set aside as ${j.movedTo}`);
-  if (report.strayFiles.length > 0) parts.push(`${report.strayFiles.length} leftover temporary file(s) removed`);
+  const { removed, restored, keptAs } = report.strayFiles;
+  if (restored.length > 0) parts.push(`these files, set aside by the interrupted write, were put back: ${restored.join(", ")}`);
+  if (keptAs.length > 0) parts.push(`these copies of files that changed during the interrupted write were kept beside them: ${keptAs.join(", ")}`);
+  if (removed.length > 0) parts.push(`${removed.length} leftover temporary file(s) removed`);
   return parts.length > 0 ? `Synapse: ${parts.join("; ")}.` : null;
 }

@@ -14,6 +14,18 @@ function notes(root: string): Record<string, string> {
   return Object.fromEntries(Object.entries(snapshot(root)).filter(([p]) => !p.startsWith(".obsidian/")));
 }
 
+/**
+ * Whether a file holds something else than `text` now. While the CLI replaces a file it is set
+ * aside for the moment of its comparison (node-guarded-write.ts): not there yet is not changed.
+ */
+function changedFrom(path: string, text: string): boolean {
+  try {
+    return readFileSync(path, "utf8") !== text;
+  } catch {
+    return false;
+  }
+}
+
 type JournalEntries = { path?: string; key?: string; kind: string; previous?: string | null }[];
 
 /** Starts an ingest that pauses after each file it writes, and kills it (SIGKILL) after `writes` new pages were written. */
@@ -71,8 +83,8 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
   const INDEX = "# My index\r\n\r\nMine — keep.\r\n\r\n## Sources\r\n\r\n- [[wiki/sources/Zeta|Zeta]] my note\r\n\r\n## Concepts\r\n\r\n- [[wiki/concepts/Zeta|Zeta]]";
   const LOG = "# Synapse log\n\nMine.\n\n## [2026-11-01] ingest | Earlier\n\n- created [[wiki/concepts/Zeta|Zeta]]\n";
   it.each([
-    ["index.md", (vault: string) => readFileSync(join(vault, "wiki/index.md"), "utf8") !== INDEX],
-    ["log.md", (vault: string) => readFileSync(join(vault, "wiki/log.md"), "utf8") !== LOG],
+    ["index.md", (vault: string) => changedFrom(join(vault, "wiki/index.md"), INDEX)],
+    ["log.md", (vault: string) => changedFrom(join(vault, "wiki/log.md"), LOG)],
   ] as const)("is rolled back to the exact bytes after %s was changed in place", async (_file, changed) => {
     const vault = makeVault({ [NOTE]: TEXT, "wiki/index.md": INDEX, "wiki/log.md": LOG, "wiki/concepts/Zeta.md": "# Zeta\n", "wiki/sources/Zeta.md": "# Zeta\n" });
     const before = notes(vault);

@@ -6,7 +6,7 @@
 import { nameKey } from "../../src/core/unicode";
 import { SynapseError } from "../../src/core/errors";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { VaultPort, VaultStat } from "../../src/vault/vault-port";
+import { NO_STRAY_FILES, type StrayFiles, type VaultPort, type VaultStat } from "../../src/vault/vault-port";
 
 export class CaseInsensitiveVault implements VaultPort {
   private readonly inner = new MemoryVault();
@@ -52,8 +52,16 @@ export class CaseInsensitiveVault implements VaultPort {
   append(path: string, text: string): Promise<void> {
     return this.inner.append(this.on(path), text);
   }
-  removeStrayTempFiles(): Promise<string[]> {
-    return Promise.resolve([]);
+  replaceIfUnchanged(path: string, expected: string, next: string | readonly string[]): Promise<boolean> {
+    return this.inner.replaceIfUnchanged(this.on(path), expected, next);
+  }
+  async removeIfUnchanged(path: string, expected: string): Promise<boolean> {
+    const removed = await this.inner.removeIfUnchanged(this.on(path), expected);
+    if (removed) this.spelling.delete(nameKey(path));
+    return removed;
+  }
+  removeStrayTempFiles(): Promise<StrayFiles> {
+    return Promise.resolve(NO_STRAY_FILES);
   }
 
   /** What `mv Note.md note.md` does there: the same file, spelled anew. */

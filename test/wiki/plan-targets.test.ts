@@ -118,3 +118,23 @@ describe("choosing files for pages", () => {
     );
   });
 });
+
+describe("an existing page that cannot be read", () => {
+  /** A vault on which one file is there but refuses to be read (permissions, a sync tool's lock). */
+  class UnreadableVault extends MemoryVault {
+    unreadable: string | null = null;
+    override read(path: string): Promise<string> {
+      if (path === this.unreadable) return Promise.reject(new Error(`EACCES: permission denied, open '${path}'`));
+      return super.read(path);
+    }
+  }
+
+  it("stops the run with an error naming it instead of writing a second page beside it", async () => {
+    const vault = new UnreadableVault();
+    const [path] = await ingestBatch(vault, [concept("Ada")]);
+    expect(path).toBe("wiki/concepts/Ada.md");
+    vault.unreadable = "wiki/concepts/Ada.md";
+    await expect(ingestBatch(vault, [concept("Ada", "Revised.")])).rejects.toMatchObject({ kind: "vault", message: expect.stringContaining('"wiki/concepts/Ada.md" exists but could not be read') });
+    expect(pagesIn(vault)).toEqual(["wiki/concepts/Ada.md"]);
+  });
+});
