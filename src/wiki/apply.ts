@@ -41,7 +41,7 @@ export interface WriteContext {
   /** Who writes, as other writers will name it. */
   readonly writer: WriterIdentity;
   /** Lock tuning: process liveness (CLI, bridge), how long to wait for another writer, a wait notice. */
-  readonly lock?: Pick<LockOptions, "isAlive" | "waitMs" | "onWait" | "staleAfterMs" | "heartbeatMs">;
+  readonly lock?: Pick<LockOptions, "isAlive" | "waitMs" | "onWait" | "staleAfterMs" | "heartbeatMs" | "monotonic" | "sleep">;
   /** Test seam: awaited after each file is written (the crash test pauses there). */
   readonly afterEachWrite?: (path: string) => Promise<void>;
 }
