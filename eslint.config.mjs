@@ -12,6 +12,7 @@ const nodeOnly = [
   "src/vault/node-guarded-write.ts",
   "src/vault/node-state-store.ts",
   "src/vault/node-write-context.ts",
+  "src/vault/device-id.ts",
   "src/providers/transports/node-fetch.ts",
   "test/**",
   "bench/**",

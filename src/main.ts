@@ -75,7 +75,7 @@ export default class SynapsePlugin extends Plugin {
     const store = await SettingsStore.open({ load: () => this.loadData(), save: (data) => this.saveData(data) });
     this.store = store;
     const environment = new PluginEnvironment(this.app);
-    const write = pluginWriteContext(this.app, this.manifest);
+    const write = await pluginWriteContext(this.app, this.manifest);
     // The index's progress line sits after the ingest's status item (created below).
     let indexStatus: HTMLElement | null = null;
     const index = new IndexService({

@@ -1,11 +1,12 @@
 /**
  * The write path's context for the Node programs (CLI and bridge): state in the vault's plugin
- * folder (shared with the plugin), the writer named by process id and host, and a liveness check
+ * folder (shared with the plugin), the writer named by device, process id and host, and a liveness check
  * so a lock left by a killed process on this machine is taken over at once.
  */
 import { hostname } from "node:os";
 import type { WriteContext } from "../wiki/apply";
 import { describeHolder } from "../wiki/write-lock";
+import { nodeDevice } from "./device-id";
 import { NodeStateStore } from "./node-state-store";
 
 /** Is a process with this id running on this machine? (EPERM: it runs, under another user.) */
@@ -34,13 +35,15 @@ function lockWaitMs(env: NodeWriteOptions["env"]): number {
 export function nodeWriteContext(vaultRoot: string, options: NodeWriteOptions): WriteContext {
   // Test-only: a pause after each file written, so a test can kill the process mid-apply.
   const delay = Number(options.env.SYNAPSE_TEST_APPLY_DELAY_MS);
+  const device = nodeDevice(options.env);
+  const writer = { kind: options.kind, pid: process.pid, host: hostname(), ...(device ? { device } : {}) };
   return {
     store: NodeStateStore.forVault(vaultRoot),
-    writer: { kind: options.kind, pid: process.pid, host: hostname() },
+    writer,
     lock: {
       isAlive: processIsAlive,
       waitMs: lockWaitMs(options.env),
-      onWait: (holder) => options.notify?.(`Waiting for ${describeHolder(holder)}…`),
+      onWait: (holder) => options.notify?.(`Waiting for ${describeHolder(holder, writer)}…`),
     },
     ...(Number.isFinite(delay) && delay > 0 ? { afterEachWrite: () => new Promise<void>((resolve) => setTimeout(resolve, delay)) } : {}),
   };

@@ -28,12 +28,14 @@ import { contentHash } from "./content-hash";
 import { LOG_PREAMBLE, editIndexWithChange, indexPath, logEntryText, logPath, type IndexEdit } from "./index-log";
 import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
 import { reconcileIndex } from "./index-reconcile";
-import { JOURNAL_KEY, rollBackEntries, rollBackJournal } from "./journal";
+import { rollBackEntries, rollBackJournal } from "./journal";
 import { lineChange, type LineChange } from "./line-changes";
 import { newRunId, recordRun } from "./run-history";
 import { migrateWholeRegistry } from "./source-registry-shards";
+import { vaultIdOf } from "./vault-id";
 import { acquireWriteLock, type LockOptions } from "./write-lock";
 import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
+import { journalKeyOf } from "./writer-device";
 
 export type { PlannedChange, PlannedStateChange } from "./planned-change";
 
@@ -44,7 +46,7 @@ export interface WriteContext {
   /** Who writes, as other writers will name it. */
   readonly writer: WriterIdentity;
   /** Lock tuning: process liveness (CLI, bridge), how long to wait for another writer, a wait notice. */
-  readonly lock?: Pick<LockOptions, "isAlive" | "waitMs" | "onWait" | "staleAfterMs" | "heartbeatMs">;
+  readonly lock?: Pick<LockOptions, "isAlive" | "waitMs" | "onWait" | "staleAfterMs" | "heartbeatMs" | "monotonic" | "sleep">;
   /** Test seam: awaited after each file is written (the crash test pauses there). */
   readonly afterEachWrite?: (path: string) => Promise<void>;
 }
@@ -231,14 +233,14 @@ interface Write {
  * and removes the journal: the run happened entirely or not at all.
  */
 async function writeJournaled(vault: VaultPort, run: ApplyRun, journal: Journal, writes: readonly Write[]): Promise<void> {
-  await run.store.write(JOURNAL_KEY, JSON.stringify(journal));
+  await run.store.write(journalKeyOf(run.writer), JSON.stringify(journal));
   const done: JournalEntry[] = [];
   for (const [i, { name, write }] of writes.entries()) {
     try {
       await write();
     } catch (cause) {
       const failed = await rollBackEntries(vault, run.store, done);
-      await run.store.remove(JOURNAL_KEY);
+      await run.store.remove(journalKeyOf(run.writer));
       const reason = toSynapseError(cause).message;
       const undo = failed.length === 0 ? `the ${done.length} change(s) already made were undone` : `these files could not be restored: ${failed.join(", ")}`;
       throw new SynapseError("vault", `Writing "${name}" failed (${reason}); ${undo}.`, { cause });
@@ -271,16 +273,19 @@ async function writeRecordsAlone(vault: VaultPort, run: ApplyRun, now: number): 
     entries: steps.map(stateEntry),
   };
   await writeJournaled(vault, run, journal, steps.map((step) => stateWrite(run.store, step)));
-  await run.store.remove(JOURNAL_KEY);
+  await run.store.remove(journalKeyOf(run.writer));
 }
 
-export async function applyPlan(vault: VaultPort, changes: readonly PlannedChange[], run: ApplyRun): Promise<ApplyResult> {
-  const now = run.now ?? (() => Date.now());
-  const lock = await acquireWriteLock(run.store, { ...run.lock, writer: run.writer, activity: `${run.operation} of “${run.label}”`, now });
+export async function applyPlan(vault: VaultPort, changes: readonly PlannedChange[], given: ApplyRun): Promise<ApplyResult> {
+  const now = given.now ?? (() => Date.now());
+  const lock = await acquireWriteLock(given.store, { ...given.lock, writer: given.writer, activity: `${given.operation} of “${given.label}”`, now });
   try {
+    // The journal and the record name the vault too: sync may carry them into another copy.
+    const vaultId = await vaultIdOf(given.store);
+    const run: ApplyRun = { ...given, writer: { ...given.writer, vault: vaultId } };
     // A writer that died mid-run (its lock just taken over) left its temporary and set-aside files
     // beside its journal; start-up recovery deals with both, and so must a run that finds them.
-    if ((await rollBackJournal(vault, run.store)).status !== "none") await vault.removeStrayTempFiles(run.wikiFolder);
+    if ((await rollBackJournal(vault, run.store, { writer: run.writer, vaultId })).status !== "none") await vault.removeStrayTempFiles(run.wikiFolder);
     await migrateWholeRegistry(run.store);
     await run.verify?.();
     const steps: Step[] = [];
@@ -293,7 +298,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       await writeRecordsAlone(vault, run, now());
       return result(null);
     }
-    const runId = await newRunId(run.store, now());
+    const runId = await newRunId(run.store, now(), run.writer);
     const stateSteps = await stateStepsFor(run.store, state, runId);
     if (changed.length === 0 && stateSteps.length === 0) return result(null);
 
@@ -351,7 +356,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
       log: { path: logFile, text: appendText ?? logStep.next ?? "" },
       undoes: run.undoes ?? null,
     });
-    await run.store.remove(JOURNAL_KEY);
+    await run.store.remove(journalKeyOf(run.writer));
     return result(runId);
   } finally {
     await lock.release();

@@ -1,10 +1,22 @@
 /**
- * Keeps index.md true to the wiki as it is: a line for a page that is gone is removed, and a page
- * the user moved to another folder is listed where it now is (same file name, found in the listing
- * the run already made). Only the lines concerned change; nothing reads a page.
+ * Keeps index.md true to the wiki as it is: a line for a page that is gone is removed, a page the
+ * user moved to another folder is listed where it now is (same file name, found in the listing the
+ * run already made), and a page in a type folder that no line lists gets one — sync that let
+ * another device's index.md win drops the lines of pages this device wrote. Only the lines
+ * concerned change; nothing reads a page (a line added so is titled by the file's name, until an
+ * ingest that writes the page relists it under its title).
  */
 import type { IndexEdit } from "./index-log";
-import { basenameOf, normaliseFolder } from "./page-paths";
+import { basenameOf, normaliseFolder, TYPE_FOLDERS } from "./page-paths";
+
+/** The page type whose folder holds this page directly (`wiki/concepts/X.md` → concept), else null. */
+function typeByFolder(path: string, folder: string): string | null {
+  const inside = folder === "" ? path : path.slice(folder.length + 1);
+  const parts = inside.split("/");
+  if (parts.length !== 2) return null;
+  const found = Object.entries(TYPE_FOLDERS).find(([, name]) => name.toLowerCase() === (parts[0] ?? "").toLowerCase());
+  return found ? found[0] : null;
+}
 
 const ENTRY_TARGET = /^\s*[-*] \[\[([^\]|]+)\|/;
 
@@ -23,14 +35,21 @@ export function reconcileIndex(current: string, existingPages: readonly string[]
     listed.add(key);
     if (inWiki(key) && !existing.has(key) && !upserted.has(key) && !removed.has(key)) missing.push(target);
   }
-  if (missing.length === 0) return edit;
   // Unlisted pages by file name: where a missing line's page may have gone.
   const unlisted = new Map<string, string[]>();
   for (const [key, path] of existing) {
-    if (listed.has(key) || upserted.has(key)) continue;
+    if (listed.has(key) || upserted.has(key) || removed.has(key) || !inWiki(key)) continue;
     const name = basenameOf(path).toLowerCase();
     unlisted.set(name, [...(unlisted.get(name) ?? []), path]);
   }
+  const listUnlisted = (): IndexEdit["upsert"] => {
+    const added = [...unlisted.values()].flat().flatMap((path) => {
+      const type = typeByFolder(path, normaliseFolder(wikiFolder));
+      return type ? [{ path, type, title: basenameOf(path).replace(/\.md$/i, "") }] : [];
+    });
+    return [...(edit.upsert ?? []), ...added];
+  };
+  if (missing.length === 0) return unlisted.size === 0 ? edit : { ...edit, upsert: listUnlisted() };
   const move: { from: string; to: string }[] = [...(edit.move ?? [])];
   const remove: string[] = [...(edit.remove ?? [])];
   for (const target of missing) {
@@ -41,5 +60,5 @@ export function reconcileIndex(current: string, existingPages: readonly string[]
       unlisted.delete(basenameOf(only).toLowerCase());
     } else remove.push(`${target}.md`);
   }
-  return { ...edit, move, remove };
+  return { ...edit, move, remove, upsert: listUnlisted() };
 }

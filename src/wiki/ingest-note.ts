@@ -30,6 +30,7 @@ import { readHistory, undoneIds } from "./run-history";
 import { shareablePages } from "./shareable-pages";
 import { planInputs, recordMove } from "./moved-note";
 import { existsApart } from "./spelling-twins";
+import { markedSources } from "./provenance";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 
 function isoDay(ms: number): string {
@@ -185,7 +186,8 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
     const text = await readNote(vault, notePath, settings.maxNoteBytes, wikiFolder);
     const fingerprint = registry ? await noteFingerprint(text) : null;
     if (registry && fingerprint && !request.force) {
-      const found = await registry.match(notePath, fingerprint, wikiFolder, (p) => existsApart(vault, p, notePath));
+      const markedIn = async (page: string) => ((await vault.stat(page)) ? markedSources(await vault.read(page)) : []);
+      const found = await registry.match(notePath, fingerprint, wikiFolder, (p) => existsApart(vault, p, notePath), markedIn);
       // A moved note keeps its record under its new path (under the write lock, journaled, no run
       // of its own), also when it is not up to date (its ingest left changes out, or lost pages):
       // that ingest then revises its sections as the same source. In a dry run nothing is

@@ -1,6 +1,6 @@
 /**
- * The journal of the run in progress (`journal/current.json` in the StateStore) and how to roll it
- * back. `applyPlan` writes it before the first file changes; while it exists, a run was (or is
+ * The journal of the run in progress (`journal/<device>.json` in the StateStore, one per device:
+ * see `writer-device.ts`) and how to roll it back. `applyPlan` writes it before the first file changes; while it exists, a run was (or is
  * being) applied. Rolling back restores every file to what it held before, file by file, and only
  * where the file still holds what the run wrote or held before: a file someone changed since the
  * crash is kept as it is and named. Every restore is checked against the file at the moment it is
@@ -11,9 +11,11 @@ import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "./content-hash";
 import { applyLineChange, revertLineChange } from "./line-changes";
 import { hasRun } from "./run-history";
-import { JournalSchema, parseRecord, type JournalEntry } from "./write-records";
+import { JournalSchema, parseRecord, type Journal, type JournalEntry, type WriterIdentity } from "./write-records";
+import { deviceName, isJournalKey, journalKeyOf, JOURNAL_FOLDER, LEGACY_JOURNAL_KEY } from "./writer-device";
 
-export const JOURNAL_KEY = "journal/current.json";
+/** The journal of a writer that names no device, and of earlier versions. */
+export const JOURNAL_KEY = LEGACY_JOURNAL_KEY;
 
 async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
   return (await vault.stat(path)) ? vault.read(path) : null;
@@ -94,30 +96,45 @@ export type JournalOutcome =
   /** The run had finished (its history record exists); only the journal was left. */
   | { readonly status: "completed"; readonly runId: string }
   | { readonly status: "rolled-back"; readonly runId: string; readonly label: string; readonly operation: string; readonly files: readonly string[]; readonly kept: readonly string[] }
-  /** The journal could not be read; it was set aside under this key for a person to look at. */
+  /** The journal could not be read, or was another vault's; it was set aside under this key for a person to look at. */
   | { readonly status: "unreadable"; readonly movedTo: string; readonly reason: string };
 
+/** The writer's own journal, stamped with the vault it writes (see `vault-id.ts`). */
+export interface JournalOwner {
+  readonly writer: WriterIdentity;
+  /** This vault's id; a journal naming another vault is never rolled back against this one. */
+  readonly vaultId?: string;
+}
+
+async function setAside(store: StateStore, key: string, text: string, reason: string): Promise<JournalOutcome> {
+  const movedTo = `${JOURNAL_FOLDER}/unreadable-${Date.now()}.json`;
+  await store.write(movedTo, text);
+  await store.remove(key);
+  return { status: "unreadable", movedTo, reason };
+}
+
 /**
- * Finishes or rolls back the run a journal describes. The caller holds the write lock, so the
- * journal belongs to a writer that is gone.
+ * Finishes or rolls back the run this device's journal describes. The caller holds this device's
+ * write lock, so the journal belongs to a writer that is gone. Another device's journal is never
+ * touched here (see `foreignJournals`).
  */
-export async function rollBackJournal(vault: VaultPort, store: StateStore): Promise<JournalOutcome> {
-  const text = await store.read(JOURNAL_KEY);
+export async function rollBackJournal(vault: VaultPort, store: StateStore, owner: JournalOwner): Promise<JournalOutcome> {
+  const key = journalKeyOf(owner.writer);
+  const text = await store.read(key);
   if (text === null) return { status: "none" };
   const parsed = parseRecord(JournalSchema, text);
-  if (!parsed.ok) {
-    const movedTo = `journal/unreadable-${Date.now()}.json`;
-    await store.write(movedTo, text);
-    await store.remove(JOURNAL_KEY);
-    return { status: "unreadable", movedTo, reason: parsed.reason };
-  }
+  if (!parsed.ok) return setAside(store, key, text, parsed.reason);
   const journal = parsed.value;
+  const { vault: wroteIn } = journal.writer;
+  if (wroteIn !== undefined && owner.vaultId !== undefined && wroteIn !== owner.vaultId) {
+    return setAside(store, key, text, "it is the journal of another vault, whose state folder was copied here");
+  }
   if (await hasRun(store, journal.runId)) {
-    await store.remove(JOURNAL_KEY);
+    await store.remove(key);
     return { status: "completed", runId: journal.runId };
   }
   const kept = await rollBackEntries(vault, store, journal.entries);
-  await store.remove(JOURNAL_KEY);
+  await store.remove(key);
   return {
     status: "rolled-back",
     runId: journal.runId,
@@ -126,4 +143,37 @@ export async function rollBackJournal(vault: VaultPort, store: StateStore): Prom
     files: journal.entries.flatMap((e) => (e.kind === "state" ? [] : [e.path])),
     kept,
   };
+}
+
+/** A run another device (or an earlier version) left half-written, brought in by sync. */
+export interface ForeignRun {
+  /** Its journal's key: the owning device rolls it back when it next runs; lint can undo it here. */
+  readonly key: string;
+  readonly journal: Journal;
+  /** "laptop", or "an unknown device" for a journal of an earlier version. */
+  readonly device: string;
+}
+
+/**
+ * Journals of other devices whose runs did not finish: never rolled back, removed or consumed here
+ * (their device rolls them back, and that rollback syncs), only reported. One whose run was recorded
+ * finished is no interrupted run, and one that does not parse is its own device's to set aside.
+ */
+export async function foreignJournals(store: StateStore, writer: WriterIdentity): Promise<ForeignRun[]> {
+  const own = journalKeyOf(writer);
+  const found: ForeignRun[] = [];
+  for (const key of await store.list(JOURNAL_FOLDER)) {
+    if (key === own || !isJournalKey(key)) continue;
+    const text = await store.read(key);
+    const parsed = text === null ? null : parseRecord(JournalSchema, text);
+    if (!parsed?.ok || (await hasRun(store, parsed.value.runId))) continue;
+    found.push({ key, journal: parsed.value, device: deviceName(parsed.value.writer) });
+  }
+  return found;
+}
+
+/** "A run interrupted on laptop (the ingest of “Note”, 300 files) …" for each foreign run. */
+export function describeForeignRun(run: ForeignRun): string {
+  const files = run.journal.entries.filter((e) => e.kind !== "state").length;
+  return `A run interrupted on ${run.device} (the ${run.journal.operation} of “${run.journal.label}”, ${files} file(s)) is in this vault's records: ${run.device} rolls it back when Synapse next runs there, or lint can undo it here`;
 }

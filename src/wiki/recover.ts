@@ -9,13 +9,20 @@
 import { SynapseError } from "../core/errors";
 import type { StrayFiles, VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "./apply";
-import { rollBackJournal, type JournalOutcome } from "./journal";
+import { describeForeignRun, foreignJournals, rollBackJournal, type ForeignRun, type JournalOutcome } from "./journal";
 import { migrateWholeRegistry } from "./source-registry-shards";
+import { vaultIdOf } from "./vault-id";
 import { acquireWriteLock } from "./write-lock";
 
 export type RecoveryReport =
   | { readonly status: "busy"; readonly message: string }
-  | { readonly status: "done"; readonly journal: JournalOutcome; readonly strayFiles: StrayFiles };
+  | {
+      readonly status: "done";
+      readonly journal: JournalOutcome;
+      readonly strayFiles: StrayFiles;
+      /** Runs other devices left half-written (brought in by sync): reported, never rolled back here. */
+      readonly foreign: readonly ForeignRun[];
+    };
 
 export async function recoverInterruptedRun(vault: VaultPort, context: WriteContext & { readonly wikiFolder: string; readonly now?: () => number }): Promise<RecoveryReport> {
   let lock;
@@ -31,11 +38,12 @@ export async function recoverInterruptedRun(vault: VaultPort, context: WriteCont
     throw error;
   }
   try {
-    const journal = await rollBackJournal(vault, context.store);
+    const journal = await rollBackJournal(vault, context.store, { writer: context.writer, vaultId: await vaultIdOf(context.store) });
     // An upgrade's one-time work on Synapse's own records, while no run can write them.
     await migrateWholeRegistry(context.store);
     const strayFiles = await vault.removeStrayTempFiles(context.wikiFolder);
-    return { status: "done", journal, strayFiles };
+    const foreign = await foreignJournals(context.store, context.writer);
+    return { status: "done", journal, strayFiles, foreign };
   } finally {
     await lock.release();
   }
@@ -51,6 +59,7 @@ export function describeRecovery(report: RecoveryReport): string | null {
     if (j.kept.length > 0) parts.push(`these were changed since and left as they are: ${j.kept.join(", ")}`);
   }
   if (j.status === "unreadable") parts.push(`The journal of an interrupted run could not be read (${j.reason}); it was set aside as ${j.movedTo}`);
+  for (const run of report.foreign) parts.push(describeForeignRun(run));
   const { removed, restored, keptAs } = report.strayFiles;
   if (restored.length > 0) parts.push(`these files, set aside by the interrupted write, were put back: ${restored.join(", ")}`);
   if (keptAs.length > 0) parts.push(`these copies of files that changed during the interrupted write were kept beside them: ${keptAs.join(", ")}`);

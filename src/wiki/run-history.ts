@@ -1,10 +1,12 @@
 /**
  * The last runs that changed the vault, newest first, for `synapse history` and undo. One record per
- * run under `history/<id>.json` in the StateStore; ids sort by time, and only the newest
- * `HISTORY_LIMIT` are kept.
+ * run under `history/<id>.json` in the StateStore; ids sort by time and end with the writing
+ * device's tag, so two devices' runs never share a file however sync merges the folder, and each
+ * device keeps only its own newest `HISTORY_LIMIT` (never pruning another device's records).
  */
 import type { StateStore } from "../vault/state-store";
-import { RunRecordSchema, parseRecord, type RunRecord } from "./write-records";
+import { RunRecordSchema, parseRecord, type RunRecord, type WriterIdentity } from "./write-records";
+import { deviceTag, sameDevice } from "./writer-device";
 
 export const HISTORY_LIMIT = 20;
 const FOLDER = "history";
@@ -16,20 +18,28 @@ function idTime(id: string): number {
   return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]), Number(m[7])) : 0;
 }
 
+/** The device tag a run id ends with (`…-k3f9q2-1a2b3c4d`); "" for ids of earlier versions and device-less writers. */
+function idDevice(id: string): string {
+  return id.split("-")[2] ?? "";
+}
+
 /**
- * A run id that sorts by time, `20261130T180211042Z-k3f9q2`, and always after every recorded run
- * (runs a millisecond apart, or a clock set back, still sort in the order they happened).
+ * A run id that sorts by time, `20261130T180211042Z-k3f9q2-1a2b3c4d`, and always after every
+ * recorded run (runs a millisecond apart, or a clock set back, still sort in the order they
+ * happened); the device's tag makes it unique across devices.
  */
-export async function newRunId(store: StateStore, now: number): Promise<string> {
+export async function newRunId(store: StateStore, now: number, writer?: WriterIdentity): Promise<string> {
   const keys = await store.list(FOLDER);
   const last = keys.length > 0 ? idTime((keys[keys.length - 1] ?? "").slice(FOLDER.length + 1)) : 0;
   const stamp = new Date(Math.max(now, last + 1)).toISOString().replace(/[-:.]/g, "");
-  return `${stamp}-${Math.random().toString(36).slice(2, 8).padEnd(6, "0")}`;
+  const tag = writer ? deviceTag(writer) : "";
+  return `${stamp}-${Math.random().toString(36).slice(2, 8).padEnd(6, "0")}${tag ? `-${tag}` : ""}`;
 }
 
 export async function recordRun(store: StateStore, record: RunRecord): Promise<void> {
   await store.write(`${FOLDER}/${record.id}.json`, JSON.stringify(record));
-  const keys = await store.list(FOLDER);
+  const mine = idDevice(record.id);
+  const keys = (await store.list(FOLDER)).filter((key) => idDevice(key.slice(FOLDER.length + 1).replace(/\.json$/, "")) === mine);
   for (const key of keys.slice(0, Math.max(0, keys.length - HISTORY_LIMIT))) await store.remove(key);
 }
 
@@ -62,8 +72,13 @@ export function undoneIds(runs: readonly RunRecord[]): Set<string> {
   return new Set(runs.flatMap((r) => (r.undoes ? [r.undoes] : [])));
 }
 
-/** The run the next undo reverts: the newest that is not itself an undo and was not undone. */
-export function lastUndoableRun(runs: readonly RunRecord[]): RunRecord | null {
+/**
+ * The run the next undo reverts: the newest that is not itself an undo and was not undone — of
+ * this device's runs (and those of earlier versions, which named no device) when `writer` is given:
+ * a run another device made, brought in by sync, is not what a user here expects undo to take back.
+ */
+export function lastUndoableRun(runs: readonly RunRecord[], writer?: WriterIdentity): RunRecord | null {
   const undone = undoneIds(runs);
-  return runs.find((r) => r.operation !== "undo" && !undone.has(r.id)) ?? null;
+  const ours = (r: RunRecord) => writer === undefined || r.writer.device === undefined || sameDevice(r.writer, writer);
+  return runs.find((r) => r.operation !== "undo" && !undone.has(r.id) && ours(r)) ?? null;
 }

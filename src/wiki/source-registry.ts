@@ -46,6 +46,9 @@ export interface UpToDate {
   readonly movedFrom: string | null;
 }
 
+/** The sources a page's section markers name (`markedSources` of its text); empty for a page that has none. */
+export type MarkedIn = (page: string) => Promise<readonly string[]>;
+
 function key(path: string): string {
   return path.normalize("NFC");
 }
@@ -144,10 +147,12 @@ export class SourceRegistry {
    * Is this note, with this fingerprint, already in this wiki? Yes when its own entry has the same
    * hash, or — for a note that was moved or renamed — another entry has it and that note is gone.
    * Either way every page the entry lists must still exist (a wiki that lost pages is not up to
-   * date), and no change of that ingest may have been left out at review.
+   * date), and no change of that ingest may have been left out at review. With `markedIn`, the
+   * pages themselves confirm it: a page that carries source sections must carry one of this note's
+   * (sync that let another device's copy of a page win lost the section, whatever the registry says).
    */
-  async upToDate(notePath: string, hash: string, wikiFolder: string, exists: (path: string) => Promise<boolean>): Promise<UpToDate | null> {
-    const found = await this.match(notePath, hash, wikiFolder, exists);
+  async upToDate(notePath: string, hash: string, wikiFolder: string, exists: (path: string) => Promise<boolean>, markedIn?: MarkedIn): Promise<UpToDate | null> {
+    const found = await this.match(notePath, hash, wikiFolder, exists, markedIn);
     return found?.complete ? { entry: found.entry, movedFrom: found.movedFrom } : null;
   }
 
@@ -156,15 +161,27 @@ export class SourceRegistry {
    * a path that is gone; `complete` when the note is up to date with it (see `upToDate`). A moved
    * note that is not up to date is still proven moved by its content.
    */
-  async match(notePath: string, hash: string, wikiFolder: string, exists: (path: string) => Promise<boolean>): Promise<(UpToDate & { readonly complete: boolean }) | null> {
+  async match(
+    notePath: string,
+    hash: string,
+    wikiFolder: string,
+    exists: (path: string) => Promise<boolean>,
+    markedIn?: MarkedIn,
+  ): Promise<(UpToDate & { readonly complete: boolean }) | null> {
     // A review that left changes out applied part of the note: not up to date until the rest is.
-    const complete = async (entry: SourceEntry) => {
+    const complete = async (entry: SourceEntry, recordedAs: string) => {
       if ((entry.leftOut ?? []).length > 0) return false;
-      for (const page of entry.pages) if (!(await exists(page))) return false;
+      const names = new Set([key(notePath), recordedAs, ...(entry.formerPaths ?? []).map(key)]);
+      for (const page of entry.pages) {
+        if (!(await exists(page))) return false;
+        const marked = markedIn ? await markedIn(page) : [];
+        // A page without sections (written before them, or all the user's now) cannot say.
+        if (marked.length > 0 && !marked.some((source) => names.has(key(source)))) return false;
+      }
       return true;
     };
     const own = await this.entry(notePath);
-    if (own && own.hash === hash && own.wikiFolder === wikiFolder) return { entry: own, movedFrom: null, complete: await complete(own) };
+    if (own && own.hash === hash && own.wikiFolder === wikiFolder) return { entry: own, movedFrom: null, complete: await complete(own, key(notePath)) };
     const indexed = (await readShard(this.store, hashShardKey(hash), HashShardSchema, emptyHashes)).paths[hash] ?? [];
     const whole = Object.entries((await this.wholeNotes()) ?? {}).flatMap(([path, e]) => (e.hash === hash ? [path] : []));
     let incomplete: (UpToDate & { readonly complete: boolean }) | null = null;
@@ -177,7 +194,7 @@ export class SourceRegistry {
       // caller's `exists` tells a spelling that differs only in case apart from the note itself
       // (one file on macOS and Windows, two on Linux: see spelling-twins.ts).
       if (await exists(path)) continue;
-      if (await complete(entry)) return { entry, movedFrom: path, complete: true };
+      if (await complete(entry, path)) return { entry, movedFrom: path, complete: true };
       incomplete ??= { entry, movedFrom: path, complete: false };
     }
     return incomplete;

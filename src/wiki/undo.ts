@@ -28,9 +28,9 @@ async function readOrNull(vault: VaultPort, path: string): Promise<string | null
 }
 
 /** The run the next undo reverts and the files edited since, or null when there is nothing to undo. */
-export async function previewUndo(vault: VaultPort, context: Pick<WriteContext, "store">): Promise<UndoPreview | null> {
+export async function previewUndo(vault: VaultPort, context: Pick<WriteContext, "store" | "writer">): Promise<UndoPreview | null> {
   const { runs } = await readHistory(context.store);
-  const run = lastUndoableRun(runs);
+  const run = lastUndoableRun(runs, context.writer);
   if (!run) return null;
   const conflicts: string[] = [];
   for (const file of run.files) {

@@ -1,27 +1,38 @@
 /**
- * One writer per vault. The plugin, the CLI and the bridge all take `lock.json` in the StateStore
- * (created exclusively) before they change a file, and give it back after. A lock names its owner,
- * so a second writer can say who is busy; a lock whose owner died is taken over: on the same host
- * a dead process id tells (where the root can check one), elsewhere a heartbeat that stopped.
+ * One writer per copy of the vault. The plugin, the CLI and the bridge take this device's lock
+ * (`locks/<device>.json` in the StateStore, created exclusively) before they change a file, and give
+ * it back after. Writes on another device change another copy: its lock, brought in by sync, is
+ * never looked at (see `writer-device.ts`). A lock names its owner, so a second writer can say who
+ * is busy. Its owner is judged alive while its heartbeat value changes, as timed by this device's
+ * monotonic clock, never by comparing the lock's times with a clock: a lock whose heartbeat stopped
+ * for the stale interval is taken over, whatever its process id; on the same host a process id
+ * that is not running frees it at once.
  */
 import { SynapseError } from "../core/errors";
 import type { StateStore } from "../vault/state-store";
 import { LockSchema, parseRecord, type LockRecord, type WriterIdentity } from "./write-records";
+import { deviceName, LEGACY_LOCK_KEY, lockKeyOf, sameDevice } from "./writer-device";
 
-export const LOCK_KEY = "lock.json";
+/** The lock of a writer that names no device (and of earlier versions). */
+export const LOCK_KEY = LEGACY_LOCK_KEY;
 
 export interface LockOptions {
   readonly writer: WriterIdentity;
   /** What the writer is doing, shown to a writer that has to wait ("ingest of “Note”"). */
   readonly activity: string;
+  /** The wall clock, for the lock's `started` (named in messages on this device only). */
   readonly now?: () => number;
+  /** This device's monotonic clock, in ms (`performance.now()`): times how long a heartbeat stood still. */
+  readonly monotonic?: () => number;
+  /** Waits between two looks at a busy lock (a test passes one that moves its fake clock). */
+  readonly sleep?: (ms: number) => Promise<void>;
   /** Does this process id run on this host? Only roots that can tell (CLI, bridge) pass it. */
   readonly isAlive?: (pid: number) => boolean;
   /** How long to wait for another writer before giving up; 0 gives up at once. */
   readonly waitMs?: number;
   /** Called once when the lock is busy and the writer starts waiting. */
   readonly onWait?: (holder: LockRecord) => void;
-  /** A lock whose heartbeat is older than this is stale (its owner stopped without a trace). */
+  /** A lock whose heartbeat did not change for this long is stale (its owner stopped without a trace). */
   readonly staleAfterMs?: number;
   /** How often a held lock's heartbeat is refreshed. */
   readonly heartbeatMs?: number;
@@ -43,86 +54,123 @@ const KIND_NAMES: Readonly<Record<WriterIdentity["kind"], string>> = {
   bridge: "the Synapse bridge",
 };
 
-/** "the Synapse command line (process 4242 on laptop), ingest of “Note”, since 18:02:11 UTC". */
-export function describeHolder(lock: LockRecord): string {
+/**
+ * "the Synapse command line (process 4242 on laptop), ingest of “Note”, since 18:02:11 UTC". The
+ * time is named only when `self` is on the device that wrote the lock and that time has come by its
+ * clock: another clock's time would read as if it were this one's.
+ */
+export function describeHolder(lock: LockRecord, self?: WriterIdentity, now: number = Date.now()): string {
   const where = [lock.writer.pid !== null ? `process ${lock.writer.pid}` : null, lock.writer.host ? `on ${lock.writer.host}` : null].filter(Boolean).join(" ");
-  const since = new Date(lock.started).toISOString().slice(11, 19);
-  return `${KIND_NAMES[lock.writer.kind]}${where ? ` (${where})` : ""}, ${lock.activity}, since ${since} UTC`;
+  const foreign = self !== undefined && !sameDevice(lock.writer, self);
+  const device = foreign ? `, on ${deviceName(lock.writer)}` : "";
+  const since = !foreign && lock.started <= now ? `, since ${new Date(lock.started).toISOString().slice(11, 19)} UTC` : "";
+  return `${KIND_NAMES[lock.writer.kind]}${where ? ` (${where})` : ""}${device}, ${lock.activity}${since}`;
 }
 
 function randomToken(): string {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
 }
 
-function isStale(lock: LockRecord | null, options: LockOptions, now: number): boolean {
+/** Tokens of the locks this program holds now: its own live locks are never judged by pid or kind. */
+const HELD_HERE = new Set<string>();
+
+/** Free at once, without watching its heartbeat: a lock cut short, or one whose owner is known gone. */
+function ownerIsGone(lock: LockRecord | null, writer: WriterIdentity, isAlive: LockOptions["isAlive"]): boolean {
   // A lock file that does not parse was cut short by a crash while being created.
   if (!lock) return true;
-  const { writer, isAlive } = options;
-  const sameHost = lock.writer.host !== null && lock.writer.host === writer.host;
-  if (sameHost && lock.writer.pid !== null && isAlive) {
-    if (lock.writer.pid === writer.pid) return true; // our own pid: a dead predecessor's lock
-    return !isAlive(lock.writer.pid);
+  if (HELD_HERE.has(lock.token)) return false;
+  const held = lock.writer;
+  if (held.host !== null && held.host === writer.host && held.pid !== null && isAlive) {
+    if (held.pid === writer.pid) return true; // our own pid: a dead predecessor's lock
+    if (!isAlive(held.pid)) return true;
   }
-  return now - lock.heartbeat > (options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS);
+  // Obsidian opens a vault once per device: a plugin's lock on this device is a closed predecessor's.
+  return writer.kind === "plugin" && held.kind === "plugin" && writer.device !== undefined && sameDevice(held, writer);
 }
 
-async function readLock(store: StateStore): Promise<{ text: string; lock: LockRecord | null } | null> {
-  const text = await store.read(LOCK_KEY);
+async function readLock(store: StateStore, key: string): Promise<{ text: string; lock: LockRecord | null } | null> {
+  const text = await store.read(key);
   if (text === null) return null;
   const parsed = parseRecord(LockSchema, text);
   return { text, lock: parsed.ok ? parsed.value : null };
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const realMonotonic = () => performance.now();
+
+/** Watches one lock's heartbeat: when its value last changed, by this device's monotonic clock. */
+class HeartbeatWatch {
+  private seen: string | null = null;
+  private since = 0;
+
+  /** Has the holder's heartbeat stood still for longer than `staleAfterMs`? */
+  stoodStill(text: string, lock: LockRecord | null, at: number, staleAfterMs: number): boolean {
+    // The token too: a new holder with the same heartbeat value is another holder.
+    const value = lock ? `${lock.token}\n${lock.heartbeat}` : text;
+    if (value !== this.seen) {
+      this.seen = value;
+      this.since = at;
+      return false;
+    }
+    return at - this.since > staleAfterMs;
+  }
+}
 
 /**
- * Takes the vault's write lock, waiting up to `waitMs` for another writer; fails with a message
+ * Takes this device's write lock, waiting up to `waitMs` for another writer; fails with a message
  * naming that writer when it is still busy.
  */
 export async function acquireWriteLock(store: StateStore, options: LockOptions): Promise<WriteLock> {
   const now = options.now ?? (() => Date.now());
+  const monotonic = options.monotonic ?? realMonotonic;
+  const sleep = options.sleep ?? realSleep;
+  const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+  const key = lockKeyOf(options.writer);
   const token = randomToken();
-  const attempts = Math.max(1, Math.ceil((options.waitMs ?? 0) / POLL_MS) + 1);
+  const deadline = monotonic() + (options.waitMs ?? 0);
+  const watch = new HeartbeatWatch();
   let waited = false;
-  let retries = 0;
   let holder: LockRecord | null = null;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (attempt > 0) await sleep(POLL_MS);
+  for (let look = 0; ; look++) {
     const record: LockRecord = { version: 1, writer: options.writer, token, activity: options.activity, started: now(), heartbeat: now() };
-    if (await store.createExclusive(LOCK_KEY, JSON.stringify(record))) {
-      const back = await readLock(store);
-      if (back?.lock?.token === token) return holdLock(store, record, options, now);
+    if (await store.createExclusive(key, JSON.stringify(record))) {
+      const back = await readLock(store, key);
+      if (back?.lock?.token === token) return holdLock(store, key, record, options, now);
       continue;
     }
-    const current = await readLock(store);
-    // Released between our two calls, or stale: try again at once (a few times at most).
-    if (!current && retries++ < 5) {
-      attempt -= 1;
-      continue;
+    const current = await readLock(store, key);
+    if (current) {
+      const gone = ownerIsGone(current.lock, options.writer, options.isAlive) || watch.stoodStill(current.text, current.lock, monotonic(), staleAfterMs);
+      if (gone) {
+        // Remove only the lock we judged, not one a third writer took meanwhile.
+        if ((await store.read(key)) === current.text) await store.remove(key);
+        continue;
+      }
+      holder = current.lock;
+      if (!waited && holder && (options.waitMs ?? 0) > 0) {
+        waited = true;
+        options.onWait?.(holder);
+      }
     }
-    if (current && isStale(current.lock, options, now()) && retries++ < 5) {
-      // Remove only the stale lock we judged, not one a third writer took meanwhile.
-      if ((await store.read(LOCK_KEY)) === current.text) await store.remove(LOCK_KEY);
-      attempt -= 1;
-      continue;
-    }
-    if (!current) continue;
-    holder = current.lock;
-    if (!waited && holder && attempts > 1) {
-      waited = true;
-      options.onWait?.(holder);
-    }
+    // Released between our two calls: try again at once, a few times at most.
+    if (!current && look < 5) continue;
+    if (monotonic() >= deadline) break;
+    await sleep(POLL_MS);
   }
-  const who = holder ? describeHolder(holder) : "another Synapse writer";
+  const who = holder ? describeHolder(holder, options.writer, now()) : "another Synapse writer";
   throw new SynapseError("vault", `Another writer is changing this vault: ${who}. Nothing was written; try again when it has finished.`);
 }
 
-function holdLock(store: StateStore, record: LockRecord, options: LockOptions, now: () => number): WriteLock {
+function holdLock(store: StateStore, key: string, record: LockRecord, options: LockOptions, now: () => number): WriteLock {
   let released = false;
+  let heartbeat = record.heartbeat;
+  HELD_HERE.add(record.token);
   const beat = async () => {
-    const current = await readLock(store).catch(() => null);
+    const current = await readLock(store, key).catch(() => null);
     if (released || current?.lock?.token !== record.token) return;
-    await store.write(LOCK_KEY, JSON.stringify({ ...record, heartbeat: now() })).catch(() => undefined);
+    // Only the change counts (see HeartbeatWatch); a clock set back must not repeat a value.
+    heartbeat = Math.max(now(), heartbeat + 1);
+    await store.write(key, JSON.stringify({ ...record, heartbeat })).catch(() => undefined);
   };
   const timer = setInterval(() => void beat(), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
   // A Node process must not stay alive for a heartbeat alone.
@@ -133,8 +181,9 @@ function holdLock(store: StateStore, record: LockRecord, options: LockOptions, n
       if (released) return;
       released = true;
       clearInterval(timer);
-      const current = await readLock(store);
-      if (current?.lock?.token === record.token) await store.remove(LOCK_KEY);
+      HELD_HERE.delete(record.token);
+      const current = await readLock(store, key);
+      if (current?.lock?.token === record.token) await store.remove(key);
     },
   };
 }

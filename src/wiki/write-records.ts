@@ -1,7 +1,9 @@
 /**
  * The write path's persisted records, in the StateStore: the journal of the run in progress
- * (`journal/current.json`), the lock naming the one writer (`lock.json`) and the history of the last
- * runs (`history/<id>.json`, for undo). zod is the single source of truth for their shape; a record
+ * (`journal/<device>.json`), the lock naming the one writer of this device's copy
+ * (`locks/<device>.json`) and the history of the last runs (`history/<id>.json`, for undo). Sync
+ * tools copy the state folder between devices, so every record names the device and the vault that
+ * wrote it (see `writer-device.ts`). zod is the single source of truth for their shape; a record
  * that does not parse is reported, never guessed at.
  */
 import * as z from "zod";
@@ -10,6 +12,18 @@ import { LineChangeSchema } from "./line-changes";
 export const OPERATIONS = ["ingest", "query", "lint", "undo"] as const;
 export type WriteOperation = (typeof OPERATIONS)[number];
 
+/**
+ * One computer or phone. Its id is kept where sync tools do not reach (the user's config folder,
+ * Obsidian's local storage), so two devices never share one, and a program on this device can tell
+ * its own records from those that sync brought in.
+ */
+export const DeviceSchema = z.object({
+  id: z.string().min(1),
+  /** How messages name it ("laptop", "an iPhone"): a label, never used to decide anything. */
+  name: z.string(),
+});
+export type Device = z.infer<typeof DeviceSchema>;
+
 export const WriterSchema = z.object({
   /** Which program writes: the plugin, the CLI or the bridge. */
   kind: z.enum(["plugin", "cli", "bridge"]),
@@ -17,6 +31,10 @@ export const WriterSchema = z.object({
   pid: z.number().int().nullable(),
   /** Host name, where the program can tell it; with pid it lets a process on the same host see a dead owner. */
   host: z.string().nullable(),
+  /** The device it runs on; absent in records of earlier versions (an unknown device). */
+  device: DeviceSchema.optional(),
+  /** The id of the vault whose state folder it wrote (`vault-id.json`); absent in earlier records. */
+  vault: z.string().optional(),
 });
 export type WriterIdentity = z.infer<typeof WriterSchema>;
 
@@ -27,8 +45,12 @@ export const LockSchema = z.object({
   token: z.string(),
   /** What it is doing, for the message another writer shows ("ingest of Note"). */
   activity: z.string(),
+  /** Epoch milliseconds by the holder's clock: named only by the device that wrote it. */
   started: z.number(),
-  /** Refreshed while the lock is held; a lock whose heartbeat stopped long ago is stale. */
+  /**
+   * Changed while the lock is held. Another writer judges the holder alive while it sees this
+   * value change, timed by its own monotonic clock: the value is never compared with a clock.
+   */
   heartbeat: z.number(),
 });
 export type LockRecord = z.infer<typeof LockSchema>;

@@ -9,6 +9,7 @@ import { NodeStateStore } from "../../src/vault/node-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
 import { applyPlan, type PlannedChange } from "../../src/wiki/apply";
 import { JOURNAL_KEY } from "../../src/wiki/journal";
+import { vaultIdOf } from "../../src/wiki/vault-id";
 import { ingestEvents } from "../helpers/bridge-client";
 import { makeVault, NOTE_PATH, type TestVault } from "../helpers/bridge-fixtures";
 import { fakeAgent } from "../helpers/fake-agent-query";
@@ -32,8 +33,10 @@ function aVault(): TestVault {
 
 /** A CLI ingest killed after its first write: the journal and a dead writer's lock are left behind. Returns the vault as it was before. */
 async function interrupt(vault: TestVault): Promise<Map<string, string>> {
-  const before = vault.snapshot();
   const store = NodeStateStore.forVault(vault.root);
+  // The vault's id is made once, by its first run: part of the vault as it was before.
+  await vaultIdOf(store);
+  const before = vault.snapshot();
   const changes: PlannedChange[] = [
     { path: OLD, type: "concept", title: "Old", action: "updated", update: () => ({ content: "half-written\n", action: "updated" }) },
     { path: "wiki/concepts/New.md", type: "concept", title: "New", action: "created", create: "new\n" },

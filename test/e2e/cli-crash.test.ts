@@ -3,12 +3,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { recordedNotes } from "../helpers/registry-on-disk";
-import { CLI, runCli } from "../helpers/run-cli";
+import { CLI, cliEnv, runCli, TEST_DEVICE_ID } from "../helpers/run-cli";
 import { makeVault, snapshot } from "../helpers/temp-vault";
 
 const NOTE = "notes/Ada Lovelace.md";
 const TEXT = "# Ada Lovelace\n\nAda Lovelace wrote the first program for the [[Analytical Engine]] of Charles Babbage. Charles Babbage designed it. Luigi Menabrea described it.\n";
 const STATE = ".obsidian/plugins/synapse/state";
+/** This device's journal (the CLI's device in tests: see run-cli.ts). */
+const JOURNAL = `${TEST_DEVICE_ID}.json`;
 
 function notes(root: string): Record<string, string> {
   return Object.fromEntries(Object.entries(snapshot(root)).filter(([p]) => !p.startsWith(".obsidian/")));
@@ -37,10 +39,10 @@ function killDuringApply(vault: string, writes: number): Promise<void> {
 function killWhen(vault: string, written: (entries: JournalEntries) => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, "ingest", NOTE, "--vault", vault, "--provider", "offline"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SYNAPSE_TEST_APPLY_DELAY_MS: "1500" },
+      env: cliEnv({ SYNAPSE_TEST_APPLY_DELAY_MS: "1500" }),
       stdio: ["ignore", "pipe", "pipe"],
     });
-    const journal = join(vault, STATE, "journal", "current.json");
+    const journal = join(vault, STATE, "journal", JOURNAL);
     let killed = false;
     // The pause after each write is long next to the polling; poll the vault to see how far the run got, then kill it.
     const timer = setInterval(() => {
@@ -66,13 +68,13 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
     const before = notes(vault);
     await killDuringApply(vault, writes);
     expect(notes(vault)).not.toEqual(before);
-    expect(existsSync(join(vault, STATE, "journal", "current.json"))).toBe(true);
+    expect(existsSync(join(vault, STATE, "journal", JOURNAL))).toBe(true);
 
     const history = await runCli(["history", "--vault", vault]);
     expect(history.code).toBe(0);
     expect(history.stderr).toMatch(/An interrupted ingest \(“Ada Lovelace”\) was rolled back/);
     expect(notes(vault)).toEqual(before);
-    expect(Object.keys(snapshot(vault)).filter((p) => p.endsWith(".synapse-tmp") || p.endsWith("lock.json") || p.includes("journal/"))).toEqual([]);
+    expect(Object.keys(snapshot(vault)).filter((p) => p.endsWith(".synapse-tmp") || p.includes("/locks/") || p.includes("journal/"))).toEqual([]);
 
     // And the vault works as before: the same ingest now completes.
     expect((await runCli(["ingest", NOTE, "--vault", vault, "--provider", "offline"])).code).toBe(0);
@@ -90,7 +92,7 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
     const before = notes(vault);
     await killWhen(vault, (entries) => entries.some((e) => e.kind === "lines") && changed(vault));
     expect(notes(vault)).not.toEqual(before);
-    const journal = readFileSync(join(vault, STATE, "journal", "current.json"), "utf8");
+    const journal = readFileSync(join(vault, STATE, "journal", JOURNAL), "utf8");
     // The journal holds the lines and the appended text, not copies of the files.
     expect(journal).not.toContain("Mine — keep.");
     expect(journal).not.toContain("## [2026-11-01] ingest | Earlier");
@@ -146,10 +148,12 @@ describe("two CLI writers on one vault", () => {
 
   it("with no time to wait, the second fails with a message naming the first, and writes nothing", async () => {
     const vault = makeVault({ [NOTE]: TEXT });
-    const lock = { version: 1, writer: { kind: "plugin", pid: null, host: null }, token: "x", activity: "ingest of “Other note”", started: Date.now(), heartbeat: Date.now() };
+    // The plugin on this device (the CLI's in tests) holds the lock.
+    const device = { id: TEST_DEVICE_ID, name: "this computer" };
+    const lock = { version: 1, writer: { kind: "plugin", pid: null, host: null, device }, token: "x", activity: "ingest of “Other note”", started: Date.now(), heartbeat: Date.now() };
     const { mkdirSync, writeFileSync } = await import("node:fs");
-    mkdirSync(join(vault, STATE), { recursive: true });
-    writeFileSync(join(vault, STATE, "lock.json"), JSON.stringify(lock));
+    mkdirSync(join(vault, STATE, "locks"), { recursive: true });
+    writeFileSync(join(vault, STATE, "locks", JOURNAL), JSON.stringify(lock));
     const before = notes(vault);
     const run = await runCli(["ingest", NOTE, "--vault", vault, "--provider", "offline"], { env: { SYNAPSE_LOCK_WAIT_SECONDS: "0" } });
     expect(run.code).toBe(1);

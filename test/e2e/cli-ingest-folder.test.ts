@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually";
-import { CLI, runCli } from "../helpers/run-cli";
+import { CLI, cliEnv, runCli } from "../helpers/run-cli";
 import type { ScriptedServer } from "../helpers/scripted-server";
 import { makeVault, snapshot } from "../helpers/temp-vault";
 import { MODELS, NOTE_PATH, VALID, noteText, startServer } from "../providers/harness";
@@ -108,7 +108,7 @@ describe("Ctrl-C during a folder ingest (scripted Ollama)", () => {
   it("stops the running note without writing it, starts no other, keeps the finished one, and exits 130", async () => {
     const vault = makeVault({ [NOTE_PATH]: noteText(), "notes/Zeta.md": note("Zeta", "Zeta is a letter."), "notes/Zz.md": note("Zz", "Sleep.") });
     const child = spawn(process.execPath, [CLI, "ingest", "notes", "--vault", vault, "--provider", "ollama", "--model", MODELS.ollama, "--base-url", server.url, "--json"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+      env: cliEnv(),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

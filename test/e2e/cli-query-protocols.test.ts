@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eventually } from "../helpers/eventually";
-import { CLI, runCli } from "../helpers/run-cli";
+import { CLI, cliEnv, runCli } from "../helpers/run-cli";
 import type { Protocol, ScriptedServer } from "../helpers/scripted-server";
 import { makeVault, readVaultFile } from "../helpers/temp-vault";
 import { API_KEY, MODELS, content, startServer } from "../providers/harness";
@@ -103,7 +103,7 @@ describe.each(["ollama", "anthropic", "openai"] as const)("synapse query --provi
   it("streams the answer to stdout as it arrives; Ctrl-C mid-stream stops it with exit 130", async () => {
     server.setScript([{ kind: "stall", text: "Ada Lovelace wrote the first program" }]);
     const vault = wiki();
-    const child = spawn(process.execPath, [CLI, ...args(vault, QUESTION)], { env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...KEYS } });
+    const child = spawn(process.execPath, [CLI, ...args(vault, QUESTION)], { env: cliEnv(KEYS) });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));

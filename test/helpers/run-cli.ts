@@ -1,5 +1,8 @@
 /** Runs the built CLI (dist/cli.mjs, built by the global setup) as a real process. */
 import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export interface CliRun {
   readonly code: number | null;
@@ -9,11 +12,21 @@ export interface CliRun {
 
 export const CLI = new URL("../../dist/cli.mjs", import.meta.url).pathname;
 
+/** The device every CLI a test starts runs on (never the user's own config folder). */
+export const TEST_DEVICE_ID = "test-device-0001";
+const deviceFile = join(mkdtempSync(join(tmpdir(), "synapse-device-")), "device-id");
+writeFileSync(deviceFile, `${TEST_DEVICE_ID}\n`);
+
+/** The environment of a CLI a test starts: PATH, HOME and the test device. */
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SYNAPSE_DEVICE_ID_FILE: deviceFile, ...extra };
+}
+
 export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number; nodeArgs?: readonly string[] } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
       cwd: options.cwd ?? process.cwd(),
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
+      env: cliEnv(options.env),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -181,10 +181,13 @@ describe("one writer per vault", () => {
     await store.write("lock.json", lock({ kind: "cli", pid: 999, host: "here" }, NOW()));
     const vault = new MemoryVault();
     await applyPlan(vault, [create("wiki/concepts/A.md", "a")], { ...run(context(store)), lock: { isAlive: (pid) => pid !== 999 } });
+    // A heartbeat that stands still for the stale interval, timed by this device's (fake) clock.
+    let clock = 0;
+    const fake = { monotonic: () => clock, sleep: async (ms: number) => void (clock += ms) };
     await store.write("lock.json", lock({ kind: "plugin", pid: null, host: null }, NOW() - 10 * 60_000));
-    await applyPlan(vault, [create("wiki/concepts/B.md", "b")], run(context(store)));
-    await store.write("lock.json", lock({ kind: "plugin", pid: null, host: null }, NOW() - 1000));
-    await expect(applyPlan(vault, [create("wiki/concepts/C.md", "c")], run(context(store)))).rejects.toThrow(/the Synapse plugin in Obsidian/);
+    await applyPlan(vault, [create("wiki/concepts/B.md", "b")], { ...run(context(store)), lock: { ...fake, waitMs: 61_000 } });
+    await store.write("lock.json", lock({ kind: "plugin", pid: null, host: null }, NOW() - 10 * 60_000));
+    await expect(applyPlan(vault, [create("wiki/concepts/C.md", "c")], { ...run(context(store)), lock: { ...fake, waitMs: 59_000 } })).rejects.toThrow(/the Synapse plugin in Obsidian/);
   });
 });
 
