@@ -74,6 +74,28 @@ describe("the Obsidian vault adapter", () => {
     expect(await vault.stat("wiki/a.md")).toBeNull();
   });
 
+  it("replaces a file only if Vault.process finds it as expected, else keeps it", async () => {
+    const { app, vault } = vaultWith({ "wiki/a.md": "the user's edit" });
+    const process = vi.spyOn(app.vault, "process");
+    expect(await vault.replaceIfUnchanged("wiki/a.md", "what Synapse read", "Synapse's text")).toBe(false);
+    expect(await vault.read("wiki/a.md")).toBe("the user's edit");
+    expect(await vault.replaceIfUnchanged("wiki/a.md", "the user's edit", ["Synapse's ", "text"])).toBe(true);
+    expect(await vault.read("wiki/a.md")).toBe("Synapse's text");
+    expect(process).toHaveBeenCalledTimes(2);
+    expect(await vault.replaceIfUnchanged("wiki/none.md", "", "x")).toBe(false);
+  });
+
+  it("trashes a file only if it holds what was expected, and says a missing one is gone", async () => {
+    const { app, vault } = vaultWith({ "wiki/a.md": "edited since" });
+    const trash = vi.spyOn(app.fileManager, "trashFile");
+    expect(await vault.removeIfUnchanged("wiki/a.md", "as planned")).toBe(false);
+    expect(trash).not.toHaveBeenCalled();
+    expect(await vault.removeIfUnchanged("wiki/a.md", "edited since")).toBe(true);
+    expect(trash).toHaveBeenCalledTimes(1);
+    expect(await vault.stat("wiki/a.md")).toBeNull();
+    expect(await vault.removeIfUnchanged("wiki/a.md", "edited since")).toBe(true);
+  });
+
   it("resolves links through the metadata cache, as Obsidian does", () => {
     const { app, vault } = vaultWith({ "wiki/concepts/Pollination.md": "" });
     const lookup = vi.spyOn(app.metadataCache, "getFirstLinkpathDest");

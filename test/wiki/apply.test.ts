@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
@@ -61,7 +63,8 @@ describe("applyPlan, the one write path", () => {
     const result = await applyPlan(vault, [{ path: "wiki/concepts/A.md", type: "concept", title: "A", action: "removed", remove: { expected: "a" } }], run(ctx, { operation: "lint", label: "lint fixes" }));
     expect(result.changes).toEqual([{ path: "wiki/concepts/A.md", action: "removed" }]);
     expect(vault.snapshot()["wiki/concepts/A.md"]).toBeUndefined();
-    expect(vault.snapshot()["wiki/index.md"]).toBe("## Concepts\n\n- [[wiki/concepts/B|B]]\n");
+    // The user's words after the link stay, with the title in place of the link to the page gone.
+    expect(vault.snapshot()["wiki/index.md"]).toBe("## Concepts\n\n- A mine\n- [[wiki/concepts/B|B]]\n");
     const { runs } = await readHistory(ctx.store);
     expect(runs[0]).toMatchObject({ id: result.runId, operation: "lint", label: "lint fixes" });
     expect(runs[0]?.files).toContainEqual({ path: "wiki/concepts/A.md", type: "concept", title: "A", action: "removed", before: "a", after: null });
@@ -242,6 +245,29 @@ describe("recovering an interrupted run", () => {
     const report = await recoverInterruptedRun(vault, { store, writer: { kind: "cli", pid: 6, host: "h" }, lock: { isAlive: () => false }, wikiFolder: "wiki" });
     expect(report).toMatchObject({ journal: { status: "rolled-back", kept: ["wiki/concepts/Old.md"] } });
     expect(vault.snapshot()).toEqual({ ...initial, "wiki/concepts/Old.md": "typed after the crash" });
+  });
+
+  it("the next write also settles what the dead writer's file writes left: temporary files and a file set aside", async () => {
+    const root = tempDir("vault-");
+    const vault = new NodeVault(root);
+    for (const [path, content] of Object.entries(initial)) await vault.create(path, content);
+    const store = new MemoryStateStore();
+    const crash = new Error("crash");
+    await applyPlan(vault, changes, {
+      ...run({ store, writer: { kind: "cli", pid: 5, host: "h" } }),
+      afterEachWrite: () => Promise.reject(crash),
+    }).catch((e: unknown) => {
+      if (e !== crash) throw e;
+    });
+    // Killed inside its next write: the new text half written, the page it was replacing set aside.
+    writeFileSync(join(root, "wiki/concepts/Old.md.0123456789ab.synapse-tmp"), "half");
+    renameSync(join(root, "wiki/concepts/Old.md"), join(root, "wiki/concepts/Old.md.0123456789ab.synapse-aside"));
+    await store.write("lock.json", JSON.stringify({ version: 1, writer: { kind: "cli", pid: 5, host: "h" }, token: "dead", activity: "ingest of “Note”", started: NOW(), heartbeat: NOW() }));
+
+    await applyPlan(vault, [create("wiki/concepts/Later.md", "later", "Later")], { ...run({ store, writer: { kind: "cli", pid: 6, host: "h" } }), lock: { isAlive: () => false } });
+    const files = readdirSync(join(root, "wiki/concepts")).sort();
+    expect(files).toEqual(["Gone.md", "Later.md", "Old.md"]);
+    expect(readFileSync(join(root, "wiki/concepts/Old.md"), "utf8")).toBe("old");
   });
 
   it("the next write rolls back a leftover journal before it starts", async () => {
