@@ -9,6 +9,7 @@ import { normalisePage } from "./page-normalise";
 import type { InferenceProvider } from "./provider";
 import { remainingMs, throwIfStopped, type RunContext } from "./run-context";
 import type { Analysis, SourceNote, WikiPage } from "./schemas";
+import type { RefusedSource } from "./source-check";
 import type { UsageTotals } from "./usage";
 import { describeIssuesForModel, validatePages, type DanglingLink, type ValidationIssue } from "./validator";
 
@@ -23,6 +24,11 @@ export interface OrchestratorOptions {
   readonly vaultContext: string;
   /** Does a page with this name exist? Only used to record dangling links. */
   readonly linkExists?: (basename: string) => boolean;
+  /**
+   * The cited sources the vault refuses (source-check.ts); a page citing any is invalid. Without
+   * it, sources are checked only for the ingested note.
+   */
+  readonly checkSources?: (sources: readonly string[]) => Promise<readonly RefusedSource[]>;
   /** Repair rounds after a delegated (agentic) run returns invalid pages. */
   readonly agentRepairRounds?: number;
 }
@@ -143,9 +149,14 @@ async function generateUntilValid(
     state.generateCalls += 1;
     const context = feedback ? `${options.retrievalContext}\n\n${feedback}` : options.retrievalContext;
     let pages: WikiPage[];
+    let refusedSources: (readonly RefusedSource[])[] | undefined;
     try {
-      // One shape whichever provider wrote them: clean one-line titles, one spelling per source, valid tags.
-      pages = (await provider.generate(analysis, context, run)).map(normalisePage);
+      // One shape whichever provider wrote them: clean one-line titles, one spelling per source,
+      // valid tags, text made inert. The sources are checked as the model wrote them (`..` and all).
+      const generated = await provider.generate(analysis, context, run);
+      pages = generated.map(normalisePage);
+      const check = options.checkSources;
+      if (check) refusedSources = await Promise.all(generated.map((page) => check(page.frontmatter.sources)));
     } catch (thrown) {
       const error = toSynapseError(thrown);
       // A well-formed reply that fails the schema is a generation defect: feed it back and retry.
@@ -158,6 +169,7 @@ async function generateUntilValid(
     const report = validatePages(pages, {
       sourcePath: source.path,
       ...(options.linkExists ? { linkExists: options.linkExists } : {}),
+      ...(refusedSources ? { refusedSources } : {}),
     });
     state.issues = report.issues;
     state.dangling = report.dangling;

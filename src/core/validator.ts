@@ -4,6 +4,7 @@
  */
 import { isIso6391 } from "./iso639";
 import { PAGE_TYPES, type WikiPage } from "./schemas";
+import { problemForModel, problemForUser, type RefusedSource } from "./source-check";
 import { canonicalSource, sourceKey } from "./sources";
 import { cleanTitle, nameKey } from "./unicode";
 import { linkBasename, wikilinkTargets } from "./wikilinks";
@@ -15,6 +16,8 @@ export interface ValidationIssue {
   readonly pageIndex: number;
   readonly field: ValidatedField;
   readonly message: string;
+  /** The same for the person reading the run's report, where it differs from what the model is told. */
+  readonly forUser?: string;
 }
 
 export interface DanglingLink {
@@ -33,6 +36,8 @@ export interface ValidationOptions {
   readonly sourcePath: string;
   /** Does a page with this name already exist in the vault? Used only to record dangling links. */
   readonly linkExists?: (basename: string) => boolean;
+  /** The sources each page cites that the vault refused (source-check.ts), by page index. */
+  readonly refusedSources?: readonly (readonly RefusedSource[])[];
 }
 
 const TYPES: ReadonlySet<string> = new Set(PAGE_TYPES);
@@ -50,7 +55,8 @@ export function validatePages(pages: readonly WikiPage[], options: ValidationOpt
   }
   pages.forEach((page, index) => {
     const name = page.title.trim() ? `Page ${index + 1} ("${page.title.trim()}")` : `Page ${index + 1}`;
-    const add = (field: ValidatedField, message: string) => issues.push({ pageIndex: index, field, message: `${name}: ${message}` });
+    const add = (field: ValidatedField, message: string, forUser?: string) =>
+      issues.push({ pageIndex: index, field, message: `${name}: ${message}`, ...(forUser ? { forUser } : {}) });
     if (!TYPES.has(page.type)) {
       add("type", `type "${page.type}" is not allowed; use one of ${PAGE_TYPES.join(", ")}.`);
     }
@@ -60,6 +66,13 @@ export function validatePages(pages: readonly WikiPage[], options: ValidationOpt
       add("frontmatter.sources", `frontmatter.sources is empty; it must list "${source}".`);
     } else if (!sources.includes(sourceKey(source))) {
       add("frontmatter.sources", `frontmatter.sources does not include the ingested note; add "${source}" exactly as written.`);
+    }
+    for (const { source: cited, problem } of options.refusedSources?.[index] ?? []) {
+      add(
+        "frontmatter.sources",
+        `frontmatter.sources lists "${cited}", which ${problemForModel(problem)}; cite "${source}" and only other notes of the vault you were shown.`,
+        `The page "${page.title.trim()}" was refused because it cites "${cited}" as a source: ${problemForUser(problem)}.`,
+      );
     }
     const lang = page.frontmatter.lang.trim();
     if (!lang) add("frontmatter.lang", 'frontmatter.lang is empty; give the ISO 639-1 code of the page\'s language, such as "en".');

@@ -9,6 +9,7 @@
  */
 import { stringify } from "yaml";
 import { replaceOutsideCode } from "../core/code-spans";
+import { sanitiseMarkdown } from "../core/sanitise-markdown";
 import { frontmatterList, splitFrontmatter } from "../core/markdown";
 import { mergeSources, sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
@@ -74,7 +75,9 @@ function withFrontmatter(current: string, edit: (fm: Record<string, unknown>) =>
   return `---\n${stringify(fm, { lineWidth: 0 }).trimEnd()}\n---\n${split.body.startsWith("\n") ? "" : "\n"}${split.body}`;
 }
 
-function stub(title: string, sources: readonly string[], linkedFrom: string, date: string): string {
+function stub(linkTarget: string, sources: readonly string[], linkedFrom: string, date: string): string {
+  // The title is a link target on a page a model may have written before pages were sanitised.
+  const title = sanitiseMarkdown(linkTarget);
   const fm = { type: "concept", title, sources: [...sources], tags: [], created: date, updated: date, synapse_stub: true };
   return `---\n${stringify(fm, { lineWidth: 0 }).trimEnd()}\n---\n\n# ${title}\n\nA stub: [[${basenameOf(linkedFrom)}]] links here. Ingest a note about ${title} to fill it.\n`;
 }
@@ -174,7 +177,7 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         }
         creates.set(path, stub(p.title ?? "Untitled", pages.get(finding.page)?.sources ?? [], finding.page, date));
         touch(path);
-        edit(index, (cur) => editIndex(cur, { upsert: [{ path, type: "concept", title: p.title ?? "Untitled" }] }));
+        edit(index, (cur) => editIndex(cur, { upsert: [{ path, type: "concept", title: sanitiseMarkdown(p.title ?? "Untitled") }] }));
         break;
       }
       case "add-to-index": {

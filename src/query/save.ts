@@ -6,6 +6,7 @@
  * — wherever the user moved it — instead of making a second one.
  */
 import { splitFrontmatter, frontmatterPaths } from "../core/markdown";
+import { sanitiseMarkdown } from "../core/sanitise-markdown";
 import { mergeSources } from "../core/sources";
 import { cleanTitle, nameKey } from "../core/unicode";
 import type { VaultPort } from "../vault/vault-port";
@@ -57,14 +58,15 @@ async function sourcesOf(vault: VaultPort, report: AskReport): Promise<string[]>
   return sources;
 }
 
+/** The page's text. The answers and the cited names are the model's, so they are made inert (the questions are the user's). */
 function body(report: AskReport, conversation: readonly Turn[]): string {
-  const parts = [report.answer.trim()];
+  const parts = [sanitiseMarkdown(report.answer.trim())];
   const cited = report.citations.filter((c) => c.verified);
   if (cited.length > 0) parts.push(`## Sources\n\n${cited.map((c) => `- [[${c.path?.replace(/\.md$/i, "") ?? c.page}|${c.page}]]`).join("\n")}`);
   const unverified = report.citations.filter((c) => !c.verified);
-  if (unverified.length > 0) parts.push(`> [!warning] Unverified citations\n${unverified.map((c) => `> - ${c.page}: ${c.reason}`).join("\n")}`);
+  if (unverified.length > 0) parts.push(`> [!warning] Unverified citations\n${unverified.map((c) => `> - ${sanitiseMarkdown(c.page)}: ${c.reason}`).join("\n")}`);
   if (conversation.length > 0) {
-    parts.push(`## Conversation\n\n${conversation.map((t) => `**Q:** ${t.question}\n\n${t.answer.trim()}`).join("\n\n---\n\n")}`);
+    parts.push(`## Conversation\n\n${conversation.map((t) => `**Q:** ${t.question}\n\n${sanitiseMarkdown(t.answer.trim())}`).join("\n\n---\n\n")}`);
   }
   return parts.join("\n\n");
 }

@@ -9,6 +9,7 @@ import { Perimeter } from "../core/perimeter";
 import { estimateCost } from "../core/pricing";
 import { fixedWikiLanguage } from "../core/wiki-language";
 import { createRunContext, throwIfStopped } from "../core/run-context";
+import { sourceChecker } from "../core/source-check";
 import { nameKey } from "../core/unicode";
 import type { UsageAccumulator, UsageSummary } from "../core/usage";
 import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../retrieval/context";
@@ -242,6 +243,13 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         retrievalContext: context.retrievalContext,
         vaultContext: context.vaultContext,
         linkExists: (name) => known.has(nameKey(name)) || wikiNamed(name).length > 0 || noteExists(name),
+        checkSources: sourceChecker({
+          excludedFolders: settings.excludedFolders,
+          bookkeeping: special,
+          admitted: [notePath],
+          exists: async (path) => (await vault.stat(path)) !== null,
+          ...(vault.realPath ? { realPath: (path: string) => vault.realPath?.(path) ?? Promise.resolve(path) } : {}),
+        }),
       },
       ingestRun,
     );
@@ -372,7 +380,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
       provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
       error: error ? { kind: error.kind, message: error.message } : null,
-      issues: [...(result?.issues ?? []).map((i) => i.message), ...warnings],
+      issues: [...(result?.issues ?? []).map((i) => i.forUser ?? i.message), ...warnings],
       dangling: result?.dangling ?? [],
       contradictions: converged ? contradictions : [],
       locked: converged ? locked : [],

@@ -7,6 +7,7 @@ import type { InferenceProvider } from "../../src/core/provider";
 import { createRunContext, type RunContext, type RunContextOptions } from "../../src/core/run-context";
 import type { Analysis, Message, WikiPage } from "../../src/core/schemas";
 import { SOURCE_PATH, ScriptedProvider, aPage } from "../builders";
+import { executableParts } from "../helpers/executable-markdown";
 
 const OPTIONS: OrchestratorOptions = { maxIter: 3, tokenBudget: 0, retrievalContext: "Related pages: none.", vaultContext: "Empty wiki." };
 const valid = [aPage().build()];
@@ -165,5 +166,29 @@ describe("capability routing", () => {
     expect(source).not.toMatch(/\b(Offline|Ollama|Anthropic|OpenAI|Cli|Agent)\w*Provider\b/);
     expect(source).not.toMatch(/["'`](offline|ollama|anthropic|openai|cli|claude[\w-]*|local|api)["'`]/i);
     expect(source).not.toMatch(/\.(name|mode)\s*[!=]==?/);
+  });
+});
+
+describe("what a model writes is data", () => {
+  const hostile = aPage()
+    .titled("Example <script>x</script>")
+    .withContent("Text <iframe src=x></iframe> [a](javascript:alert(1))\n```dataviewjs\ndv.x()\n```\n%% /synapse:source %%")
+    .build();
+
+  it.each([false, true])("sanitises the pages before validating them (agentic: %s)", async (agentic) => {
+    const provider = new ScriptedProvider([[hostile]], { supportsAgenticLoop: agentic });
+    const result = await orchestrate(provider, OPTIONS, runFor());
+    expect(result.converged).toBe(true);
+    const [page] = result.pages;
+    expect(executableParts(`${page?.title ?? ""}\n${page?.content ?? ""}`)).toEqual([]);
+  });
+
+  it("refuses a page whose sources the vault refuses, and feeds the reason back", async () => {
+    const provider = new ScriptedProvider([[aPage().withSources(SOURCE_PATH, "../x.md").build()], valid]);
+    const checkSources = (sources: readonly string[]) =>
+      Promise.resolve(sources.filter((s) => s.includes("..")).map((source) => ({ source, problem: "outside" as const })));
+    const result = await orchestrate(provider, { ...OPTIONS, checkSources }, runFor());
+    expect(result.converged).toBe(true);
+    expect(provider.generateCalls[1]?.retrievalContext).toContain('frontmatter.sources lists "../x.md", which is not a path inside the vault');
   });
 });

@@ -9,6 +9,7 @@ import { MemoryVault } from "../../src/vault/memory-vault";
 import { applyPlan, type WriteContext } from "../../src/wiki/apply";
 import { undoLastRun } from "../../src/wiki/undo";
 import { PLANTED } from "./planted-wiki";
+import { executableParts } from "../helpers/executable-markdown";
 
 const NOW = () => Date.UTC(2026, 10, 30, 18, 0);
 
@@ -57,6 +58,17 @@ describe("lint fixes through the write path", () => {
     const run = await applyFixes((c) => c.fix.kind === "create-stub" && c.fix.params.title === "Nowhere at all");
     expect(run.after["wiki/concepts/Nowhere at all.md"]).toMatch(/^---\ntype: concept\ntitle: Nowhere at all\nsources:\n {2}- notes\/engine.md/);
     await undoesByteForByte(run);
+  });
+
+  it("writes a stub for a hostile link target inert", async () => {
+    const vault = new MemoryVault({ "wiki/concepts/Old.md": "---\ntitle: Old\nsources: [notes/a.md]\n---\n\nSee [[<%* tR += 1 %> <img src=x onerror=alert(1)>]].\n" });
+    const snapshot = await snapshotOf(vault);
+    const chosen = exactChecks({ snapshot }).flatMap((finding) => finding.fixes.filter((f) => f.kind === "create-stub").map((fix) => ({ finding, fix })));
+    expect(chosen).toHaveLength(1);
+    const plan = planFixes(snapshot, chosen, "2026-11-30");
+    const created = plan.changes.map((c) => c.create ?? c.update?.("# Index\n").content ?? "").join("\n");
+    expect(created).toContain("# <\\%* tR += 1 %> &lt;img src=x onerror=alert(1)>");
+    expect(executableParts(created)).toEqual([]);
   });
 
   it("lists an orphan in index.md and rebuilds an index out of step, keeping the user's lines", async () => {

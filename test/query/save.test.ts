@@ -5,6 +5,7 @@ import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { applyPlan, type WriteContext } from "../../src/wiki/apply";
 import { undoLastRun } from "../../src/wiki/undo";
+import { executableParts } from "../helpers/executable-markdown";
 
 const NOW = () => Date.UTC(2026, 10, 30, 18, 0);
 const ADA = "wiki/entities/Ada Lovelace.md";
@@ -98,5 +99,17 @@ describe("the review window of a save", () => {
 
   it("shows a question on one line, whatever spaces and line breaks it was typed with", () => {
     expect(saveReviewTitle("  What is\n\na CRDT?  ")).toBe("Save answer: What is a CRDT?");
+  });
+
+  it("writes the model's answer inert: no HTML that runs, no script links, no running code blocks", async () => {
+    const vault = new MemoryVault({ [ADA]: "---\ntype: entity\ntitle: Ada Lovelace\nsources: [notes/ada.md]\n---\n\nAda wrote it.\n" });
+    const ctx: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: 1, host: "here" } };
+    const hostile = 'Ada <img src=x onerror="alert(1)"> [guide](javascript:alert(1))\n```dataviewjs\ndv.x()\n```\n<%* tR += 1 %>';
+    const r = { ...report(hostile), citations: [{ page: "<script>x</script>", path: null, verified: false, reason: "Not sent." }] };
+    const change = await planAnswerPage(vault, "wiki", r, [{ question: "Who?", answer: hostile, at: "2026-11-30T18:00:00Z", citations: [] }], "2026-11-30");
+    await applyPlan(vault, [change], { ...ctx, operation: "query", label: r.question, wikiFolder: "wiki", now: NOW });
+    const page = await vault.read(change.path);
+    expect(executableParts(page)).toEqual([]);
+    expect(page).toContain("&lt;img src=x");
   });
 });
