@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TIMING_PREFIX } from "../src/cli/timing";
-import { CORPUS } from "../test/helpers/corpus";
+import { CORPUS, requireCorpus } from "../test/helpers/corpus";
 import { syntheticVault, wants50k } from "./retrieval.bench";
 import { percentile, printResults, type BenchResult } from "./stats";
 
@@ -130,6 +130,7 @@ function benchVault(label: string, vaultRoot: string, runs: number): BenchResult
 }
 
 export function benchCliSearch(): BenchResult[] {
+  requireCorpus("the CLI search benchmark");
   const work = mkdtempSync(join(tmpdir(), "synapse-bench-cli-"));
   try {
     // A copy: the CLI keeps its index in the vault's state folder, and the corpus is read-only.

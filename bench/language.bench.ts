@@ -6,12 +6,13 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { guessLanguage } from "../src/providers/offline/language";
-import { CORPUS, corpusNotes } from "../test/helpers/corpus";
+import { CORPUS, corpusNotes, requireCorpus } from "../test/helpers/corpus";
 import type { BenchResult } from "./stats";
 
 const TARGET = 0.99;
 
 export function benchLanguage(): BenchResult[] {
+  requireCorpus("the language benchmark");
   const folders = readdirSync(CORPUS).filter((name) => /^[a-z]{2}(-[a-zA-Z]{2})?$/.test(name) && statSync(join(CORPUS, name)).isDirectory());
   const expected = (folder: string) => (folder === "pt-br" ? "pt" : folder === "zh-TW" ? "zh" : folder);
   let total = 0;

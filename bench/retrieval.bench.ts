@@ -1,7 +1,7 @@
 /**
  * Retrieval at scale: Synapse's index against a plain MiniSearch index over whole notes, measured
  * in the same run on the same notes and queries, each figure printed with its ratio.
- * - The 6,287 notes of ../shared/corpora/obsidian-help (read in place, never written).
+ * - The 6,287 notes of the obsidian-help corpus (test/helpers/corpus.ts; read in place, never written).
  * - Opt-in (`npm run bench -- --retrieval-50k`, or SYNAPSE_BENCH_50K=1): a 50,000-note vault written
  *   to a temporary folder from the corpus notes (copies in numbered folders, each with its own line).
  * Each measurement runs in a fresh process (bench/retrieval-child.ts), so build, warm start (loading
@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { DEFAULT_SLICE_MS } from "../src/retrieval/time-slice";
-import { CORPUS } from "../test/helpers/corpus";
+import { CORPUS, requireCorpus } from "../test/helpers/corpus";
 import type { BenchResult } from "./stats";
 
 const TARGETS = { buildMs: 60_000, peakMb: 1024, queryP95: 50, updateP95: 10, warmMs: 5000, blockMs: 50 };
@@ -146,6 +146,7 @@ export function wants50k(argv: readonly string[] = process.argv): boolean {
 }
 
 export function benchRetrieval(): BenchResult[] {
+  requireCorpus("the retrieval benchmark");
   const results = benchCase(`${listNotes(CORPUS).length.toLocaleString("en")} notes`, CORPUS);
   if (!wants50k()) {
     results.push({ name: "retrieval 50,000 notes", value: 0, unit: "", note: "skipped; run `npm run bench -- --retrieval-50k` (takes several minutes)" });

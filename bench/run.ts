@@ -12,22 +12,30 @@ import { benchRetrievalQuality } from "./retrieval-quality.bench";
 import { benchUpsertSlice } from "./upsert-slice.bench";
 import { describeMachine, writeResultsFile } from "./results-file";
 import { printResults, type BenchResult } from "./stats";
+import { corpusNotice } from "../test/helpers/corpus";
 
 const results: BenchResult[] = [];
-results.push(...(await benchIngest()));
-results.push(...(await benchIngestScale()));
+// Most benchmarks read the large corpus (test/helpers/corpus.ts); without it, only the others run.
+const withoutCorpus = corpusNotice("the benchmarks that read the corpus (ingest, ingest at scale, language, query, retrieval, CLI search, retrieval quality, upsert slice)");
+if (withoutCorpus) console.log(withoutCorpus);
+if (!withoutCorpus) {
+  results.push(...(await benchIngest()));
+  results.push(...(await benchIngestScale()));
+}
 results.push(...benchCli());
-results.push(...benchLanguage());
+if (!withoutCorpus) results.push(...benchLanguage());
 results.push(...benchLint());
-results.push(...(await benchQuery()));
-// Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.
-results.push(...benchRetrieval());
-// `synapse search` and `synapse index` as cold processes of the built CLI, phase by phase (same opt-in for 50,000).
-results.push(...benchCliSearch());
-// Which fusion settings rank the right notes highest (labelled queries from the corpus; prints its table).
-results.push(...(await benchRetrievalQuality()));
-// One large note updated on the main thread: sliced against the synchronous upsert.
-results.push(...(await benchUpsertSlice()));
+if (!withoutCorpus) {
+  results.push(...(await benchQuery()));
+  // Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.
+  results.push(...benchRetrieval());
+  // `synapse search` and `synapse index` as cold processes of the built CLI, phase by phase (same opt-in for 50,000).
+  results.push(...benchCliSearch());
+  // Which fusion settings rank the right notes highest (labelled queries from the corpus; prints its table).
+  results.push(...(await benchRetrievalQuality()));
+  // One large note updated on the main thread: sliced against the synchronous upsert.
+  results.push(...(await benchUpsertSlice()));
+}
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);

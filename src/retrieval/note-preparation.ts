@@ -23,8 +23,25 @@ export interface PreparedNote {
   readonly hash: string;
   /** The count of edits when preparation began: an edit of this note since makes it stale. */
   readonly stamp: number;
-  /** What the commit does: drop the note (excluded), record its new time (same text), or write it. */
-  readonly change: "excluded" | "same" | { readonly links: NoteLinks; readonly write: (writer: NumberedChunkWriter) => void };
+  /** What the commit does: drop the note (excluded), record its new time and links (same text), or write it. */
+  readonly change: "excluded" | SameText | NewText;
+}
+
+/**
+ * The text the index holds already. Its links are extracted all the same: an extractor that reads
+ * Obsidian's metadata cache may have paired this text with another version's links before (the
+ * sync reads notes ahead of indexing them, the cache lags behind an edit), and only a later
+ * extraction can set them right.
+ */
+export interface SameText {
+  readonly kind: "same";
+  readonly links: NoteLinks;
+}
+
+export interface NewText {
+  readonly kind: "new";
+  readonly links: NoteLinks;
+  readonly write: (writer: NumberedChunkWriter) => void;
 }
 
 /** What a commit did: wrote the note, found nothing to write, or refused a stale preparation. */
@@ -56,28 +73,28 @@ function* prepared<T>(value: T): Pieces<T> {
 
 /**
  * The note is chunked and its links extracted at once, in this call (the plugin's extractor reads
- * the metadata cache of the event being applied). A note up to ONE_STEP_CHARS is hashed at once
- * too, and its terms written by the commit; a longer one is hashed, then its terms counted, in
- * pieces — its links extracted even when the hash then finds its text unchanged.
+ * the metadata cache of the event being applied), even when the hash then finds its text
+ * unchanged (see `SameText`). A note up to ONE_STEP_CHARS is hashed at once too, and its terms
+ * written by the commit; a longer one is hashed, then its terms counted, in pieces.
  */
 export function prepareNote(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, context: PreparationContext): Pieces<PreparedNote> {
   const note = { path, stat: { mtime: stat.mtime, size: stat.size }, stamp: context.stamp };
   if (context.excluded) return prepared({ ...note, hash: "", change: "excluded" });
   if (markdown.length <= ONE_STEP_CHARS) {
     const hash = contentHash(markdown);
-    if (context.indexedHash === hash) return prepared({ ...note, hash, change: "same" });
     const parsed = parseNote(path, markdown);
     const links = context.extract(path, markdown, parsed);
-    return prepared({ ...note, hash, change: { links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
+    if (context.indexedHash === hash) return prepared({ ...note, hash, change: { kind: "same", links } });
+    return prepared({ ...note, hash, change: { kind: "new", links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
   }
   const parsed = parseNote(path, markdown);
   const links = context.extract(path, markdown, parsed);
   return (function* (): Pieces<PreparedNote> {
     yield;
     const hash = yield* contentHashPieces(markdown);
-    if (context.indexedHash === hash) return { ...note, hash, change: "same" };
+    if (context.indexedHash === hash) return { ...note, hash, change: { kind: "same", links } };
     yield;
     const counted = yield* countNoteTerms(markdown, parsed, context.terms);
-    return { ...note, hash, change: { links, write: (writer) => counted.write(writer) } };
+    return { ...note, hash, change: { kind: "new", links, write: (writer) => counted.write(writer) } };
   })();
 }

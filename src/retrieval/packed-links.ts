@@ -57,3 +57,12 @@ export function targetsOf(packed: PackedLinks): string[] {
   const links = unpackLinks(packed);
   return [...links.links, ...links.embeds, ...links.sources];
 }
+
+/** Whether two notes' links are the same lists, packed or not. */
+export function sameLinks(a: PackedLinks, b: PackedLinks): boolean {
+  const packedA = typeof a === "string" ? a : packLinks(a);
+  const packedB = typeof b === "string" ? b : packLinks(b);
+  if (typeof packedA === "string" || typeof packedB === "string") return packedA === packedB;
+  const same = (x: readonly string[], y: readonly string[]) => x.length === y.length && x.every((item, i) => item === y[i]);
+  return same(packedA.links, packedB.links) && same(packedA.embeds, packedB.embeds) && same(packedA.tags, packedB.tags) && same(packedA.sources, packedB.sources);
+}

@@ -15,7 +15,7 @@ import { linkTargetOf, type LinkTarget } from "./link-target";
 import { parseLinks, type LinkExtractor } from "./links";
 import type { Embedder } from "./embedder";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
-import { packLinks, type PackedLinks } from "./packed-links";
+import { packLinks, sameLinks, type PackedLinks } from "./packed-links";
 import { EditLog } from "./prepared-note";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
 import { eachShard, shardOf, type StoredNote } from "./shards";
@@ -218,9 +218,16 @@ export class VaultIndex implements Retriever {
       return removed ? "changed" : "unchanged";
     }
     this.dirty.add(shardOf(path));
-    if (change === "same") {
-      this.notes.set(path, { mtime: stat.mtime, size: stat.size, hash });
-      return "unchanged";
+    if (change.kind === "same") {
+      const held = this.graph.packedLinksOf(path);
+      if (held !== undefined && sameLinks(held, change.links)) {
+        this.notes.set(path, { mtime: stat.mtime, size: stat.size, hash });
+        return "unchanged";
+      }
+      // The text as indexed, the links not: they came from another version of the note (SameText).
+      this.edits.edited(path);
+      this.register(path, { mtime: stat.mtime, size: stat.size, hash }, change.links);
+      return "changed";
     }
     this.edits.edited(path);
     this.vectors?.changed(path);

@@ -101,6 +101,31 @@ async function failure(promise: Promise<unknown>): Promise<SynapseError> {
   return error;
 }
 
+/**
+ * `body` handed on one chunk per read of its consumer, which is told `handled` when it asks for
+ * more after `count` heartbeat lines reached it (a reader that handles each chunk before the next
+ * read has handled them by then).
+ */
+function afterHeartbeats(body: ReadableStream<Uint8Array>, count: number, handled: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const heartbeats = text.split("\n").slice(0, -1).filter((line) => line.includes('"heartbeat"')).length;
+        if (heartbeats >= count) handled();
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        text += decoder.decode(value, { stream: true });
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 const writePage = (content = pageMarkdown("Local-first software")) => ({ tool: "Write", input: { file_path: PAGE_PATH, content } });
 
 describe("the cli provider", () => {
@@ -302,9 +327,15 @@ describe("the cli provider", () => {
     await collected;
     expect(heartbeats).toHaveLength(3);
 
+    // The provider's stream, read through a body that hands on one chunk per read: once it asks for
+    // more after three heartbeats, it has handled them all, and the run is cancelled then.
+    const stop = new AbortController();
+    const quiet: typeof fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      return response.body ? new Response(afterHeartbeats(response.body, 3, () => stop.abort()), response) : response;
+    };
     const progress: ProgressEvent[] = [];
-    const run = createRunContext({ source: { path: NOTE_PATH, text: NOTE_TEXT }, timeoutMs: 200, progress: (e) => progress.push(e) });
-    await failure(r.provider().generate(SEED, "", run));
+    expect((await failure(r.provider({ fetch: quiet }).generate(SEED, "", runFor(progress, stop.signal)))).kind).toBe("cancelled");
     expect(progress.map((e) => (e.type === "activity" ? e.message : e.type))).toEqual(["Claude agent started in the bridge's staging copy."]);
   });
 

@@ -158,6 +158,8 @@ describe("the bridge's gate", () => {
   });
 
   it("holds the limit when simultaneous requests arrive while the SDK is still loading", async () => {
+    let release!: () => void;
+    const loaded = new Promise<void>((resolve) => (release = resolve));
     const slow = await startBridgeServer({
       vaults: [vault.root],
       token: TOKEN,
@@ -165,12 +167,21 @@ describe("the bridge's gate", () => {
       version: "test",
       env: { ANTHROPIC_API_KEY: "sk-ant-test" },
       maxConcurrentRuns: 1,
-      loadQuery: () => new Promise((resolve) => setTimeout(() => resolve(hanging.query), 100)),
+      // The SDK finishes loading only once two of the three requests are answered: all three
+      // arrive while it loads, however slowly the machine gets them there.
+      loadQuery: () => loaded.then(() => hanging.query),
     });
     try {
-      const responses = await Promise.all(
-        [1, 2, 3].map(() => fetch(`${slow.url}/ingest`, { method: "POST", headers: authHeaders(TOKEN), body: ingestBody() })),
+      let answered = 0;
+      const pending = [1, 2, 3].map(() =>
+        fetch(`${slow.url}/ingest`, { method: "POST", headers: authHeaders(TOKEN), body: ingestBody() }).then((response) => {
+          answered += 1;
+          return response;
+        }),
       );
+      await until(() => answered >= 2, "two of the requests to be answered while the SDK loads");
+      release();
+      const responses = await Promise.all(pending);
       expect(responses.map((r) => r.status).sort()).toEqual([200, 429, 429]);
       expect(slow.activeRuns()).toBe(1);
       for (const response of responses) await response.body?.cancel();

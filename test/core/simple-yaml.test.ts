@@ -11,6 +11,7 @@ import { parse } from "yaml";
 import { splitFrontmatter } from "../../src/core/markdown";
 import { parseSimpleYaml } from "../../src/core/simple-yaml";
 import { CORPUS } from "../helpers/corpus";
+import { itWithCorpus } from "../helpers/with-corpus";
 
 type Reference = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
 
@@ -124,7 +125,7 @@ describe("parseSimpleYaml", () => {
     }
   });
 
-  it("reads the corpus's frontmatter as the yaml package does, nearly all of it without the full parser", () => {
+  itWithCorpus("reads the corpus's frontmatter as the yaml package does, nearly all of it without the full parser", () => {
     const fence = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
     let seen = 0;
     let answered = 0;

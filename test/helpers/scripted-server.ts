@@ -90,6 +90,8 @@ export interface ScriptedServer {
   readonly requests: RecordedRequest[];
   /** Requests to the model endpoint only. */
   modelRequests(): RecordedRequest[];
+  /** Whether a request with this method and path goes to the model endpoint (for counting sends at the client). */
+  isModelCall(method: string, path: string): boolean;
   /** Requests to the embedding endpoint only. */
   embedRequests(): RecordedRequest[];
   setEmbed(script: readonly EmbedReply[] | ((request: RecordedRequest, index: number) => EmbedReply)): void;
@@ -226,6 +228,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     protocol: options.protocol,
     requests,
     modelRequests: () => requests.filter((r) => renderer.isModelCall(r.method, r.path)),
+    isModelCall: (method, path) => renderer.isModelCall(method, path),
     embedRequests: () => requests.filter((r) => renderer.isEmbedCall?.(r.method, r.path) === true),
     setEmbed(next) {
       embedScript = next;

@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { corpusNotes } from "../helpers/corpus";
+import { itWithCorpus } from "../helpers/with-corpus";
 import { SIMILAR_PAIRS, SIMILAR_WIKI } from "./similar-wiki";
 
 const lintDeps = (files: Record<string, string>) => ({ vault: new MemoryVault(files), store: new MemoryStateStore(), settings: DEFAULT_SETTINGS });
@@ -50,7 +51,7 @@ describe("duplicates by similarity of words", () => {
     expect(finding?.fixes).toEqual([{ kind: "merge-duplicates", label: "Merge wiki/entities/Augusta Ada King.md into this page", safe: false, params: { keep: "wiki/entities/Ada Lovelace.md", remove: "wiki/entities/Augusta Ada King.md" } }]);
   });
 
-  it("among the 173 real pages of the Obsidian Help vault, finds only the planted pairs", async () => {
+  itWithCorpus("among the 173 real pages of the Obsidian Help vault, finds only the planted pairs", async () => {
     const files: Record<string, string> = { ...SIMILAR_WIKI };
     for (const note of corpusNotes("en")) {
       const body = note.text.replace(/^---\n[\s\S]*?\n---\n/, "");

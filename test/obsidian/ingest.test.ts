@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import type { RunContext } from "../../src/core/run-context";
@@ -9,20 +7,13 @@ import type { TFolder } from "obsidian";
 import type { FolderSuggestModal } from "../../src/ui/folder-suggest";
 import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
 import { eventually } from "../helpers/eventually";
+import { fixtureNote } from "../helpers/fixture-notes";
 
 afterEach(() => vi.restoreAllMocks());
 
-/** A real note from the Obsidian help vault (read-only corpus beside the repository). */
-const CORPUS = ["../shared/corpora/obsidian-help", "../../shared/corpora/obsidian-help"].map((p) => join(process.cwd(), p));
-function corpusNote(relative: string): string {
-  for (const root of CORPUS) {
-    try {
-      return readFileSync(join(root, relative), "utf8");
-    } catch {
-      continue;
-    }
-  }
-  throw new Error(`Corpus note ${relative} not found`);
+/** A note of the fixtures (test/fixtures/notes), as a user's vault would hold it. */
+function fixtureText(relative: string): string {
+  return fixtureNote(relative).text;
 }
 
 const NOTE = "Getting started/Link notes.md";
@@ -57,7 +48,7 @@ function holdingProvider(hold: (path: string) => boolean): ScriptedProvider {
 
 describe("ingesting from Obsidian", () => {
   it("'Ingest active note' runs the Offline provider on the mocked vault and writes the pages", async () => {
-    const harness = await loadPlugin({ files: { [NOTE]: corpusNote(`en/${NOTE}`) } });
+    const harness = await loadPlugin({ files: { [NOTE]: fixtureText(`en/${NOTE}`) } });
     harness.activate(NOTE);
     expect(runCommand(harness, "ingest-active-note")).toBe(true);
     await harness.plugin.ingest?.settled();
@@ -68,7 +59,7 @@ describe("ingesting from Obsidian", () => {
     const pages = files.filter((p) => p !== "wiki/index.md" && p !== "wiki/log.md");
     expect(pages.length).toBeGreaterThan(0);
     // The source note is untouched; pages cite it and the index links them.
-    expect(await harness.read(NOTE)).toBe(corpusNote(`en/${NOTE}`));
+    expect(await harness.read(NOTE)).toBe(fixtureText(`en/${NOTE}`));
     const first = await harness.read(pages[0] as string);
     expect(first).toMatch(/^---\n/);
     expect(first).toContain(NOTE);

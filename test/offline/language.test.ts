@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { guessLanguage } from "../../src/providers/offline/language";
 import { CORPUS, corpusNotes } from "../helpers/corpus";
+import { describeWithCorpus } from "../helpers/with-corpus";
 
 describe("the Offline provider's language guess on short texts", () => {
   it.each([
@@ -90,7 +91,7 @@ describe("the Offline provider's language guess on short texts", () => {
   });
 });
 
-describe("the Offline provider's language guess on the corpus", () => {
+describeWithCorpus("the Offline provider's language guess on the corpus", () => {
   // Obsidian's help in 32 languages; pt-br and zh-TW are Portuguese and Chinese.
   const expected = (folder: string) => (folder === "pt-br" ? "pt" : folder === "zh-TW" ? "zh" : folder);
   const folders = readdirSync(CORPUS).filter((name) => /^[a-z]{2}(-[a-zA-Z]{2})?$/.test(name) && statSync(join(CORPUS, name)).isDirectory());

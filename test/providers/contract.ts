@@ -189,18 +189,30 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
     });
 
     it("times out a slow server per request, retries, then reports timeout", async () => {
-      // The timeout only ever races the slow reply: a loopback request gets half a second to
-      // arrive, and Ollama reads /api/show before the slow script starts.
-      const p = provider({ requestTimeoutSeconds: 0.5, retry: { maxAttempts: 2, baseDelayMs: 1, jitter: 0 } });
+      // The retry is told by the policy's own event, and the sends are counted where they leave
+      // the client: a loaded machine may spend an attempt's half second before its request is sent
+      // (seen: two attempts, no send) or before the server has read it (two sent, one read).
+      // Ollama reads /api/show before the slow script starts.
+      let sends = 0;
+      const fetch: FetchLike = (input, init) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        if (server.isModelCall(init?.method ?? "GET", new URL(url).pathname)) sends += 1;
+        return nodeFetch(input, init);
+      };
+      const p = provider({ fetch, requestTimeoutSeconds: 0.5, retry: { maxAttempts: 2, baseDelayMs: 1, jitter: 0 } });
       if (protocol === "ollama") await p.analyze("short", "", ingestRun());
+      const warmUp = sends;
       server.reset();
       server.setScript([{ kind: "slow", delayMs: 60_000 }]);
+      const events: ProgressEvent[] = [];
       const started = Date.now();
-      const error = await failure(() => p.analyze("text", "", ingestRun()));
+      const error = await failure(() => p.analyze("text", "", ingestRun({ progress: (e) => events.push(e) })));
       expect(error.kind).toBe("timeout");
       expect(error.message).toMatch(/Request timeout/);
       expect(Date.now() - started).toBeLessThan(WAIT_MS);
-      expect(modelCalls()).toHaveLength(2);
+      expect(events.filter((e) => e.type === "retry")).toEqual([expect.objectContaining({ type: "retry", attempt: 2, reason: "timeout" })]);
+      // At most one send an attempt (none where the half second ran out before the send).
+      expect(sends - warmUp).toBeLessThanOrEqual(2);
       await expect.poll(() => modelCalls().every((r) => r.aborted)).toBe(true);
     });
 

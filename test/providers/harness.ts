@@ -1,7 +1,7 @@
 /**
  * Shared set-up for provider tests: a scripted server per protocol, settings pointing at it, the
  * real factory building the real SDK clients, tiny retry delays, and the note and replies the
- * scripts use (a real note from the Obsidian help vault, recorded-looking replies in fixtures).
+ * scripts use (a note of the fixtures, recorded-looking replies in fixtures).
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -13,21 +13,18 @@ import type { FetchLike, ProviderEnvironment, SecretSource } from "../../src/pro
 import { createProvider } from "../../src/providers/factory";
 import type { RetryPolicy } from "../../src/providers/retry";
 import { SettingsSchema, type Settings } from "../../src/settings/schema";
-import { CORPUS } from "../helpers/corpus";
+import { FIXTURE_NOTES } from "../helpers/fixture-notes";
 import { startScriptedServer, type Protocol, type Reply, type ScriptedModel, type ScriptedServer } from "../helpers/scripted-server";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 const FIXTURES = join(ROOT, "test/fixtures/providers");
 
 export const NOTE_PATH = "notes/Introduction to Bases.md";
-/**
- * The corpus note the scripts are about (read in place, never copied into the repo), found beside
- * the main checkout or beside a worktree of it, as `CORPUS` finds it.
- */
-export const CORPUS_NOTE = join(CORPUS, "en/Bases/Introduction to Bases.md");
+/** The note the scripts are about (test/fixtures/notes). */
+export const NOTE_FILE = join(FIXTURE_NOTES, "en/Bases/Introduction to Bases.md");
 
 export function noteText(): string {
-  return readFileSync(CORPUS_NOTE, "utf8");
+  return readFileSync(NOTE_FILE, "utf8");
 }
 
 export const fixture = (name: string): string => readFileSync(join(FIXTURES, name), "utf8");

@@ -17,7 +17,7 @@ import { loadSettings } from "../../src/settings/load";
 import { NodeVault } from "../../src/vault/node-vault";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import type { ScriptedServer } from "../helpers/scripted-server";
-import { corpusNotes } from "../helpers/corpus";
+import { fixtureNote } from "../helpers/fixture-notes";
 import { NOTE_PATH, VALID, envFor, noteText, promptSent, startServer } from "./harness";
 
 describe.each(["ollama", "anthropic", "openai"] as const)("the wiki language with %s", (protocol) => {
@@ -94,8 +94,7 @@ describe("the wiki language with the bridge and the Offline provider", () => {
   });
 
   it("writes the Offline provider's fixed words in the chosen language and keeps the note's text and lang", async () => {
-    const [note] = corpusNotes("de", 1);
-    if (!note) throw new Error("corpus missing");
+    const note = fixtureNote("de/Einstieg/Notizen anlegen.md");
     const provider = new OfflineProvider();
     const run = createRunContext({ source: note, wikiLanguage: "en" });
     const analysis = await provider.analyze(note.text, "", run);

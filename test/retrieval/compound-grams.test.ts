@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { queryTerms, withCompoundParts } from "../../src/retrieval/compound-grams";
 import { tokenize } from "../../src/retrieval/tokenize";
 import { corpusNotes } from "../helpers/corpus";
+import { itWithCorpus } from "../helpers/with-corpus";
 import { aVault, indexed } from "./index-builder";
 
 const HAN = /^\p{Script=Han}+$/u;
@@ -37,7 +38,7 @@ describe("parts of compounds", () => {
     expect((await index.retrieve("喫茶店", { scope: { kind: "all" }, limit: 5 }))[0]?.path).toBe("notes/cafe.md");
   });
 
-  it("finds corpus notes (ja, zh) by the first two characters of their Han compounds", async () => {
+  itWithCorpus("finds corpus notes (ja, zh) by the first two characters of their Han compounds", async () => {
     const files: Record<string, string> = {};
     for (const language of ["ja", "zh"]) for (const note of corpusNotes(language, 40)) files[`${language}/${note.path}`] = note.text;
     const index = await indexed(aVault(files));

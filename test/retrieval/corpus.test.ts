@@ -1,14 +1,15 @@
-/** Retrieval on the real notes of ../shared/corpora/obsidian-help. */
+/** Retrieval on the real notes of the obsidian-help corpus (test/helpers/corpus.ts); skipped where it is absent. */
 import { describe, expect, it } from "vitest";
 import { basenameOf } from "../../src/retrieval/chunker";
-import { corpusNotes } from "../helpers/corpus";
+import { corpusNotes, HAS_CORPUS } from "../helpers/corpus";
+import { describeWithCorpus } from "../helpers/with-corpus";
 import { aVault, indexed } from "./index-builder";
 
 function languageVault(language: string) {
   return aVault(Object.fromEntries(corpusNotes(language).map((n) => [`${language}/${n.path}`, n.text])));
 }
 
-describe.each(["ja", "ru", "ar"])("the %s notes", (language) => {
+describe.runIf(HAS_CORPUS).each(["ja", "ru", "ar"])("the %s notes of the corpus", (language) => {
   it("are found by their own words (each note's title and first heading)", async () => {
     const vault = languageVault(language);
     const index = await indexed(vault);
@@ -29,7 +30,7 @@ describe.each(["ja", "ru", "ar"])("the %s notes", (language) => {
   });
 });
 
-describe("the graph over the English notes' real links", () => {
+describeWithCorpus("the graph over the English notes' real links", () => {
   it("links, backlinks and two-hop traversal follow the corpus's wikilinks", async () => {
     const vault = aVault(Object.fromEntries(corpusNotes("en").map((n) => [n.path, n.text])));
     const index = await indexed(vault);

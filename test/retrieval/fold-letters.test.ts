@@ -11,6 +11,7 @@ import { syncIndex } from "../../src/retrieval/sync";
 import { foldText, tokenize } from "../../src/retrieval/tokenize";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { corpusNotes } from "../helpers/corpus";
+import { itWithCorpus } from "../helpers/with-corpus";
 import { aVault, indexed, openIndex } from "./index-builder";
 
 const DIACRITIC_SCRIPT = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}]$/u;
@@ -79,7 +80,7 @@ describe("folding keeps letters", () => {
     expect(tokenize("カ\u3099ラス")).toEqual(["ガラス"]);
   });
 
-  it("never merges two corpus words (ja, th, bn, km) that differ in a letter or sign of their script", () => {
+  itWithCorpus("never merges two corpus words (ja, th, bn, km) that differ in a letter or sign of their script", () => {
     const notes = ["ja", "th", "bn", "km"].flatMap((language) => corpusNotes(language, 80));
     expect(notes.length).toBeGreaterThan(200);
     const words = new Set(REVIEWED.flat());

@@ -4,8 +4,9 @@ import { labelledQueries, plain } from "../../bench/quality-labels";
 import { pairedDifference, scoreRanking } from "../../bench/quality-metrics";
 import { tokenize } from "../../src/retrieval/tokenize";
 import { corpusNotes } from "../helpers/corpus";
+import { describeWithCorpus } from "../helpers/with-corpus";
 
-describe("the labelled queries", () => {
+describeWithCorpus("the labelled queries made from the corpus", () => {
   const corpus = corpusNotes("en").map((n) => ({ path: `en/${n.path}`, text: n.text }));
   const byName = new Map(corpus.map((n) => [(n.path.split("/").pop() ?? "").replace(/\.md$/, "").toLowerCase(), n.path]));
   const resolve = (target: string) => byName.get((target.split("/").pop() ?? "").toLowerCase()) ?? null;

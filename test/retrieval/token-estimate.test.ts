@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/retrieval/tokens";
 import { corpusNotes } from "../helpers/corpus";
+import { itWithCorpus } from "../helpers/with-corpus";
 
 const CL100K: Record<string, number> = {
   en: 28980, de: 38274, fr: 29423, es: 29245, pt: 33152, it: 45741, nl: 33077, sv: 31333, fi: 40932,
@@ -17,7 +18,7 @@ const CL100K: Record<string, number> = {
 
 describe("estimateTokens against a real tokenizer's counts", () => {
   for (const [language, real] of Object.entries(CL100K)) {
-    it(`${language}: at least 95 % of cl100k's count, and not twice it`, () => {
+    itWithCorpus(`${language}: at least 95 % of cl100k's count, and not twice it`, () => {
       const text = corpusNotes(language, 20).map((n) => n.text).join("\n\n");
       const estimate = estimateTokens(text);
       expect(estimate).toBeGreaterThanOrEqual(real * 0.95);

@@ -9,6 +9,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { forEachToken, MAX_TOKEN, tokenize } from "../../src/retrieval/tokenize";
 import { CORPUS, corpusNotes } from "../helpers/corpus";
+import { fixtureLanguages, fixtureNotes } from "../helpers/fixture-notes";
+import { itWithCorpus } from "../helpers/with-corpus";
 
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*/gu;
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
@@ -67,7 +69,12 @@ describe("tokenize", () => {
     );
   });
 
-  it("gives the words of the full rule on the corpus, in every language", () => {
+  it("gives the words of the full rule on the fixture notes, in every script", () => {
+    const notes = fixtureLanguages().flatMap((language) => fixtureNotes(language));
+    for (const note of notes) expect(tokenize(note.text), note.path).toEqual(reference(note.text));
+  });
+
+  itWithCorpus("gives the words of the full rule on the corpus, in every language", () => {
     const languages = readdirSync(CORPUS).filter((name) => statSync(join(CORPUS, name)).isDirectory());
     const notes = languages.flatMap((language) => corpusNotes(language, 12));
     expect(notes.length).toBeGreaterThan(200);
@@ -91,7 +98,7 @@ describe("tokenize", () => {
     );
   });
 
-  it("gives the words of the full rule on whole notes in Japanese, Chinese, Thai and Khmer", () => {
+  itWithCorpus("gives the words of the full rule on whole notes in Japanese, Chinese, Thai and Khmer", () => {
     const notes = ["ja", "zh", "zh-TW", "th", "km"].flatMap((language) => corpusNotes(language, 60));
     expect(notes.length).toBeGreaterThan(200);
     for (const note of notes) expect(tokenize(note.text), note.path).toEqual(reference(note.text));
