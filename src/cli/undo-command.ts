@@ -1,6 +1,7 @@
 /** `synapse undo --vault <dir> [--json]`: reverts the last run; refuses (exit 5) over the user's later edits. */
 import { toSynapseError } from "../core/errors";
 import { previewUndo, undoLastRun } from "../wiki/undo";
+import { deviceName } from "../wiki/writer-device";
 import { EXIT, type CliIO } from "./io";
 import { openVault } from "./vault-command";
 
@@ -15,7 +16,8 @@ export async function runUndoCommand(argv: readonly string[], io: CliIO): Promis
     return EXIT.ok;
   }
   const { run, conflicts } = preview;
-  const what = `the ${run.operation} of “${run.label}” (${new Date(run.at).toISOString().slice(0, 16).replace("T", " ")} UTC)`;
+  // Named with its device: undo takes back this device's runs only, never one sync brought in.
+  const what = `the ${run.operation} of “${run.label}” (${new Date(run.at).toISOString().slice(0, 16).replace("T", " ")} UTC, on ${deviceName(run.writer)})`;
   if (conflicts.length > 0) {
     const message = `Not undone: these files were edited after ${what}; undo would discard those edits.`;
     if (json) io.stdout(`${JSON.stringify({ undone: null, files: [], edited: conflicts, error: { kind: "edited", message } })}\n`);
@@ -25,7 +27,7 @@ export async function runUndoCommand(argv: readonly string[], io: CliIO): Promis
   try {
     const outcome = await undoLastRun(vault, write, { wikiFolder });
     const files = outcome?.result.changes.filter((c) => c.action !== "unchanged") ?? [];
-    if (json) io.stdout(`${JSON.stringify({ undone: { id: run.id, operation: run.operation, label: run.label }, files, edited: [], error: null })}\n`);
+    if (json) io.stdout(`${JSON.stringify({ undone: { id: run.id, operation: run.operation, label: run.label, device: deviceName(run.writer) }, files, edited: [], error: null })}\n`);
     else io.stdout(`Undid ${what}:\n${files.map((f) => `  ${f.action} ${f.path}\n`).join("")}`);
     return EXIT.ok;
   } catch (error) {

@@ -239,6 +239,10 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
       case "dismiss-contradiction":
         skipped.push({ fix: c, reason: "A contradiction is settled one at a time: synapse lint --resolve <id> --keep 1|2, or --dismiss <id>." });
         continue;
+      case "undo-interrupted-run":
+        // Not a page edit: lint undoes it as a run of its own (see run-lint.ts).
+        skipped.push({ fix: c, reason: "A run interrupted on another device is undone as a run of its own." });
+        continue;
     }
     planned.push(c);
   }

@@ -15,7 +15,10 @@ import type { WriteContext } from "../wiki/apply";
 import type { DeferredIngest } from "../wiki/ingest-note";
 import type { PlannedChange } from "../wiki/planned-change";
 import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
+import { undoForeignRun } from "../wiki/foreign-run-undo";
+import { effectiveWikiFolder } from "../wiki/page-paths";
 import { contradictionFindings } from "./contradictions";
+import { interruptedRunFindings } from "./interrupted-runs";
 import { exactChecksSliced } from "./exact-checks";
 import { sliceCheckpoint, type PassOptions } from "./slices";
 import { similarPages } from "./similar-pages";
@@ -115,6 +118,15 @@ async function recordedContradictions(store: StateStore, snapshot: WikiSnapshot)
   }
 }
 
+/** Undoes each chosen run interrupted on another device through the write path; returns the fixes made. */
+export async function undoInterruptedRuns(deps: LintDeps, chosen: readonly ChosenFix[]): Promise<ChosenFix[]> {
+  if (chosen.length === 0) return [];
+  if (!deps.write) throw new SynapseError("config", "Undoing an interrupted run needs the write path; none was given.");
+  const wikiFolder = effectiveWikiFolder(deps.settings.wikiFolder);
+  for (const c of chosen) await undoForeignRun(deps.vault, { ...deps.write, wikiFolder, ...(deps.now ? { now: deps.now } : {}) }, c.fix.params.journal ?? "");
+  return [...chosen];
+}
+
 export function countByCheck(findings: readonly Finding[]): Partial<Record<Check, number>> {
   const counts: Partial<Record<Check, number>> = {};
   for (const check of CHECKS) {
@@ -181,6 +193,7 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
     }
   }
   findings.push(...(await recordedContradictions(deps.store, snapshot)));
+  if (deps.write) findings.push(...(await interruptedRunFindings(deps.write)));
   return { snapshot, findings, model };
 }
 
@@ -202,7 +215,11 @@ export async function runLint(deps: LintDeps, request: LintRequest = {}): Promis
       if (model.error) return { findings, fixed, changes, counts: countByCheck(findings), pages: snapshot.pages.length, usage, error: model.error, durationMs: now() - started, modelChecks };
     }
     if (request.fix && findings.length > 0) {
-      const chosen = chooseFixes(findings, request.fix).filter((c) => c.fix.kind !== "reingest" || deps.reingest);
+      const all = chooseFixes(findings, request.fix).filter((c) => c.fix.kind !== "reingest" || deps.reingest);
+      // A run interrupted on another device is undone as a run of its own, before the page fixes.
+      const undoing = all.filter((c) => c.fix.kind === "undo-interrupted-run");
+      const chosen = all.filter((c) => c.fix.kind !== "undo-interrupted-run");
+      const undone = request.dryRun ? undoing : await undoInterruptedRuns(deps, undoing);
       // With --dry-run a re-ingest is listed, not planned: planning it would call the ingest backend.
       const run = await runFixes(deps, snapshot, request.dryRun ? chosen.filter((c) => c.fix.kind !== "reingest") : chosen, {
         ...(request.dryRun ? { dryRun: true } : {}),
@@ -212,7 +229,7 @@ export async function runLint(deps: LintDeps, request: LintRequest = {}): Promis
       changes = run.changes;
       // The re-ingests' model calls are this run's spending too.
       usage = addUsage(usage, run.usage);
-      fixed = fixedItems(request.dryRun ? [...run.planned, ...chosen.filter((c) => c.fix.kind === "reingest")] : run.planned);
+      fixed = fixedItems([...undone, ...(request.dryRun ? [...run.planned, ...chosen.filter((c) => c.fix.kind === "reingest")] : run.planned)]);
       if (!request.dryRun) {
         const modelDuplicates = (model?.findings ?? []).filter((f) => f.check === "duplicate");
         ({ snapshot, findings } = await check(deps, {}, modelDuplicates));

@@ -12,6 +12,8 @@ export const CHECKS = [
   "empty-page",
   "wrong-folder",
   "contradiction",
+  /** A run another device left half-written, brought in by sync (see `wiki/foreign-run-undo.ts`). */
+  "interrupted-run",
 ] as const;
 export type Check = (typeof CHECKS)[number];
 
@@ -30,7 +32,9 @@ export type FixKind =
   /** Keep one side of a recorded contradiction (params: id, keep 1|2); a person's choice, never bulk. */
   | "resolve-contradiction"
   /** Mark a recorded contradiction as not one (params: id). */
-  | "dismiss-contradiction";
+  | "dismiss-contradiction"
+  /** Undo here a run another device left half-written (params: journal, its state key). */
+  | "undo-interrupted-run";
 
 export interface Fix {
   readonly kind: FixKind;

@@ -93,8 +93,12 @@ export class LintService implements LintController {
   }
 
   async applyFix(finding: Finding, fix: Fix): Promise<{ readonly written: number; readonly usage: LintReport["usage"] }> {
-    const { dismissContradiction, resolveContradiction, loadSnapshot, runFixes, sliceCheckpoint } = await core();
+    const { dismissContradiction, resolveContradiction, loadSnapshot, runFixes, sliceCheckpoint, undoInterruptedRuns } = await core();
     const deps = this.lintDeps();
+    if (fix.kind === "undo-interrupted-run") {
+      const undone = await undoInterruptedRuns(deps, [{ finding, fix }]);
+      return { written: undone.length, usage: NO_USAGE };
+    }
     if (fix.kind === "dismiss-contradiction") {
       await dismissContradiction(deps, fix.params.id ?? "");
       return { written: 1, usage: NO_USAGE };

@@ -41,6 +41,7 @@ const CHECK_NAMES: Record<Check, string> = {
   "empty-page": "Empty pages",
   "wrong-folder": "Pages outside their folder",
   contradiction: "Contradictions",
+  "interrupted-run": "Runs interrupted on other devices",
 };
 
 export class LintView extends ItemView {

@@ -131,17 +131,19 @@ export async function acquireWriteLock(store: StateStore, options: LockOptions):
   const watch = new HeartbeatWatch();
   let waited = false;
   let holder: LockRecord | null = null;
-  for (let look = 0; ; look++) {
+  // Tries again at once after a race or a takeover, a few times at most, then waits its turn.
+  let retries = 0;
+  for (;;) {
     const record: LockRecord = { version: 1, writer: options.writer, token, activity: options.activity, started: now(), heartbeat: now() };
     if (await store.createExclusive(key, JSON.stringify(record))) {
       const back = await readLock(store, key);
       if (back?.lock?.token === token) return holdLock(store, key, record, options, now);
-      continue;
+      if (retries++ < 5) continue;
     }
     const current = await readLock(store, key);
     if (current) {
       const gone = ownerIsGone(current.lock, options.writer, options.isAlive) || watch.stoodStill(current.text, current.lock, monotonic(), staleAfterMs);
-      if (gone) {
+      if (gone && retries++ < 5) {
         // Remove only the lock we judged, not one a third writer took meanwhile.
         if ((await store.read(key)) === current.text) await store.remove(key);
         continue;
@@ -152,8 +154,8 @@ export async function acquireWriteLock(store: StateStore, options: LockOptions):
         options.onWait?.(holder);
       }
     }
-    // Released between our two calls: try again at once, a few times at most.
-    if (!current && look < 5) continue;
+    // Released between our two calls: try again at once.
+    if (!current && retries++ < 5) continue;
     if (monotonic() >= deadline) break;
     await sleep(POLL_MS);
   }

@@ -8,8 +8,11 @@ import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { NodeStateStore } from "../../src/vault/node-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
 import { applyPlan, type PlannedChange } from "../../src/wiki/apply";
-import { JOURNAL_KEY } from "../../src/wiki/journal";
+import { nodeDevice } from "../../src/vault/device-id";
 import { vaultIdOf } from "../../src/wiki/vault-id";
+import type { WriterIdentity } from "../../src/wiki/write-records";
+import { journalKeyOf, lockKeyOf } from "../../src/wiki/writer-device";
+import { cliEnv } from "../helpers/run-cli";
 import { ingestEvents } from "../helpers/bridge-client";
 import { makeVault, NOTE_PATH, type TestVault } from "../helpers/bridge-fixtures";
 import { fakeAgent } from "../helpers/fake-agent-query";
@@ -17,6 +20,11 @@ import { fakeAgent } from "../helpers/fake-agent-query";
 const TOKEN = "test-token-0123456789abcdef";
 /** Above Linux's largest pid (2^22): no process has it, so its lock is a dead writer's. */
 const DEAD_PID = 99_999_999;
+/** The bridge and the killed CLI run on one device: the test device (see run-cli.ts). */
+const DEVICE_ENV = { SYNAPSE_DEVICE_ID_FILE: cliEnv().SYNAPSE_DEVICE_ID_FILE };
+const device = nodeDevice(DEVICE_ENV);
+const KILLED: WriterIdentity = { kind: "cli", pid: DEAD_PID, host: hostname(), ...(device ? { device } : {}) };
+const JOURNAL_KEY = journalKeyOf(KILLED);
 const OLD = "wiki/concepts/Old.md";
 
 const cleanups: (() => unknown)[] = [];
@@ -44,7 +52,7 @@ async function interrupt(vault: TestVault): Promise<Map<string, string>> {
   const crash = new Error("killed");
   await applyPlan(new NodeVault(vault.root), changes, {
     store,
-    writer: { kind: "cli", pid: DEAD_PID, host: hostname() },
+    writer: KILLED,
     operation: "ingest",
     label: "Note",
     wikiFolder: "wiki",
@@ -53,8 +61,8 @@ async function interrupt(vault: TestVault): Promise<Map<string, string>> {
   }).catch((error: unknown) => {
     if (error !== crash) throw error;
   });
-  const lock = { version: 1, writer: { kind: "cli", pid: DEAD_PID, host: hostname() }, token: "dead", activity: "ingest of “Note”", started: Date.now(), heartbeat: Date.now() };
-  await store.write("lock.json", JSON.stringify(lock));
+  const lock = { version: 1, writer: KILLED, token: "dead", activity: "ingest of “Note”", started: Date.now(), heartbeat: Date.now() };
+  await store.write(lockKeyOf(KILLED), JSON.stringify(lock));
   expect(readFileSync(join(vault.root, OLD), "utf8")).toBe("half-written\n");
   expect(await store.read(JOURNAL_KEY)).not.toBeNull();
   return before;
@@ -66,7 +74,7 @@ async function start(vault: TestVault, query: QueryFunction, log: string[] = [])
     token: TOKEN,
     port: 0,
     version: "test",
-    env: { ANTHROPIC_API_KEY: "sk-ant-test" },
+    env: { ANTHROPIC_API_KEY: "sk-ant-test", ...DEVICE_ENV },
     loadQuery: () => Promise.resolve(query),
     log: (line) => log.push(line),
   });

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { appendFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,7 +29,8 @@ describe("synapse undo and history (built CLI)", () => {
     const undo = await runCli(["undo", "--vault", vault, "--json"]);
     expect(undo.code).toBe(0);
     const report = JSON.parse(undo.stdout) as { undone: { operation: string; label: string }; files: { path: string; action: string }[] };
-    expect(report.undone).toMatchObject({ operation: "ingest" });
+    // Undo names the device whose run it takes back: this one (the test device, on this host).
+    expect(report.undone).toMatchObject({ operation: "ingest", device: hostname() });
     expect(report.files.length).toBeGreaterThan(0);
     expect(notes(vault)).toEqual(afterFirst);
     const log = readVaultFile(vault, "wiki/log.md");
