@@ -10,6 +10,7 @@ const nodeOnly = [
   "src/vault/node-vault.ts",
   "src/vault/node-state-store.ts",
   "src/vault/node-write-context.ts",
+  "src/vault/node-vault-settings.ts",
   "src/providers/transports/node-fetch.ts",
   "test/**",
   "bench/**",
