@@ -11,6 +11,7 @@ const REASONS: Readonly<Record<string, string>> = {
   EPERM: "the operation was not permitted",
   EIO: "the disk reported an input/output error",
   EMFILE: "too many files are open",
+  EISDIR: "it is a folder, not a file",
   ENFILE: "too many files are open",
 };
 
@@ -22,14 +23,21 @@ interface ErrnoLike {
   readonly path?: unknown;
 }
 
-/** One sentence for a file system failure, or null when `error` is none (`toSynapseError` makes it a "vault" error). */
-export function describeFileSystemError(error: unknown): string | null {
+/** Why the file system refused, in words ("the disk is full (ENOSPC)"), or null when `error` is no such refusal. */
+export function fileSystemReason(error: unknown): string | null {
   if (typeof error !== "object" || error === null) return null;
-  const { code, syscall, path } = error as ErrnoLike;
+  const { code } = error as ErrnoLike;
   if (typeof code !== "string") return null;
   const reason = REASONS[code];
-  if (!reason) return null;
+  return reason ? `${reason} (${code})` : null;
+}
+
+/** One sentence for a file system failure, or null when `error` is none (`toSynapseError` makes it a "vault" error). */
+export function describeFileSystemError(error: unknown): string | null {
+  const reason = fileSystemReason(error);
+  if (reason === null) return null;
+  const { code, syscall, path } = error as ErrnoLike;
   const verb = typeof syscall === "string" && READS.has(syscall) && code !== "ENOSPC" ? "Could not read" : "Could not write";
   const where = typeof path === "string" && path !== "" ? ` ${path}` : "";
-  return `${verb}${where}: ${reason} (${code}).`;
+  return `${verb}${where}: ${reason}.`;
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/run-cli";
 import { makeVault, snapshot, tempDir } from "../helpers/temp-vault";
 
-const HOOKS = new URL("../helpers/enospc-hooks.mjs", import.meta.url).pathname;
+const HOOKS = new URL("../helpers/failing-disk-hooks.mjs", import.meta.url).pathname;
 const NOTE = "notes/Ada Lovelace.md";
 const TEXT = "# Ada Lovelace\n\nAda Lovelace wrote the first program for the [[Analytical Engine]] of Charles Babbage.\n";
 const STACK = /^\s+at /m;

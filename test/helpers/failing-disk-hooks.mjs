@@ -1,5 +1,7 @@
-// Preloaded into the CLI (node --import) to play a full disk: every file write under
-// $SYNAPSE_TEST_FULL_DISK, and stdout when $SYNAPSE_TEST_FULL_STDOUT is set, fails with ENOSPC.
+// Preloaded into the CLI (node --import) to play a failing disk: every file write under
+// $SYNAPSE_TEST_FULL_DISK, and stdout when $SYNAPSE_TEST_FULL_STDOUT is set, fails with ENOSPC;
+// reading the file $SYNAPSE_TEST_UNREADABLE fails with EACCES (tests run as root, where chmod
+// takes nothing away).
 import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 
@@ -22,6 +24,14 @@ if (process.env.SYNAPSE_TEST_FULL_STDOUT) {
   fs.writeSync = (fd, ...rest) => {
     if (fd === 1) throw enospc(null);
     return writeSync(fd, ...rest);
+  };
+}
+const unreadable = process.env.SYNAPSE_TEST_UNREADABLE;
+if (unreadable) {
+  const readFile = fs.promises.readFile;
+  fs.promises.readFile = async (path, ...rest) => {
+    if (path === unreadable) throw Object.assign(new Error(`EACCES: permission denied, open '${path}'`), { code: "EACCES", errno: -13, syscall: "open", path });
+    return readFile(path, ...rest);
   };
 }
 syncBuiltinESMExports();
