@@ -8,9 +8,14 @@ import { nameKey } from "../core/unicode";
 import type { VaultPort } from "../vault/vault-port";
 import { normaliseFolder } from "./page-paths";
 
-/** Vault-relative, forward slashes; refuses absolute paths and `..`. */
+/**
+ * Vault-relative, forward slashes; refuses absolute paths and `..`. A backslash is left as it is:
+ * vault paths separate folders with "/" alone, and on Linux and macOS a backslash is a character of
+ * a name (`back\slash.md`). Windows paths are turned into vault paths where they come in (the CLI's
+ * argument, NodeVault); Obsidian allows no backslash in a name.
+ */
 export function normaliseNotePath(path: string): string {
-  const slashed = path.trim().replace(/\\/g, "/");
+  const slashed = path.trim();
   if (/^([a-zA-Z]:)?\//.test(slashed)) {
     throw new SynapseError("input", `"${path}" is an absolute path; give the note's path inside the vault.`);
   }
