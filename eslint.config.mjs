@@ -13,6 +13,7 @@ const nodeOnly = [
   "src/vault/node-state-store.ts",
   "src/vault/node-write-context.ts",
   "src/vault/device-id.ts",
+  "src/vault/node-vault-settings.ts",
   "src/providers/transports/node-fetch.ts",
   "test/**",
   "bench/**",

@@ -50,6 +50,7 @@ function cli(args: readonly string[]): Run {
 const PHASES: readonly (readonly [string, string])[] = [
   ["command", "command module"],
   ["settings", "settings"],
+  ["recovered", "recovery"],
   ["indexLoaded", "index load"],
   ["listed", "listing"],
   ["synced", "change check"],

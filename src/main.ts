@@ -58,7 +58,12 @@ export default class SynapsePlugin extends Plugin {
   /** Set by onload; records the moves of ingested notes as Obsidian reports them. */
   moves: NoteMoves | null = null;
   private store: SettingsStore | null = null;
-  /** Settles once the start-up recovery of an interrupted run is done (tests wait on it). */
+  /**
+   * Settles once the start-up recovery of an interrupted run is done (tests wait on it). Set when
+   * the layout is ready, before the index starts: the index opens only after it, so neither the
+   * index nor a question reads a half-written run. (A command run while Obsidian still starts opens
+   * the index at once; its ingest's write rolls such a run back before it writes.)
+   */
   recovered: Promise<void> = Promise.resolve();
   /** Settles once the ingests left in queue.json are queued again (tests wait on it). */
   resumed: Promise<void> = Promise.resolve();
@@ -94,6 +99,7 @@ export default class SynapsePlugin extends Plugin {
       },
       notify: (message) => new Notice(`Synapse: ${message}`, 10000),
       ...(this.seams.schedule ? { schedule: this.seams.schedule } : {}),
+      recovered: () => this.recovered,
     });
     this.index = index;
     // A change of wiki folder, excluded folders or embedding model reopens the index at once.
@@ -142,9 +148,11 @@ export default class SynapsePlugin extends Plugin {
         }),
       );
       this.registerEvent(this.app.metadataCache.on("changed", (file, _data, cache) => index.changed(file, cache)));
-      index.start();
-      // A run a crash (or a killed CLI) interrupted is rolled back before anything else reads the wiki.
-      this.recovered = recoverInterruptedRun(new ObsidianVault(this.app), { ...write, wikiFolder: effectiveWikiFolder(store.settings.wikiFolder) })
+      // A run a crash (or a killed CLI) interrupted is rolled back before anything else reads the
+      // wiki: the index waits for it (see `recovered`), and so does every question and ingest.
+      // It does not wait for a writer that holds the lock (a CLI ingesting): that run is its own to
+      // finish, and the rolled-back files of a dead one reach the index as vault events later.
+      this.recovered = recoverInterruptedRun(new ObsidianVault(this.app), { ...write, lock: { ...write.lock, waitMs: 0 }, wikiFolder: effectiveWikiFolder(store.settings.wikiFolder) })
         .then((report) => {
           const text = describeRecovery(report);
           if (text) new Notice(text, 15000);
@@ -152,6 +160,7 @@ export default class SynapsePlugin extends Plugin {
         .catch((error: unknown) => {
           new Notice(`Synapse could not check for an interrupted run: ${error instanceof Error ? error.message : String(error)}`);
         });
+      index.start();
       // Ingests still queued when Obsidian closed resume once the wiki is whole again.
       this.resumed = this.recovered
         .then(() => ingest.resume())

@@ -5,7 +5,7 @@
  * and it only restores what the interrupted run's journal says was there before. A writer that is
  * alive keeps its run: recovery does not wait for the lock and leaves it be.
  */
-import { readVaultSettings } from "../cli/vault-settings";
+import { readVaultSettings } from "../vault/node-vault-settings";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
 import { effectiveWikiFolder } from "../wiki/page-paths";

@@ -27,6 +27,7 @@ import {
 } from "../core/bridge-protocol";
 import { recoverBridgeVault } from "./recovery";
 import { checkGate } from "./security";
+import { excludedFoldersOf, refuseExcludedFolder } from "./vault-perimeter";
 import { collectChanges, createStaging, DEFAULT_STAGING_LIMITS, StagingError, type StagingLimits } from "./staging";
 
 export interface BridgeServerOptions {
@@ -240,11 +241,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
     const request: ParsedIngestRequest = parsed.data;
     const vaultRoot = await resolveVault(request.vault);
+    // The vault's own excluded folders bound the staging, whatever the request lists.
+    const excludedFolders = await excludedFoldersOf(vaultRoot, request.excludedFolders);
+    refuseExcludedFolder(request.wikiFolder, excludedFolders, "The wiki folder");
     const limits = options.stagingLimits ?? DEFAULT_STAGING_LIMITS;
     const run = await prepare("ingests", async () => {
       await recovered(vaultRoot, request.wikiFolder);
       return createStaging(
-        { vaultRoot, notePath: request.notePath, wikiFolder: request.wikiFolder, excludedFolders: request.excludedFolders, previousPages: request.previousPages },
+        { vaultRoot, notePath: request.notePath, wikiFolder: request.wikiFolder, excludedFolders, previousPages: request.previousPages },
         limits,
         ...(options.stagingParent ? [options.stagingParent] : []),
       );
@@ -275,10 +279,14 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     if (!parsed.success) throw new HttpError(400, "invalid_request", describeZodError(parsed.error));
     const request: ParsedQueryRequest = parsed.data;
     const vaultRoot = await resolveVault(request.vault);
+    // The vault's own excluded folders bound the staging, whatever the request lists or scopes.
+    const excludedFolders = await excludedFoldersOf(vaultRoot, request.excludedFolders);
+    refuseExcludedFolder(request.wikiFolder, excludedFolders, "The wiki folder");
+    if (typeof request.notes === "object") for (const folder of request.notes.folders) refuseExcludedFolder(folder, excludedFolders, "The folder");
     const run = await prepare("runs", async () => {
       await recovered(vaultRoot, request.wikiFolder);
       return createQueryStaging(
-        { vaultRoot, wikiFolder: request.wikiFolder, excludedFolders: request.excludedFolders, notes: request.notes },
+        { vaultRoot, wikiFolder: request.wikiFolder, excludedFolders, notes: request.notes },
         options.stagingLimits ?? DEFAULT_STAGING_LIMITS,
         ...(options.stagingParent ? [options.stagingParent] : []),
       );

@@ -7,7 +7,7 @@ import type { IngestReport } from "../wiki/ingest-types";
 import { EXIT } from "./io";
 import { exitCodeFor, jsonReportObject } from "./report";
 
-export const NOTE_OUTCOMES = ["ingested", "planned", "up_to_date", "not_converged", "failed", "cancelled", "not_started"] as const;
+export const NOTE_OUTCOMES = ["ingested", "planned", "up_to_date", "not_converged", "unreadable", "failed", "cancelled", "not_started"] as const;
 export type NoteOutcome = (typeof NOTE_OUTCOMES)[number];
 
 export interface FolderNote {
@@ -22,6 +22,7 @@ export function outcomeOf(report: IngestReport): NoteOutcome {
   if (report.upToDate) return "up_to_date";
   if (report.converged) return report.dryRun ? "planned" : "ingested";
   if (report.stopReason === "cancelled") return "cancelled";
+  if (report.stopReason === "unreadable") return "unreadable";
   if (["max_iter", "budget", "deadline"].includes(report.stopReason)) return "not_converged";
   return "failed";
 }
@@ -64,6 +65,8 @@ export function outcomeText(note: FolderNote): string {
       return `not converged (${report.stopReason})`;
     case "cancelled":
       return "cancelled, nothing written";
+    case "unreadable":
+      return report.error?.message ?? "could not read the note.";
     default:
       return `error (${report.error?.kind ?? "unknown"}): ${report.error?.message ?? "the ingest failed."}`;
   }

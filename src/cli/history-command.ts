@@ -6,7 +6,7 @@ import { openVault } from "./vault-command";
 export { HISTORY_USAGE } from "./usage";
 
 export async function runHistoryCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { write, json } = await openVault(argv, io);
+  const { write, json } = await openVault(argv, io, "read");
   const { runs, unreadable } = await readHistory(write.store);
   for (const key of unreadable) io.stderr(`Warning: the history record ${key} could not be read.\n`);
   const undone = undoneIds(runs);

@@ -56,7 +56,8 @@ async function notePathIn(vaultRoot: string, note: string, cwd: string): Promise
     if (!usable) throw new UsageError(`The note "${note}" is not inside the vault ${vaultRoot}.`);
     return inside.split(sep).join("/");
   }
-  return note.replace(/\\/g, "/");
+  // A backslash separates folders only on Windows; elsewhere it is a character of a name (back\slash.md).
+  return sep === "\\" ? note.replace(/\\/g, "/") : note;
 }
 
 /** Is this vault path a folder? (A missing path is a note: the ingest then says it is missing.) */

@@ -21,6 +21,8 @@ export const EXIT = {
   edited: 5,
   /** Interrupted with Ctrl-C. */
   cancelled: 130,
+  /** The reader of stdout went away (`synapse search … | head -1`): 128 + SIGPIPE, as a shell reports a Unix tool it cut off. */
+  closedPipe: 141,
 } as const;
 
 export class UsageError extends Error {

@@ -127,7 +127,7 @@ export async function runLintCommand(argv: readonly string[], io: CliIO): Promis
   const settings = costLimit === undefined ? loaded.settings : { ...loaded.settings, lintCostLimitUsd: costLimit };
   const vault = new NodeVault(vaultRoot);
   const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
-  await recoverVault(vault, settings.wikiFolder, write, io);
+  await recoverVault(vault, settings.wikiFolder, write, io, "read");
   const deps: LintDeps = { vault, settings, store: write.store, write, reingest: reingestWith(vault, write, settings, io, vaultRoot) };
   if (values.resolve !== undefined || values.dismiss !== undefined) return settle(deps, values, io);
 

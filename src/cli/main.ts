@@ -5,6 +5,7 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { toSynapseError } from "../core/errors";
 import { asksForHelp, COMMANDS, synopsis, type CommandContext } from "./commands";
 import { EXIT, UsageError, type CliIO } from "./io";
 import { phaseTimer } from "./timing";
@@ -69,8 +70,8 @@ export async function main(argv: readonly string[], io: CliIO, options: MainOpti
       io.stderr(`${error.message}\n${entry ? entry.usage.trimEnd() : "Run synapse --help for usage."}\n`);
       return EXIT.usage;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr(`Error: ${message}\n`);
+    // toSynapseError turns a file system's refusal (ENOSPC, EACCES…) into one sentence.
+    io.stderr(`Error: ${toSynapseError(error).message}\n`);
     if (verbose && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
     return EXIT.failure;
   }
@@ -105,9 +106,24 @@ if (isEntryPoint()) {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // stdout that cannot be written (its reader closed the pipe, the disk it goes to is full) ends
+  // the command with one line, or none for a closed pipe, instead of an uncaught error's stack.
+  let outputFailed: number | null = null;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (outputFailed !== null) return;
+    outputFailed = error.code === "EPIPE" ? EXIT.closedPipe : EXIT.failure;
+    if (error.code !== "EPIPE") process.stderr.write(`Error: the output could not be written. ${toSynapseError(error).message}\n`);
+    // A vault write in progress finishes first (the command stops at its next step), then the process ends.
+    if (writing) controller.abort();
+    else process.exit(outputFailed);
+  });
+  // Nowhere is left to report a failing stderr to.
+  process.stderr.on("error", () => undefined);
   const timer = phaseTimer(process.env);
   const io: CliIO = {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => {
+      if (outputFailed === null) process.stdout.write(text);
+    },
     stderr: (text) => process.stderr.write(text),
     env: process.env,
     cwd: process.cwd(),
@@ -115,8 +131,8 @@ if (isEntryPoint()) {
   };
   const exitWhenDone = COMMANDS.find((c) => c.name === process.argv[2])?.exitWhenDone === true;
   void main(process.argv.slice(2), io, { signal: controller.signal, writing: (inProgress) => (writing = inProgress) }).then(async (code) => {
-    process.exitCode = code;
+    process.exitCode = outputFailed ?? code;
     if (timer) process.stderr.write(timer.line());
-    if (exitWhenDone) await exitAfterOutput(code);
+    if (exitWhenDone || outputFailed !== null) await exitAfterOutput(outputFailed ?? code);
   });
 }

@@ -8,11 +8,13 @@ import { syncIndex, type SyncPart, type SyncResult } from "../retrieval/sync";
 import { VaultIndex } from "../retrieval/vault-index";
 import { NodeStateStore } from "../vault/node-state-store";
 import { NodeVault } from "../vault/node-vault";
+import { nodeWriteContext } from "../vault/node-write-context";
 import type { WikiCatalog } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { applyEmbedFlags, hasEmbedFlags, type EmbedFlags } from "./embed-flags";
 import { envSecrets } from "./env-secrets";
 import { UsageError, type CliIO } from "./io";
+import { recoverVault } from "./recovery";
 import { readVaultSettings } from "./vault-settings";
 import type { Settings } from "../settings/schema";
 
@@ -70,10 +72,15 @@ export async function openVaultIndex(vaultFlag: string | undefined, io: CliIO, o
   const loaded = await readVaultSettings(vaultRoot);
   io.mark?.("settings");
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  // Search, index and query read the wiki: a run a crash interrupted is rolled back first, or they
+  // would index and cite its half-written pages.
+  const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env });
+  await recoverVault(new NodeVault(vaultRoot), loaded.settings.wikiFolder, write, io, "read");
+  io.mark?.("recovered");
   return openIndexIn(vaultRoot, loaded.settings, io, options);
 }
 
-/** Opens the index of a vault whose settings the caller has read already (ingest applies its flags first). */
+/** Opens the index of a vault whose settings the caller has read already, and recovered (ingest applies its flags first). */
 export async function openIndexIn(vaultRoot: string, settings: Settings, io: CliIO, options: OpenIndexOptions = {}): Promise<OpenedIndex> {
   const flags = options.embed ?? {};
   // Without embeddings (the default) the providers' modules are not loaded: a search starts sooner.

@@ -8,7 +8,7 @@ import { openVault } from "./vault-command";
 export { UNDO_USAGE } from "./usage";
 
 export async function runUndoCommand(argv: readonly string[], io: CliIO): Promise<number> {
-  const { vault, write, wikiFolder, json } = await openVault(argv, io);
+  const { vault, write, wikiFolder, json } = await openVault(argv, io, "write");
   const preview = await previewUndo(vault, write);
   if (!preview) {
     if (json) io.stdout(`${JSON.stringify({ undone: null, files: [], edited: [], error: null })}\n`);

@@ -6,7 +6,7 @@ import { nodeWriteContext } from "../vault/node-write-context";
 import type { WriteContext } from "../wiki/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { UsageError, parseFlags, type CliIO } from "./io";
-import { recoverVault } from "./recovery";
+import { recoverVault, type RecoveryPurpose } from "./recovery";
 import { readVaultSettings } from "./vault-settings";
 
 export interface OpenedVault {
@@ -16,7 +16,8 @@ export interface OpenedVault {
   readonly json: boolean;
 }
 
-export async function openVault(argv: readonly string[], io: CliIO): Promise<OpenedVault> {
+/** Parses the flags, reads the settings and recovers the vault for a command that reads it or changes it. */
+export async function openVault(argv: readonly string[], io: CliIO, purpose: RecoveryPurpose): Promise<OpenedVault> {
   const { values } = parseFlags({ args: [...argv], strict: true, allowPositionals: false, options: { vault: { type: "string" }, json: { type: "boolean" }, verbose: { type: "boolean" } } });
   if (!values.vault) throw new UsageError("--vault <dir> is required.");
   const root = resolve(io.cwd, values.vault);
@@ -26,6 +27,6 @@ export async function openVault(argv: readonly string[], io: CliIO): Promise<Ope
   const vault = new NodeVault(root);
   const write = nodeWriteContext(root, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
   const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
-  await recoverVault(vault, wikiFolder, write, io);
+  await recoverVault(vault, wikiFolder, write, io, purpose);
   return { vault, write, wikiFolder, json: values.json === true };
 }

@@ -1,28 +1,9 @@
-/** Reading the vault's plugin settings (`.obsidian/plugins/synapse/data.json`) and applying CLI flags. */
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+/** Applying CLI flags to the vault's plugin settings (read by `src/vault/node-vault-settings.ts`). */
 import { isWikiLanguage } from "../core/wiki-language";
-import { loadSettings } from "../settings/load";
-import { DEFAULT_SETTINGS, type Operation, type ProviderId, type Settings } from "../settings/schema";
+import type { Operation, ProviderId, Settings } from "../settings/schema";
 import { UsageError } from "./io";
 
-export const SETTINGS_FILE = join(".obsidian", "plugins", "synapse", "data.json");
-
-export async function readVaultSettings(vaultRoot: string): Promise<{ settings: Settings; warnings: readonly string[] }> {
-  let text: string;
-  try {
-    text = await readFile(join(vaultRoot, SETTINGS_FILE), "utf8");
-  } catch {
-    return { settings: DEFAULT_SETTINGS, warnings: [] };
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text) as unknown;
-  } catch {
-    return { settings: DEFAULT_SETTINGS, warnings: [`${SETTINGS_FILE} is not valid JSON; using the default settings.`] };
-  }
-  return loadSettings(raw);
-}
+export { readVaultSettings, SETTINGS_FILE } from "../vault/node-vault-settings";
 
 export interface ProviderFlags {
   readonly provider?: string;

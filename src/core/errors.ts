@@ -3,6 +3,8 @@
  * bridge each bundle this file, so `instanceof` cannot be trusted across them; a `Symbol.for`
  * brand can.
  */
+import { describeFileSystemError } from "./file-system-error";
+
 const BRAND = Symbol.for("synapse.error");
 
 export const ERROR_KINDS = [
@@ -88,6 +90,9 @@ export function isAbort(error: unknown): boolean {
 export function toSynapseError(error: unknown, fallback: ErrorKind = "unavailable"): SynapseError {
   if (SynapseError.isInstance(error)) return error;
   if (isAbort(error)) return new SynapseError("cancelled", "The run was cancelled.", { cause: error });
+  // A full or read-only disk is the vault's trouble, whatever the caller expected to fail.
+  const fileSystem = describeFileSystemError(error);
+  if (fileSystem) return new SynapseError("vault", fileSystem, { cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new SynapseError(fallback, message, { cause: error });
 }

@@ -8,10 +8,20 @@ import { nameKey } from "./unicode";
 /** Files Obsidian links to with their extension; any other link target is a Markdown note. */
 const ATTACHMENT = /\.(?:md|pdf|png|jpe?g|gif|bmp|svg|webp|avif|mp3|wav|m4a|ogg|flac|3gp|webm|mp4|ogv|mov|mkv|canvas|base)$/i;
 
-/** A vault-relative path in one form: NFC, forward slashes, no empty, `.` or `..` segments. */
+/**
+ * A vault-relative path in one form: NFC, forward slashes, no empty, `.` or `..` segments. A
+ * backslash is read as a separator only in a path written with none of "/" (`notes\n.md`, as
+ * Windows spells it): in `notes/back\slash.md` it is a character of the name, which Linux and
+ * macOS allow.
+ */
 export function normaliseVaultPath(path: string): string {
   const segments: string[] = [];
-  for (const segment of path.normalize("NFC").trim().replace(/\\/g, "/").split("/")) {
+  const trimmed = path.normalize("NFC").trim();
+  // A backslash that would hide a "..", "." or empty step ("notes/..\Private") is a separator in any
+  // case: on Windows the file system reads it as one, and the perimeter must judge the same path.
+  const hidesAStep = trimmed.split("/").some((segment) => segment.includes("\\") && segment.split("\\").some((piece) => piece === "" || piece === "." || piece === ".."));
+  const slashed = trimmed.includes("/") && !hidesAStep ? trimmed : trimmed.replace(/\\/g, "/");
+  for (const segment of slashed.split("/")) {
     if (segment === "" || segment === ".") continue;
     if (segment === "..") segments.pop();
     else segments.push(segment);

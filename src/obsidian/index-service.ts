@@ -61,6 +61,11 @@ export interface IndexServiceOptions {
   readonly schedule?: Schedule;
   /** The clock the time slices are measured by (default `performance.now`; tests pass a fake one). */
   readonly now?: () => number;
+  /**
+   * Settles once a run a crash interrupted is rolled back. The index reads no note before: it
+   * would index (and a question would cite) the pages of the half-written run.
+   */
+  readonly recovered?: () => Promise<void>;
 }
 
 /** One opening of the index, for one set of settings; a settings change starts the next one. */
@@ -145,6 +150,7 @@ export class IndexService {
     // Never awaits a later session (a later one awaits this one): only the previous is awaited.
     session.opening = (async () => {
       if (previous) await this.close(previous);
+      await this.options.recovered?.();
       if (session.controller.signal.aborted) return null;
       try {
         return await this.open(session);

@@ -42,7 +42,9 @@ export class NodeVault implements VaultPort {
 
   /** Absolute path for a vault path; refuses anything that would leave the vault. */
   resolvePath(path: string): string {
-    const clean = path.replace(/\\/g, "/").replace(/^\/+/, "");
+    // Vault paths separate folders with "/"; a backslash is one only on Windows, and elsewhere a
+    // character a file name may hold (back\slash.md).
+    const clean = (sep === "\\" ? path.replace(/\\/g, "/") : path).replace(/^\/+/, "");
     const full = resolve(this.root, clean);
     const rel = relative(this.root, full);
     if (rel.startsWith("..") || resolve(this.root, rel) !== full || (rel === "" && clean !== "")) {

@@ -25,7 +25,7 @@ import { basenameOf, effectiveWikiFolder } from "./page-paths";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { planPages, type PlannedPage } from "./plan";
-import { isInFolder, normaliseNotePath, readNote } from "./read-note";
+import { isInFolder, isUnreadableNote, normaliseNotePath, readNote } from "./read-note";
 import { previewChanges, selectReviewed } from "./review";
 import { readHistory, undoneIds } from "./run-history";
 import { shareablePages } from "./shareable-pages";
@@ -105,6 +105,7 @@ function stopReasonOf(result: RunResult | null, error: SynapseError | null, upTo
   if (upToDate && !error) return "up_to_date";
   if (!error) return result?.stopReason ?? "error";
   if (error.kind === "cancelled") return "cancelled";
+  if (isUnreadableNote(error)) return "unreadable";
   // A failure after convergence (while writing) is an error, whatever the loop said.
   return result && result.stopReason !== "converged" ? result.stopReason : "error";
 }

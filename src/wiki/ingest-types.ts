@@ -40,8 +40,11 @@ export interface LockedPage {
   readonly wouldAdd: string;
 }
 
-/** How an ingest ended: the loop's reason, or "up_to_date" when the note had not changed and no provider was called. */
-export type IngestStopReason = StopReason | "up_to_date";
+/**
+ * How an ingest ended: the loop's reason, "up_to_date" when the note had not changed and no
+ * provider was called, or "unreadable" when the note could not be read from disk.
+ */
+export type IngestStopReason = StopReason | "up_to_date" | "unreadable";
 
 export interface IngestReport {
   /** True when the ingest succeeded: pages were planned and applied, or the note was already up to date. */

@@ -120,6 +120,38 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
     expect(Object.keys(await recordedNotes(vault))).toEqual([NOTE]);
   });
 
+  // Commands that only read the wiki recover too: a search or a question must not find the pages of the half-written run.
+  it.each([
+    ["search", ["search", "Analytical Engine", "--json"]],
+    ["index", ["index", "--json"]],
+    ["query", ["query", "Who designed the Analytical Engine?", "--provider", "offline", "--json"]],
+  ] as const)("is rolled back by %s before it reads the wiki", async (_command, args) => {
+    const vault = makeVault({ [NOTE]: TEXT, "wiki/index.md": "# My index\n\nMine.\n" });
+    const before = notes(vault);
+    await killDuringApply(vault, 2);
+    const written = Object.keys(notes(vault)).filter((p) => !(p in before));
+    expect(written.length).toBeGreaterThan(0);
+
+    const run = await runCli([...args, "--vault", vault]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/An interrupted ingest \(“Ada Lovelace”\) was rolled back/);
+    expect(notes(vault)).toEqual(before);
+    for (const page of written) expect(run.stdout).not.toContain(page.replace(/\.md$/, ""));
+  });
+
+  it("does not hold a search behind a live writer: it says so and reads the wiki as it stands", async () => {
+    const vault = makeVault({ [NOTE]: TEXT });
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(join(vault, STATE), { recursive: true });
+    const lock = { version: 1, writer: { kind: "plugin", pid: null, host: null }, token: "x", activity: "ingest of “Other note”", started: Date.now(), heartbeat: Date.now() };
+    writeFileSync(join(vault, STATE, "lock.json"), JSON.stringify(lock));
+    // The writer's own wait would be a minute: a search waits for nothing.
+    const run = await runCli(["search", "Analytical Engine", "--vault", vault, "--json"], { env: { SYNAPSE_LOCK_WAIT_SECONDS: "600" } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("another writer is changing this vault, so no interrupted run was checked for");
+    expect((JSON.parse(run.stdout) as { results: { path: string }[] }).results.map((r) => r.path)).toContain(NOTE);
+  });
+
   it("removes temporary files a killed write left in the wiki folder", async () => {
     const vault = makeVault({ [NOTE]: TEXT, "wiki/concepts/Page.md.1a2b3c.synapse-tmp": "half a page" });
     expect((await runCli(["history", "--vault", vault])).stderr).toContain("1 leftover temporary file(s) removed");

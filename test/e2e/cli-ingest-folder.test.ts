@@ -49,7 +49,7 @@ describe("synapse ingest <folder> (built CLI, offline)", () => {
     expect(Object.keys(report)).toEqual(["folder", "notes", "counts", "skipped", "error"]);
     expect(report.folder).toBe("notes");
     expect(report.notes.map((n) => `${n.outcome} ${n.path}`)).toEqual(["ingested notes/Bees.md", "failed notes/broken.md", "ingested notes/garden/Roses.md"]);
-    expect(report.counts).toEqual({ ingested: 2, planned: 0, up_to_date: 0, not_converged: 0, failed: 1, cancelled: 0, not_started: 0 });
+    expect(report.counts).toEqual({ ingested: 2, planned: 0, up_to_date: 0, not_converged: 0, unreadable: 0, failed: 1, cancelled: 0, not_started: 0 });
     expect(report.skipped).toBe(1);
     expect(report.notes[1]?.report?.error?.kind).toBe("input");
     // Each note's report is the single-note report.

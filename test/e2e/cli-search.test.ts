@@ -85,7 +85,7 @@ describe("synapse search and index (built CLI)", () => {
 
     const line = timed.stderr.split("\n").find((l) => l.startsWith("synapse-timing "));
     const timing = JSON.parse(line?.slice("synapse-timing ".length) ?? "null") as { loadedMs: number; phases: Record<string, number>; endMs: number; cpuMs: number };
-    expect(Object.keys(timing.phases)).toEqual(["command", "settings", "indexLoaded", "listed", "synced", "queried"]);
+    expect(Object.keys(timing.phases)).toEqual(["command", "settings", "recovered", "indexLoaded", "listed", "synced", "queried"]);
     const marks = [timing.loadedMs, ...Object.values(timing.phases), timing.endMs];
     expect([...marks].sort((a, b) => a - b)).toEqual(marks);
     expect(timing.cpuMs).toBeGreaterThan(0);
