@@ -10,7 +10,8 @@ import { jsonSchemaFor, type SchemaDialect } from "./json-schema";
 import { analyzePrompt, generatePrompt, type PromptPair } from "./prompts";
 
 export interface StructuredRequest<T> {
-  readonly operation: "analyze" | "generate";
+  /** "chat" for a one-off request (lint's pair checks). */
+  readonly operation: "analyze" | "generate" | "chat";
   readonly pair: PromptPair;
   readonly schema: Record<string, unknown>;
   /** A name for the schema, where a protocol wants one (OpenAI's json_schema.name). */

@@ -38,6 +38,8 @@ export interface AnthropicAdapterConfig {
   readonly structuredOutput: "tool" | "json_schema";
   readonly options: Readonly<Record<string, string | number | boolean>>;
   readonly requestTimeoutMs: number;
+  /** A streamed answer's first piece must arrive within this. */
+  readonly firstTokenTimeoutMs?: number;
   readonly retry: RetryPolicy;
   /** The API key, only so it can be scrubbed from anything we log or show. */
   readonly secrets: readonly string[];

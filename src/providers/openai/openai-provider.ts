@@ -47,6 +47,8 @@ export interface OpenAIAdapterConfig {
   readonly supportsTools: boolean;
   readonly options: Readonly<Record<string, string | number | boolean>>;
   readonly requestTimeoutMs: number;
+  /** A streamed answer's first piece must arrive within this. */
+  readonly firstTokenTimeoutMs?: number;
   readonly retry: RetryPolicy;
   readonly secrets: readonly string[];
   readonly logger?: RunLogger;
