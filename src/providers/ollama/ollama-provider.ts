@@ -19,8 +19,7 @@ import { envelopeError } from "../classify-error";
 import { parseReply } from "../json-repair";
 import { OutputLimits, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { chatMessages, promptText } from "../prompts";
-import { jsonSchemaFor } from "../json-schema";
-import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
+import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import { parseRetryAfter, type RetryPolicy } from "../retry";
 import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
@@ -119,16 +118,9 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     return (await this.structured(run, "pages", pagesRequest("ollama", analysis, retrievalContext, run))).pages;
   }
 
+  /** Held to the run's cap and never raised: a verdict cut off at it is simply unreadable. */
   async ask<T>(request: StructuredAsk<T>, run: RunContext): Promise<T> {
-    const schema = jsonSchemaFor(request.schema, "ollama");
-    return this.structured(run, "check", {
-      operation: "chat",
-      pair: { system: request.system, user: request.user },
-      schema,
-      schemaName: request.name,
-      replySchema: request.schema,
-      what: request.what,
-    });
+    return this.structured(run, "check", oneOffRequest("ollama", request), chatOutputLimit(stepOutputLimit("check", this.config.maxTokens), run));
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
@@ -205,7 +197,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     });
   }
 
-  private async structured<T>(run: RunContext, step: StructuredStep, request: StructuredRequest<T>): Promise<T> {
+  /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
+  private async structured<T>(run: RunContext, step: StructuredStep, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
     const { operation, pair, schema, replySchema, what } = request;
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Ollama", {});
@@ -215,9 +208,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     const promptTokens = windowTokens(prompt);
     const output = this.outputContext(step, promptTokens);
     let retryAfterMs: number | undefined;
-    return withOutputLimit(run, output, (stepLimit) => {
-      // A run's cap (lint's reservation per pair) lowers the step's limit, never raises it.
-      const window = planWindow(promptTokens, chatOutputLimit(stepLimit, run), this.windowCeiling(), this.config.model);
+    const attempt = (limit: number) => {
+      const window = planWindow(promptTokens, limit, this.windowCeiling(), this.config.model);
       return callWithPolicy(this.call, run, {
         operation,
         outputLimit: window.numPredict,
@@ -255,7 +247,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
           }
         },
       });
-    });
+    };
+    return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
   }
 
   /** The user's options, then the window and the limit this request asks for. */
