@@ -216,16 +216,22 @@ const PACE_EVERY_MS = 2_000;
 function tokenPace(run: RunContext, config: CallConfig): ((piece: string) => void) | null {
   const progress = run.progress;
   if (!progress) return null;
-  const started = run.now();
-  let last = started;
+  // Measured from the first piece: the wait before it is the prompt being read, not writing.
+  let first: number | null = null;
+  let last = 0;
   let count = 0;
   return (piece) => {
     if (!piece) return;
     count++;
     const now = run.now();
+    if (first === null) {
+      first = now;
+      last = now;
+      return;
+    }
     if (now - last < PACE_EVERY_MS) return;
     last = now;
-    const perSecond = count / Math.max(0.001, (now - started) / 1000);
+    const perSecond = (count - 1) / Math.max(0.001, (now - first) / 1000);
     progress({
       type: "activity",
       message: `${config.label} is writing: ${count} tokens so far, ${perSecond.toFixed(1)} tokens/s.`,

@@ -39,13 +39,13 @@ export interface WindowPlan {
 }
 
 /**
- * The window and output limit one request asks for; `config` error when even the prompt and a
- * minimal reply do not fit under the ceiling (nothing is sent: Ollama would cut it).
+ * The window and output limit one request asks for; a `capability` refusal when even the prompt
+ * and a minimal reply do not fit under the ceiling (nothing is sent: Ollama would cut it).
  */
 export function planWindow(promptTokens: number, outputLimit: number, ceiling: number, model: string): WindowPlan {
   if (promptTokens + MIN_REPLY_TOKENS > ceiling) {
     throw new SynapseError(
-      "context",
+      "capability",
       `The request needs about ${promptTokens} tokens but ${model} may use a ${ceiling}-token context window (setting "Context window" under Local: Ollama, within the model's own limit); raise the setting if the machine has the memory, or ingest a shorter note.`,
     );
   }

@@ -204,8 +204,10 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     checkCapabilities(this.capabilities(), "Ollama", {});
     await this.modelInfo(run);
     const estimated = estimateTokens(prompt);
-    checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimated });
     const promptTokens = windowTokens(prompt);
+    // Refused before anything is sent, naming the setting, when no window allowed can hold it.
+    planWindow(promptTokens, 0, this.windowCeiling(), this.config.model);
+    checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimated });
     const output = this.outputContext(step, promptTokens);
     let retryAfterMs: number | undefined;
     const attempt = (limit: number) => {
