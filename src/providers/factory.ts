@@ -131,7 +131,7 @@ export function createOllama(env: ProviderEnvironment): OllamaProvider {
 }
 
 /** The "Context window" setting, unless the advanced options pin num_ctx (the user's explicit choice wins). */
-function ollamaContextWindow(profile: Settings["profiles"]["ollama"]): number {
+export function ollamaContextWindow(profile: Settings["profiles"]["ollama"]): number {
   const pinned = Number(profile.options.num_ctx);
   return Number.isInteger(pinned) && pinned > 0 ? pinned : profile.contextWindow;
 }

@@ -116,10 +116,10 @@ export const SettingsSchema = z.object({
    * streamed one may pause this long between two pieces (a slow but steady reply is never cut).
    */
   requestTimeoutSeconds: z.number().positive().default(120),
-  /** Seconds a streamed reply's first piece may take: a model on a CPU reads a long prompt for minutes before it writes. */
-  firstTokenTimeoutSeconds: z.number().positive().default(600),
-  /** Seconds one whole ingest may take. */
-  runTimeoutSeconds: z.number().positive().default(600),
+  /** Seconds a streamed reply's first piece may take: a model on a CPU reads a long prompt for a minute or more before it writes. */
+  firstTokenTimeoutSeconds: z.number().positive().default(300),
+  /** Seconds one whole ingest may take: long enough for a local model on a CPU (two replies of minutes each). */
+  runTimeoutSeconds: z.number().positive().default(1800),
   localOnly: z.boolean().default(false),
   excludedFolders: z.array(z.string()).default([]),
   /** Opt-in capture of prompts and replies in logs (truncated, redacted). */

@@ -28,10 +28,22 @@ describe("Ollama backend", () => {
       ]);
       expect(report.modelPresent).toBe(true);
       expect(report.details.join("\n")).toContain("context 131072 tokens");
+      // The window requests run in, which Ollama would otherwise choose itself (4,096 or 2,048).
+      expect(report.details).toContain('Context window in use: each request asks for what it needs, up to 8192 tokens (setting "Context window").');
       expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/version", "GET /api/tags", "POST /api/show", "POST /api/show"]);
     });
 
-    it("says how to install a missing model and never pulls it", async () => {
+    it("shows the window in use bounded by a model smaller than the setting", async () => {
+    const small = await startScriptedServer({ protocol: "ollama", models: [{ name: "qwen2:0.5b", capabilities: ["completion"], contextLength: 4096 }] });
+    try {
+      const report = await checkReadiness("ollama", envFor("ollama", small, { model: "qwen2:0.5b", profile: { contextWindow: 16_384 } }));
+      expect(report.details).toContain(`Context window in use: each request asks for what it needs, up to 4096 tokens (the model's own limit; "Context window" is 16384).`);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("says how to install a missing model and never pulls it", async () => {
       const report = await checkReadiness("ollama", envFor("ollama", server, { model: "qwen3:4b" }));
       expect(report.ok).toBe(false);
       expect(report.modelPresent).toBe(false);
