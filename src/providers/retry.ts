@@ -1,8 +1,8 @@
 /**
- * The one retry policy. Only transient failures (transport, timeout, rate limit) are retried — but
- * never an attempt that used up its own time limit (see attempt-timer.ts) — a
+ * The one retry policy. Only transient failures (transport, timeout, rate limit) are retried, a
  * bounded number of times, with capped exponential backoff and jitter; a server's retry-after wins
- * over the backoff. It never retries a cancelled run and never sleeps past the run's deadline:
+ * over the backoff. An attempt that used up its own time limit (attempt-timer.ts) is not retried:
+ * the same request on the same machine would take as long again. It never retries a cancelled run and never sleeps past the run's deadline:
  * a wait that would outlive the deadline ends the run with the error instead.
  */
 import { SynapseError, toSynapseError } from "../core/errors";
