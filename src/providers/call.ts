@@ -206,7 +206,7 @@ export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: 
 }
 
 /** How often a streamed reply reports its pace, in the run's clock. */
-const PACE_EVERY_MS = 2_000;
+const PACE_EVERY_MS = 5_000;
 
 /**
  * Counts a streamed reply's pieces (a piece is about one token on Ollama) and reports, every few
