@@ -22,6 +22,12 @@ export const ERROR_KINDS = [
   "request",
   /** Nothing usable came back. */
   "unavailable",
+  /**
+   * The server ran the prompt in a smaller context window than it needed and cut it (Ollama drops
+   * the start, where the instructions are): the reply cannot be trusted, and the same request would
+   * be cut again. Not retried; the message names the setting that sizes the window.
+   */
+  "context",
   /** The user (or the caller) cancelled the run. */
   "cancelled",
   /** The privacy perimeter refused the call before anything was sent. */

@@ -6,7 +6,7 @@
 import { SynapseError } from "./errors";
 import { canonicalSource, normaliseVaultPath } from "./sources";
 import { nameKey } from "./unicode";
-import type { InferenceProvider } from "./provider";
+import type { InferenceProvider, StructuredAsk } from "./provider";
 import type { RunContext } from "./run-context";
 
 export interface PrivacyPolicy {
@@ -101,6 +101,16 @@ export class Perimeter {
         check(run);
         return provider.chat(messages, retrievalContext, run);
       },
+      ...(provider.ask
+        ? {
+            ask: async <T,>(request: StructuredAsk<T>, run: RunContext): Promise<T> => {
+              check(run);
+              const ask = provider.ask?.bind(provider);
+              if (!ask) throw new SynapseError("capability", `The ${provider.capabilities().name} backend cannot answer a structured request.`);
+              return ask(request, run);
+            },
+          }
+        : {}),
     };
   }
 }

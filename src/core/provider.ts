@@ -2,9 +2,26 @@
  * The provider contract. Backends are configuration, not code paths: the orchestrator only ever
  * sees this interface and reads `capabilities()`.
  */
+import type * as z from "zod";
 import type { ProviderCapabilities } from "./capabilities";
 import type { RunContext } from "./run-context";
 import type { Analysis, Message, WikiPage } from "./schemas";
+
+/**
+ * A one-off structured request (lint's pair checks): exactly one system message and one user
+ * message, a reply the server is asked to hold to `schema` where it can (Ollama `format`, OpenAI
+ * `response_format`, Anthropic's forced tool), and that is parsed strictly: a reply missing a
+ * field is a `schema` failure, never an answer.
+ */
+export interface StructuredAsk<T> {
+  readonly system: string;
+  readonly user: string;
+  readonly schema: z.ZodType<T>;
+  /** The schema's name where a protocol wants one ("pair_verdict"). */
+  readonly name: string;
+  /** What the reply holds, for messages ("the pair verdict"). */
+  readonly what: string;
+}
 
 export interface InferenceProvider {
   /** Reads the source once and says what it is about. Called exactly once per ingest. */
@@ -17,6 +34,12 @@ export interface InferenceProvider {
   generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]>;
   /** Streams an answer, content only. */
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string>;
+  /**
+   * A structured one-off request, with no question-answering prompt around it; the output limit is
+   * the run's `maxOutputTokens`. Absent on backends that cannot hold a reply to a schema (the
+   * agentic CLI): callers then fall back to `chat` and read the reply as strictly.
+   */
+  ask?<T>(request: StructuredAsk<T>, run: RunContext): Promise<T>;
   /** A pure, synchronous descriptor. */
   capabilities(): ProviderCapabilities;
 }

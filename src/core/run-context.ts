@@ -13,8 +13,11 @@ export type ProgressEvent =
   | { readonly type: "phase"; readonly phase: Phase; readonly attempt?: number; readonly maxAttempts?: number }
   | { readonly type: "usage"; readonly inputTokens: number; readonly outputTokens: number }
   | { readonly type: "retry"; readonly attempt: number; readonly delayMs: number; readonly reason: string }
-  /** Free-form activity of an agentic backend: a tool call, a file written. */
-  | { readonly type: "activity"; readonly message: string };
+  /**
+   * Free-form activity: an agentic backend's tool call or file written, or a streamed reply's pace
+   * (`tokens`: output tokens so far and tokens per second, so a slow local model shows it is working).
+   */
+  | { readonly type: "activity"; readonly message: string; readonly tokens?: { readonly output: number; readonly perSecond: number } };
 
 /** A page an agentic backend read itself while answering (vault-relative path, and the text it read). */
 export interface ConsultedPage {

@@ -6,7 +6,9 @@
  * budget, before a request whose estimate would take the cost past the limit, when it is cancelled,
  * or at its deadline. Every request's reply is capped at the output the estimate reserves
  * (`REPLY_TOKENS`, as the run's `maxOutputTokens`), so only the input estimate can be off. Verdicts
- * are cached by both pages' content hashes, so a second lint asks only about pairs that changed.
+ * are cached by both pages' content hashes, so a second lint asks only about pairs that changed;
+ * only a verdict the model really gave is cached (an unreadable reply is asked again next time).
+ * Each pair is its own structured request (`provider.ask`), not a question to the chat path.
  * Contradictions go into the contradictions record (lint lists them from there, with their
  * lifecycle); likely duplicates become `duplicate` findings.
  */
@@ -26,7 +28,7 @@ import { basenameOf } from "../wiki/page-paths";
 import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
 import { PairCache, pairKey, pairPaths, type PairVerdict } from "./pair-cache";
-import { onPage, pairMessages, readPairReply, REPLY_TOKENS } from "./pair-prompt";
+import { onPage, pairMessages, pairRequest, readPairReply, REPLY_TOKENS, type ReadReply } from "./pair-prompt";
 import type { WikiSnapshot } from "./snapshot";
 import type { Finding } from "./types";
 
@@ -112,7 +114,7 @@ interface ToCheck extends Planned {
 
 const LEFT_OUT_SHOWN = 20;
 
-async function ask(provider: InferenceProvider, messages: Message[], run: RunContext): Promise<string> {
+async function chatText(provider: InferenceProvider, messages: Message[], run: RunContext): Promise<string> {
   let text = "";
   for await (const piece of provider.chat(messages, "", run)) {
     throwIfStopped(run);
@@ -120,6 +122,24 @@ async function ask(provider: InferenceProvider, messages: Message[], run: RunCon
   }
   throwIfStopped(run);
   return text;
+}
+
+/**
+ * Asks about one pair: a structured request where the backend has one (the server holds the reply
+ * to the schema, the adapter parses it strictly), else the chat path with the same one system
+ * message, read as strictly. A reply that does not follow the schema is `ok: false`, with why.
+ */
+async function askPair(provider: InferenceProvider, pair: PagePair, note: string | undefined, run: RunContext): Promise<ReadReply> {
+  if (!provider.ask) return readPairReply(await chatText(provider, pairMessages(pair.a, pair.b, note), run));
+  try {
+    const reply = await provider.ask(pairRequest(pair.a, pair.b, note), run);
+    throwIfStopped(run);
+    return { ok: true, reply };
+  } catch (thrown) {
+    const error = toSynapseError(thrown);
+    if (error.kind === "schema") return { ok: false, problem: error.message };
+    throw error;
+  }
 }
 
 /** Keeps only passages really on the pages (either order), as the pages word them. */
@@ -138,20 +158,19 @@ function verified(pair: PagePair, contradictions: readonly { first: string; seco
  * One pair: ask, read; a reply that cannot be read is asked again once with what was wrong, if
  * `mayAsk` (the cost limit) still allows another request.
  */
-async function checkPair(pair: PagePair, send: (messages: Message[]) => Promise<string>, mayAsk: () => boolean): Promise<PairVerdict | null> {
+async function checkPair(pair: PagePair, send: (note: string | undefined) => Promise<ReadReply>, mayAsk: () => boolean): Promise<PairVerdict | null> {
   let note: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
     if (attempt > 0 && !mayAsk()) return null;
-    let text: string;
+    let read: ReadReply;
     try {
-      text = await send(pairMessages(pair.a, pair.b, note));
+      read = await send(note);
     } catch (thrown) {
       const error = toSynapseError(thrown);
       if (error.kind === "schema" || error.kind === "refusal") return null;
       throw error;
     }
-    const read = readPairReply(text);
-    if (read.ok) return { contradictions: verified(pair, read.reply.contradictions), duplicate: read.reply.duplicate, reason: read.reply.reason.trim() };
+    if (read.ok) return { contradictions: verified(pair, read.reply.contradictions), duplicate: read.reply.duplicate, reason: (read.reply.reason ?? "").trim() };
     note = read.problem;
   }
   return null;
@@ -265,11 +284,11 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     let unreportedUsd = 0;
     const spentUsd = () => (runCost(run.usage, model, settings.prices) ?? 0) + unreportedUsd;
     const affordable = (p: ToCheck) => limit.limitUsd <= 0 || spentUsd() + limit.cost(p.inputTokens, REPLY_TOKENS) <= limit.limitUsd;
-    const sendCounted = async (p: ToCheck, messages: Message[]): Promise<string> => {
+    const sendCounted = async (p: ToCheck, note: string | undefined): Promise<ReadReply> => {
       const reports = run.usage.entries.length;
       const retried = retries;
       try {
-        return await ask(guarded, messages, run);
+        return await askPair(guarded, p.pair, note, run);
       } finally {
         const unreported = 1 + (retries - retried) - (run.usage.entries.length - reports);
         if (unreported > 0) unreportedUsd += unreported * limit.cost(p.inputTokens, REPLY_TOKENS);
@@ -280,7 +299,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       throwIfStopped(run);
       if (budget > 0 && run.usage.totalTokens() >= budget) break;
       if (!affordable(p)) break;
-      const verdict = await checkPair(p.pair, (messages) => sendCounted(p, messages), () => affordable(p));
+      const verdict = await checkPair(p.pair, (note) => sendCounted(p, note), () => affordable(p));
       done++;
       if (verdict) {
         cache.set(p.key, verdict);

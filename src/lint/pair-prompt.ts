@@ -1,10 +1,13 @@
 /**
- * What the model is asked about one pair of pages, and how its reply is read: the layered repair
- * every model reply gets (think blocks, fences, the first balanced object, jsonrepair), then the
- * zod schema. A passage the model quotes is kept only if it is really on that page, so a finding
- * always quotes both pages' own words.
+ * What the model is asked about one pair of pages, and how its reply is read: a structured request
+ * of its own (one system message, the schema sent for the server to enforce), the layered repair
+ * every model reply gets (think blocks, fences, the first balanced object, jsonrepair), then a
+ * strict zod schema: a reply without the verdict's fields is unreadable, never "no contradiction,
+ * not a duplicate". A passage the model quotes is kept only if it is really on that page, so a
+ * finding always quotes both pages' own words.
  */
 import * as z from "zod";
+import type { StructuredAsk } from "../core/provider";
 import type { Message } from "../core/schemas";
 import { findJson } from "../providers/json-repair";
 import { truncateToTokens } from "../retrieval/tokens";
@@ -20,19 +23,15 @@ export const PAGE_TOKENS = 1500;
  */
 export const REPLY_TOKENS = 800;
 
-export const PairReplySchema = z.looseObject({
-  contradictions: z
-    .array(z.looseObject({ first: z.string(), second: z.string() }))
-    .nullish()
-    .transform((v) => v ?? []),
-  duplicate: z
-    .boolean()
-    .nullish()
-    .transform((v) => v ?? false),
-  reason: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? ""),
+/**
+ * The verdict. `contradictions` and `duplicate` carry the answer, so they have no default: a
+ * stray `{` or a reply that forgot them must not read as "checked, nothing found" (and be cached).
+ * The reason only explains, and may be left out.
+ */
+export const PairReplySchema = z.object({
+  contradictions: z.array(z.object({ first: z.string(), second: z.string() })),
+  duplicate: z.boolean(),
+  reason: z.string().optional(),
 });
 export type PairReply = z.infer<typeof PairReplySchema>;
 
@@ -49,14 +48,22 @@ export function pageText(page: PageRecord): string {
   return truncateToTokens(page.body.replace(/%%[\s\S]*?%%/g, "").replace(/\n{3,}/g, "\n\n").trim(), PAGE_TOKENS);
 }
 
-export function pairMessages(a: PageRecord, b: PageRecord, retryNote?: string): Message[] {
+function pairUser(a: PageRecord, b: PageRecord, retryNote?: string): string {
   const user = `Page A: "${a.title}"\n\n${pageText(a)}\n\n---\n\nPage B: "${b.title}"\n\n${pageText(b)}`;
-  const messages: Message[] = [
+  return retryNote ? `${user}\n\n---\n\nYour previous reply could not be used: ${retryNote} Reply again with the JSON object only.` : user;
+}
+
+/** The pair as a structured request: one system message, the page texts, the verdict's schema. */
+export function pairRequest(a: PageRecord, b: PageRecord, retryNote?: string): StructuredAsk<PairReply> {
+  return { system: SYSTEM, user: pairUser(a, b, retryNote), schema: PairReplySchema, name: "pair_verdict", what: "the pair verdict" };
+}
+
+/** The same request as chat messages, for a backend without structured requests (one system message too). */
+export function pairMessages(a: PageRecord, b: PageRecord, retryNote?: string): Message[] {
+  return [
     { role: "system", content: SYSTEM },
-    { role: "user", content: user },
+    { role: "user", content: pairUser(a, b, retryNote) },
   ];
-  if (retryNote) messages.push({ role: "user", content: `Your previous reply could not be used: ${retryNote} Reply again with the JSON object only.` });
-  return messages;
 }
 
 export type ReadReply = { readonly ok: true; readonly reply: PairReply } | { readonly ok: false; readonly problem: string };

@@ -1,8 +1,9 @@
 /**
  * The facade every adapter call goes through, so the contract holds the same way on every backend:
- * capabilities are checked before the network is touched; each attempt gets a timeout of
- * min(request timeout, the run's deadline) and the run's abort signal; transient failures go
- * through the one retry policy; every attempt is logged as metadata (content only on opt-in,
+ * capabilities are checked before the network is touched; each attempt gets its time limits
+ * (attempt-timer.ts: a whole-request limit, or for a streamed reply a limit to the first piece and
+ * between pieces), the run's deadline and its abort signal; transient failures go through the one
+ * retry policy, except an attempt that ran out of time, which is never sent again unchanged; every attempt is logged as metadata (content only on opt-in,
  * truncated and redacted); and token usage lands on the run's accumulator, even when the reply
  * then fails the schema (the tokens were spent).
  */
@@ -10,7 +11,8 @@ import type { ProviderCapabilities } from "../core/capabilities";
 import { raceAbort } from "../core/abort";
 import { SynapseError } from "../core/errors";
 import { redact, type CallEvent, type RunLogger } from "../core/log";
-import { deadlineSignal, remainingMs, throwIfStopped, type RunContext } from "../core/run-context";
+import { remainingMs, throwIfStopped, type RunContext } from "../core/run-context";
+import { attemptTimeoutError, attemptTimer, type AttemptLimits, type AttemptTimer } from "./attempt-timer";
 import { isTruncated } from "./output-limit";
 import { nextDelay, sleep, withRetry, type RetryPolicy } from "./retry";
 
@@ -28,7 +30,10 @@ export interface CallConfig {
   /** How messages name the backend ("Ollama"). */
   readonly label: string;
   readonly model: string | null;
+  /** A reply that is not streamed must arrive within this; a streamed one may pause this long between pieces. */
   readonly requestTimeoutMs: number;
+  /** A streamed reply's first piece must arrive within this (prompt evaluation on a CPU is slow). */
+  readonly firstTokenTimeoutMs: number;
   readonly retry: RetryPolicy;
   /** Strings that must never appear in logs (API keys). */
   readonly secrets: readonly string[];
@@ -40,6 +45,8 @@ export interface CallConfig {
 export interface AdapterCallSettings {
   readonly model: string;
   readonly requestTimeoutMs: number;
+  /** Absent: the request timeout. */
+  readonly firstTokenTimeoutMs?: number;
   readonly retry: RetryPolicy;
   readonly secrets?: readonly string[];
   readonly logger?: RunLogger;
@@ -51,6 +58,7 @@ export function callConfig(provider: string, label: string, settings: AdapterCal
     label,
     model: settings.model || null,
     requestTimeoutMs: settings.requestTimeoutMs,
+    firstTokenTimeoutMs: settings.firstTokenTimeoutMs ?? settings.requestTimeoutMs,
     retry: settings.retry,
     secrets: settings.secrets ?? [],
     ...(settings.logger ? { logger: settings.logger } : {}),
@@ -71,7 +79,9 @@ export interface CallSpec<R, T> {
   readonly outputLimit?: number;
   /** The prompt as text, kept only for opt-in content capture. */
   readonly prompt: string;
-  send(signal: AbortSignal): Promise<Exchange<R>>;
+  /** The reply is streamed: `send` calls `received` for each piece, and silence, not length, times it out. */
+  readonly streamed?: boolean;
+  send(signal: AbortSignal, received: (piece: string) => void): Promise<Exchange<R>>;
   /** Turns the raw reply into the result; throws `transport` for a broken envelope, `schema` for a bad payload. */
   interpret(raw: R): T;
   /** Turns whatever the SDK threw into the taxonomy. */
@@ -110,22 +120,37 @@ export function checkCapabilities(caps: ProviderCapabilities, label: string, nee
   }
 }
 
-/** Classifies a failure, giving precedence to the run's own abort and to our timeout. */
-export function settleError(error: unknown, attemptSignal: AbortSignal, run: RunContext, config: CallConfig, mapError: (e: unknown) => SynapseError): SynapseError {
+/** Classifies a failure, giving precedence to the run's own abort and to our time limits. */
+export function settleError(error: unknown, timer: AttemptTimer, run: RunContext, config: CallConfig, mapError: (e: unknown) => SynapseError): SynapseError {
   if (run.signal.aborted) return new SynapseError("cancelled", "The run was cancelled.", { cause: error });
-  if (attemptSignal.aborted) {
-    if (remainingMs(run) <= 0) {
+  if (timer.signal.aborted) {
+    const expired = timer.expired();
+    if (expired === null || remainingMs(run) <= 0) {
       return new SynapseError("timeout", `The run reached its deadline while waiting for ${config.label}.`, { cause: error });
     }
-    const seconds = Math.round(config.requestTimeoutMs / 100) / 10;
-    return new SynapseError(
-      "timeout",
-      `${config.label} did not answer within ${seconds} s (setting "Request timeout"); try a smaller model or a longer timeout.`,
-      { cause: error },
-    );
+    return attemptTimeoutError(timeoutMessage(config, expired, timer), error);
   }
   if (SynapseError.isInstance(error)) return error;
   return mapError(error);
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+function timeoutMessage(config: CallConfig, expired: "first" | "idle", timer: AttemptTimer): string {
+  if (expired === "idle") {
+    return `${config.label} stopped sending its reply for ${seconds(config.requestTimeoutMs)} (setting "Request timeout"); it was not asked again. Raise the setting or pick a smaller model.`;
+  }
+  if (timer.streamed) {
+    return `${config.label} sent nothing within ${seconds(config.firstTokenTimeoutMs)} (setting "First token timeout"); a model on a CPU may need minutes to read a long prompt. It was not asked again: raise the setting or pick a smaller model.`;
+  }
+  return `${config.label} did not answer within ${seconds(config.requestTimeoutMs)} (setting "Request timeout"); it was not asked again. Try a smaller model or a longer timeout.`;
+}
+
+/** The time limits of one attempt: streamed replies are judged by silence. */
+export function limitsFor(config: CallConfig, streamed: boolean): AttemptLimits {
+  return streamed ? { firstMs: config.firstTokenTimeoutMs, idleMs: config.requestTimeoutMs } : { firstMs: config.requestTimeoutMs, idleMs: null };
 }
 
 function logAttempt(run: RunContext, config: CallConfig, event: Omit<CallEvent, "provider" | "model">, prompt: string, reply: string | undefined): void {
@@ -150,11 +175,19 @@ export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: 
   return withRetry(config.retry, run, async (attempt) => {
     throwIfStopped(run);
     const started = run.now();
-    const { signal, dispose } = deadlineSignal(run, config.requestTimeoutMs);
+    const timer = attemptTimer(run, limitsFor(config, spec.streamed === true));
+    const { signal } = timer;
+    const pace = spec.streamed ? tokenPace(run, config) : null;
     let usage: TokenUsage | null = null;
     let reply: string | undefined;
     try {
-      const exchange = await raceAbort(spec.send(signal), signal);
+      const exchange = await raceAbort(
+        spec.send(signal, (piece) => {
+          timer.received();
+          pace?.(piece);
+        }),
+        signal,
+      );
       usage = exchange.usage;
       reply = exchange.replyText;
       recordUsage(run, config, spec.operation, usage);
@@ -162,14 +195,49 @@ export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: 
       logAttempt(run, config, { operation: spec.operation, outcome: "ok", durationMs: run.now() - started, attempt, ...tokens(usage), ...limitOf(spec) }, spec.prompt, reply);
       return value;
     } catch (thrown) {
-      const error = settleError(thrown, signal, run, config, spec.mapError);
+      const error = settleError(thrown, timer, run, config, spec.mapError);
       const note = isTruncated(error) ? { note: "stopped at the output limit" } : {};
       logAttempt(run, config, { operation: spec.operation, outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage), ...limitOf(spec), ...note }, spec.prompt, reply);
       throw error;
     } finally {
-      dispose();
+      timer.dispose();
     }
   });
+}
+
+/** How often a streamed reply reports its pace, in the run's clock. */
+const PACE_EVERY_MS = 5_000;
+
+/**
+ * Counts a streamed reply's pieces (a piece is about one token on Ollama) and reports, every few
+ * seconds, how many have arrived and how fast: on a CPU a reply takes minutes, and a count that
+ * keeps growing is what tells the user it is still working.
+ */
+function tokenPace(run: RunContext, config: CallConfig): ((piece: string) => void) | null {
+  const progress = run.progress;
+  if (!progress) return null;
+  // Measured from the first piece: the wait before it is the prompt being read, not writing.
+  let first: number | null = null;
+  let last = 0;
+  let count = 0;
+  return (piece) => {
+    if (!piece) return;
+    count++;
+    const now = run.now();
+    if (first === null) {
+      first = now;
+      last = now;
+      return;
+    }
+    if (now - last < PACE_EVERY_MS) return;
+    last = now;
+    const perSecond = (count - 1) / Math.max(0.001, (now - first) / 1000);
+    progress({
+      type: "activity",
+      message: `${config.label} is writing: ${count} tokens so far, ${perSecond.toFixed(1)} tokens/s.`,
+      tokens: { output: count, perSecond },
+    });
+  };
 }
 
 function limitOf(spec: { readonly outputLimit?: number }): { outputLimit?: number } {
@@ -200,10 +268,11 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
   for (let attempt = 1; ; attempt++) {
     throwIfStopped(run);
     const started = run.now();
-    const deadline = deadlineSignal(run, config.requestTimeoutMs);
+    const timer = attemptTimer(run, limitsFor(config, true));
+    const pace = tokenPace(run, config);
     // Aborted in `finally`, so a caller that stops reading also closes the connection.
     const local = new AbortController();
-    const signal = AbortSignal.any([deadline.signal, local.signal]);
+    const signal = AbortSignal.any([timer.signal, local.signal]);
     let usage: TokenUsage | null = null;
     let yielded = false;
     let reply = "";
@@ -212,11 +281,13 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
       // Each step is raced against the signal, for transports that cannot abort a read.
       for (let step = await raceAbort(parts.next(), signal); !step.done; step = await raceAbort(parts.next(), signal)) {
         const part = step.value;
+        timer.received();
         if (part.type === "usage") {
           usage = part.usage;
           continue;
         }
         if (!part.text) continue;
+        pace?.(part.text);
         yielded = true;
         if (reply.length < 10_000) reply += part.text;
         yield part.text;
@@ -225,7 +296,7 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
       logAttempt(run, config, { operation: "chat", outcome: "ok", durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
       return;
     } catch (thrown) {
-      const error = settleError(thrown, deadline.signal, run, config, spec.mapError);
+      const error = settleError(thrown, timer, run, config, spec.mapError);
       recordUsage(run, config, "chat", usage);
       logAttempt(run, config, { operation: "chat", outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
       const delay = yielded ? null : nextDelay(error, attempt, config.retry, run);
@@ -234,7 +305,7 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
       await sleep(delay, run.signal);
     } finally {
       local.abort();
-      deadline.dispose();
+      timer.dispose();
       // Lets the adapter's generator run its own cleanup once the aborted read settles.
       parts.return?.(undefined).catch(() => undefined);
     }

@@ -75,6 +75,10 @@ export function requestTimeoutMs(settings: Settings): number {
   return Math.max(1, Math.round(settings.requestTimeoutSeconds * 1000));
 }
 
+export function firstTokenTimeoutMs(settings: Settings): number {
+  return Math.max(1, Math.round(settings.firstTokenTimeoutSeconds * 1000));
+}
+
 function readKey(env: ProviderEnvironment, role: SecretRole, name: string): string | null {
   const value = env.secrets.get(role, name);
   return value && value.trim() ? value.trim() : null;
@@ -118,13 +122,21 @@ export function createOllama(env: ProviderEnvironment): OllamaProvider {
     options: sanitiseOptions(profile.options).options,
     maxTokens: ollamaMaxTokens(profile),
     declaresTools: profile.supportsTools,
+    contextWindow: ollamaContextWindow(profile),
     requestTimeoutMs: requestTimeoutMs(env.settings),
+    firstTokenTimeoutMs: firstTokenTimeoutMs(env.settings),
     retry: resolveRetryPolicy(env.retry),
     ...(env.logger ? { logger: env.logger } : {}),
   });
 }
 
-/** The setting, else a num_predict from the advanced options, else 0 (Ollama decides). */
+/** The "Context window" setting, unless the advanced options pin num_ctx (the user's explicit choice wins). */
+export function ollamaContextWindow(profile: Settings["profiles"]["ollama"]): number {
+  const pinned = Number(profile.options.num_ctx);
+  return Number.isInteger(pinned) && pinned > 0 ? pinned : profile.contextWindow;
+}
+
+/** The setting, else a num_predict from the advanced options, else 0 (each step's own limit). */
 function ollamaMaxTokens(profile: Settings["profiles"]["ollama"]): number {
   if (profile.maxTokens > 0) return profile.maxTokens;
   const fromOptions = Number(profile.options.num_predict);
@@ -183,6 +195,7 @@ export function createAnthropic(env: ProviderEnvironment): AnthropicProvider {
     structuredOutput: profile.structuredOutput,
     options: sanitiseOptions(profile.options).options,
     requestTimeoutMs: timeout,
+    firstTokenTimeoutMs: firstTokenTimeoutMs(env.settings),
     retry: resolveRetryPolicy(env.retry),
     secrets: [key],
     ...(env.logger ? { logger: env.logger } : {}),
@@ -247,6 +260,7 @@ export function createOpenAI(env: ProviderEnvironment, embeddingModel = ""): Ope
     supportsTools: official,
     options: sanitiseOptions(profile.options).options,
     requestTimeoutMs: timeout,
+    firstTokenTimeoutMs: firstTokenTimeoutMs(env.settings),
     retry: resolveRetryPolicy(env.retry),
     secrets: key ? [key] : [],
     ...(env.logger ? { logger: env.logger } : {}),

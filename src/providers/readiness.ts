@@ -16,6 +16,7 @@ import {
   anthropicKey,
   anthropicUrl,
   ollamaConnect,
+  ollamaContextWindow,
   ollamaHost,
   openaiClient,
   openaiKey,
@@ -75,6 +76,7 @@ async function ollamaCheck(env: ProviderEnvironment): Promise<ReadinessReport> {
     model: profile.model.trim(),
     embeddingModel: profile.embeddingModel.trim(),
     declaresTools: profile.supportsTools,
+    contextWindow: ollamaContextWindow(profile),
     timeoutMs: requestTimeoutMs(env.settings),
     warnings: describeIgnoredOptions("Ollama", sanitiseOptions(profile.options).ignored),
   });

@@ -1,11 +1,13 @@
 /**
  * The one retry policy. Only transient failures (transport, timeout, rate limit) are retried, a
  * bounded number of times, with capped exponential backoff and jitter; a server's retry-after wins
- * over the backoff. It never retries a cancelled run and never sleeps past the run's deadline:
+ * over the backoff. An attempt that used up its own time limit (attempt-timer.ts) is not retried:
+ * the same request on the same machine would take as long again. It never retries a cancelled run and never sleeps past the run's deadline:
  * a wait that would outlive the deadline ends the run with the error instead.
  */
 import { SynapseError, toSynapseError } from "../core/errors";
 import { createRunContext, deadlineSignal, remainingMs, type RunContext } from "../core/run-context";
+import { isAttemptTimeout } from "./attempt-timer";
 
 export interface RetryPolicy {
   /** Attempts in total, the first included (1 = no retry). */
@@ -80,6 +82,8 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** The wait before the next attempt, or null when the error must be given up on. */
 export function nextDelay(error: SynapseError, attempt: number, policy: RetryPolicy, run: RunContext): number | null {
   if (!error.isRetryable || attempt >= policy.maxAttempts || run.signal.aborted) return null;
+  // The same request would take as long again: a timed-out attempt is never re-sent unchanged.
+  if (isAttemptTimeout(error)) return null;
   const delay = error.retryAfterMs ?? backoffDelay(policy, attempt);
   if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxRetryAfterMs) return null;
   // Sleeping into the deadline would only produce a request that cannot finish.

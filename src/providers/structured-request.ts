@@ -4,13 +4,15 @@
  * parsed with, and names for messages. Adapters only put them on the wire.
  */
 import type * as z from "zod";
+import type { StructuredAsk } from "../core/provider";
 import type { RunContext } from "../core/run-context";
 import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema, type Analysis } from "../core/schemas";
 import { jsonSchemaFor, type SchemaDialect } from "./json-schema";
 import { analyzePrompt, generatePrompt, type PromptPair } from "./prompts";
 
 export interface StructuredRequest<T> {
-  readonly operation: "analyze" | "generate";
+  /** "chat" for a one-off request (lint's pair checks). */
+  readonly operation: "analyze" | "generate" | "chat";
   readonly pair: PromptPair;
   readonly schema: Record<string, unknown>;
   /** A name for the schema, where a protocol wants one (OpenAI's json_schema.name). */
@@ -46,5 +48,17 @@ export function pagesRequest(
     schemaName: "wiki_pages",
     replySchema: LenientPagesReplySchema,
     what: "the pages",
+  };
+}
+
+/** A one-off request (lint's pair checks) in the adapter's dialect: its own prompt, nothing around it. */
+export function oneOffRequest<T>(dialect: SchemaDialect, ask: StructuredAsk<T>): StructuredRequest<T> {
+  return {
+    operation: "chat",
+    pair: { system: ask.system, user: ask.user },
+    schema: jsonSchemaFor(ask.schema, dialect),
+    schemaName: ask.name,
+    replySchema: ask.schema,
+    what: ask.what,
   };
 }

@@ -30,8 +30,18 @@ export const OllamaProfileSchema = z.object({
   embeddingModel: z.string().default(""),
   /** The user's claim that the model does tool calling; the readiness check compares it with what the model reports. */
   supportsTools: z.boolean().default(false),
-  /** Output tokens per reply (Ollama's num_predict); 0 leaves it to Ollama, which stops when the context is full. */
+  /**
+   * The most output tokens one reply may have (Ollama's num_predict): it caps the limit each step
+   * asks for (pages, analysis, answer, lint verdict); 0 leaves each step its own limit.
+   */
   maxTokens: z.number().int().nonnegative().default(0),
+  /**
+   * The largest context window (num_ctx) a request may ask Ollama for. Each request asks for what
+   * it needs (its prompt and its reply), up to this and to the model's own limit; Ollama's default
+   * (4,096 or 2,048 tokens) would silently cut a longer prompt from the start. The memory the model
+   * needs grows with the window, so the default suits a machine with 8 GB.
+   */
+  contextWindow: z.number().int().min(1024).default(8192),
   /** Ollama `options` (temperature, num_ctx…). */
   options: AdvancedOptionsSchema.default({}),
 });
@@ -101,10 +111,15 @@ export const SettingsSchema = z.object({
    * model without a known price cannot be held to a limit, so the checks refuse it (see src/lint/cost-limit.ts).
    */
   lintCostLimitUsd: z.number().min(0).default(0),
-  /** Seconds one provider request may take. */
+  /**
+   * Seconds a provider may stay silent: a reply that is not streamed must arrive within it, a
+   * streamed one may pause this long between two pieces (a slow but steady reply is never cut).
+   */
   requestTimeoutSeconds: z.number().positive().default(120),
-  /** Seconds one whole ingest may take. */
-  runTimeoutSeconds: z.number().positive().default(600),
+  /** Seconds a streamed reply's first piece may take: a model on a CPU reads a long prompt for a minute or more before it writes. */
+  firstTokenTimeoutSeconds: z.number().positive().default(300),
+  /** Seconds one whole ingest may take: long enough for a local model on a CPU (two replies of minutes each). */
+  runTimeoutSeconds: z.number().positive().default(1800),
   localOnly: z.boolean().default(false),
   excludedFolders: z.array(z.string()).default([]),
   /** Opt-in capture of prompts and replies in logs (truncated, redacted). */

@@ -1,4 +1,13 @@
-/** The Ollama wire protocol for the scripted server: /api/chat (JSON or NDJSON), /api/version, /api/tags, /api/show, /api/embed. */
+/**
+ * The Ollama wire protocol for the scripted server: /api/chat (NDJSON unless `stream: false`),
+ * /api/version, /api/tags, /api/show, /api/embed — behaving as Ollama's docs say it does:
+ * - a request runs in its `options.num_ctx`, else the server's default (4,096); a prompt longer
+ *   than that is cut from the start (the system message first), and `prompt_eval_count` reports
+ *   the tokens kept, not those sent;
+ * - `num_predict` bounds the reply (`done_reason: "length"` when it stops there), absent it is unbounded;
+ * - output can be paced at `tokensPerSecond`, and stops when the client goes away.
+ * A token is counted as four characters, a message's template as four tokens.
+ */
 import type { ServerResponse } from "node:http";
 import {
   chunksOf,
@@ -18,8 +27,60 @@ function modelOf(request: RecordedRequest): string {
   return typeof body?.model === "string" ? body.model : "";
 }
 
+/** Ollama streams unless told not to. */
 function isStream(request: RecordedRequest): boolean {
-  return (request.body as { stream?: unknown } | null)?.stream === true;
+  return (request.body as { stream?: unknown } | null)?.stream !== false;
+}
+
+const CHARS_PER_TOKEN = 4;
+const TEMPLATE_TOKENS = 4;
+/** Ollama keeps a few tokens of room when it cuts a prompt to its window. */
+const CUT_ROOM = 16;
+
+interface ChatBody {
+  readonly messages?: readonly { readonly content?: unknown }[];
+  readonly options?: { readonly num_ctx?: unknown; readonly num_predict?: unknown };
+}
+
+function positive(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/** Counts the prompt, applies the window (recording it on the request) and returns the tokens the model read. */
+function readPrompt(request: RecordedRequest, ctx: RenderContext): number {
+  const body = (request.body ?? {}) as ChatBody;
+  const tokens = (body.messages ?? []).reduce((sum, m) => sum + Math.ceil((typeof m.content === "string" ? m.content.length : 0) / CHARS_PER_TOKEN) + TEMPLATE_TOKENS, 0);
+  const numCtx = positive(body.options?.num_ctx) ?? ctx.defaultNumCtx;
+  request.promptTokens = tokens;
+  request.numCtx = numCtx;
+  request.promptCut = tokens > numCtx;
+  request.promptEvalCount = request.promptCut ? numCtx - CUT_ROOM : tokens;
+  return request.promptEvalCount;
+}
+
+/** The reply as the model writes it: in tokens, stopped at num_predict. */
+function writtenTokens(request: RecordedRequest, text: string): { tokens: string[]; length: boolean } {
+  const tokens: string[] = [];
+  for (let i = 0; i < text.length; i += CHARS_PER_TOKEN) tokens.push(text.slice(i, i + CHARS_PER_TOKEN));
+  const limit = positive(((request.body ?? {}) as ChatBody).options?.num_predict);
+  return limit !== null && tokens.length > limit ? { tokens: tokens.slice(0, limit), length: true } : { tokens, length: false };
+}
+
+/** Writes `tokens` one by one at the server's pace (all at once without one), then `end`. */
+function paced(ctx: RenderContext, tokens: readonly string[], write: (token: string) => void, end: () => void): void {
+  const rate = ctx.tokensPerSecond;
+  if (rate === null) {
+    for (const chunk of chunksOf(tokens.join(""))) write(chunk);
+    end();
+    return;
+  }
+  let i = 0;
+  const next = () => {
+    if (i >= tokens.length) return end();
+    write(tokens[i++] ?? "");
+    ctx.later(1000 / rate, next);
+  };
+  ctx.later(1000 / rate, next);
 }
 
 function line(model: string, content: string, done: boolean, extra: Record<string, unknown> = {}): string {
@@ -55,14 +116,17 @@ export const renderOllama: Renderer = {
         return this.model({ kind: "content", text: reply.text ?? "I'm sorry, but I can't help with that." }, request, res, ctx);
       case "content": {
         const usage = usageOf(reply);
-        const final = { done_reason: reply.finish === "length" ? "length" : "stop", prompt_eval_count: usage.input, eval_count: usage.output };
+        const promptEvalCount = readPrompt(request, ctx);
+        const written = writtenTokens(request, reply.text);
+        const finish = written.length || reply.finish === "length" ? "length" : "stop";
+        const final = { done_reason: finish, prompt_eval_count: promptEvalCount, eval_count: reply.usage ? usage.output : written.tokens.length };
         if (!stream) {
-          jsonResponse(res, 200, { model, created_at: new Date(0).toISOString(), message: { role: "assistant", content: reply.text }, done: true, ...final });
+          const text = written.tokens.join("");
+          paced(ctx, written.tokens, () => undefined, () => jsonResponse(res, 200, { model, created_at: new Date(0).toISOString(), message: { role: "assistant", content: text }, done: true, ...final }));
           return;
         }
         res.writeHead(200, { "content-type": "application/x-ndjson" });
-        for (const chunk of chunksOf(reply.text)) res.write(line(model, chunk, false));
-        res.end(line(model, "", true, final));
+        paced(ctx, written.tokens, (token) => res.write(line(model, token, false)), () => res.end(line(model, "", true, final)));
         return;
       }
       case "cut": {

@@ -7,6 +7,11 @@
  * error, a slow answer, a cut stream, a refusal, a wrong envelope…), in order, the last one
  * repeating. Every request is recorded (method, path, headers, parsed JSON body, time, and whether
  * the client went away before the answer was complete) so tests assert on what was sent.
+ *
+ * The Ollama protocol behaves as Ollama is documented to (scripted-server-ollama.ts): its own
+ * default context window cutting a longer prompt from the start, `stream` true unless false, one
+ * model request at a time (the rest queue), output paced at a rate when asked, and generation
+ * stopping when the client goes away.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -62,6 +67,14 @@ export interface RecordedRequest {
   aborted: boolean;
   /** The scripted reply used, for model calls. */
   reply: Reply | null;
+  /** Ollama: the prompt's tokens as the server counted them, before any cut. */
+  promptTokens?: number;
+  /** Ollama: the context window the request ran in (its num_ctx, else the server's default). */
+  numCtx?: number;
+  /** Ollama: the prompt did not fit `numCtx` and its start was dropped. */
+  promptCut?: boolean;
+  /** Ollama: the prompt tokens the reply reports (`prompt_eval_count`): those the model read. */
+  promptEvalCount?: number;
 }
 
 export interface ScriptedModel {
@@ -79,6 +92,12 @@ export interface ScriptedServerOptions {
   readonly overrides?: Readonly<Record<string, Reply>>;
   /** Answers to embedding requests, in order, the last repeating (default: vectors). */
   readonly embed?: readonly EmbedReply[] | ((request: RecordedRequest, index: number) => EmbedReply);
+  /** Ollama: the context window of a request that sets no num_ctx (Ollama's default: 4,096). */
+  readonly defaultNumCtx?: number;
+  /** Ollama: output tokens per second (a token is about four characters); absent, replies come at once. */
+  readonly tokensPerSecond?: number;
+  /** Ollama: model requests run at once (OLLAMA_NUM_PARALLEL); the rest wait their turn. Default 1. */
+  readonly parallel?: number;
 }
 
 export interface ScriptedServer {
@@ -105,6 +124,8 @@ export interface ScriptedServer {
 export interface RenderContext {
   readonly models: readonly ScriptedModel[];
   readonly version: string;
+  readonly defaultNumCtx: number;
+  readonly tokensPerSecond: number | null;
   /** Registers a timer that is cleared when the connection closes. */
   later(ms: number, fn: () => void): void;
 }
@@ -160,6 +181,30 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     return reply;
   };
 
+  // Ollama answers `parallel` model requests at a time; the others wait, as on a real server.
+  const parallel = Math.max(1, options.parallel ?? 1);
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const turn = (res: ServerResponse): Promise<void> =>
+    new Promise((resolve) => {
+      const start = () => {
+        // A client that left while it waited takes no turn.
+        if (res.closed || res.destroyed) {
+          resolve();
+          waiting.shift()?.();
+          return;
+        }
+        running++;
+        res.on("close", () => {
+          running--;
+          waiting.shift()?.();
+        });
+        resolve();
+      };
+      if (running < parallel) start();
+      else waiting.push(start);
+    });
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const body = await readBody(req);
@@ -173,6 +218,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const ctx: RenderContext = {
       models: options.models ?? [],
       version: options.version ?? "0.12.3",
+      defaultNumCtx: options.defaultNumCtx ?? 4096,
+      tokensPerSecond: options.tokensPerSecond ?? null,
       later: (ms, fn) => {
         const timer = setTimeout(() => {
           timers.delete(timer);
@@ -198,6 +245,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       return;
     }
     if (renderer.isModelCall(request.method, url.pathname) && !override) {
+      if (options.protocol === "ollama") {
+        await turn(res);
+        if (res.destroyed) return;
+      }
       const reply = pick(request);
       request.reply = reply;
       renderer.model(reply, request, res, ctx);

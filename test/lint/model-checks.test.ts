@@ -41,6 +41,8 @@ function wiki(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
+/** The request asks again after an unreadable reply. */
+const isRetry = (messages: Message[]) => (messages[1]?.content ?? "").includes("Your previous reply could not be used");
 const titlesIn = (messages: Message[]) => [...(messages[1]?.content ?? "").matchAll(/^Page [AB]: "([^"]+)"/gm)].map((m) => m[1]).sort();
 
 /** Says the two Ada pages contradict each other (quoting them loosely) and are duplicates; nothing else. */
@@ -152,7 +154,7 @@ describe("lint's model checks (fake backend)", () => {
     const replies: Reply = (messages) => {
       const titles = titlesIn(messages).join("|");
       if (titles === "Ada|Ada Lovelace") return 'Here you go:\n```json\n{"contradictions": [], "duplicate": false, "reason": "fine",}\n```';
-      if (titles === "Ada|First program") return messages.length === 2 ? '{"contradictions": "none", "duplicate": "no"}' : '{"contradictions": [], "duplicate": false}';
+      if (titles === "Ada|First program") return isRetry(messages) ? '{"contradictions": [], "duplicate": false}' : '{"contradictions": "none", "duplicate": "no"}';
       return "I would rather not say.";
     };
     const store = new MemoryStateStore();
@@ -161,8 +163,10 @@ describe("lint's model checks (fake backend)", () => {
     const report = await runLint(deps(vault, store, model), { modelChecks: true });
     expect(report.error).toBeNull();
     expect(report.modelChecks).toMatchObject({ checked: 2, unreadable: 2 });
-    const retried = model.calls.filter((m) => m.length === 3);
-    expect(retried.map((m) => m[2]?.content)).toContain('Your previous reply could not be used: "contradictions": Invalid input: expected array, received string. Reply again with the JSON object only.');
+    // Asked again in the same one system message and one user message, the problem appended.
+    expect(model.calls.every((m) => m.length === 2 && m[0]?.role === "system" && m[1]?.role === "user")).toBe(true);
+    const retried = model.calls.filter(isRetry);
+    expect(retried.map((m) => m[1]?.content ?? "").some((c) => c.endsWith('Your previous reply could not be used: "contradictions": Invalid input: expected array, received string. Reply again with the JSON object only.'))).toBe(true);
     // 2 pairs read at once or on the second ask, 2 asked twice and never readable: 1 + 2 + 2 + 2 calls.
     expect(model.calls).toHaveLength(7);
     const next = new FakeModel(adaJudge);

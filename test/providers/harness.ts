@@ -62,6 +62,8 @@ export interface SettingsPatch {
   readonly url?: string;
   readonly model?: string;
   readonly requestTimeoutSeconds?: number;
+  /** Absent: the request timeout, so a test's one short limit holds for streamed replies too. */
+  readonly firstTokenTimeoutSeconds?: number;
   readonly profile?: Record<string, unknown>;
   readonly settings?: Record<string, unknown>;
 }
@@ -76,6 +78,7 @@ export function settingsFor(protocol: Protocol, url: string, patch: SettingsPatc
   };
   return SettingsSchema.parse({
     requestTimeoutSeconds: patch.requestTimeoutSeconds ?? 5,
+    firstTokenTimeoutSeconds: patch.firstTokenTimeoutSeconds ?? patch.requestTimeoutSeconds ?? 5,
     ...patch.settings,
     operations: { ingest: protocol, query: protocol, lint: protocol },
     profiles: { [protocol]: { ...profiles[protocol], ...patch.profile } },

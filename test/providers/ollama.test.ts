@@ -28,10 +28,22 @@ describe("Ollama backend", () => {
       ]);
       expect(report.modelPresent).toBe(true);
       expect(report.details.join("\n")).toContain("context 131072 tokens");
+      // The window requests run in, which Ollama would otherwise choose itself (4,096 or 2,048).
+      expect(report.details).toContain('Context window in use: each request asks for what it needs, up to 8192 tokens (setting "Context window").');
       expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/version", "GET /api/tags", "POST /api/show", "POST /api/show"]);
     });
 
-    it("says how to install a missing model and never pulls it", async () => {
+    it("shows the window in use bounded by a model smaller than the setting", async () => {
+    const small = await startScriptedServer({ protocol: "ollama", models: [{ name: "qwen2:0.5b", capabilities: ["completion"], contextLength: 4096 }] });
+    try {
+      const report = await checkReadiness("ollama", envFor("ollama", small, { model: "qwen2:0.5b", profile: { contextWindow: 16_384 } }));
+      expect(report.details).toContain(`Context window in use: each request asks for what it needs, up to 4096 tokens (the model's own limit; "Context window" is 16384).`);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("says how to install a missing model and never pulls it", async () => {
       const report = await checkReadiness("ollama", envFor("ollama", server, { model: "qwen3:4b" }));
       expect(report.ok).toBe(false);
       expect(report.modelPresent).toBe(false);
@@ -94,17 +106,26 @@ describe("Ollama backend", () => {
     expect(local("cloudy-model:7b")).toBe(true);
   });
 
-  it("learns maxContext from the model's own info, or uses num_ctx when set", async () => {
+  it("declares the context window requests may ask for: the setting, within the model's own, or num_ctx when pinned", async () => {
     server.setScript([content(REPLIES.analysis)]);
-    const provider = createProvider("ollama", envFor("ollama", server));
-    expect(provider.capabilities().maxContext).toBe(0);
+    const provider = createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 16_384 } }));
+    expect(provider.capabilities().maxContext).toBe(16_384);
     await provider.analyze("text", "", ingestRun());
-    expect(provider.capabilities().maxContext).toBe(131072);
+    expect(provider.capabilities().maxContext).toBe(16_384);
     expect(server.requests.filter((r) => r.path === "/api/show")).toHaveLength(1);
     await provider.analyze("text", "", ingestRun());
     expect(server.requests.filter((r) => r.path === "/api/show")).toHaveLength(1);
-    const pinned = createProvider("ollama", envFor("ollama", server, { profile: { options: { num_ctx: 16384 } } }));
-    expect(pinned.capabilities().maxContext).toBe(16384);
+    // A model with a smaller window than the setting bounds it, once /api/show has said so.
+    const small = await startScriptedServer({ protocol: "ollama", script: [content(REPLIES.analysis)], models: [{ name: "llama3.1:8b", contextLength: 4096 }] });
+    try {
+      const bounded = createProvider("ollama", envFor("ollama", small));
+      await bounded.analyze("text", "", ingestRun());
+      expect(bounded.capabilities().maxContext).toBe(4096);
+    } finally {
+      await small.close();
+    }
+    const pinned = createProvider("ollama", envFor("ollama", server, { profile: { options: { num_ctx: 12_288 } } }));
+    expect(pinned.capabilities().maxContext).toBe(12_288);
   });
 
   it("sends the JSON schema in `format` and states it in the prompt", async () => {

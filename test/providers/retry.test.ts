@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import { createRunContext } from "../../src/core/run-context";
+import { attemptTimeoutError } from "../../src/providers/attempt-timer";
 import { backoffDelay, nextDelay, parseRetryAfter, resolveRetryPolicy, sleep, withRetry } from "../../src/providers/retry";
 
 const headers = (h: Record<string, string>) => (name: string) => h[name] ?? null;
@@ -38,6 +39,13 @@ describe("retry policy", () => {
       expect(nextDelay(new SynapseError(kind, "x"), 1, policy, run)).toBeNull();
     }
     expect(nextDelay(new SynapseError("rate_limit", "x", { retryAfterMs: 5_000 }), 1, policy, run)).toBeNull();
+  });
+
+  it("never retries an attempt that ran out of its own time, though other timeouts are transient", () => {
+    const policy = resolveRetryPolicy({ baseDelayMs: 10, jitter: 0 });
+    const run = createRunContext();
+    expect(nextDelay(attemptTimeoutError("Ollama sent nothing within 300 s."), 1, policy, run)).toBeNull();
+    expect(nextDelay(new SynapseError("timeout", "The server timed out (408)."), 1, policy, run)).toBe(10);
   });
 
   it("does not retry once the run is cancelled, and wakes a sleep on cancel", async () => {

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
 import type { RunLogger } from "../../core/log";
-import type { InferenceProvider } from "../../core/provider";
+import type { InferenceProvider, StructuredAsk } from "../../core/provider";
 import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
@@ -17,7 +17,7 @@ import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { parseReply } from "../json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
-import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
+import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { anthropicSdk } from "./sdk";
@@ -38,6 +38,8 @@ export interface AnthropicAdapterConfig {
   readonly structuredOutput: "tool" | "json_schema";
   readonly options: Readonly<Record<string, string | number | boolean>>;
   readonly requestTimeoutMs: number;
+  /** A streamed answer's first piece must arrive within this. */
+  readonly firstTokenTimeoutMs?: number;
   readonly retry: RetryPolicy;
   /** The API key, only so it can be scrubbed from anything we log or show. */
   readonly secrets: readonly string[];
@@ -88,6 +90,11 @@ export class AnthropicProvider implements InferenceProvider {
     return (await this.structured(run, pagesRequest("anthropic", analysis, retrievalContext, run))).pages;
   }
 
+  /** Held to the run's cap and never raised: a verdict cut off at it is simply unreadable. */
+  async ask<T>(request: StructuredAsk<T>, run: RunContext): Promise<T> {
+    return this.structured(run, oneOffRequest("anthropic", request), chatOutputLimit(this.config.maxTokens, run));
+  }
+
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
     const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const system = all.filter((m) => m.role === "system").map((m) => m.content).join("\n\n");
@@ -123,11 +130,12 @@ export class AnthropicProvider implements InferenceProvider {
     };
   }
 
-  private async structured<T>(run: RunContext, request: StructuredRequest<T>): Promise<T> {
+  /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
+  private async structured<T>(run: RunContext, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
     const { operation, pair, schema, replySchema, what } = request;
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Anthropic", { inputTokens: estimateTokens(prompt) });
-    return withOutputLimit(run, this.output, (limit) => {
+    const attempt = (limit: number) => {
       const body = this.body(pair, schema, what, limit) as unknown as Anthropic.MessageCreateParamsNonStreaming;
       return callWithPolicy(this.call, run, {
       operation,
@@ -142,7 +150,8 @@ export class AnthropicProvider implements InferenceProvider {
       },
       interpret: (raw) => interpretMessage(raw, replySchema, what, limit),
       });
-    });
+    };
+    return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
   }
 
   private async *streamChat(signal: AbortSignal, system: string, turns: readonly { role: "user" | "assistant"; content: string }[], maxTokens: number): AsyncGenerator<StreamPart> {

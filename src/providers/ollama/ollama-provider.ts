@@ -3,24 +3,31 @@
  * first model call reads `/api/show` once, which both confirms the model is installed (a clear
  * "run `ollama pull`" error before a large prompt is sent) and gives the model's own context
  * length and capabilities, so `capabilities()` becomes more precise, never more generous.
+ *
+ * Every request asks for a context window sized to it (context-window.ts) and an output limit sized
+ * to its step (step-output.ts); structured requests stream, so a slow model on a CPU is timed by
+ * silence, not by the length of its reply.
  */
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
-import type { InferenceProvider } from "../../core/provider";
+import type { InferenceProvider, StructuredAsk } from "../../core/provider";
 import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
 import { parseReply } from "../json-repair";
-import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
+import { OutputLimits, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { chatMessages, promptText } from "../prompts";
-import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
+import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import { parseRetryAfter, type RetryPolicy } from "../retry";
 import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
 import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
+import { planWindow, promptCutError, promptWasCut, windowCeiling, windowTokens, WINDOW_STEP } from "./context-window";
+import { stepOutputLimit, type OutputStep } from "./step-output";
+import { streamedReply } from "./stream-reply";
 
 export interface OllamaAdapterConfig {
   readonly connect: OllamaConnect;
@@ -30,16 +37,22 @@ export interface OllamaAdapterConfig {
   readonly model: string;
   /** Empty when no embedding model is configured. */
   readonly embeddingModel: string;
-  /** Ollama `options` (temperature, num_ctx…), reserved keys already removed. */
+  /** Ollama `options` (temperature…), reserved keys already removed; num_ctx and num_predict are set per request. */
   readonly options: Readonly<Record<string, string | number | boolean>>;
-  /** Output tokens per reply, sent as num_predict; 0 leaves it to Ollama (until the context is full). */
+  /** Caps each step's output limit (num_predict); 0: each step's own. */
   readonly maxTokens: number;
+  /** The largest context window (num_ctx) a request may ask for ("Context window"). */
+  readonly contextWindow: number;
   /** The user's claim that the model does tool calling; cross-checked against /api/show. */
   readonly declaresTools: boolean;
   readonly requestTimeoutMs: number;
+  readonly firstTokenTimeoutMs?: number;
   readonly retry: RetryPolicy;
   readonly logger?: RunLogger;
 }
+
+/** Each structured step keeps its own output limit per run (a raise for the pages is not one for the analysis). */
+type StructuredStep = Exclude<OutputStep, "answer">;
 
 /** What /api/show told us, kept for the life of the provider. */
 interface ModelInfo {
@@ -50,27 +63,23 @@ interface ModelInfo {
 export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private info: ModelInfo | null = null;
   private readonly call: CallConfig;
-  private readonly output: OutputLimitContext;
+  private readonly limits: Readonly<Record<StructuredStep, OutputLimits>>;
 
   constructor(private readonly config: OllamaAdapterConfig) {
     this.call = callConfig("ollama", "Ollama", config);
-    this.output = {
-      label: "Ollama",
-      limits: new OutputLimits(config.maxTokens),
-      ceiling: () => outputCeiling(config.maxTokens, this.capabilities()),
-      advice: (limit) =>
-        limit <= 0
-          ? "Ollama ends a reply when the model's context is full; ingest a shorter note or pick a model with a larger context."
-          : limit < outputCeiling(config.maxTokens, this.capabilities())
-            ? `Raise "Max output tokens" under Local: Ollama in the settings.`
-            : "That is the model's whole context; ingest a shorter note.",
-    };
+    const limits = (step: StructuredStep) => new OutputLimits(stepOutputLimit(step, config.maxTokens));
+    this.limits = { analysis: limits("analysis"), pages: limits("pages"), check: limits("check") };
+  }
+
+  /** The largest window a request may ask for: the setting, within what the model reported. */
+  windowCeiling(): number {
+    return windowCeiling(this.config.contextWindow, this.info?.contextLength ?? 0);
   }
 
   capabilities(): ProviderCapabilities {
-    const numCtx = Number(this.config.options.num_ctx);
     const reported = this.info?.capabilities;
-    const maxContext = Number.isFinite(numCtx) && numCtx > 0 ? numCtx : (this.info?.contextLength ?? 0);
+    // The window requests ask for, at most: Ollama runs every request in the window it asks for.
+    const maxContext = this.windowCeiling();
     return defineCapabilities({
       name: "ollama",
       mode: "local",
@@ -81,7 +90,6 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       supportsAgenticLoop: false,
       structuredOutput: "json_schema",
       streaming: true,
-      // num_ctx is what Ollama will actually use; otherwise the model's own limit.
       maxContext,
       // A reply can fill at most the context the prompt leaves free.
       maxOutputTokens: maxContext,
@@ -89,25 +97,45 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     });
   }
 
+  private outputContext(step: StructuredStep, promptTokens: number): OutputLimitContext {
+    const room = () => Math.max(0, this.windowCeiling() - promptTokens);
+    return {
+      label: "Ollama",
+      limits: this.limits[step],
+      ceiling: room,
+      advice: (limit) =>
+        limit + WINDOW_STEP < room()
+          ? `Raise "Max output tokens" under Local: Ollama in the settings.`
+          : `The prompt and the reply filled the ${this.windowCeiling()}-token context window; raise "Context window" under Local: Ollama if the machine has the memory, or ingest a shorter note.`,
+    };
+  }
+
   async analyze(sourceText: string, vaultContext: string, run: RunContext): Promise<Analysis> {
-    return this.structured(run, analysisRequest("ollama", sourceText, vaultContext, run));
+    return this.structured(run, "analysis", analysisRequest("ollama", sourceText, vaultContext, run));
   }
 
   async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
-    return (await this.structured(run, pagesRequest("ollama", analysis, retrievalContext, run))).pages;
+    return (await this.structured(run, "pages", pagesRequest("ollama", analysis, retrievalContext, run))).pages;
+  }
+
+  /** Held to the run's cap and never raised: a verdict cut off at it is simply unreadable. */
+  async ask<T>(request: StructuredAsk<T>, run: RunContext): Promise<T> {
+    return this.structured(run, "check", oneOffRequest("ollama", request), chatOutputLimit(stepOutputLimit("check", this.config.maxTokens), run));
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
     const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
     checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: estimateTokens(prompt) });
+    // Questions get a bounded answer too, and a window that holds the excerpts they are sent.
+    const window = planWindow(windowTokens(prompt), chatOutputLimit(stepOutputLimit("answer", this.config.maxTokens), run), this.windowCeiling(), this.config.model);
     let retryAfterMs: number | undefined;
     return streamWithPolicy(this.call, run, {
       prompt,
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       open: (signal) => {
         const binding: RequestBinding = { signal, streaming: true, observe: (r) => (retryAfterMs = retryAfterOf(r)) };
-        return this.streamChat(binding, all, run.maxOutputTokens !== undefined ? chatOutputLimit(this.config.maxTokens, run) : undefined);
+        return this.streamChat(binding, all, window);
       },
     });
   }
@@ -169,51 +197,70 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     });
   }
 
-  private async structured<T>(run: RunContext, request: StructuredRequest<T>): Promise<T> {
+  /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
+  private async structured<T>(run: RunContext, step: StructuredStep, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
     const { operation, pair, schema, replySchema, what } = request;
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Ollama", {});
     await this.modelInfo(run);
-    checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimateTokens(prompt) });
+    const estimated = estimateTokens(prompt);
+    const promptTokens = windowTokens(prompt);
+    // Refused before anything is sent, naming the setting, when no window allowed can hold it.
+    planWindow(promptTokens, 0, this.windowCeiling(), this.config.model);
+    checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimated });
+    const output = this.outputContext(step, promptTokens);
     let retryAfterMs: number | undefined;
-    return withOutputLimit(run, this.output, (limit) => callWithPolicy(this.call, run, {
-      operation,
-      outputLimit: limit,
-      prompt,
-      mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
-      send: async (signal) => {
-        const client = await this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
-        const raw: unknown = await client.chat({
-          model: this.config.model,
-          messages: [
-            { role: "system", content: pair.system },
-            { role: "user", content: pair.user },
-          ],
-          format: schema,
-          stream: false,
-          options: { ...this.config.options, ...(limit > 0 ? { num_predict: limit } : {}) },
-        });
-        const parsed = OllamaChatReply.safeParse(raw);
-        return { raw, usage: parsed.success ? usageOf(parsed.data) : null, ...(parsed.success ? { replyText: parsed.data.message.content ?? "" } : {}) };
-      },
-      interpret: (raw) => {
-        const parsed = OllamaChatReply.safeParse(raw);
-        if (!parsed.success) throw envelopeError("Ollama", "no message in the reply");
-        try {
-          return parseReply(parsed.data.message.content ?? "", replySchema, "Ollama", what);
-        } catch (error) {
-          // Cut off at the limit: only an object that closed before it was used (above).
-          if (parsed.data.done_reason === "length" && SynapseError.isInstance(error)) throw truncatedError("Ollama", what, limit > 0 ? limit : null, error);
-          throw error;
-        }
-      },
-    }));
+    const attempt = (limit: number) => {
+      const window = planWindow(promptTokens, limit, this.windowCeiling(), this.config.model);
+      return callWithPolicy(this.call, run, {
+        operation,
+        outputLimit: window.numPredict,
+        prompt,
+        streamed: true,
+        mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
+        send: async (signal, received) => {
+          const client = await this.config.connect({ signal, streaming: true, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
+          const reply = await streamedReply(
+            client,
+            {
+              model: this.config.model,
+              messages: [
+                { role: "system", content: pair.system },
+                { role: "user", content: pair.user },
+              ],
+              format: schema,
+              stream: true,
+              options: this.requestOptions(window),
+            },
+            signal,
+            received,
+          );
+          return { raw: reply, usage: usageOf(reply), replyText: reply.message.content ?? "" };
+        },
+        interpret: (reply) => {
+          // A cut prompt lost its instructions: whatever came back is not an answer to them.
+          if (promptWasCut(reply.prompt_eval_count, estimated)) throw promptCutError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
+          try {
+            return parseReply(reply.message.content ?? "", replySchema, "Ollama", what);
+          } catch (error) {
+            // Cut off at the limit: only an object that closed before it was used (above).
+            if (reply.done_reason === "length" && SynapseError.isInstance(error)) throw truncatedError("Ollama", what, window.numPredict, error);
+            throw error;
+          }
+        },
+      });
+    };
+    return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
   }
 
-  private async *streamChat(binding: RequestBinding, messages: readonly Message[], limit: number | undefined): AsyncGenerator<StreamPart> {
+  /** The user's options, then the window and the limit this request asks for. */
+  private requestOptions(window: { readonly numCtx: number; readonly numPredict: number }): Record<string, string | number | boolean> {
+    return { ...this.config.options, num_ctx: window.numCtx, num_predict: window.numPredict };
+  }
+
+  private async *streamChat(binding: RequestBinding, messages: readonly Message[], window: { readonly numCtx: number; readonly numPredict: number }): AsyncGenerator<StreamPart> {
     const client = await this.config.connect(binding);
-    // A chat is left to the server's own limit (or the options' num_predict) unless the run caps it.
-    const stream = await client.chat({ model: this.config.model, messages: [...messages], stream: true, options: { ...this.config.options, ...(limit !== undefined ? { num_predict: limit } : {}) } });
+    const stream = await client.chat({ model: this.config.model, messages: [...messages], stream: true, options: this.requestOptions(window) });
     // Closing the iterator (a caller that stops reading, a cancel) must close the connection.
     const stop = () => stream.abort();
     binding.signal.addEventListener("abort", stop, { once: true });

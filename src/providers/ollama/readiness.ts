@@ -8,6 +8,7 @@ import type { SynapseError } from "../../core/errors";
 import { createRunContext, deadlineSignal } from "../../core/run-context";
 import type { ReadinessReport } from "../../core/readiness";
 import type { OllamaConnect } from "./client";
+import { windowCeiling } from "./context-window";
 import { OllamaShowReply, OllamaTagsReply, OllamaVersionReply, contextLengthOf, sameModel } from "./envelope";
 import { mapOllamaError } from "./errors";
 
@@ -18,6 +19,8 @@ export interface OllamaReadinessInput {
   readonly model: string;
   readonly embeddingModel: string;
   readonly declaresTools: boolean;
+  /** The largest window a request may ask for ("Context window", or a num_ctx pinned in the options). */
+  readonly contextWindow: number;
   readonly timeoutMs: number;
   /** Models beyond this many are listed without asking /api/show about each. */
   readonly showLimit?: number;
@@ -40,6 +43,13 @@ async function request<T>(input: OllamaReadinessInput, model: string, call: (con
 
 function failed(value: unknown): value is SynapseError {
   return value instanceof Error;
+}
+
+/** The window requests will run in: without asking for one, Ollama would use its own small default. */
+function windowInUse(setting: number, modelContext: number): string {
+  const window = windowCeiling(setting, modelContext);
+  const bound = modelContext > 0 && modelContext < setting ? `the model's own limit; "Context window" is ${setting}` : `setting "Context window"`;
+  return `Context window in use: each request asks for what it needs, up to ${window} tokens (${bound}).`;
 }
 
 export async function ollamaReadiness(input: OllamaReadinessInput): Promise<ReadinessReport> {
@@ -103,6 +113,7 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
     } else {
       const caps = found.capabilities;
       details.push(`${found.name}: ${caps.length ? caps.join(", ") : "no reported capabilities"}${found.contextLength ? `, context ${found.contextLength} tokens` : ""}.`);
+      details.push(windowInUse(input.contextWindow, found.contextLength));
       if (caps.length > 0 && !caps.includes("completion")) {
         problems.push(`"${found.name}" cannot generate text (it reports ${caps.join(", ")}); pick a chat model.`);
       }

@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
 import type { RunLogger } from "../../core/log";
-import type { InferenceProvider } from "../../core/provider";
+import type { InferenceProvider, StructuredAsk } from "../../core/provider";
 import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
@@ -19,7 +19,7 @@ import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { parseReply } from "../json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
-import { analysisRequest, pagesRequest, type StructuredRequest } from "../structured-request";
+import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { openaiSdk } from "./sdk";
@@ -47,6 +47,8 @@ export interface OpenAIAdapterConfig {
   readonly supportsTools: boolean;
   readonly options: Readonly<Record<string, string | number | boolean>>;
   readonly requestTimeoutMs: number;
+  /** A streamed answer's first piece must arrive within this. */
+  readonly firstTokenTimeoutMs?: number;
   readonly retry: RetryPolicy;
   readonly secrets: readonly string[];
   readonly logger?: RunLogger;
@@ -102,6 +104,11 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
 
   async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
     return (await this.structured(run, pagesRequest("openai", analysis, retrievalContext, run))).pages;
+  }
+
+  /** Held to the run's cap and never raised: a verdict cut off at it is simply unreadable. */
+  async ask<T>(request: StructuredAsk<T>, run: RunContext): Promise<T> {
+    return this.structured(run, oneOffRequest("openai", request), chatOutputLimit(this.config.maxTokens, run));
   }
 
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
@@ -163,13 +170,14 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     };
   }
 
-  private async structured<T>(run: RunContext, request: StructuredRequest<T>): Promise<T> {
+  /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
+  private async structured<T>(run: RunContext, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
     const { operation, pair, schema, replySchema, what } = request;
     const { schemaName } = request;
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
     const options = { maxRetries: 0, timeout: this.config.requestTimeoutMs };
-    return withOutputLimit(run, this.output, (limit) => callWithPolicy(this.call, run, {
+    const attempt = (limit: number) => callWithPolicy(this.call, run, {
       operation,
       outputLimit: limit,
       prompt,
@@ -195,7 +203,8 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
         return { raw, usage, ...(parsed.success ? { replyText: parsed.data.choices[0]?.message.content ?? "" } : {}) };
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
-    }));
+    });
+    return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
   }
 
   private async *streamChat(signal: AbortSignal, messages: readonly Message[], maxTokens: number): AsyncGenerator<StreamPart> {

@@ -68,10 +68,18 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
       numberRow(
         ctx,
         "Request timeout",
-        "Seconds one request to the backend may take before it is abandoned (and retried, if the backend allows).",
+        "Seconds the backend may stay silent: a reply that is not streamed must arrive within it, a streamed one may pause this long between two tokens. A request that runs out of time is not sent again.",
         { min: 1, max: 3600, integer: true },
         (s) => s.requestTimeoutSeconds,
         (d, v) => (d.requestTimeoutSeconds = v),
+      ),
+      numberRow(
+        ctx,
+        "First token timeout",
+        "Seconds a streamed reply's first token may take. A local model on a CPU reads a long prompt for a minute or more before it writes anything.",
+        { min: 1, max: 3600, integer: true },
+        (s) => s.firstTokenTimeoutSeconds,
+        (d, v) => (d.firstTokenTimeoutSeconds = v),
       ),
       numberRow(
         ctx,

@@ -1,0 +1,68 @@
+/**
+ * Ollama runs a request in the context window the request asks for (`options.num_ctx`); without
+ * one it uses its own default (4,096 tokens on most machines, 2,048 on older versions), whatever
+ * the model could hold, and a longer prompt is cut *from the start* — the instructions and the
+ * schema go first — with no error. So every request asks for a window sized to it: its prompt and
+ * its reply, rounded up, within the model's own limit and the "Context window" setting (the window
+ * costs memory). A reply whose reported prompt size (`prompt_eval_count`, which counts cached
+ * tokens too) falls well short of the prompt sent was cut all the same, and is its own failure.
+ */
+import { SynapseError } from "../../core/errors";
+
+/** Windows are asked for in steps of this many tokens, so nearby requests share one (Ollama reloads the model when num_ctx changes). */
+export const WINDOW_STEP = 1024;
+/** A reply keeps at least this much room, or the request is refused before it is sent. */
+export const MIN_REPLY_TOKENS = 256;
+/** The chat template's own tokens around each message (role markers, separators). */
+const TEMPLATE_TOKENS = 64;
+/** Below this share of the estimate, the server's count means part of the prompt was dropped. */
+const CUT_SHARE = 0.8;
+
+/**
+ * A prompt's size for sizing its window: chars/3, on the high side (the chars/4 of `estimateTokens`
+ * errs low for code and non-English text, and an estimate too low here is a prompt cut).
+ */
+export function windowTokens(prompt: string): number {
+  return Math.ceil(prompt.length / 3) + TEMPLATE_TOKENS;
+}
+
+/** The largest window a request may ask for: the setting, within the model's own (0: not known). */
+export function windowCeiling(setting: number, modelContext: number): number {
+  return modelContext > 0 ? Math.min(setting, modelContext) : setting;
+}
+
+export interface WindowPlan {
+  /** Sent as `options.num_ctx`. */
+  readonly numCtx: number;
+  /** Sent as `options.num_predict`: the step's limit, lowered to what the window leaves. */
+  readonly numPredict: number;
+}
+
+/**
+ * The window and output limit one request asks for; a `capability` refusal when even the prompt
+ * and a minimal reply do not fit under the ceiling (nothing is sent: Ollama would cut it).
+ */
+export function planWindow(promptTokens: number, outputLimit: number, ceiling: number, model: string): WindowPlan {
+  if (promptTokens + MIN_REPLY_TOKENS > ceiling) {
+    throw new SynapseError(
+      "capability",
+      `The request needs about ${promptTokens} tokens but ${model} may use a ${ceiling}-token context window (setting "Context window" under Local: Ollama, within the model's own limit); raise the setting if the machine has the memory, or ingest a shorter note.`,
+    );
+  }
+  const numPredict = Math.max(MIN_REPLY_TOKENS, Math.min(outputLimit, ceiling - promptTokens));
+  const numCtx = Math.min(ceiling, Math.ceil((promptTokens + numPredict) / WINDOW_STEP) * WINDOW_STEP);
+  return { numCtx, numPredict };
+}
+
+/** True when the server read clearly less of the prompt than was sent (an absent count proves nothing). */
+export function promptWasCut(reportedPromptTokens: number | null | undefined, estimatedPromptTokens: number): boolean {
+  return typeof reportedPromptTokens === "number" && reportedPromptTokens > 0 && reportedPromptTokens < estimatedPromptTokens * CUT_SHARE;
+}
+
+/** The failure for a cut prompt: never an output-limit raise, never re-sent as it was. */
+export function promptCutError(reported: number, estimated: number, numCtx: number): SynapseError {
+  return new SynapseError(
+    "context",
+    `Ollama read only ${reported} of the prompt's ~${estimated} tokens: it ran the request in a smaller context window than the ${numCtx} tokens asked for and cut the start of the prompt (the instructions), so the reply is not used. Raise "Context window" under Local: Ollama, check that the server honours num_ctx (OLLAMA_CONTEXT_LENGTH, an old Ollama), or ingest a shorter note.`,
+  );
+}
