@@ -4,6 +4,7 @@
 // takes nothing away).
 import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
+import process from "node:process";
 
 function enospc(path) {
   const error = new Error(`ENOSPC: no space left on device, write${path ? ` '${path}'` : ""}`);

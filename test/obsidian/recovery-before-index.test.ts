@@ -19,7 +19,7 @@ it("opens the index only once the interrupted run is rolled back", async () => {
   // A run "killed" after its first file: the journal stays, the page it wrote stays.
   const crash = new Error("killed");
   await applyPlan(new ObsidianVault(app), [{ path: HALF_WRITTEN, type: "concept", title: "Quasar", action: "created", create: "# Quasar\n\nA quasar shines brightest.\n" }], {
-    ...pluginWriteContext(app, MANIFEST),
+    ...(await pluginWriteContext(app, MANIFEST)),
     operation: "ingest",
     label: "Stars",
     wikiFolder: "wiki",
