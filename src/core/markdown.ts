@@ -5,6 +5,7 @@
 import { parse as parseYaml } from "yaml";
 import { removeCode } from "./code-spans";
 import { parseSimpleYaml } from "./simple-yaml";
+import { oneOf, replaceDelimited } from "./text-scan";
 
 export interface SplitNote {
   /** Parsed frontmatter, or an empty object when there is none or it does not parse. */
@@ -90,7 +91,8 @@ export function inlineTags(markdown: string): string[] {
  */
 export function inlineTagsOutsideCode(codeFree: string): string[] {
   const seen = new Set<string>();
-  const text = codeFree.replace(/\[\[[^\]\n]*\]\]/g, " ").replace(/\]\([^)\n]*\)/g, " ");
+  const links = replaceDelimited(codeFree, "[[", oneOf("]\n"), "]]", () => " ");
+  const text = replaceDelimited(links, "](", oneOf(")\n"), ")", () => " ");
   for (const match of text.matchAll(/(?:^|[\s(,;])#([\p{L}\p{N}_/-]*\p{L}[\p{L}\p{N}_/-]*)/gu)) {
     if (match[1]) seen.add(match[1]);
   }
