@@ -43,28 +43,6 @@ export function stripCode(markdown: string): string {
   return removeCode(markdown);
 }
 
-/** Plain prose for language detection and term extraction: no code, links, URLs, HTML or markup. */
-export function plainText(markdown: string): string {
-  return stripCode(markdown)
-    // Block ids (`text ^b15695`, or alone on a line) are addresses, not words.
-    .replace(/(^|[ \t])\^[A-Za-z0-9-]+[ \t]*$/gm, "$1")
-    // Footnote marks (`[^1]`) likewise; a footnote's own text stays.
-    .replace(/\[\^[^\]\s]+\]:?/g, " ")
-    .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(/%%[\s\S]*?%%/g, " ")
-    .replace(/<[^>\n]+>/g, " ")
-    .replace(/!\[\[[^\]\n]*\]\]/g, " ")
-    .replace(/\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, "$2")
-    .replace(/\[\[([^\]\n]*)\]\]/g, (_m, target: string) => target.replace(/[#^].*$/, ""))
-    .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, " ")
-    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, "$1")
-    .replace(/https?:\/\/\S+/g, " ")
-    .replace(/^\s*>\s*\[![^\]\n]*\][-+]?/gm, " ")
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, " ")
-    .replace(/-{2,}|[#>*_|~=^`]+/g, " ")
-    .replace(/[ \t]+/g, " ");
-}
-
 export interface Heading {
   readonly level: number;
   readonly text: string;

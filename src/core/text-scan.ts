@@ -131,28 +131,30 @@ export interface MarkdownLinkMatch {
 /**
  * What `/!?\[[^\]\n]*\]\(([^)…]*)\)/g` matches with the destination's stop characters given
  * (`)` and `\n`, or `)` and whitespace) and `accepts` judging the destination, as the regex's own
- * pattern would: a destination it refuses refuses every `[` up to the same `]`.
+ * pattern would: a destination it refuses refuses every `[` up to the same `]`. With `embedsOnly`,
+ * what `/!\[…/g` matches: only links written `![…](…)`.
  */
-export function* markdownLinks(text: string, destinationStop: (char: string) => boolean, accepts: (destination: string) => boolean = () => true): Generator<MarkdownLinkMatch> {
+export function* markdownLinks(text: string, destinationStop: (char: string) => boolean, accepts: (destination: string) => boolean = () => true, embedsOnly = false): Generator<MarkdownLinkMatch> {
+  const open = embedsOnly ? "![" : "[";
   const labelStops = new NextStop(text, oneOf("]\n"));
   const destinationStops = new NextStop(text, destinationStop);
   let lastEnd = 0;
   let refusedAt = -1;
-  let at = indexOf(text, "[", 0);
+  let at = indexOf(text, open, 0);
   while (at >= 0) {
-    const close = labelStops.at(at + 1);
+    const close = labelStops.at(at + open.length);
     if (close !== refusedAt && text.startsWith("](", close)) {
       const end = destinationStops.at(close + 2);
       const destination = text.slice(close + 2, end);
       if (text[end] === ")" && accepts(destination)) {
-        const embed = at - 1 >= lastEnd && text[at - 1] === "!";
-        yield { index: embed ? at - 1 : at, end: end + 1, embed, label: text.slice(at + 1, close), destination };
+        const embed = embedsOnly || (at - 1 >= lastEnd && text[at - 1] === "!");
+        yield { index: embed && !embedsOnly ? at - 1 : at, end: end + 1, embed, label: text.slice(at + open.length, close), destination };
         lastEnd = end + 1;
-        at = indexOf(text, "[", end + 1);
+        at = indexOf(text, open, end + 1);
         continue;
       }
       refusedAt = close;
     }
-    at = indexOf(text, "[", at + 1);
+    at = indexOf(text, open, at + 1);
   }
 }

@@ -5,7 +5,8 @@
  * and the answer. The same ranked pages are the shortlist of the duplicate check and the titles the
  * analysis is told about. Cost: one retrieval and nothing else, whatever the wiki's size.
  */
-import { frontmatterList, headings, inlineTags, plainText, splitFrontmatter } from "../core/markdown";
+import { frontmatterList, headings, inlineTags, splitFrontmatter } from "../core/markdown";
+import { plainText } from "../core/plain-text";
 import { wikilinkTargets, linkBasename } from "../core/wikilinks";
 import { packHits, packedText, type Packed } from "./pack";
 import { estimateTokens } from "./tokens";

@@ -3,7 +3,8 @@
  * scan (test/core/linear-scanning.test.ts) and the bench feed them the same inputs.
  */
 import { codeRanges, maskCode, removeCode } from "../../src/core/code-spans";
-import { headings, inlineTags, plainText, splitFrontmatter } from "../../src/core/markdown";
+import { headings, inlineTags, splitFrontmatter } from "../../src/core/markdown";
+import { plainText } from "../../src/core/plain-text";
 import { parseSimpleYaml } from "../../src/core/simple-yaml";
 import { canonicalSource } from "../../src/core/sources";
 import { cleanTag } from "../../src/core/tags";

@@ -4,7 +4,7 @@ import { createRunContext } from "../../src/core/run-context";
 import { validatePages } from "../../src/core/validator";
 import { OfflineProvider } from "../../src/providers/offline/offline-provider";
 import { guessLanguage } from "../../src/providers/offline/language";
-import { plainText } from "../../src/core/markdown";
+import { plainText } from "../../src/core/plain-text";
 import { corpusNotes } from "../helpers/corpus";
 
 const LANGUAGES = ["en", "de", "fr", "ja", "ru", "ar", "zh", "ko", "es", "pt-br", "he", "th"];

@@ -3,7 +3,8 @@
  * language model — its title, outline, links, tags, recurring named phrases and lead paragraph.
  */
 import { codeRanges } from "../../core/code-spans";
-import { frontmatterList, headings, inlineTags, plainText, splitFrontmatter, stripCode, type Heading } from "../../core/markdown";
+import { frontmatterList, headings, inlineTags, splitFrontmatter, stripCode, type Heading } from "../../core/markdown";
+import { plainText } from "../../core/plain-text";
 import { linkBasename, wikilinkTargets } from "../../core/wikilinks";
 import { guessLanguage } from "./language";
 
