@@ -1,4 +1,8 @@
-/** `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions. */
+/**
+ * `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions.
+ * `npm run bench -- --only=scan` runs only the adversarial-notes scan.
+ */
+import { benchAdversarialScan } from "./adversarial-scan.bench";
 import { benchCli } from "./cli.bench";
 import { benchCliSearch } from "./cli-search.bench";
 import { benchIngest } from "./ingest.bench";
@@ -13,6 +17,12 @@ import { benchUpsertSlice } from "./upsert-slice.bench";
 import { printResults, type BenchResult } from "./stats";
 
 const results: BenchResult[] = [];
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+if (only === "scan") {
+  results.push(...benchAdversarialScan());
+  printResults(results);
+  process.exit(results.some((r) => r.pass === false) ? 1 : 0);
+}
 results.push(...(await benchIngest()));
 results.push(...(await benchIngestScale()));
 results.push(...benchCli());
@@ -27,6 +37,8 @@ results.push(...benchCliSearch());
 results.push(...(await benchRetrievalQuality()));
 // One large note updated on the main thread: sliced against the synchronous upsert.
 results.push(...(await benchUpsertSlice()));
+// Notes of one long line of brackets, backticks, comments or pipes against an ordinary note.
+results.push(...benchAdversarialScan());
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);
