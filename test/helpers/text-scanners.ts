@@ -1,6 +1,6 @@
 /**
- * Every scanner of note, page and model text, by name, each run on one whole text: the adversarial
- * scan (test/core/linear-scanning.test.ts) and the bench feed them the same inputs.
+ * Every scanner of note, page and model text, by name, each run on one whole text, for
+ * test/core/linear-scanning.test.ts to feed texts made to hurt them.
  */
 import { codeRanges, maskCode, removeCode } from "../../src/core/code-spans";
 import { headings, inlineTags, splitFrontmatter } from "../../src/core/markdown";
