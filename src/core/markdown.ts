@@ -50,11 +50,26 @@ export interface Heading {
 
 export function headings(markdown: string): Heading[] {
   const out: Heading[] = [];
-  for (const match of stripCode(markdown).matchAll(/^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm)) {
-    const text = (match[2] ?? "").trim();
-    if (text) out.push({ level: (match[1] ?? "#").length, text });
+  for (const line of stripCode(markdown).split(/[\n\r\u2028\u2029]/)) {
+    const heading = headingOf(line);
+    if (heading) out.push(heading);
   }
   return out;
+}
+
+/**
+ * A line's heading, as `/^(#{1,6})[ \t]+(.+?)[ \t#]*$/` read it, with the closing run of spaces and
+ * `#` trimmed once from the end: the lazy pattern tried that run again after every character.
+ */
+function headingOf(line: string): Heading | null {
+  const open = /^(#{1,6})[ \t]+/.exec(line);
+  if (!open) return null;
+  const after = line.slice(open[0].length);
+  let end = after.length;
+  while (end > 0 && " \t#".includes(after[end - 1] ?? "_")) end--;
+  // The pattern's text takes at least one character, a "#" when nothing else is left.
+  const text = after.slice(0, Math.max(1, end)).trim();
+  return text ? { level: (open[1] ?? "#").length, text } : null;
 }
 
 /** Inline #tags (not headings, not inside code or links), without the leading #. */
