@@ -1,4 +1,8 @@
-/** `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions. */
+/**
+ * `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions.
+ * `npm run bench -- --only=scan` runs only the adversarial-notes scan.
+ */
+import { benchAdversarialScan } from "./adversarial-scan.bench";
 import { benchCli } from "./cli.bench";
 import { benchCliSearch } from "./cli-search.bench";
 import { benchIngest } from "./ingest.bench";
@@ -15,6 +19,12 @@ import { printResults, type BenchResult } from "./stats";
 import { corpusNotice } from "../test/helpers/corpus";
 
 const results: BenchResult[] = [];
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+if (only === "scan") {
+  results.push(...benchAdversarialScan());
+  printResults(results);
+  process.exit(results.some((r) => r.pass === false) ? 1 : 0);
+}
 // Most benchmarks read the large corpus (test/helpers/corpus.ts); without it, only the others run.
 const withoutCorpus = corpusNotice("the benchmarks that read the corpus (ingest, ingest at scale, language, query, retrieval, CLI search, retrieval quality, upsert slice)");
 if (withoutCorpus) console.log(withoutCorpus);
@@ -36,6 +46,8 @@ if (!withoutCorpus) {
   // One large note updated on the main thread: sliced against the synchronous upsert.
   results.push(...(await benchUpsertSlice()));
 }
+// Notes of one long line of brackets, backticks, comments or pipes against an ordinary note.
+results.push(...benchAdversarialScan());
 // Last: it installs happy-dom globals into this process.
 results.push(...(await benchPlugin()));
 printResults(results);

@@ -127,8 +127,38 @@ class NextSpecial {
   }
 }
 
+/**
+ * The backtick runs of a paragraph by length, each list in order, with a cursor per length: a span
+ * of n backticks closes at the next run of exactly n, and asking only moves the cursors forward, so
+ * a paragraph of unclosed runs of every length is read once, not once per run.
+ */
+class BacktickRuns {
+  private readonly byLength = new Map<number, { starts: number[]; next: number }>();
+
+  constructor(markdown: string, from: number, to: number) {
+    let i = markdown.indexOf("`", from);
+    while (i >= 0 && i < to) {
+      let end = i;
+      while (end < to && markdown[end] === "`") end++;
+      const runs = this.byLength.get(end - i) ?? { starts: [], next: 0 };
+      runs.starts.push(i);
+      this.byLength.set(end - i, runs);
+      i = markdown.indexOf("`", end);
+    }
+  }
+
+  /** Start of the first run of exactly `length` backticks at or after `from`, or -1. */
+  next(length: number, from: number): number {
+    const runs = this.byLength.get(length);
+    if (!runs) return -1;
+    while (runs.next < runs.starts.length && (runs.starts[runs.next] ?? 0) < from) runs.next++;
+    return runs.starts[runs.next] ?? -1;
+  }
+}
+
 /** Inline code spans and escaped characters (`\[`, `` \` ``, `\\`) within one paragraph. */
 function inlineRanges(markdown: string, paragraph: CodeRange, spans: CodeRange[], escapes: CodeRange[], next: NextSpecial): void {
+  let runs: BacktickRuns | null = null;
   let i = paragraph.start;
   while (i < paragraph.end) {
     // Only a backslash or a backtick can start an escape or a span.
@@ -148,7 +178,8 @@ function inlineRanges(markdown: string, paragraph: CodeRange, spans: CodeRange[]
     let runEnd = i;
     while (runEnd < paragraph.end && markdown[runEnd] === "`") runEnd++;
     const length = runEnd - i;
-    const close = findRun(markdown, runEnd, paragraph.end, length);
+    runs ??= new BacktickRuns(markdown, i, paragraph.end);
+    const close = runs.next(length, runEnd);
     if (close < 0) {
       i = runEnd; // no closer of the same length: the backticks are literal
       continue;
@@ -156,22 +187,6 @@ function inlineRanges(markdown: string, paragraph: CodeRange, spans: CodeRange[]
     spans.push({ start: i, end: close + length });
     i = close + length;
   }
-}
-
-/** Start of the next run of exactly `length` backticks in [from, to), or -1. */
-function findRun(markdown: string, from: number, to: number, length: number): number {
-  let i = from;
-  while (i < to) {
-    if (markdown[i] !== "`") {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end < to && markdown[end] === "`") end++;
-    if (end - i === length) return i;
-    i = end;
-  }
-  return -1;
 }
 
 /** Code in `markdown`: fenced blocks and inline spans, in order. */
@@ -215,22 +230,28 @@ export function removeCode(markdown: string): string {
   return out + markdown.slice(at);
 }
 
-/** The matches of a global `pattern` that lie wholly outside code and escapes, as they stand in `markdown`. */
-export function* matchesOutsideCode(markdown: string, pattern: RegExp): Generator<RegExpMatchArray> {
-  for (const match of maskCode(markdown).matchAll(pattern)) {
+/** A match found by a scanner: where it starts and where it ends (exclusive). */
+export interface TextMatch {
+  readonly index: number;
+  readonly end: number;
+}
+
+/** The matches a scanner finds that lie wholly outside code and escapes, as they stand in `markdown`. */
+export function* matchesOutsideCode<T extends TextMatch>(markdown: string, find: (text: string) => Iterable<T>): Generator<T> {
+  const masked = maskCode(markdown);
+  for (const match of find(masked)) {
     // A match that touches code or an escape reads differently in the original: it is not one.
-    if (markdown.startsWith(match[0], match.index)) yield match;
+    if (markdown.startsWith(masked.slice(match.index, match.end), match.index)) yield match;
   }
 }
 
-/** Replaces the matches of a global `pattern` that lie wholly outside code; the rest stays as written. */
-export function replaceOutsideCode(markdown: string, pattern: RegExp, replace: (match: RegExpMatchArray) => string): string {
+/** Replaces the matches a scanner finds that lie wholly outside code; the rest stays as written. */
+export function replaceOutsideCode<T extends TextMatch>(markdown: string, find: (text: string) => Iterable<T>, replace: (match: T) => string): string {
   let out = "";
   let at = 0;
-  for (const match of matchesOutsideCode(markdown, pattern)) {
-    const start = match.index ?? 0;
-    out += markdown.slice(at, start) + replace(match);
-    at = start + match[0].length;
+  for (const match of matchesOutsideCode(markdown, find)) {
+    out += markdown.slice(at, match.index) + replace(match);
+    at = match.end;
   }
   return out + markdown.slice(at);
 }

@@ -5,6 +5,7 @@
 import { parse as parseYaml } from "yaml";
 import { removeCode } from "./code-spans";
 import { parseSimpleYaml } from "./simple-yaml";
+import { oneOf, replaceDelimited } from "./text-scan";
 
 export interface SplitNote {
   /** Parsed frontmatter, or an empty object when there is none or it does not parse. */
@@ -42,28 +43,6 @@ export function stripCode(markdown: string): string {
   return removeCode(markdown);
 }
 
-/** Plain prose for language detection and term extraction: no code, links, URLs, HTML or markup. */
-export function plainText(markdown: string): string {
-  return stripCode(markdown)
-    // Block ids (`text ^b15695`, or alone on a line) are addresses, not words.
-    .replace(/(^|[ \t])\^[A-Za-z0-9-]+[ \t]*$/gm, "$1")
-    // Footnote marks (`[^1]`) likewise; a footnote's own text stays.
-    .replace(/\[\^[^\]\s]+\]:?/g, " ")
-    .replace(/<!--[\s\S]*?-->/g, " ")
-    .replace(/%%[\s\S]*?%%/g, " ")
-    .replace(/<[^>\n]+>/g, " ")
-    .replace(/!\[\[[^\]\n]*\]\]/g, " ")
-    .replace(/\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, "$2")
-    .replace(/\[\[([^\]\n]*)\]\]/g, (_m, target: string) => target.replace(/[#^].*$/, ""))
-    .replace(/!\[[^\]\n]*\]\([^)\n]*\)/g, " ")
-    .replace(/\[([^\]\n]*)\]\([^)\n]*\)/g, "$1")
-    .replace(/https?:\/\/\S+/g, " ")
-    .replace(/^\s*>\s*\[![^\]\n]*\][-+]?/gm, " ")
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, " ")
-    .replace(/-{2,}|[#>*_|~=^`]+/g, " ")
-    .replace(/[ \t]+/g, " ");
-}
-
 export interface Heading {
   readonly level: number;
   readonly text: string;
@@ -71,11 +50,26 @@ export interface Heading {
 
 export function headings(markdown: string): Heading[] {
   const out: Heading[] = [];
-  for (const match of stripCode(markdown).matchAll(/^(#{1,6})[ \t]+(.+?)[ \t#]*$/gm)) {
-    const text = (match[2] ?? "").trim();
-    if (text) out.push({ level: (match[1] ?? "#").length, text });
+  for (const line of stripCode(markdown).split(/[\n\r\u2028\u2029]/)) {
+    const heading = headingOf(line);
+    if (heading) out.push(heading);
   }
   return out;
+}
+
+/**
+ * A line's heading, as `/^(#{1,6})[ \t]+(.+?)[ \t#]*$/` read it, with the closing run of spaces and
+ * `#` trimmed once from the end: the lazy pattern tried that run again after every character.
+ */
+function headingOf(line: string): Heading | null {
+  const open = /^(#{1,6})[ \t]+/.exec(line);
+  if (!open) return null;
+  const after = line.slice(open[0].length);
+  let end = after.length;
+  while (end > 0 && " \t#".includes(after[end - 1] ?? "_")) end--;
+  // The pattern's text takes at least one character, a "#" when nothing else is left.
+  const text = after.slice(0, Math.max(1, end)).trim();
+  return text ? { level: (open[1] ?? "#").length, text } : null;
 }
 
 /** Inline #tags (not headings, not inside code or links), without the leading #. */
@@ -90,7 +84,8 @@ export function inlineTags(markdown: string): string[] {
  */
 export function inlineTagsOutsideCode(codeFree: string): string[] {
   const seen = new Set<string>();
-  const text = codeFree.replace(/\[\[[^\]\n]*\]\]/g, " ").replace(/\]\([^)\n]*\)/g, " ");
+  const links = replaceDelimited(codeFree, "[[", oneOf("]\n"), "]]", () => " ");
+  const text = replaceDelimited(links, "](", oneOf(")\n"), ")", () => " ");
   for (const match of text.matchAll(/(?:^|[\s(,;])#([\p{L}\p{N}_/-]*\p{L}[\p{L}\p{N}_/-]*)/gu)) {
     if (match[1]) seen.add(match[1]);
   }

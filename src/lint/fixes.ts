@@ -13,6 +13,7 @@ import { sanitiseMarkdown } from "../core/sanitise-markdown";
 import { frontmatterList, splitFrontmatter } from "../core/markdown";
 import { mergeSources, sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
+import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
 import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
 import type { PlannedChange } from "../wiki/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
@@ -55,12 +56,12 @@ export function chooseFixes(findings: readonly Finding[], mode: "safe" | "all"):
   return out;
 }
 
-const LINK = /(!?)\[\[([^\]|#^\n]+)([#^][^\]|\n]*)?(\|[^\]\n]*)?\]\]/g;
-
 /** Rewrites links (outside code) whose target resolves to `from` so they point at `to`, keeping what they showed. */
 export function retargetLinks(markdown: string, matches: (target: string) => boolean, to: string): string {
-  return replaceOutsideCode(markdown, LINK, (m) => {
-    const [whole, bang = "", target = "", anchor = "", alias] = m;
+  return replaceOutsideCode(markdown, targetedWikilinks, (m) => {
+    const whole = markdown.slice(m.index, m.end);
+    const bang = m.embed ? "!" : "";
+    const { target, anchor = "", alias } = wikilinkParts(m.inner);
     if (!matches(target.trim())) return whole;
     const shown = alias ?? (bang ? "" : `|${basenameOf(target.trim())}`);
     return `${bang}[[${to}${anchor}${shown === `|${to}` ? "" : shown}]]`;

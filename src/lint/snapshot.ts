@@ -5,6 +5,7 @@
  */
 import { frontmatterList, frontmatterPaths, splitFrontmatter, stripCode } from "../core/markdown";
 import { nameKey } from "../core/unicode";
+import { oneOf, replaceDelimited } from "../core/text-scan";
 import { linkBasename, wikilinkTargets } from "../core/wikilinks";
 import type { VaultPort } from "../vault/vault-port";
 import { indexPath, logPath } from "../wiki/index-log";
@@ -53,7 +54,8 @@ export async function readOrNull(vault: VaultPort, path: string): Promise<string
 }
 
 export function linksOutsideCode(markdown: string): string[] {
-  return wikilinkTargets(stripCode(markdown).replace(/\\\[\[[^\]\n]*\]\]/g, ""));
+  // Escaped links (`\[[x]]`) are text.
+  return wikilinkTargets(replaceDelimited(stripCode(markdown), "\\[[", oneOf("]\n"), "]]", () => ""));
 }
 
 /**

@@ -17,7 +17,7 @@ import { scanObjects } from "./json-scan";
  * answer, so it is cut off with everything after it.
  */
 export function stripThinking(text: string): string {
-  const closed = text.replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, "").replace(/^[\s\S]*?<\/think(?:ing)?>/i, "");
+  const closed = withoutClosedBlocks(text).replace(/^[\s\S]*?<\/think(?:ing)?>/i, "");
   const open = /<think(?:ing)?>/i.exec(closed);
   if (!open) return closed;
   // A tag inside a whole object's string ("reasoning uses <think> tags") is the answer's text.
@@ -27,6 +27,30 @@ export function stripThinking(text: string): string {
     if (start !== -1 && start < open.index && start + object.text.length > open.index) return closed;
   }
   return closed.slice(0, open.index);
+}
+
+const OPEN_TAG = /<think(?:ing)?>/gi;
+const CLOSE_TAG = /<\/think(?:ing)?>/gi;
+
+/**
+ * The text without its `<think>…</think>` blocks, as `/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi`
+ * removed them, in one pass: an opening tag with no closing tag after it means no later one has
+ * one either, where the regex read to the end again from every opening tag.
+ */
+function withoutClosedBlocks(text: string): string {
+  let out = "";
+  let at = 0;
+  for (;;) {
+    OPEN_TAG.lastIndex = at;
+    const open = OPEN_TAG.exec(text);
+    if (!open) break;
+    CLOSE_TAG.lastIndex = open.index + open[0].length;
+    const close = CLOSE_TAG.exec(text);
+    if (!close) break;
+    out += text.slice(at, open.index);
+    at = close.index + close[0].length;
+  }
+  return out + text.slice(at);
 }
 
 /** The first balanced `{…}` in the text, honouring strings and escapes; null when there is none. */

@@ -6,6 +6,7 @@
  * hit can show its own words without the index holding every note's text in memory.
  */
 import { frontmatterList, frontmatterPaths, splitFrontmatter } from "../core/markdown";
+import { delimited, oneOf, replaceDelimited, spaceOr } from "../core/text-scan";
 
 export interface Chunk {
   /** The heading that opens the chunk ("" for the text before the first heading). */
@@ -95,8 +96,35 @@ export function searchableText(markdown: string, chunk: Chunk): string {
   const text = markdown.slice(chunk.start, chunk.end);
   // Most chunks hold no link: every pattern below needs a "[[" or a "](" to match anything.
   if (!text.includes("[[") && !text.includes("](")) return text;
-  return text
-    .replace(/!?\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g, "$2 $1")
-    .replace(/!?\[\[([^\]\n]*)\]\]/g, "$1")
-    .replace(/\]\((?:[a-z]+:\/\/)?[^)\s]*\)/gi, "]");
+  // As `/!?\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g` → "$2 $1", `/!?\[\[([^\]\n]*)\]\]/g` → "$1" and
+  // `/\]\((?:[a-z]+:\/\/)?[^)\s]*\)/gi` → "]" did, in single passes (the tokens are the index's format).
+  const aliased = replaceLinks(text, (inner) => {
+    const bar = inner.indexOf("|");
+    return bar < 0 ? null : `${inner.slice(bar + 1)} ${inner.slice(0, bar)}`;
+  });
+  return replaceDelimited(
+    replaceLinks(aliased, (inner) => inner),
+    "](",
+    spaceOr(")"),
+    ")",
+    () => "]",
+  );
+}
+
+/**
+ * Replaces `!?[[inner]]` (inner without `]` or a line break) by what `replace` makes of the inner
+ * text; null leaves the link as written. A link left as written hides no other: any `[[` inside it
+ * ends at the same `]`, with an inner text that is a part of this one's.
+ */
+function replaceLinks(text: string, replace: (inner: string) => string | null): string {
+  let out = "";
+  let at = 0;
+  for (const link of delimited(text, "[[", oneOf("]\n"), "]]")) {
+    const replaced = replace(link.inner);
+    if (replaced === null) continue;
+    const start = link.index - 1 >= at && text[link.index - 1] === "!" ? link.index - 1 : link.index;
+    out += text.slice(at, start) + replaced;
+    at = link.end;
+  }
+  return out + text.slice(at);
 }

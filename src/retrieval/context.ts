@@ -5,7 +5,8 @@
  * and the answer. The same ranked pages are the shortlist of the duplicate check and the titles the
  * analysis is told about. Cost: one retrieval and nothing else, whatever the wiki's size.
  */
-import { frontmatterList, headings, inlineTags, plainText, splitFrontmatter } from "../core/markdown";
+import { frontmatterList, headings, inlineTags, splitFrontmatter } from "../core/markdown";
+import { plainText } from "../core/plain-text";
 import { wikilinkTargets, linkBasename } from "../core/wikilinks";
 import { packHits, packedText, type Packed } from "./pack";
 import { estimateTokens } from "./tokens";
@@ -56,8 +57,28 @@ function words(text: string): string[] {
   const segmenter = typeof Intl.Segmenter === "function" ? new Intl.Segmenter(undefined, { granularity: "word" }) : null;
   if (!segmenter) return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const out: string[] = [];
-  for (const s of segmenter.segment(text.toLowerCase())) if (s.isWordLike) out.push(s.segment);
+  for (const piece of segmentPieces(text.toLowerCase())) for (const s of segmenter.segment(piece)) if (s.isWordLike) out.push(s.segment);
   return out;
+}
+
+/** Longest text handed to the segmenter at once: on a long run of punctuation it is quadratic. */
+const SEGMENT_PIECE = 4096;
+
+/**
+ * The text in pieces of at most `SEGMENT_PIECE` characters, cut after a space or line break (where
+ * a word always ends) before a character that starts a word of its own; a run that long without
+ * one is cut where the piece is full.
+ */
+export function* segmentPieces(text: string): Generator<string> {
+  let from = 0;
+  while (text.length - from > SEGMENT_PIECE) {
+    let cut = from + SEGMENT_PIECE;
+    while (cut > from && !(/[ \n]/.test(text[cut - 1] ?? "") && /^[^\p{M}\p{Cf}\s]/u.test(text[cut] ?? ""))) cut--;
+    if (cut === from) cut = from + SEGMENT_PIECE;
+    yield text.slice(from, cut);
+    from = cut;
+  }
+  yield text.slice(from);
 }
 
 /** Words long enough to carry meaning: 4+ letters, or 2+ in scripts written without spaces. */

@@ -4,6 +4,8 @@
  * the same `NoteLinks` shape (see `LinkExtractor`). Links inside code are not links.
  */
 import { inlineTagsOutsideCode, stripCode } from "../core/markdown";
+import { markdownLinks, spaceOr } from "../core/text-scan";
+import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
 import type { ParsedNote } from "./chunker";
 
 export interface NoteLinks {
@@ -19,8 +21,18 @@ export interface NoteLinks {
 /** Where links come from: the markdown parser by default; the plugin may use its metadata cache. */
 export type LinkExtractor = (path: string, markdown: string, parsed: ParsedNote) => NoteLinks;
 
-const LINK = /(!?)\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
-const MD_LINK = /(!?)\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/gi;
+/**
+ * The note path of a Markdown link's destination, as `/^([^)\s]+\.md)(?:#[^)\s]*)?$/i` would take it
+ * (the longest prefix ending in `.md` that the rest leaves as a `#fragment`), or null.
+ */
+function markdownNotePath(destination: string): string | null {
+  for (let cut = destination.length; cut >= 0; cut = destination.lastIndexOf("#", cut - 1)) {
+    const path = destination.slice(0, cut);
+    if (path.length > 3 && path.slice(-3).toLowerCase() === ".md") return path;
+    if (cut === 0) break;
+  }
+  return null;
+}
 
 const FRONTMATTER = /^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -30,10 +42,11 @@ export const parseLinks: LinkExtractor = (_path, markdown, parsed) => {
   const text = stripCode(body);
   const links = new Set<string>();
   const embeds = new Set<string>();
-  for (const m of text.matchAll(LINK)) addTarget(m[1] === "!" ? embeds : links, m[2] ?? "");
-  for (const m of text.matchAll(MD_LINK)) {
-    if (/^[a-z]+:/i.test(m[2] ?? "")) continue;
-    addTarget(m[1] === "!" ? embeds : links, safeDecode(m[2] ?? ""));
+  for (const m of targetedWikilinks(text)) addTarget(m.embed ? embeds : links, wikilinkParts(m.inner).target);
+  for (const m of markdownLinks(text, spaceOr(")"), (destination) => markdownNotePath(destination) !== null)) {
+    const path = markdownNotePath(m.destination) ?? "";
+    if (/^[a-z]+:/i.test(path)) continue;
+    addTarget(m.embed ? embeds : links, safeDecode(path));
   }
   const tags = new Set([...parsed.tags, ...inlineTagsOutsideCode(text)].map((t) => t.replace(/^#/, "").toLowerCase()).filter(Boolean));
   return { links: [...links], embeds: [...embeds], tags: [...tags], sources: sourcesOf(parsed) };

@@ -7,7 +7,7 @@
  * Candidates are the wiki's pages today (the registry); the retrieval index can pass a better
  * shortlist to the same function later.
  */
-import { plainText } from "../core/markdown";
+import { plainText } from "../core/plain-text";
 import type { WikiPage } from "../core/schemas";
 import type { PageRecord } from "./identity";
 import { titleKey } from "./page-identity";

@@ -5,6 +5,7 @@
  * between the new pages must be spelled once titles became file names.
  */
 import { replaceOutsideCode } from "../core/code-spans";
+import { wikilinks } from "../core/text-scan";
 import type { PageType, WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
 import type { Contradiction } from "./contradictions";
@@ -62,7 +63,8 @@ export interface PlanContext {
   readonly formerSources?: readonly string[];
 }
 
-const LINK = /(!?)\[\[([^\]|\n]+)(\|[^\]\n]*)?\]\]/g;
+/** Links whose text before any `|` is not empty. */
+const aliasedOrPlainLinks = (text: string) => wikilinks(text, "|");
 
 /**
  * Rewrites [[Title]] to [[File name|Title]] where a page's file name had to differ from its title.
@@ -71,9 +73,12 @@ const LINK = /(!?)\[\[([^\]|\n]+)(\|[^\]\n]*)?\]\]/g;
  */
 export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, string>): string {
   // Links in code and escaped links are text: they are left as written.
-  return replaceOutsideCode(markdown, LINK, (match) => {
-    const [whole, bang = "", inner = "", alias] = match;
-    if (bang) return whole;
+  return replaceOutsideCode(markdown, aliasedOrPlainLinks, (match) => {
+    const whole = markdown.slice(match.index, match.end);
+    if (match.embed) return whole;
+    const bar = match.inner.indexOf("|");
+    const inner = bar < 0 ? match.inner : match.inner.slice(0, bar);
+    const alias = bar < 0 ? undefined : match.inner.slice(bar);
     const cuts = [inner.length, ...[...inner.matchAll(/[#^]/g)].map((m) => m.index).reverse()];
     for (const cut of cuts) {
       const target = inner.slice(0, cut).trim();

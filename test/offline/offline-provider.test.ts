@@ -4,7 +4,7 @@ import { createRunContext } from "../../src/core/run-context";
 import { validatePages } from "../../src/core/validator";
 import { OfflineProvider } from "../../src/providers/offline/offline-provider";
 import { guessLanguage } from "../../src/providers/offline/language";
-import { plainText } from "../../src/core/markdown";
+import { plainText } from "../../src/core/plain-text";
 import { corpusNotes } from "../helpers/corpus";
 import { fixtureLanguages, fixtureNote, fixtureNotes } from "../helpers/fixture-notes";
 import { describeWithCorpus } from "../helpers/with-corpus";

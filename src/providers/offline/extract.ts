@@ -3,7 +3,8 @@
  * language model — its title, outline, links, tags, recurring named phrases and lead paragraph.
  */
 import { codeRanges } from "../../core/code-spans";
-import { frontmatterList, headings, inlineTags, plainText, splitFrontmatter, stripCode, type Heading } from "../../core/markdown";
+import { frontmatterList, headings, inlineTags, splitFrontmatter, stripCode, type Heading } from "../../core/markdown";
+import { plainText } from "../../core/plain-text";
 import { linkBasename, wikilinkTargets } from "../../core/wikilinks";
 import { guessLanguage } from "./language";
 
@@ -104,13 +105,20 @@ function isCommonWord(word: string, lowerWords: ReadonlySet<string>): boolean {
   return [lower, lower.replace(/s$/u, ""), lower.replace(/es$/u, ""), `${lower}s`, `${lower}es`].some((form) => lowerWords.has(form));
 }
 
+/** The word without the `.`, `!` and `?` that end it (as `/[.!?]+$/` removed, without rescanning a run of them at every dot). */
+function withoutClosingPunctuation(word: string): string {
+  let end = word.length;
+  while (end > 0 && ".!?".includes(word[end - 1] ?? "_")) end--;
+  return word.slice(0, end);
+}
+
 function namedPhrases(allSentences: readonly string[], exclude: ReadonlySet<string>, language: string): Term[] {
   const lowerWords = new Set(allSentences.flatMap((s) => s.split(/[^\p{L}\p{N}'’-]+/u)).filter((w) => /^\p{Ll}/u.test(w)));
   const isName = (phrase: string) =>
     phrase.includes(" ") || (!NOUNS_CAPITALISED.has(language) && !isCommonWord(phrase, lowerWords));
   const counts = new Map<string, number>();
   for (const sentence of allSentences) {
-    const words = sentence.split(/[\s,;:()"“”«»]+/u).map((w) => w.replace(/[.!?]+$/u, ""));
+    const words = sentence.split(/[\s,;:()"“”«»]+/u).map(withoutClosingPunctuation);
     let run: string[] = [];
     const flush = (endIndex: number) => {
       // A first word the note also writes in lower case ("Zum Beispiel", "For Example") is capitalised

@@ -8,7 +8,8 @@
  */
 import { detect } from "tinyld/light";
 import { isIso6391 } from "../../core/iso639";
-import { plainText, splitFrontmatter } from "../../core/markdown";
+import { splitFrontmatter } from "../../core/markdown";
+import { plainText } from "../../core/plain-text";
 
 /** Scripts used by one language (or written in one language's form by default). */
 const SCRIPTS: readonly [RegExp, string][] = [
