@@ -32,7 +32,7 @@ import { rollBackEntries, rollBackJournal } from "./journal";
 import { lineChange, type LineChange } from "./line-changes";
 import { newRunId, recordRun } from "./run-history";
 import { migrateWholeRegistry } from "./source-registry-shards";
-import { vaultIdOf } from "./vault-id";
+import { knownVaultId, vaultIdOf } from "./vault-id";
 import { acquireWriteLock, type LockOptions } from "./write-lock";
 import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
 import { journalKeyOf } from "./writer-device";
@@ -280,20 +280,22 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
   const now = given.now ?? (() => Date.now());
   const lock = await acquireWriteLock(given.store, { ...given.lock, writer: given.writer, activity: `${given.operation} of “${given.label}”`, now });
   try {
-    // The journal and the record name the vault too: sync may carry them into another copy.
-    const vaultId = await vaultIdOf(given.store);
-    const run: ApplyRun = { ...given, writer: { ...given.writer, vault: vaultId } };
+    // A vault's id is made by its first write, not by a run that writes nothing.
+    const knownVault = await knownVaultId(given.store);
     // A writer that died mid-run (its lock just taken over) left its temporary and set-aside files
     // beside its journal; start-up recovery deals with both, and so must a run that finds them.
-    if ((await rollBackJournal(vault, run.store, { writer: run.writer, vaultId })).status !== "none") await vault.removeStrayTempFiles(run.wikiFolder);
-    await migrateWholeRegistry(run.store);
-    await run.verify?.();
+    const owner = { writer: given.writer, ...(knownVault !== null ? { vaultId: knownVault } : {}) };
+    if ((await rollBackJournal(vault, given.store, owner)).status !== "none") await vault.removeStrayTempFiles(given.wikiFolder);
+    await migrateWholeRegistry(given.store);
+    await given.verify?.();
     const steps: Step[] = [];
     for (const change of changes) steps.push(await stepFor(vault, change));
     const changed = steps.filter((s) => s.action !== "unchanged");
     const result = (runId: string | null): ApplyResult => ({ runId, changes: steps.map((s) => ({ path: s.path, action: s.action })) });
-    const state = run.state ?? [];
+    const state = given.state ?? [];
     if (changed.length === 0 && state.length === 0) return result(null);
+    // The journal and the record name the vault too: sync may carry them into another copy.
+    const run: ApplyRun = { ...given, writer: { ...given.writer, vault: knownVault ?? (await vaultIdOf(given.store)) } };
     if (changed.length === 0 && state.every((s) => s.followsFiles === true)) {
       await writeRecordsAlone(vault, run, now());
       return result(null);

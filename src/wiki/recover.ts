@@ -11,7 +11,7 @@ import type { StrayFiles, VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "./apply";
 import { describeForeignRun, foreignJournals, rollBackJournal, type ForeignRun, type JournalOutcome } from "./journal";
 import { migrateWholeRegistry } from "./source-registry-shards";
-import { vaultIdOf } from "./vault-id";
+import { knownVaultId } from "./vault-id";
 import { acquireWriteLock } from "./write-lock";
 
 export type RecoveryReport =
@@ -38,7 +38,9 @@ export async function recoverInterruptedRun(vault: VaultPort, context: WriteCont
     throw error;
   }
   try {
-    const journal = await rollBackJournal(vault, context.store, { writer: context.writer, vaultId: await vaultIdOf(context.store) });
+    // Read, never made here: a vault gets its id from its first write, and a recovery writes nothing.
+    const vaultId = await knownVaultId(context.store);
+    const journal = await rollBackJournal(vault, context.store, { writer: context.writer, ...(vaultId !== null ? { vaultId } : {}) });
     // An upgrade's one-time work on Synapse's own records, while no run can write them.
     await migrateWholeRegistry(context.store);
     const strayFiles = await vault.removeStrayTempFiles(context.wikiFolder);

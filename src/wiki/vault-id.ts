@@ -12,6 +12,14 @@ export const VAULT_ID_KEY = "vault-id.json";
 
 const VaultIdSchema = z.object({ version: z.literal(1), id: z.string().min(1) });
 
+/** The vault's id when one was made, else null (nothing is written). */
+export async function knownVaultId(store: StateStore): Promise<string | null> {
+  const text = await store.read(VAULT_ID_KEY);
+  if (text === null) return null;
+  const parsed = parseRecord(VaultIdSchema, text);
+  return parsed.ok ? parsed.value.id : null;
+}
+
 /** Reads the vault's id, creating it the first time (exclusively, so two first writers agree). */
 export async function vaultIdOf(store: StateStore): Promise<string> {
   for (let attempt = 0; attempt < 3; attempt++) {

@@ -142,9 +142,11 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
   it("does not hold a search behind a live writer: it says so and reads the wiki as it stands", async () => {
     const vault = makeVault({ [NOTE]: TEXT });
     const { mkdirSync, writeFileSync } = await import("node:fs");
-    mkdirSync(join(vault, STATE), { recursive: true });
-    const lock = { version: 1, writer: { kind: "plugin", pid: null, host: null }, token: "x", activity: "ingest of “Other note”", started: Date.now(), heartbeat: Date.now() };
-    writeFileSync(join(vault, STATE, "lock.json"), JSON.stringify(lock));
+    // The plugin on this device (the CLI's in tests) holds the lock.
+    mkdirSync(join(vault, STATE, "locks"), { recursive: true });
+    const device = { id: TEST_DEVICE_ID, name: "this computer" };
+    const lock = { version: 1, writer: { kind: "plugin", pid: null, host: null, device }, token: "x", activity: "ingest of “Other note”", started: Date.now(), heartbeat: Date.now() };
+    writeFileSync(join(vault, STATE, "locks", JOURNAL), JSON.stringify(lock));
     // The writer's own wait would be a minute: a search waits for nothing.
     const run = await runCli(["search", "Analytical Engine", "--vault", vault, "--json"], { env: { SYNAPSE_LOCK_WAIT_SECONDS: "600" } });
     expect(run.code).toBe(0);

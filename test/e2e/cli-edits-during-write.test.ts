@@ -8,7 +8,7 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SIMILAR_WIKI } from "../lint/similar-wiki";
-import { runCli, type CliRun } from "../helpers/run-cli";
+import { runCli, TEST_DEVICE_ID, type CliRun } from "../helpers/run-cli";
 import { makeVault, snapshot } from "../helpers/temp-vault";
 
 const STATE = ".obsidian/plugins/synapse/state";
@@ -20,7 +20,7 @@ type Entry = { kind: string; path?: string; previous?: string | null; nextHash?:
 
 function readEntries(vault: string): Entry[] | null {
   try {
-    return (JSON.parse(readFileSync(join(vault, STATE, "journal", "current.json"), "utf8")) as { entries: Entry[] }).entries;
+    return (JSON.parse(readFileSync(join(vault, STATE, "journal", `${TEST_DEVICE_ID}.json`), "utf8")) as { entries: Entry[] }).entries;
   } catch {
     return null; // no journal yet, or caught mid-write
   }

@@ -4,7 +4,9 @@
 // takes nothing away).
 import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
-import process from "node:process";
+// Node's own process object, read off globalThis: importing "node:process" here would set up stdout
+// before fs.writeSync is replaced, and the replacement would then never be called.
+const process = globalThis.process;
 
 function enospc(path) {
   const error = new Error(`ENOSPC: no space left on device, write${path ? ` '${path}'` : ""}`);

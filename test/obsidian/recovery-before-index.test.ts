@@ -37,7 +37,8 @@ it("opens the index only once the interrupted run is rolled back", async () => {
   let recovering = false;
   const notesReadDuringRecovery: string[] = [];
   vi.spyOn(adapter, "read").mockImplementation(async (path: string) => {
-    if (path.endsWith("/journal/current.json")) {
+    // This device's journal (journal/<device>.json), which recovery reads first.
+    if (/\/journal\/[^/]+\.json$/.test(path)) {
       recovering = true;
       await held;
     } else if (recovering && !path.startsWith(".obsidian/")) notesReadDuringRecovery.push(path);
