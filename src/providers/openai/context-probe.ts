@@ -15,6 +15,12 @@ export type WindowSource = "llama-server" | "LM Studio" | "vLLM" | "Ollama";
 export interface ReportedWindow {
   readonly tokens: number;
   readonly source: WindowSource;
+  /**
+   * Set when the server's window is only its default and the user may have changed it out of our
+   * sight (Ollama's OLLAMA_CONTEXT_LENGTH): the most the setting may raise it to (the model's own
+   * limit; 0 when not known). Absent, the reported window is a hard limit.
+   */
+  readonly settableUpTo?: number;
 }
 
 /** What Ollama's /v1 runs a request in when nothing sets OLLAMA_CONTEXT_LENGTH. */
@@ -89,8 +95,8 @@ async function lmStudio(input: ProbeInput): Promise<ReportedWindow | null> {
   const parsed = LmStudioModels.safeParse(await getJson(input, `${serverRoot(input.baseUrl)}/api/v0/models`));
   if (!parsed.success) return null;
   const entry = parsed.data.data.find((m) => sameModel(m.id, input.model));
-  // A loaded model runs in the window it was loaded with; one loaded on demand gets LM Studio's
-  // default, which is at most the model's maximum.
+  // A loaded model runs in the window it was loaded with. For one not loaded yet only the model's
+  // maximum is known; LM Studio may load it with less, and then its refusal says so.
   const tokens = entry?.loaded_context_length ?? entry?.max_context_length;
   return tokens ? { tokens, source: "LM Studio" } : null;
 }
@@ -107,7 +113,7 @@ async function ollama(input: ProbeInput): Promise<ReportedWindow | null> {
   const parsed = OllamaShowReply.safeParse(raw);
   if (raw === null || !parsed.success || !parsed.data.model_info) return null;
   const own = contextLengthOf(parsed.data);
-  return { tokens: own > 0 ? Math.min(own, OLLAMA_V1_DEFAULT_WINDOW) : OLLAMA_V1_DEFAULT_WINDOW, source: "Ollama" };
+  return { tokens: own > 0 ? Math.min(own, OLLAMA_V1_DEFAULT_WINDOW) : OLLAMA_V1_DEFAULT_WINDOW, source: "Ollama", settableUpTo: own };
 }
 
 /** The window the server reports for the model, or null when none of them says (all asked at once). */

@@ -19,6 +19,10 @@ export interface WindowInUse {
 }
 
 export function resolveWindow(reported: ReportedWindow | null, setting: number, known: number): WindowInUse {
+  if (reported?.settableUpTo !== undefined && setting > 0) {
+    const tokens = reported.settableUpTo > 0 ? Math.min(setting, reported.settableUpTo) : setting;
+    return { tokens, from: "setting", source: reported.source };
+  }
   if (reported) {
     return setting > 0 && setting < reported.tokens
       ? { tokens: setting, from: "setting", source: reported.source }
@@ -32,7 +36,7 @@ const SERVER_ADVICE: Record<WindowSource, string> = {
   "llama-server": "start llama-server with a larger --ctx-size (-c) if the machine has the memory",
   "LM Studio": "load the model in LM Studio with a larger context length if the machine has the memory",
   vLLM: "start vLLM with a larger --max-model-len if the GPU has the memory",
-  Ollama: "set OLLAMA_CONTEXT_LENGTH for the Ollama server (or use the Local: Ollama backend, which sizes the window per request)",
+  Ollama: `set OLLAMA_CONTEXT_LENGTH for the Ollama server and the same number in ${SETTING} (or use the Local: Ollama backend, which sizes the window per request)`,
 };
 
 /** What the user can change for a larger window: the server's own knob, or the setting. */
@@ -50,7 +54,7 @@ export function describeWindow(window: WindowInUse): string {
     case "server":
       return `Context window in use: ${window.tokens} tokens (reported by ${window.source}); each request keeps its prompt and reply within it.`;
     case "setting":
-      return `Context window in use: ${window.tokens} tokens (setting ${SETTING}${window.source ? `, below the ${window.source} window` : ""}); each request keeps its prompt and reply within it.`;
+      return `Context window in use: ${window.tokens} tokens (setting ${SETTING}${window.source ? ` for ${window.source}` : ""}); each request keeps its prompt and reply within it.`;
     case "known":
       return `Context window in use: ${window.tokens} tokens (the model's documented window).`;
     case "none":
