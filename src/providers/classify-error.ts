@@ -20,7 +20,14 @@ export interface HttpFailure {
   readonly cause?: unknown;
 }
 
-const CONTEXT_TOO_LONG = /context (?:length|window)|too many tokens|prompt is too long|maximum context|input.{0,20}too long|exceeds? (?:the )?(?:model'?s? )?(?:context|max)/i;
+/**
+ * A prompt too long for the window the server runs: OpenAI and vLLM ("maximum context length is
+ * 4096 tokens"), llama-server ("request (5000 tokens) exceeds the available context size (4096
+ * tokens)", type `exceed_context_size_error`), LM Studio ("the model is loaded with context length
+ * of only 4096 tokens, which is not enough", "Cannot truncate prompt with n_keep (5000) >= n_ctx
+ * (4096)"), Anthropic ("prompt is too long").
+ */
+const CONTEXT_TOO_LONG = /context (?:length|window|size)|too many tokens|prompt is too long|maximum context|input.{0,20}too long|exceeds? (?:the )?(?:available |model'?s? )?(?:context|max)|exceed_context_size|context_length_exceeded|n_keep\W{0,4}\d*\W{0,4}>=\s*n_ctx/i;
 const MODEL_MISSING = /model[^.]{0,80}(?:not found|does not exist|not exist|unknown|no such)|(?:unknown|invalid) model|not_found_error/i;
 
 /** A short, redacted excerpt of what the server said. */
@@ -58,7 +65,8 @@ export function classifyHttpFailure(failure: HttpFailure): SynapseError {
     return make("request", `${provider} does not know the model "${model}" (${status}); pick a model the server lists (\`synapse models\`)${said(failure)}.`, failure);
   }
   if (status === 413 || ((status === 400 || status === 422) && CONTEXT_TOO_LONG.test(text))) {
-    return make("request", `The request is too long for ${model}'s context window (${status}); ingest a shorter note or pick a model with a larger context${said(failure)}.`, failure);
+    // Not retried: the same prompt would be refused again. The adapter adds which setting sizes the window.
+    return make("context", `The request is too long for ${model}'s context window (${status}); ingest a shorter note or pick a model with a larger context${said(failure)}.`, failure);
   }
   if (status === 429) {
     const wait = failure.retryAfterMs !== undefined ? ` and asked to wait ${Math.ceil(failure.retryAfterMs / 1000)} s` : "";

@@ -23,6 +23,11 @@ import { checkBridgeHealth, createCliProvider } from "./cli";
 import { bindFetch, type OllamaConnect } from "./ollama/client";
 import { OllamaProvider } from "./ollama/ollama-provider";
 import { OpenAICompatibleProvider } from "./openai/openai-provider";
+import { probeContextWindow, type ReportedWindow } from "./openai/context-probe";
+import { knownContextWindow } from "./context-windows";
+
+/** A probe that takes longer than this is taken to know nothing. */
+const WINDOW_PROBE_TIMEOUT_MS = 3000;
 import { resolveRetryPolicy } from "./retry";
 
 export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
@@ -255,6 +260,8 @@ export function createOpenAI(env: ProviderEnvironment, embeddingModel = ""): Ope
     model: profile.model.trim(),
     embeddingModel,
     maxTokens: profile.maxTokens,
+    contextWindow: profile.contextWindow,
+    probeWindow: () => openaiWindowProbe(env, url, profile.model.trim(), key, fetch),
     maxTokensField: official ? "max_completion_tokens" : "max_tokens",
     structuredOutput: profile.structuredOutput,
     supportsTools: official,
@@ -265,6 +272,16 @@ export function createOpenAI(env: ProviderEnvironment, embeddingModel = ""): Ope
     secrets: key ? [key] : [],
     ...(env.logger ? { logger: env.logger } : {}),
   });
+}
+
+/**
+ * Hosted APIs do not report a window, and their models' are documented (so is a hosted model's
+ * behind a local proxy); any other server is asked.
+ */
+export function openaiWindowProbe(env: ProviderEnvironment, url: URL, model: string, key: string | null, transport: FetchLike): Promise<ReportedWindow | null> {
+  const hosted = url.hostname === "api.openai.com" || url.hostname === "openrouter.ai";
+  if (hosted || !model || knownContextWindow(model) > 0) return Promise.resolve(null);
+  return probeContextWindow({ fetch: transport, baseUrl: url, model, apiKey: key, timeoutMs: Math.min(WINDOW_PROBE_TIMEOUT_MS, requestTimeoutMs(env.settings)) });
 }
 
 export { checkReadiness } from "./readiness";

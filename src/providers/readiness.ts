@@ -21,6 +21,7 @@ import {
   openaiClient,
   openaiKey,
   openaiUrl,
+  openaiWindowProbe,
   requestTimeoutMs,
   transports,
 } from "./factory";
@@ -28,6 +29,8 @@ import { ollamaReadiness } from "./ollama/readiness";
 import { mapSdkError, sdkErrorClasses, type SdkErrorClasses } from "./sdk-errors";
 import { anthropicSdk } from "./anthropic/sdk";
 import { openaiSdk } from "./openai/sdk";
+import { describeWindow, resolveWindow } from "./openai/context-window";
+import { knownContextWindow } from "./context-windows";
 
 type ModelEntry = { name: string; capabilities: string[] };
 
@@ -142,5 +145,9 @@ async function hostedCheck(env: ProviderEnvironment, which: "anthropic" | "opena
     else details.push(`"${model}" is available.`);
   }
   details.push(`${models.length} model${models.length === 1 ? " is" : "s are"} offered.`);
+  if (which === "openai" && model) {
+    const reported = await openaiWindowProbe(env, url, model, key, fetch);
+    details.push(describeWindow(resolveWindow(reported, env.settings.profiles.openai.contextWindow, knownContextWindow(model))));
+  }
   return report(which, { reachable: true, models, modelPresent, details, problems });
 }

@@ -72,6 +72,13 @@ export const OpenAIProfileSchema = z.object({
   maxTokens: z.number().int().positive().default(8192),
   /** "json_schema" asks for response_format (with a prompt fallback if the server refuses); "prompt" only describes the schema in the prompt. */
   structuredOutput: z.enum(["json_schema", "prompt"]).default("json_schema"),
+  /**
+   * The context window of a local server (LM Studio, llama-server, vLLM, Ollama's /v1), in tokens;
+   * 0: learn it from the server. Every request keeps its prompt and reply within it. A window the
+   * server reports is never exceeded; this lowers it, or stands in when the server says nothing
+   * (and for Ollama's /v1, whose reported 4,096 is only its default, it may raise it).
+   */
+  contextWindow: z.number().int().nonnegative().default(0),
   options: AdvancedOptionsSchema.default({}),
 });
 

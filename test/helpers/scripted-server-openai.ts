@@ -1,5 +1,10 @@
-/** The OpenAI chat-completions wire protocol for the scripted server: /v1/chat/completions (JSON or SSE), /v1/embeddings and /v1/models. */
+/**
+ * The OpenAI chat-completions wire protocol for the scripted server: /v1/chat/completions (JSON or
+ * SSE), /v1/embeddings and /v1/models; with `localServer`, also that server's window endpoint and
+ * its refusal of a request too long for the window (scripted-server-openai-local.ts).
+ */
 import type { ServerResponse } from "node:http";
+import { modelListExtras, refuseOversized, serveWindowEndpoint } from "./scripted-server-openai-local";
 import { chunksOf, cutJson, defaultMessage, jsonResponse, usageOf, writeCut, type RecordedRequest, type RenderContext, type Renderer, type Reply } from "./scripted-server";
 
 interface ChatBody {
@@ -37,6 +42,7 @@ export const renderOpenAI: Renderer = {
     const usageChunk = (u: { input: number; output: number }) =>
       body.stream_options?.include_usage ? sse({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output } }) : "";
     const sseHead = () => res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    if (ctx.localServer && request.path.endsWith("/chat/completions") && refuseOversized(ctx.localServer, request, res)) return;
     switch (reply.kind) {
       case "status":
         return this.error(reply.status, reply.message ?? (reply.status === 404 ? `The model \`${model}\` does not exist or you do not have access to it.` : defaultMessage(reply.status)), res, reply.headers);
@@ -117,10 +123,11 @@ export const renderOpenAI: Renderer = {
   },
 
   other(request, res, ctx) {
+    if (ctx.localServer && serveWindowEndpoint(ctx.localServer, request, res, ctx.models)) return;
     if (request.method === "GET" && request.path.endsWith("/v1/models")) {
       return jsonResponse(res, 200, {
         object: "list",
-        data: ctx.models.map((m) => ({ id: m.name, object: "model", created: 0, owned_by: "scripted", ...(m.capabilities ? { supported_parameters: m.capabilities } : {}) })),
+        data: ctx.models.map((m) => ({ id: m.name, object: "model", created: 0, owned_by: "scripted", ...modelListExtras(ctx.localServer), ...(m.capabilities ? { supported_parameters: m.capabilities } : {}) })),
       });
     }
     return this.error(404, `Unknown route ${request.method} ${request.path}`, res);

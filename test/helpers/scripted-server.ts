@@ -18,6 +18,7 @@ import type { AddressInfo } from "node:net";
 import { renderAnthropic } from "./scripted-server-anthropic";
 import { renderOllama } from "./scripted-server-ollama";
 import { renderOpenAI } from "./scripted-server-openai";
+import type { LocalOpenAIServer } from "./scripted-server-openai-local";
 import { fakeEmbedding, FAKE_DIMENSIONS } from "./fake-embedding";
 
 export type Protocol = "ollama" | "openai" | "anthropic";
@@ -98,6 +99,8 @@ export interface ScriptedServerOptions {
   readonly tokensPerSecond?: number;
   /** Ollama: model requests run at once (OLLAMA_NUM_PARALLEL); the rest wait their turn. Default 1. */
   readonly parallel?: number;
+  /** OpenAI: behave as this local server does (its window endpoint, its refusal of a prompt too long). */
+  readonly localServer?: LocalOpenAIServer;
 }
 
 export interface ScriptedServer {
@@ -126,6 +129,7 @@ export interface RenderContext {
   readonly version: string;
   readonly defaultNumCtx: number;
   readonly tokensPerSecond: number | null;
+  readonly localServer: LocalOpenAIServer | null;
   /** Registers a timer that is cleared when the connection closes. */
   later(ms: number, fn: () => void): void;
 }
@@ -220,6 +224,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       version: options.version ?? "0.12.3",
       defaultNumCtx: options.defaultNumCtx ?? 4096,
       tokensPerSecond: options.tokensPerSecond ?? null,
+      localServer: options.localServer ?? null,
       later: (ms, fn) => {
         const timer = setTimeout(() => {
           timers.delete(timer);

@@ -11,7 +11,7 @@ describe("HTTP failures into the taxonomy", () => {
     [403, "", "request", false],
     [404, "", "request", false],
     [408, "", "transport", true],
-    [413, "", "request", false],
+    [413, "", "context", false],
     [429, "", "rate_limit", true],
     [500, "", "transport", true],
     [502, "", "transport", true],

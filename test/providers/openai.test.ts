@@ -73,7 +73,7 @@ describe("OpenAI-compatible backend", () => {
   it("does not mistake other 400s for a response_format rejection", async () => {
     server.setScript([{ kind: "status", status: 400, message: "This model's maximum context length is 8192 tokens." }]);
     const error = await failure(() => createProvider("openai", envFor("openai", server)).analyze("text", "", ingestRun()));
-    expect(error.kind).toBe("request");
+    expect(error.kind).toBe("context");
     expect(error.message).toMatch(/too long for gpt-4\.1-mini's context window/);
     expect(server.modelRequests()).toHaveLength(1);
   });

@@ -16,7 +16,10 @@ import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
 import { knownContextWindow, knownMaxOutput } from "../context-windows";
-import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
+import { OutputLimits, isTruncated, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
+import { windowTokens } from "../ollama/context-window";
+import type { ReportedWindow } from "./context-probe";
+import { fitOutput, resolveWindow, windowAdvice, type WindowInUse } from "./context-window";
 import { parseReply } from "../json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
@@ -39,6 +42,10 @@ export interface OpenAIAdapterConfig {
   /** The /v1/embeddings model; empty when none is configured (the provider then declares no embeddings). */
   readonly embeddingModel?: string;
   readonly maxTokens: number;
+  /** The "Context window" setting; 0: learn it from the server. */
+  readonly contextWindow: number;
+  /** Asks the server for its window (best effort, never throws); hosted APIs say nothing, so resolve null. */
+  readonly probeWindow: () => Promise<ReportedWindow | null>;
   /** OpenAI's own API wants `max_completion_tokens`; most compatible servers know only `max_tokens`. */
   readonly maxTokensField: "max_tokens" | "max_completion_tokens";
   /** "prompt" skips `response_format` from the start (servers known to refuse it). */
@@ -67,6 +74,9 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   /** Set once the server refuses `response_format`; later calls go straight to prompt-described JSON. */
   private promptOnly: boolean;
   private readonly output: OutputLimitContext;
+  /** Learned once, before the first model call; every later request reuses it. */
+  private window: Promise<WindowInUse> | null = null;
+  private windowKnown: WindowInUse | null = null;
 
   constructor(private readonly config: OpenAIAdapterConfig) {
     this.promptOnly = config.structuredOutput === "prompt";
@@ -92,10 +102,24 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       supportsAgenticLoop: false,
       structuredOutput: this.promptOnly ? "none" : "json_schema",
       streaming: true,
-      maxContext: knownContextWindow(this.config.model),
+      maxContext: this.windowNow().tokens,
       maxOutputTokens: knownMaxOutput(this.config.model),
       supportsEmbeddings: this.embeddingModel.length > 0,
     });
+  }
+
+  /** The window requests must fit, asking the server the first time. */
+  contextWindow(): Promise<WindowInUse> {
+    this.window ??= this.config
+      .probeWindow()
+      .catch(() => null)
+      .then((reported) => (this.windowKnown = resolveWindow(reported, this.config.contextWindow, knownContextWindow(this.config.model))));
+    return this.window;
+  }
+
+  /** The window as far as it is known yet (before the first call: the setting or the documented one). */
+  private windowNow(): WindowInUse {
+    return this.windowKnown ?? resolveWindow(null, this.config.contextWindow, knownContextWindow(this.config.model));
   }
 
   async analyze(sourceText: string, vaultContext: string, run: RunContext): Promise<Analysis> {
@@ -115,10 +139,16 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { streaming: true, inputTokens: estimateTokens(prompt) });
-    return streamWithPolicy(this.call, run, {
+    return this.chatWithinWindow(run, prompt, all);
+  }
+
+  private async *chatWithinWindow(run: RunContext, prompt: string, all: readonly Message[]): AsyncGenerator<string> {
+    const window = await this.contextWindow();
+    const maxTokens = fitOutput(windowTokens(prompt), chatOutputLimit(this.config.maxTokens, run), window, this.config.model);
+    yield* streamWithPolicy(this.call, run, {
       prompt,
       mapError: (error) => this.mapError(error),
-      open: (signal) => this.streamChat(signal, all, chatOutputLimit(this.config.maxTokens, run)),
+      open: (signal) => this.streamChat(signal, all, maxTokens),
     });
   }
 
@@ -154,7 +184,12 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   }
 
   private mapError(error: unknown): SynapseError {
-    return mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+    const mapped = mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+    if (mapped.kind !== "context" || error === mapped) return mapped;
+    return new SynapseError("context", `${mapped.message} To make room: ${windowAdvice(this.windowNow())}.`, {
+      ...(mapped.status !== undefined ? { status: mapped.status } : {}),
+      cause: error,
+    });
   }
 
   private body(pair: PromptPair, schema: Record<string, unknown>, schemaName: string, withFormat: boolean, maxTokens: number): Record<string, unknown> {
@@ -172,12 +207,33 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
 
   /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
   private async structured<T>(run: RunContext, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
-    const { operation, pair, schema, replySchema, what } = request;
-    const { schemaName } = request;
+    const { pair, what } = request;
     const prompt = promptText(pair);
+    const window = await this.contextWindow();
+    const promptTokens = windowTokens(prompt);
+    // First, so a prompt too long for the window is refused with the window's own advice.
+    fitOutput(promptTokens, 0, window, this.config.model);
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
     const options = { maxRetries: 0, timeout: this.config.requestTimeoutMs };
-    const attempt = (limit: number) => callWithPolicy(this.call, run, {
+    const attempt = async (stepLimit: number) => {
+      const limit = fitOutput(promptTokens, stepLimit, window, this.config.model);
+      try {
+        return await this.send(run, request, limit, options);
+      } catch (error) {
+        // Cut off where the window ends: a raised limit would be lowered to the same room again.
+        if (limit !== stepLimit && isTruncated(error)) {
+          throw new SynapseError("schema", `The OpenAI-compatible reply for ${what} filled the ${window.tokens}-token context window before it was complete; nothing from it is used. ${capitalised(windowAdvice(window))}.`, { cause: error });
+        }
+        throw error;
+      }
+    };
+    return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
+  }
+
+  private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number, options: { maxRetries: number; timeout: number }): Promise<T> {
+    const { operation, pair, schema, replySchema, what, schemaName } = request;
+    const prompt = promptText(pair);
+    return callWithPolicy(this.call, run, {
       operation,
       outputLimit: limit,
       prompt,
@@ -204,7 +260,6 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
     });
-    return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
   }
 
   private async *streamChat(signal: AbortSignal, messages: readonly Message[], maxTokens: number): AsyncGenerator<StreamPart> {
@@ -236,6 +291,10 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     if (refusal) throw refusalError(refusal);
     if (!finished) throw new SynapseError("transport", "The OpenAI-compatible stream ended before the reply was complete; try again.");
   }
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function refusalError(text: string): SynapseError {

@@ -122,6 +122,14 @@ export function openaiSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.openai.maxTokens,
         (d, v) => (d.profiles.openai.maxTokens = v),
       ),
+      numberRow(
+        ctx,
+        "Context window",
+        "The most tokens (prompt and reply) one request may use on a local server; 0 learns it from the server (llama-server, LM Studio, vLLM report theirs). A window the server reports is never exceeded: set this to stay below it, or when the server does not say. The server sets the memory it takes (llama-server -c, LM Studio's context length, vLLM --max-model-len).",
+        { min: 0, integer: true },
+        (s) => s.profiles.openai.contextWindow,
+        (d, v) => (d.profiles.openai.contextWindow = v),
+      ),
       testConnectionRow(ctx, "openai", "the server"),
     ],
   };
