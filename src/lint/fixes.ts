@@ -286,6 +286,9 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         const next = fns.reduce((text, fn) => fn(text), current);
         return { content: next, action: next === current ? "unchanged" : "updated" };
       },
+      // A wiki without index.md (or one removed since): the index fixes write it afresh. A missing
+      // page is never brought back by an edit: it was removed, and that stays a conflict.
+      ...(path === index ? { create: fns.reduce((text, fn) => fn(text), "") } : {}),
     });
   }
   for (const [path, expected] of removes) changes.push({ path, type: pages.get(path)?.type ?? "page", title: pages.get(path)?.title ?? basenameOf(path), action: "removed", remove: { expected } });
