@@ -1,5 +1,6 @@
 /** `synapse undo --vault <dir> [--json]`: reverts the last run; refuses (exit 5) over the user's later edits. */
 import { toSynapseError } from "../core/errors";
+import { describeRunForUndo } from "../wiki/run-description";
 import { previewUndo, undoLastRun } from "../wiki/undo";
 import { deviceName } from "../wiki/writer-device";
 import { EXIT, type CliIO } from "./io";
@@ -16,8 +17,7 @@ export async function runUndoCommand(argv: readonly string[], io: CliIO): Promis
     return EXIT.ok;
   }
   const { run, conflicts } = preview;
-  // Named with its device: undo takes back this device's runs only, never one sync brought in.
-  const what = `the ${run.operation} of “${run.label}” (${new Date(run.at).toISOString().slice(0, 16).replace("T", " ")} UTC, on ${deviceName(run.writer)})`;
+  const what = describeRunForUndo(run);
   if (conflicts.length > 0) {
     const message = `Not undone: these files were edited after ${what}; undo would discard those edits.`;
     if (json) io.stdout(`${JSON.stringify({ undone: null, files: [], edited: conflicts, error: { kind: "edited", message } })}\n`);

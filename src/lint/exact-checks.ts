@@ -154,6 +154,16 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   const pagesByPath = new Map(snapshot.pages.map((p) => [p.path, p]));
   const bySource = new Map<string, PageRecord[]>();
   const byName = new Map<string, PageRecord[]>();
+  const twinCache = new Map<PageRecord, ReadonlySet<PageRecord>>();
+  /** The other pages sharing one of this page's names (title or alias). */
+  const twinsOf = (page: PageRecord): ReadonlySet<PageRecord> => {
+    let twins = twinCache.get(page);
+    if (!twins) {
+      twins = new Set([page.title, ...page.aliases].flatMap((n) => byName.get(nameKey(n)) ?? []).filter((p) => p !== page));
+      twinCache.set(page, twins);
+    }
+    return twins;
+  };
   for (const page of snapshot.pages) {
     yield;
     for (const source of page.sources) {
@@ -215,14 +225,20 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
       findings.push(finding("orphan", page.path, "No page or note links to this page.", fixes, "info"));
     }
     if (on("duplicate")) {
-      const twins = new Set([page.title, ...page.aliases].flatMap((n) => byName.get(nameKey(n)) ?? []).filter((p) => p !== page));
-      for (const twin of twins) {
-        // One finding per pair, on the page that stays: the plainer name ("Ada" before "Ada (2)").
-        if (keepsOver(twin, page)) continue;
+      // One finding per group, on the page that stays, with a merge for each page it takes in: a
+      // name shared by n pages (a killed run's pages synced twice) is one finding, not n² pairs.
+      // Each page is taken in by one keeper: of its twins, the plainer name ("Ada" before "Ada (2)").
+      const taken = [...twinsOf(page)].filter((twin) => keepsOver(page, twin) && [...twinsOf(twin)].every((other) => other === page || !keepsOver(other, page)));
+      if (taken.length > 0) {
+        const names = taken.map((t) => t.path).join(", ");
+        const what = taken.length === 1 ? `"${page.title}" and ${names} name the same thing.` : `"${page.title}" and ${taken.length} other pages name the same thing: ${names}.`;
         findings.push(
-          finding("duplicate", page.path, `"${page.title}" and ${twin.path} name the same thing.${notesLinkingTo(twin.path, snapshot, resolver)}`, [
-            { kind: "merge-duplicates", label: `Merge ${twin.path} into this page`, safe: false, params: { keep: page.path, remove: twin.path } },
-          ]),
+          finding(
+            "duplicate",
+            page.path,
+            `${what}${taken.map((t) => notesLinkingTo(t.path, snapshot, resolver)).join("")}`,
+            taken.map((twin) => ({ kind: "merge-duplicates", label: `Merge ${twin.path} into this page`, safe: false, params: { keep: page.path, remove: twin.path } })),
+          ),
         );
       }
     }

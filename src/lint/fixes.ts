@@ -46,12 +46,16 @@ type Edit = (current: string) => string;
 /** Fixes that need a person's choice between two sides: offered one by one, never applied in bulk. */
 const CHOSEN_BY_HAND: ReadonlySet<Fix["kind"]> = new Set(["resolve-contradiction", "dismiss-contradiction"]);
 
-/** One fix per finding: the first safe one ("fix all safe"), or the first one offered ("fix all"). */
+/**
+ * One fix per finding: the first safe one ("fix all safe"), or the first one offered ("fix all").
+ * A group of duplicates is one finding with a merge per page it takes in: all of them are chosen.
+ */
 export function chooseFixes(findings: readonly Finding[], mode: "safe" | "all"): ChosenFix[] {
   const out: ChosenFix[] = [];
   for (const finding of findings) {
     const fix = finding.fixes.find((f) => !CHOSEN_BY_HAND.has(f.kind) && (mode === "all" || f.safe));
-    if (fix) out.push({ finding, fix });
+    if (fix?.kind === "merge-duplicates") out.push(...finding.fixes.filter((f) => f.kind === "merge-duplicates").map((f) => ({ finding, fix: f })));
+    else if (fix) out.push({ finding, fix });
   }
   return out;
 }
@@ -286,6 +290,9 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         const next = fns.reduce((text, fn) => fn(text), current);
         return { content: next, action: next === current ? "unchanged" : "updated" };
       },
+      // A wiki without index.md (or one removed since): the index fixes write it afresh. A missing
+      // page is never brought back by an edit: it was removed, and that stays a conflict.
+      ...(path === index ? { create: fns.reduce((text, fn) => fn(text), "") } : {}),
     });
   }
   for (const [path, expected] of removes) changes.push({ path, type: pages.get(path)?.type ?? "page", title: pages.get(path)?.title ?? basenameOf(path), action: "removed", remove: { expected } });

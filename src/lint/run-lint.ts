@@ -140,10 +140,10 @@ function fixedItems(chosen: readonly ChosenFix[]): FixedItem[] {
   return chosen.map((c) => ({ check: c.finding.check, page: c.finding.page, fix: c.fix.label }));
 }
 
-/** The pair a duplicate finding names, in either order. */
-function duplicatePair(f: Finding): string | null {
-  const { keep, remove } = f.fixes.find((x) => x.kind === "merge-duplicates")?.params ?? {};
-  return f.check === "duplicate" && keep && remove ? [keep, remove].sort().join("\n") : null;
+/** The pairs a duplicate finding names (one per merge it offers), each in either order. */
+function duplicatePairs(f: Finding): string[] {
+  if (f.check !== "duplicate") return [];
+  return f.fixes.flatMap(({ kind, params: { keep, remove } }) => (kind === "merge-duplicates" && keep && remove ? [[keep, remove].sort().join("\n")] : []));
 }
 
 interface Checked {
@@ -182,11 +182,11 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
       ...(request.progress ? { progress: request.progress } : {}),
     });
   }
-  const exactPairs = new Set(findings.map(duplicatePair).filter((k): k is string => k !== null));
+  const exactPairs = new Set(findings.flatMap(duplicatePairs));
   const pages = new Set(snapshot.pages.map((p) => p.path));
   // The model's verdict (with its reason) first, where both found the same pair.
   for (const f of [...(model?.findings ?? []), ...modelDuplicates, ...similar.duplicates]) {
-    const pair = duplicatePair(f);
+    const [pair] = duplicatePairs(f);
     if (pair && !exactPairs.has(pair) && pair.split("\n").every((p) => pages.has(p))) {
       exactPairs.add(pair);
       findings.push(f);

@@ -8,6 +8,7 @@
 import { normalizePath, TFile, TFolder, type App } from "obsidian";
 import { SynapseError } from "../core/errors";
 import { NO_STRAY_FILES, type StrayFiles, type VaultPort, type VaultStat } from "../vault/vault-port";
+import { conflictCopyName, isLeftover, MAX_COPIES, settleLeftovers } from "../vault/write-leftovers";
 
 /** Vault-relative path in Obsidian's form; "" for the vault root. */
 function clean(path: string): string {
@@ -121,22 +122,50 @@ export class ObsidianVault implements VaultPort {
     await this.app.vault.append(this.file(path), text);
   }
 
-  /** Temporary files a killed CLI (NodeVault) left in the folder; Obsidian's own writes leave none. */
+  /**
+   * What a killed CLI (NodeVault) left in the folder, settled as the CLI settles it (see
+   * `write-leftovers.ts`); Obsidian's own writes leave nothing. Leftovers are not notes: a
+   * temporary file, or a set-aside copy equal to the file at its path, is removed outright rather
+   * than sent to the trash.
+   */
   async removeStrayTempFiles(folder: string): Promise<StrayFiles> {
     const target = clean(folder);
     const root = target === "" ? this.app.vault.getRoot() : this.app.vault.getFolderByPath(target);
     if (!root) return NO_STRAY_FILES;
-    const stray: TFile[] = [];
+    const found: string[] = [];
     const walk = (node: TFolder) => {
       for (const child of node.children) {
         if (child instanceof TFolder) walk(child);
-        else if (child instanceof TFile && child.name.endsWith(".synapse-tmp")) stray.push(child);
+        else if (child instanceof TFile && isLeftover(child.name)) found.push(child.path);
       }
     };
     walk(root);
-    // Leftovers of a write, not notes: removed outright rather than sent to the trash.
-    for (const file of stray) await this.app.vault.adapter.remove(file.path);
-    return { ...NO_STRAY_FILES, removed: stray.map((f) => f.path).sort() };
+    const { adapter } = this.app.vault;
+    const taken = async (path: string) => this.app.vault.getAbstractFileByPath(path) !== null || (await adapter.exists(path));
+    return settleLeftovers(
+      {
+        remove: (path) => adapter.remove(path),
+        moveIfFree: async (path, to) => {
+          if (await taken(to)) return false;
+          await this.app.vault.rename(this.file(path), to);
+          return true;
+        },
+        // Guarded writes replace only the text pages Synapse writes: compared as text.
+        sameContent: async (a, b) => (await this.app.vault.read(this.file(a))) === (await this.app.vault.read(this.file(b))),
+        keepAsCopy: async (path, to) => {
+          const slash = to.lastIndexOf("/");
+          for (let n = 1; n <= MAX_COPIES; n++) {
+            const copy = `${slash === -1 ? "" : to.slice(0, slash + 1)}${conflictCopyName(to.slice(slash + 1), n)}`;
+            if (await taken(copy)) continue;
+            await this.app.vault.rename(this.file(path), copy);
+            return copy;
+          }
+          throw new SynapseError("vault", `No free name is left beside "${to}" for a copy of it; it is kept as "${path}".`);
+        },
+        name: (path) => path,
+      },
+      found.sort(),
+    );
   }
 
   /**

@@ -1,12 +1,13 @@
 /**
  * "Undo last ingest or change" in Obsidian: reverts the last run through the one write path. When
  * the user edited files since that run, it asks first (listing them) and never discards an edit
- * unasked.
+ * unasked. The run is named with its device, as the CLI names it.
  */
 import { Notice, type App } from "obsidian";
 import { toSynapseError } from "../core/errors";
 import type { WriteContext } from "../wiki/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
+import { describeRunForUndo } from "../wiki/run-description";
 import { previewUndo, undoLastRun } from "../wiki/undo";
 import { UndoConfirmModal } from "../ui/undo-confirm-modal";
 import { ObsidianVault } from "./obsidian-vault";
@@ -26,7 +27,7 @@ export async function undoLastChange(app: App, write: WriteContext, wikiFolder: 
       return;
     }
     const { run, conflicts } = preview;
-    const what = `the ${run.operation} of “${run.label}”`;
+    const what = describeRunForUndo(run);
     if (conflicts.length > 0 && !(await confirm(what, conflicts))) {
       new Notice(`Nothing was undone; ${conflicts.length} edited file${conflicts.length === 1 ? " was" : "s were"} kept.`);
       return;

@@ -25,18 +25,11 @@
  * beside the file now at its path when the two differ.
  */
 import { randomBytes } from "node:crypto";
-import { basename, dirname, extname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { SynapseError } from "../core/errors";
 import { errorCode, type NodeFsOps } from "./node-fs-ops";
 import type { StrayFiles } from "./vault-port";
-
-/** What a write in progress is called until it is linked into place; a crash can leave one. */
-export const TEMP_SUFFIX = ".synapse-tmp";
-/** What a file being replaced or removed is called while it is compared; a crash can leave one. */
-export const ASIDE_SUFFIX = ".synapse-aside";
-const SET_ASIDE = /^(.*)\.[0-9a-f]{12}\.synapse-aside$/;
-/** Copies tried before giving up ("Page (conflict).md", "Page (conflict 2).md", …). */
-const MAX_COPIES = 99;
+import { ASIDE_SUFFIX, conflictCopyName, MAX_COPIES, settleLeftovers as settle, TEMP_SUFFIX } from "./write-leftovers";
 
 /** Does a file's content, as bytes, hold the expectation? */
 export type Expectation = (bytes: Buffer) => boolean;
@@ -61,10 +54,8 @@ function tag(): string {
 
 /** The first free "<name> (conflict[ n]).<ext>" beside `full`, made a name of `file` (never overwriting). */
 async function keepAsCopy(fs: NodeFsOps, file: string, full: string): Promise<string> {
-  const ext = extname(full);
-  const stem = join(dirname(full), basename(full, ext));
   for (let n = 1; n <= MAX_COPIES; n++) {
-    const copy = `${stem} (conflict${n === 1 ? "" : ` ${n}`})${ext}`;
+    const copy = join(dirname(full), conflictCopyName(basename(full), n));
     try {
       await fs.link(file, copy);
     } catch (error) {
@@ -160,45 +151,29 @@ export async function removeGuarded(fs: NodeFsOps, full: string, expected: Expec
   return "done";
 }
 
-/**
- * What an interrupted write left in one folder's entries (absolute paths): a temporary file goes; a
- * set-aside file goes back to its path when nothing is there, goes when it matches the file there,
- * and is otherwise kept as a copy beside it.
- */
-export async function settleLeftovers(fs: NodeFsOps, files: readonly string[], name: Namer): Promise<StrayFiles> {
-  const removed: string[] = [];
-  const restored: string[] = [];
-  const keptAs: string[] = [];
-  for (const file of files) {
-    if (file.endsWith(TEMP_SUFFIX)) {
-      await fs.rm(file);
-      removed.push(name(file));
-      continue;
-    }
-    const full = SET_ASIDE.exec(file)?.[1];
-    if (full === undefined) continue;
-    if (!(await fs.isFile(full))) {
-      try {
-        await fs.link(file, full);
+/** What an interrupted write left among these files (absolute paths), settled (see `write-leftovers.ts`). */
+export function settleLeftovers(fs: NodeFsOps, files: readonly string[], name: Namer): Promise<StrayFiles> {
+  return settle(
+    {
+      remove: (file) => fs.rm(file),
+      async moveIfFree(file, target) {
+        if (await fs.isFile(target)) return false;
+        try {
+          await fs.link(file, target);
+        } catch (error) {
+          if (errorCode(error) === "EEXIST") return false;
+          throw error;
+        }
         await fs.rm(file);
-        restored.push(name(full));
-        continue;
-      } catch (error) {
-        if (errorCode(error) !== "EEXIST") throw error;
-      }
-    }
-    const [held, there] = await Promise.all([fs.readFile(file), fs.readFile(full)]);
-    if (held.equals(there)) {
-      await fs.rm(file);
-      removed.push(name(file));
-    } else {
-      keptAs.push(name(await keepAsCopy(fs, file, full)));
-    }
-  }
-  return { removed, restored, keptAs };
-}
-
-/** Is this file name something an interrupted write leaves? */
-export function isLeftover(fileName: string): boolean {
-  return fileName.endsWith(TEMP_SUFFIX) || SET_ASIDE.test(fileName);
+        return true;
+      },
+      async sameContent(a, b) {
+        const [held, there] = await Promise.all([fs.readFile(a), fs.readFile(b)]);
+        return held.equals(there);
+      },
+      keepAsCopy: (file, target) => keepAsCopy(fs, file, target),
+      name,
+    },
+    files,
+  );
 }

@@ -10,7 +10,8 @@ import { readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
 import { errorCode, nodeFsOps, type NodeFsOps } from "./node-fs-ops";
-import { holdsText, isLeftover, removeGuarded, replaceGuarded, settleLeftovers, TEMP_SUFFIX, type GuardedOutcome } from "./node-guarded-write";
+import { holdsText, removeGuarded, replaceGuarded, settleLeftovers, type GuardedOutcome } from "./node-guarded-write";
+import { isLeftover, TEMP_SUFFIX } from "./write-leftovers";
 import type { StrayFiles, VaultPort, VaultStat } from "./vault-port";
 
 /**

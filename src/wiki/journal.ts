@@ -12,7 +12,7 @@ import { contentHash } from "./content-hash";
 import { applyLineChange, revertLineChange } from "./line-changes";
 import { hasRun } from "./run-history";
 import { JournalSchema, parseRecord, type Journal, type JournalEntry, type WriterIdentity } from "./write-records";
-import { deviceName, isJournalKey, journalKeyOf, JOURNAL_FOLDER, LEGACY_JOURNAL_KEY } from "./writer-device";
+import { deviceName, isJournalKey, isLegacyRecordOf, journalKeyOf, JOURNAL_FOLDER, LEGACY_JOURNAL_KEY } from "./writer-device";
 
 /** The journal of a writer that names no device, and of earlier versions. */
 export const JOURNAL_KEY = LEGACY_JOURNAL_KEY;
@@ -114,15 +114,25 @@ async function setAside(store: StateStore, key: string, text: string, reason: st
 }
 
 /**
- * Finishes or rolls back the run this device's journal describes. The caller holds this device's
- * write lock, so the journal belongs to a writer that is gone. Another device's journal is never
- * touched here (see `foreignJournals`).
+ * Finishes or rolls back the run this device's journal describes, or else the previous version's
+ * journal when this device wrote it (see `isLegacyRecordOf`). The caller holds this device's write
+ * lock (which judges the previous version's lock too), so the journal belongs to a writer that is
+ * gone. Another device's journal is never touched here (see `foreignJournals`).
  */
 export async function rollBackJournal(vault: VaultPort, store: StateStore, owner: JournalOwner): Promise<JournalOutcome> {
-  const key = journalKeyOf(owner.writer);
+  const outcome = await rollBackJournalAt(vault, store, owner, journalKeyOf(owner.writer));
+  if (outcome.status !== "none" || journalKeyOf(owner.writer) === LEGACY_JOURNAL_KEY) return outcome;
+  // A crash of the previous version on this device, left under the key every device shared then.
+  return rollBackJournalAt(vault, store, owner, LEGACY_JOURNAL_KEY);
+}
+
+async function rollBackJournalAt(vault: VaultPort, store: StateStore, owner: JournalOwner, key: string): Promise<JournalOutcome> {
+  const legacy = key !== journalKeyOf(owner.writer);
   const text = await store.read(key);
   if (text === null) return { status: "none" };
   const parsed = parseRecord(JournalSchema, text);
+  // Another device's, or one that does not parse (whose device cannot be told): reported, not touched.
+  if (legacy && !(parsed.ok && isLegacyRecordOf(parsed.value.writer, owner.writer))) return { status: "none" };
   if (!parsed.ok) return setAside(store, key, text, parsed.reason);
   const journal = parsed.value;
   const { vault: wroteIn } = journal.writer;

@@ -11,7 +11,7 @@
 import { SynapseError } from "../core/errors";
 import type { StateStore } from "../vault/state-store";
 import { LockSchema, parseRecord, type LockRecord, type WriterIdentity } from "./write-records";
-import { deviceName, LEGACY_LOCK_KEY, lockKeyOf, sameDevice } from "./writer-device";
+import { deviceName, isLegacyRecordOf, LEGACY_LOCK_KEY, lockKeyOf, sameDevice } from "./writer-device";
 
 /** The lock of a writer that names no device (and of earlier versions). */
 export const LOCK_KEY = LEGACY_LOCK_KEY;
@@ -117,6 +117,24 @@ class HeartbeatWatch {
 }
 
 /**
+ * The previous version's lock (`lock.json`, one for every device) when this device's writer holds
+ * it and is alive, else null. It is judged by the same rule as this device's lock: a dead process
+ * id on this host or a heartbeat that stood still frees it (then it is removed), and the previous
+ * plugin's lock is a closed predecessor's, as the plugin's own lock is. Another device's is never
+ * looked at, nor one that does not parse (whose device cannot be told).
+ */
+async function liveLegacyLock(store: StateStore, options: LockOptions, watch: HeartbeatWatch, at: number, staleAfterMs: number): Promise<LockRecord | null> {
+  if (options.writer.device === undefined) return null; // its own lock is that key
+  const current = await readLock(store, LEGACY_LOCK_KEY);
+  if (!current?.lock || !isLegacyRecordOf(current.lock.writer, options.writer)) return null;
+  const { lock } = current;
+  const gone = ownerIsGone(lock, options.writer, options.isAlive) || lock.writer.host === null || watch.stoodStill(current.text, lock, at, staleAfterMs);
+  if (!gone) return lock;
+  if ((await store.read(LEGACY_LOCK_KEY)) === current.text) await store.remove(LEGACY_LOCK_KEY);
+  return null;
+}
+
+/**
  * Takes this device's write lock, waiting up to `waitMs` for another writer; fails with a message
  * naming that writer when it is still busy.
  */
@@ -129,11 +147,23 @@ export async function acquireWriteLock(store: StateStore, options: LockOptions):
   const token = randomToken();
   const deadline = monotonic() + (options.waitMs ?? 0);
   const watch = new HeartbeatWatch();
+  const legacyWatch = new HeartbeatWatch();
   let waited = false;
   let holder: LockRecord | null = null;
   // Tries again at once after a race or a takeover, a few times at most, then waits its turn.
   let retries = 0;
   for (;;) {
+    const legacy = await liveLegacyLock(store, options, legacyWatch, monotonic(), staleAfterMs);
+    if (legacy) {
+      holder = legacy;
+      if (monotonic() >= deadline) break;
+      if (!waited && (options.waitMs ?? 0) > 0) {
+        waited = true;
+        options.onWait?.(legacy);
+      }
+      await sleep(POLL_MS);
+      continue;
+    }
     const record: LockRecord = { version: 1, writer: options.writer, token, activity: options.activity, started: now(), heartbeat: now() };
     if (await store.createExclusive(key, JSON.stringify(record))) {
       const back = await readLock(store, key);

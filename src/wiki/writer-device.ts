@@ -36,6 +36,21 @@ export function sameDevice(a: WriterIdentity, b: WriterIdentity): boolean {
   return (a.device?.id ?? null) === (b.device?.id ?? null);
 }
 
+/**
+ * Is a record of an earlier version (it names no device) this device's own? Earlier versions kept
+ * one journal and one lock for every device, so after an upgrade a crash of the previous version
+ * waits under those keys. A record naming a host is this device's when the host is this one's (the
+ * CLI and the bridge always named it). The previous plugin named no host on any device, so no device
+ * can tell whose such a record is: the plugin takes it as its own wherever it runs, as the previous
+ * version did (a rollback restores only files that still hold what the run wrote, so nothing
+ * changed since is lost), while the CLI and the bridge leave it to the plugin and report it.
+ */
+export function isLegacyRecordOf(record: WriterIdentity, self: WriterIdentity): boolean {
+  if (record.device !== undefined || self.device === undefined) return false;
+  if (record.host !== null) return record.host === self.host;
+  return record.kind === "plugin" && self.kind === "plugin";
+}
+
 /** "laptop", or "an unknown device" for a record of an earlier version. */
 export function deviceName(writer: WriterIdentity): string {
   return writer.device ? writer.device.name || `device ${writer.device.id.slice(0, 8)}` : "an unknown device";

@@ -46,6 +46,21 @@ async function undoesByteForByte({ vault, before, ctx }: Awaited<ReturnType<type
 const kind = (k: FixKind) => (c: ChosenFix) => c.fix.kind === k;
 
 describe("lint fixes through the write path", () => {
+  it("fix all on a wiki without index.md writes the index, listing every page, and undo removes it", async () => {
+    const { "wiki/index.md": _index, ...withoutIndex } = PLANTED;
+    const vault = new MemoryVault(withoutIndex);
+    const snapshot = await snapshotOf(vault);
+    const plan = planFixes(snapshot, chooseFixes(exactChecks({ snapshot }), "all"), "2026-11-30");
+    const ctx: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: 1, host: "here" } };
+    await applyPlan(vault, plan.changes, { ...ctx, operation: "lint", label: "all fixes", wikiFolder: "wiki", now: NOW, maintainIndex: false });
+    const index = await vault.read("wiki/index.md");
+    const kept = snapshot.pages.filter((p) => !plan.changes.some((c) => c.path === p.path && c.remove));
+    expect(kept.length).toBeGreaterThan(3);
+    for (const page of kept) expect(index).toContain(`[[${page.path.replace(/\.md$/, "")}`);
+    await undoLastRun(vault, ctx, { wikiFolder: "wiki", now: NOW });
+    expect(await vault.stat("wiki/index.md")).toBeNull();
+  });
+
   it("retargets a mistyped link, keeping what it showed, and undoes byte for byte", async () => {
     const run = await applyFixes(kind("retarget-link"));
     expect(run.after["wiki/concepts/Dangling.md"]).toContain("[[Ada Lovelace|Ada Lovelac]]");
