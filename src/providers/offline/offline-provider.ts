@@ -4,7 +4,7 @@
  */
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
-import type { InferenceProvider } from "../../core/provider";
+import type { GenerationInput, InferenceProvider } from "../../core/provider";
 import { throwIfStopped, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { extract, isProperName } from "./extract";
@@ -42,7 +42,8 @@ export class OfflineProvider implements InferenceProvider {
     });
   }
 
-  generate(analysis: Analysis, _retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
+  /** Extractive and windowless: it reads the whole note from `run.source`, not the packed `input.note`. */
+  generate({ analysis }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
     throwIfStopped(run);
     const source = run.source;
     if (!source) throw new SynapseError("config", "The Offline provider needs the source note to generate pages.");

@@ -1,0 +1,122 @@
+/**
+ * The note as the page-writing step sees it: whole when it fits the room the window leaves, else
+ * its best parts — the sections the analysis names first, then the opening, then the rest in order
+ * — cut only at paragraph boundaries (a fenced code block is one paragraph) and put back in the
+ * note's own order, with a marker where something was left out. Pages can then quote the note
+ * instead of summarising its summary.
+ */
+import type { Analysis } from "./schemas";
+
+/** Where paragraphs were left out, so the model knows the text is not continuous. */
+export const OMITTED = "[…]";
+
+/** chars/3, on the high side like the window sizing: an estimate too low here is a prompt cut. */
+const CHARS_PER_TOKEN = 3;
+
+interface Paragraph {
+  readonly index: number;
+  readonly text: string;
+  /** The section (from its heading) this paragraph belongs to; "" before the first heading. */
+  readonly section: string;
+}
+
+/** Paragraphs split on blank lines, never inside a fenced code block; one pass over the lines. */
+function paragraphs(text: string): Paragraph[] {
+  const out: Paragraph[] = [];
+  let lines: string[] = [];
+  let fence: string | null = null;
+  let section = "";
+  const flush = () => {
+    if (lines.length > 0) out.push({ index: out.length, text: lines.join("\n"), section });
+    lines = [];
+  };
+  for (const line of text.split("\n")) {
+    const trimmed = line.trimStart();
+    const marker = /^(`{3,}|~{3,})/.exec(trimmed)?.[1];
+    if (fence === null && line.trim() === "") {
+      flush();
+      continue;
+    }
+    if (fence === null && /^#{1,6}[ \t]/.test(trimmed)) {
+      flush();
+      section = trimmed.replace(/^#+/, "").trim().toLowerCase();
+    }
+    if (marker) {
+      if (fence === null) fence = marker[0] ?? "`";
+      else if (marker.startsWith(fence)) fence = null;
+    }
+    lines.push(line);
+  }
+  flush();
+  return out;
+}
+
+/** The names the analysis gives, most telling first: concepts, entities, topics. */
+function namedSubjects(analysis: Analysis): string[] {
+  const names = [...analysis.concepts.map((c) => c.name), ...analysis.entities.map((e) => e.name), ...analysis.topics];
+  return names.map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0);
+}
+
+/** The rank of a paragraph's section among the named subjects, or -1 when it names none. */
+function sectionRank(section: string, subjects: readonly string[]): number {
+  if (!section) return -1;
+  return subjects.findIndex((subject) => section.includes(subject) || subject.includes(section));
+}
+
+/** The longest prefix of `text` within `chars`, ending at whitespace where it can and never inside a surrogate pair. */
+function cutAtWord(text: string, chars: number): string {
+  let end = Math.min(text.length, chars);
+  const code = text.charCodeAt(end - 1);
+  if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+  const head = text.slice(0, end);
+  const space = Math.max(head.lastIndexOf(" "), head.lastIndexOf("\n"));
+  return space > chars / 2 ? head.slice(0, space) : head;
+}
+
+/** The token estimate the excerpt's room is measured in. */
+export function excerptTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+/**
+ * The note's text within `maxTokens`: all of it when it fits; otherwise whole paragraphs in the
+ * order named sections, opening, rest, shown in the note's order. Empty when there is no room.
+ */
+export function noteExcerpt(text: string, analysis: Analysis, maxTokens: number): string {
+  const room = Math.max(0, Math.floor(maxTokens)) * CHARS_PER_TOKEN;
+  if (text.length <= room) return text;
+  if (room === 0) return "";
+  const all = paragraphs(text);
+  const subjects = namedSubjects(analysis);
+  const ranked = all
+    .map((paragraph) => ({ paragraph, rank: sectionRank(paragraph.section, subjects) }))
+    .sort((a, b) => {
+      // Named sections by the subject's rank, then everything else in the note's order (the opening first).
+      const ra = a.rank < 0 ? Number.MAX_SAFE_INTEGER : a.rank;
+      const rb = b.rank < 0 ? Number.MAX_SAFE_INTEGER : b.rank;
+      return ra - rb || a.paragraph.index - b.paragraph.index;
+    });
+  const chosen: Paragraph[] = [];
+  let used = 0;
+  for (const { paragraph } of ranked) {
+    // Each kept paragraph may cost a separator and an omission marker beside it.
+    const cost = paragraph.text.length + OMITTED.length + 4;
+    if (used + cost > room) continue;
+    chosen.push(paragraph);
+    used += cost;
+  }
+  if (chosen.length === 0) {
+    const first = all[0]?.text ?? "";
+    return `${cutAtWord(first, room - OMITTED.length - 2)}\n\n${OMITTED}`;
+  }
+  chosen.sort((a, b) => a.index - b.index);
+  const parts: string[] = [];
+  let next = 0;
+  for (const paragraph of chosen) {
+    if (paragraph.index > next) parts.push(OMITTED);
+    parts.push(paragraph.text);
+    next = paragraph.index + 1;
+  }
+  if (next < all.length) parts.push(OMITTED);
+  return parts.join("\n\n");
+}
