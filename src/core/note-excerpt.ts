@@ -1,6 +1,7 @@
 /**
  * The note as the page-writing step sees it: whole when it fits the room the window leaves, else
- * its best parts — the sections the analysis names first, then the opening, then the rest in order
+ * its best parts — the start of each section the analysis names, then the opening, then the rest of
+ * those sections, then everything else
  * — cut only at paragraph boundaries (a fenced code block is one paragraph) and put back in the
  * note's own order, with a marker where something was left out. Pages can then quote the note
  * instead of summarising its summary.
@@ -10,14 +11,19 @@ import type { Analysis } from "./schemas";
 /** Where paragraphs were left out, so the model knows the text is not continuous. */
 export const OMITTED = "[…]";
 
+/** The paragraphs that count as the note's opening (its title, first lines). */
+const OPENING_PARAGRAPHS = 3;
+
 /** chars/3, on the high side like the window sizing: an estimate too low here is a prompt cut. */
 const CHARS_PER_TOKEN = 3;
 
 interface Paragraph {
   readonly index: number;
   readonly text: string;
-  /** The section (from its heading) this paragraph belongs to; "" before the first heading. */
+  /** The section (from its level-2 to 6 heading) this paragraph belongs to; "" before the first. */
   readonly section: string;
+  /** Its place in its section: 0 for the heading, 1 for the first paragraph after it… */
+  readonly place: number;
 }
 
 /** Paragraphs split on blank lines, never inside a fenced code block; one pass over the lines. */
@@ -26,8 +32,9 @@ function paragraphs(text: string): Paragraph[] {
   let lines: string[] = [];
   let fence: string | null = null;
   let section = "";
+  let place = 0;
   const flush = () => {
-    if (lines.length > 0) out.push({ index: out.length, text: lines.join("\n"), section });
+    if (lines.length > 0) out.push({ index: out.length, text: lines.join("\n"), section, place: place++ });
     lines = [];
   };
   for (const line of text.split("\n")) {
@@ -39,7 +46,11 @@ function paragraphs(text: string): Paragraph[] {
     }
     if (fence === null && /^#{1,6}[ \t]/.test(trimmed)) {
       flush();
-      section = trimmed.replace(/^#+/, "").trim().toLowerCase();
+      // A level-1 heading is the note's title: it names the whole note, not one of its parts.
+      if (!trimmed.startsWith("# ") && !trimmed.startsWith("#\t")) {
+        section = trimmed.replace(/^#+/, "").trim().toLowerCase();
+        place = 0;
+      }
     }
     if (marker) {
       if (fence === null) fence = marker[0] ?? "`";
@@ -88,14 +99,18 @@ export function noteExcerpt(text: string, analysis: Analysis, maxTokens: number)
   if (room === 0) return "";
   const all = paragraphs(text);
   const subjects = namedSubjects(analysis);
+  // The start of each named section (heading and first paragraph), by the subject's rank; then the
+  // opening; then the rest of the named sections; then everything else in the note's order.
+  const tier = (paragraph: Paragraph, rank: number): number => {
+    if (rank >= 0) return paragraph.place <= 1 ? 0 : 2;
+    return paragraph.index < OPENING_PARAGRAPHS ? 1 : 3;
+  };
   const ranked = all
-    .map((paragraph) => ({ paragraph, rank: sectionRank(paragraph.section, subjects) }))
-    .sort((a, b) => {
-      // Named sections by the subject's rank, then everything else in the note's order (the opening first).
-      const ra = a.rank < 0 ? Number.MAX_SAFE_INTEGER : a.rank;
-      const rb = b.rank < 0 ? Number.MAX_SAFE_INTEGER : b.rank;
-      return ra - rb || a.paragraph.index - b.paragraph.index;
-    });
+    .map((paragraph) => {
+      const rank = sectionRank(paragraph.section, subjects);
+      return { paragraph, rank, tier: tier(paragraph, rank) };
+    })
+    .sort((a, b) => a.tier - b.tier || (a.tier === 0 ? a.rank - b.rank : 0) || a.paragraph.index - b.paragraph.index);
   const chosen: Paragraph[] = [];
   let used = 0;
   for (const { paragraph } of ranked) {
