@@ -230,6 +230,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
               ],
               format: schema,
               stream: true,
+              // Reasoning is output the structured reply does not need: off where the model takes the switch.
+              ...(this.thinks() ? { think: false } : {}),
               options: this.requestOptions(window),
             },
             signal,
@@ -251,6 +253,15 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       });
     };
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
+  }
+
+  /**
+   * Whether /api/show lists "thinking": only such a model is sent `think` (older servers and other
+   * models may refuse the field). gpt-oss takes levels only and keeps reasoning; it stays out of pages
+   * all the same, because only `message.content` is read.
+   */
+  private thinks(): boolean {
+    return this.info?.capabilities?.includes("thinking") ?? false;
   }
 
   /** The user's options, then the window and the limit this request asks for. */
