@@ -25,7 +25,8 @@ function problems(analysis: Analysis): string[] {
     else if (value.length > max) found.push(`${label} is longer than ${max} characters`);
   };
   bounded("the title", analysis.title, ANALYSIS_LIMITS.title, true);
-  bounded("the summary", analysis.summary, ANALYSIS_LIMITS.summary, true);
+  // A summary may be empty (a note of a heading and a list has no lead): the note goes along anyway.
+  bounded("the summary", analysis.summary, ANALYSIS_LIMITS.summary, false);
   const language = analysis.language.trim();
   if (!isIso6391(language)) found.push(`the language ${JSON.stringify(language.slice(0, 20))} is not an ISO 639-1 code such as "en"`);
   const lists = { topics: analysis.topics.length, entities: analysis.entities.length, concepts: analysis.concepts.length };
