@@ -112,17 +112,20 @@ export function noteExcerpt(text: string, analysis: Analysis, maxTokens: number)
     })
     .sort((a, b) => a.tier - b.tier || (a.tier === 0 ? a.rank - b.rank : 0) || a.paragraph.index - b.paragraph.index);
   const chosen: Paragraph[] = [];
-  let used = 0;
+  // Room for one more marker than paragraphs (a gap on both sides of each, in the worst case).
+  let used = OMITTED.length;
   for (const { paragraph } of ranked) {
-    // Each kept paragraph may cost a separator and an omission marker beside it.
+    // Each kept paragraph costs its text, a marker before it and two separators.
     const cost = paragraph.text.length + OMITTED.length + 4;
     if (used + cost > room) continue;
     chosen.push(paragraph);
     used += cost;
   }
   if (chosen.length === 0) {
+    // Not even one paragraph fits: the opening, cut at a word, marked as cut when there is room for that.
     const first = all[0]?.text ?? "";
-    return `${cutAtWord(first, room - OMITTED.length - 2)}\n\n${OMITTED}`;
+    const space = room - OMITTED.length - 2;
+    return space > 0 ? `${cutAtWord(first, space)}\n\n${OMITTED}` : cutAtWord(first, room);
   }
   chosen.sort((a, b) => a.index - b.index);
   const parts: string[] = [];
