@@ -70,7 +70,7 @@ function timed(provider: InferenceProvider, clock: { ms: number; cpu: number }):
   return {
     capabilities: () => provider.capabilities(),
     analyze: (text, context, run) => time(() => provider.analyze(text, context, run)),
-    generate: (analysis, context, run) => time(() => provider.generate(analysis, context, run)),
+    generate: (input, run) => time(() => provider.generate(input, run)),
     chat: (messages, context, run) => provider.chat(messages, context, run),
   };
 }

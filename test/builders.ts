@@ -1,6 +1,6 @@
 /** Builders for test objects, so each test states only what matters to it. */
 import { defineCapabilities, type ProviderCapabilities } from "../src/core/capabilities";
-import type { InferenceProvider } from "../src/core/provider";
+import type { GenerationInput, InferenceProvider } from "../src/core/provider";
 import type { RunContext } from "../src/core/run-context";
 import type { Analysis, Message, WikiPage } from "../src/core/schemas";
 
@@ -58,7 +58,7 @@ type Step = WikiPage[] | Error | ((run: RunContext) => Promise<WikiPage[]>);
  */
 export class ScriptedProvider implements InferenceProvider {
   readonly analyzeCalls: { sourceText: string; vaultContext: string }[] = [];
-  readonly generateCalls: { analysis: Analysis; retrievalContext: string }[] = [];
+  readonly generateCalls: { analysis: Analysis; retrievalContext: string; note: string }[] = [];
   private readonly caps: ProviderCapabilities;
 
   constructor(
@@ -79,8 +79,8 @@ export class ScriptedProvider implements InferenceProvider {
     return Promise.resolve(anAnalysis());
   }
 
-  async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
-    this.generateCalls.push({ analysis, retrievalContext });
+  async generate({ analysis, related: retrievalContext, note }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
+    this.generateCalls.push({ analysis, retrievalContext, note });
     const step = this.steps[Math.min(this.generateCalls.length - 1, this.steps.length - 1)];
     this.charge(run, "generate");
     if (step instanceof Error) throw step;

@@ -4,7 +4,9 @@
  * Every loop is bounded by attempts, a token budget, the run's deadline and its abort signal;
  * running out is a reported outcome, and a run that did not converge returns no pages to write.
  */
+import { checkAnalysis } from "./analysis-check";
 import { SynapseError, toSynapseError } from "./errors";
+import { excerptTokens, noteExcerpt } from "./note-excerpt";
 import { normalisePage } from "./page-normalise";
 import type { InferenceProvider } from "./provider";
 import { remainingMs, throwIfStopped, type RunContext } from "./run-context";
@@ -127,7 +129,7 @@ async function orchestratedLoop(
   throwIfStopped(run);
   run.progress?.({ type: "phase", phase: "analysing" });
   state.analyzeCalls += 1;
-  const analysis = await provider.analyze(source.text, options.vaultContext, run);
+  const analysis = checkAnalysis(await provider.analyze(source.text, options.vaultContext, run), provider.capabilities().model);
   state.analysis = analysis;
   return generateUntilValid(provider, analysis, source, options.maxIter, options, run, state);
 }
@@ -142,6 +144,7 @@ async function generateUntilValid(
   state: LoopState,
 ): Promise<LoopOutcome> {
   let feedback = "";
+  const note = noteForGeneration(provider, analysis, source, options);
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     throwIfStopped(run);
     if (overBudget(options, run)) return { stopReason: "budget", pages: [] };
@@ -153,7 +156,7 @@ async function generateUntilValid(
     try {
       // One shape whichever provider wrote them: clean one-line titles, one spelling per source,
       // valid tags, text made inert. The sources are checked as the model wrote them (`..` and all).
-      const generated = await provider.generate(analysis, context, run);
+      const generated = await provider.generate({ analysis, note, related: context }, run);
       pages = generated.map(normalisePage);
       const check = options.checkSources;
       if (check) refusedSources = await Promise.all(generated.map((page) => check(page.frontmatter.sources)));
@@ -177,6 +180,27 @@ async function generateUntilValid(
     feedback = describeIssuesForModel(report.issues);
   }
   return { stopReason: "max_iter", pages: [] };
+}
+
+/** Room for the note when the backend does not say its window: about 24,000 characters. */
+const NOTE_TOKENS_UNKNOWN_WINDOW = 8_000;
+/** The page-writing instructions and the schema, with room to spare. */
+const INSTRUCTION_TOKENS = 1_024;
+/** A retry's validation feedback. */
+const FEEDBACK_TOKENS = 512;
+
+/**
+ * The note as generation gets it: the prompt may fill half the declared window (the other half is
+ * the pages it writes), less the instructions, the analysis and the related wiki text. Packed once,
+ * so every attempt sees the same note.
+ */
+function noteForGeneration(provider: InferenceProvider, analysis: Analysis, source: SourceNote, options: OrchestratorOptions): string {
+  // An agent reads the note itself from the vault; its seed carries no copy.
+  if (provider.capabilities().supportsAgenticLoop) return "";
+  const window = provider.capabilities().maxContext;
+  if (window <= 0) return noteExcerpt(source.text, analysis, NOTE_TOKENS_UNKNOWN_WINDOW);
+  const taken = INSTRUCTION_TOKENS + FEEDBACK_TOKENS + excerptTokens(JSON.stringify(analysis, null, 2)) + excerptTokens(options.retrievalContext);
+  return noteExcerpt(source.text, analysis, Math.floor(window / 2) - taken);
 }
 
 /** Title of a note from its first heading, else its file name. */

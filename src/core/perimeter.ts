@@ -93,9 +93,9 @@ export class Perimeter {
         check(run);
         return provider.analyze(sourceText, vaultContext, run);
       },
-      generate: async (analysis, retrievalContext, run) => {
+      generate: async (input, run) => {
         check(run);
-        return provider.generate(analysis, retrievalContext, run);
+        return provider.generate(input, run);
       },
       chat: (messages, retrievalContext, run) => {
         check(run);

@@ -23,15 +23,26 @@ export interface StructuredAsk<T> {
   readonly what: string;
 }
 
+/**
+ * What the page-writing step works from: the analysis, the note itself (whole, or its best parts
+ * when it does not fit the window: note-excerpt.ts), and what the wiki already holds.
+ */
+export interface GenerationInput {
+  readonly analysis: Analysis;
+  /** The note's text, packed by the orchestrator within the window the backend declares. */
+  readonly note: string;
+  /** Related wiki pages and, on a retry, the validation errors of the previous attempt. */
+  readonly related: string;
+}
+
 export interface InferenceProvider {
   /** Reads the source once and says what it is about. Called exactly once per ingest. */
   analyze(sourceText: string, vaultContext: string, run: RunContext): Promise<Analysis>;
   /**
-   * Writes wiki pages for an analysed source. `retrievalContext` holds related wiki pages and, on
-   * a retry, the validation errors of the previous attempt. An agentic provider runs its whole
-   * agent loop here (the source is `run.source`).
+   * Writes wiki pages for an analysed source. An agentic provider runs its whole agent loop here
+   * (it reads the whole source itself: `run.source`).
    */
-  generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]>;
+  generate(input: GenerationInput, run: RunContext): Promise<WikiPage[]>;
   /** Streams an answer, content only. */
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string>;
   /**

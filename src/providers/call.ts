@@ -7,6 +7,7 @@
  * truncated and redacted); and token usage lands on the run's accumulator, even when the reply
  * then fails the schema (the tokens were spent).
  */
+import { ThinkFilter } from "./think-filter";
 import type { ProviderCapabilities } from "../core/capabilities";
 import { raceAbort } from "../core/abort";
 import { SynapseError } from "../core/errors";
@@ -276,6 +277,8 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
     let usage: TokenUsage | null = null;
     let yielded = false;
     let reply = "";
+    // Reasoning written into the answer never reaches the reader (think-filter.ts).
+    const thinking = new ThinkFilter();
     const parts = spec.open(signal)[Symbol.asyncIterator]();
     try {
       // Each step is raced against the signal, for transports that cannot abort a read.
@@ -288,9 +291,17 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
         }
         if (!part.text) continue;
         pace?.(part.text);
+        const text = thinking.push(part.text);
+        if (!text) continue;
         yielded = true;
-        if (reply.length < 10_000) reply += part.text;
-        yield part.text;
+        if (reply.length < 10_000) reply += text;
+        yield text;
+      }
+      const rest = thinking.end();
+      if (rest) {
+        yielded = true;
+        reply += rest;
+        yield rest;
       }
       recordUsage(run, config, "chat", usage);
       logAttempt(run, config, { operation: "chat", outcome: "ok", durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);

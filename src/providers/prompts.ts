@@ -4,8 +4,11 @@
  * a constraint, because servers that ignore the constraint (some OpenAI-compatible ones) still
  * read the prompt.
  */
-import { PAGE_TYPES, type Analysis, type Message } from "../core/schemas";
+import { isIso6391 } from "../core/iso639";
+import type { GenerationInput } from "../core/provider";
+import { PAGE_TYPES, type Message } from "../core/schemas";
 import type { RunContext } from "../core/run-context";
+import { OMITTED } from "../core/note-excerpt";
 import { describeLanguage } from "../core/wiki-language";
 
 export interface PromptPair {
@@ -43,16 +46,19 @@ export function analyzePrompt(sourceText: string, vaultContext: string, schema: 
   return { system, user };
 }
 
-export function generatePrompt(analysis: Analysis, retrievalContext: string, schema: Record<string, unknown>, run: RunContext): PromptPair {
+export function generatePrompt(input: GenerationInput, schema: Record<string, unknown>, run: RunContext): PromptPair {
+  const { analysis, note, related } = input;
   const path = sourcePathOf(run);
   const fixed = run.wikiLanguage;
-  const lang = analysis.language.trim() || "en";
+  // Only a real code reaches the instructions (the orchestrator has refused any other already).
+  const given = analysis.language.trim();
+  const lang = isIso6391(given) ? given : "en";
   // The user may fix the wiki's language; otherwise each page follows its note.
   const language = fixed
     ? `- Write every page, titles included, in ${describeLanguage(fixed)}, whatever the source's language; keep names and quotations as the source writes them. "frontmatter.lang" is "${fixed}".`
     : `- "frontmatter.lang" is the ISO 639-1 code of the page's language; write in the source's language ("${lang}").`;
   const system = [
-    "You write pages for a personal wiki kept in an Obsidian vault, from the analysis of one source note.",
+    "You write pages for a personal wiki kept in an Obsidian vault, from one source note and its analysis.",
     "Rules for every page:",
     `- "type" is one of: ${PAGE_TYPES.join(", ")}. Write one "source" page for the note itself, and entity or concept pages for what deserves its own page.`,
     `- "frontmatter.sources" lists "${path}" exactly as written here.`,
@@ -62,13 +68,15 @@ export function generatePrompt(analysis: Analysis, retrievalContext: string, sch
     "- When the wiki already has a page for the same subject (perhaps under another name or in another language), use that page's exact title.",
     '- "aliases" lists other names of the subject: synonyms, abbreviations, its name in other languages; [] when there are none.',
     '- "contradicts" lists each passage of the related wiki content that the source contradicts, as {"claim": what the source says, "existing": the passage quoted exactly}; [] when there are none. Never settle a contradiction yourself.',
-    "- Use only facts from the analysis and the context; do not invent.",
+    "- Use only facts from the source note, its analysis and the context; quote the note where a quotation helps; do not invent.",
+    `- Where the note is shown in parts, "${OMITTED}" marks what was left out; do not guess at it.`,
     schemaBlock(schema),
   ].join("\n");
   const user = [
     `Analysis of "${path}":`,
     JSON.stringify(analysis, null, 2),
-    retrievalContext.trim() ? `\nRelated wiki content and notes:\n${retrievalContext.trim()}` : "",
+    note.trim() ? `\nSource note "${path}":\n<source>\n${note}\n</source>` : "",
+    related.trim() ? `\nRelated wiki content and notes:\n${related.trim()}` : "",
   ]
     .filter(Boolean)
     .join("\n");

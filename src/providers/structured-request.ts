@@ -4,7 +4,7 @@
  * parsed with, and names for messages. Adapters only put them on the wire.
  */
 import type * as z from "zod";
-import type { StructuredAsk } from "../core/provider";
+import type { GenerationInput, StructuredAsk } from "../core/provider";
 import type { RunContext } from "../core/run-context";
 import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema, type Analysis } from "../core/schemas";
 import { jsonSchemaFor, type SchemaDialect } from "./json-schema";
@@ -36,14 +36,13 @@ export function analysisRequest(dialect: SchemaDialect, sourceText: string, vaul
 
 export function pagesRequest(
   dialect: SchemaDialect,
-  analysis: Analysis,
-  retrievalContext: string,
+  input: GenerationInput,
   run: RunContext,
 ): StructuredRequest<z.infer<typeof LenientPagesReplySchema>> {
   const schema = jsonSchemaFor(PagesReplySchema, dialect);
   return {
     operation: "generate",
-    pair: generatePrompt(analysis, retrievalContext, schema, run),
+    pair: generatePrompt(input, schema, run),
     schema,
     schemaName: "wiki_pages",
     replySchema: LenientPagesReplySchema,

@@ -149,7 +149,7 @@ describe("the cli provider", () => {
     const r = await rig({ steps: [{ tool: "Read", input: { file_path: NOTE_PATH } }, writePage(), { tool: "Bash", input: { command: "ls" } }] });
     const progress: ProgressEvent[] = [];
     const run = runFor(progress);
-    const pages = await r.provider().generate(SEED, "Related: [[CRDT]]", run);
+    const pages = await r.provider().generate({ analysis: SEED, note: "", related: "Related: [[CRDT]]" }, run);
 
     expect(pages.map((p) => [p.type, p.title, p.frontmatter.sources])).toEqual([["source", "Local-first software", [NOTE_PATH]]]);
     expect(run.usage.entries).toEqual([
@@ -179,11 +179,11 @@ describe("the cli provider", () => {
 
   it("sends the wiki language the user chose, and the agent is told to write in it", async () => {
     const r = await rig({ steps: [writePage()] });
-    await r.provider().generate(SEED, "", createRunContext({ source: { path: NOTE_PATH, text: NOTE_TEXT }, wikiLanguage: "de" }));
+    await r.provider().generate({ analysis: SEED, note: "", related: "" }, createRunContext({ source: { path: NOTE_PATH, text: NOTE_TEXT }, wikiLanguage: "de" }));
     expect(r.sent[0]?.wikiLanguage).toBe("de");
     expect(r.agentCalls[0]?.[0]?.options.systemPrompt).toContain('in German ("de"), whatever the note\'s language, and set lang: de');
     // Following each note's language sends nothing, so an older bridge still accepts the request.
-    await r.provider().generate(SEED, "", runFor());
+    await r.provider().generate({ analysis: SEED, note: "", related: "" }, runFor());
     expect(r.sent[1]).not.toHaveProperty("wikiLanguage");
   });
 
@@ -212,41 +212,41 @@ describe("the cli provider", () => {
 
   it("turns the agent's limits and failures into errors that say what to change", async () => {
     const turns = await rig({ steps: [], subtype: "error_max_turns" });
-    const tooLong = await failure(turns.provider().generate(SEED, "", runFor()));
+    const tooLong = await failure(turns.provider().generate({ analysis: SEED, note: "", related: "" }, runFor()));
     expect(tooLong.kind).toBe("unavailable");
     expect(tooLong.message).toContain("turn limit (12)");
 
     const budget = await rig({ steps: [], subtype: "error_max_budget_usd" });
-    expect((await failure(budget.provider().generate(SEED, "", runFor()))).message).toContain("cost limit ($0.5)");
+    expect((await failure(budget.provider().generate({ analysis: SEED, note: "", related: "" }, runFor()))).message).toContain("cost limit ($0.5)");
 
     const login = await rig({ steps: [], isError: true, resultText: "Not logged in · Please run /login" });
-    const auth = await failure(login.provider().generate(SEED, "", runFor()));
+    const auth = await failure(login.provider().generate({ analysis: SEED, note: "", related: "" }, runFor()));
     expect(auth.kind).toBe("request");
     expect(auth.message).toContain("ANTHROPIC_API_KEY");
   });
 
   it("refuses to start without what it needs, before any request", async () => {
     const r = await rig({ steps: [] });
-    expect(await failure(r.provider({ vaultPath: null }).generate(SEED, "", runFor()))).toMatchObject({ kind: "config" });
-    const noToken = await failure(r.provider({ token: () => null }).generate(SEED, "", runFor()));
+    expect(await failure(r.provider({ vaultPath: null }).generate({ analysis: SEED, note: "", related: "" }, runFor()))).toMatchObject({ kind: "config" });
+    const noToken = await failure(r.provider({ token: () => null }).generate({ analysis: SEED, note: "", related: "" }, runFor()));
     expect(noToken.kind).toBe("config");
     expect(noToken.message).toContain("SYNAPSE_BRIDGE_TOKEN");
-    expect((await failure(r.provider({ bridgeUrl: "http://192.168.1.5:8765" }).generate(SEED, "", runFor()))).message).toContain("127.0.0.1");
-    expect((await failure(r.provider({ bridgeUrl: "http://u:p@127.0.0.1:8765" }).generate(SEED, "", runFor()))).kind).toBe("config");
+    expect((await failure(r.provider({ bridgeUrl: "http://192.168.1.5:8765" }).generate({ analysis: SEED, note: "", related: "" }, runFor()))).message).toContain("127.0.0.1");
+    expect((await failure(r.provider({ bridgeUrl: "http://u:p@127.0.0.1:8765" }).generate({ analysis: SEED, note: "", related: "" }, runFor()))).kind).toBe("config");
     const noSource = createRunContext();
-    expect((await failure(r.provider().generate(SEED, "", noSource))).kind).toBe("config");
+    expect((await failure(r.provider().generate({ analysis: SEED, note: "", related: "" }, noSource))).kind).toBe("config");
     expect(r.sent).toEqual([]);
   });
 
   it("explains the bridge's refusals: wrong token, unserved vault, missing note", async () => {
     const r = await rig({ steps: [] });
-    const token = await failure(r.provider({ token: "wrong-token-0123456789" }).generate(SEED, "", runFor()));
+    const token = await failure(r.provider({ token: "wrong-token-0123456789" }).generate({ analysis: SEED, note: "", related: "" }, runFor()));
     expect(token).toMatchObject({ kind: "request", status: 401 });
     expect(token.message).toContain("Settings → Synapse → CLI agent");
-    const vault = await failure(r.provider({ vaultPath: "/not/served" }).generate(SEED, "", runFor()));
+    const vault = await failure(r.provider({ vaultPath: "/not/served" }).generate({ analysis: SEED, note: "", related: "" }, runFor()));
     expect(vault).toMatchObject({ kind: "config", status: 403 });
     const missing = createRunContext({ source: { path: "Clippings/Gone.md", text: "" } });
-    expect(await failure(r.provider().generate(SEED, "", missing))).toMatchObject({ kind: "vault", status: 404 });
+    expect(await failure(r.provider().generate({ analysis: SEED, note: "", related: "" }, missing))).toMatchObject({ kind: "vault", status: 404 });
   });
 
   it("says plainly when nothing answers at the bridge URL", async () => {
@@ -255,7 +255,7 @@ describe("the cli provider", () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const r = await rig({ steps: [] });
-    const error = await failure(r.provider({ bridgeUrl: `http://127.0.0.1:${port}` }).generate(SEED, "", runFor()));
+    const error = await failure(r.provider({ bridgeUrl: `http://127.0.0.1:${port}` }).generate({ analysis: SEED, note: "", related: "" }, runFor()));
     expect(error.kind).toBe("transport");
     expect(error.message).toContain("synapse bridge --vault");
   });
@@ -269,7 +269,7 @@ describe("the cli provider", () => {
     cleanups.push(() => new Promise<void>((resolve) => cut.close(() => resolve())));
     const r = await rig({ steps: [] });
     const url = `http://127.0.0.1:${(cut.address() as AddressInfo).port}`;
-    const error = await failure(r.provider({ bridgeUrl: url }).generate(SEED, "", runFor()));
+    const error = await failure(r.provider({ bridgeUrl: url }).generate({ analysis: SEED, note: "", related: "" }, runFor()));
     expect(error.kind).toBe("transport");
     expect(error.message).toContain("before the agent finished");
   });
@@ -279,7 +279,7 @@ describe("the cli provider", () => {
     const controller = new AbortController();
     const progress: ProgressEvent[] = [];
     const run = runFor(progress, controller.signal);
-    const pending = r.provider().generate(SEED, "", run);
+    const pending = r.provider().generate({ analysis: SEED, note: "", related: "" }, run);
     await until(() => progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")), "the agent's first tool call");
     controller.abort();
     expect((await failure(pending)).kind).toBe("cancelled");
@@ -300,7 +300,7 @@ describe("the cli provider", () => {
     };
     const controller = new AbortController();
     const progress: ProgressEvent[] = [];
-    const pending = r.provider({ fetch: deaf }).generate(SEED, "", runFor(progress, controller.signal));
+    const pending = r.provider({ fetch: deaf }).generate({ analysis: SEED, note: "", related: "" }, runFor(progress, controller.signal));
     await until(() => progress.some((e) => e.type === "activity" && e.message.startsWith("Agent: Glob")), "the agent's first tool call");
     controller.abort();
     expect((await failure(pending)).kind).toBe("cancelled");
@@ -335,13 +335,13 @@ describe("the cli provider", () => {
       return response.body ? new Response(afterHeartbeats(response.body, 3, () => stop.abort()), response) : response;
     };
     const progress: ProgressEvent[] = [];
-    expect((await failure(r.provider({ fetch: quiet }).generate(SEED, "", runFor(progress, stop.signal)))).kind).toBe("cancelled");
+    expect((await failure(r.provider({ fetch: quiet }).generate({ analysis: SEED, note: "", related: "" }, runFor(progress, stop.signal)))).kind).toBe("cancelled");
     expect(progress.map((e) => (e.type === "activity" ? e.message : e.type))).toEqual(["Claude agent started in the bridge's staging copy."]);
   });
 
   it("stops at the run's deadline with a timeout", async () => {
     const r = await rig({ steps: [], hang: true });
     const run = createRunContext({ source: { path: NOTE_PATH, text: NOTE_TEXT }, timeoutMs: 300 });
-    expect((await failure(r.provider().generate(SEED, "", run))).kind).toBe("timeout");
+    expect((await failure(r.provider().generate({ analysis: SEED, note: "", related: "" }, run))).kind).toBe("timeout");
   });
 });

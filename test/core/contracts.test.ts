@@ -90,7 +90,7 @@ describe("the privacy perimeter", () => {
     const remote = new ScriptedProvider([[aPage().build()]], { name: "remote", isLocal: false });
     const guarded = new Perimeter({ localOnly: true, excludedFolders: [] }).guard(remote);
     await expect(guarded.analyze("x", "", run())).rejects.toMatchObject({ kind: "perimeter", message: expect.stringContaining("Local-only mode") });
-    await expect(guarded.generate(remote.analyzeCalls as never, "", run())).rejects.toMatchObject({ kind: "perimeter" });
+    await expect(guarded.generate({ analysis: remote.analyzeCalls as never, note: "", related: "" }, run())).rejects.toMatchObject({ kind: "perimeter" });
     expect(remote.analyzeCalls).toHaveLength(0);
     expect(remote.generateCalls).toHaveLength(0);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { defineCapabilities, type ProviderCapabilities } from "../../src/core/capabilities";
 import { SynapseError } from "../../src/core/errors";
 import { orchestrate, type OrchestratorOptions } from "../../src/core/orchestrator";
-import type { InferenceProvider } from "../../src/core/provider";
+import type { GenerationInput, InferenceProvider } from "../../src/core/provider";
 import { createRunContext, type RunContext, type RunContextOptions } from "../../src/core/run-context";
 import type { Analysis, Message, WikiPage } from "../../src/core/schemas";
 import { SOURCE_PATH, ScriptedProvider, aPage } from "../builders";
@@ -126,7 +126,7 @@ class SomeoneElsesAgent implements InferenceProvider {
     this.analyzed += 1;
     return Promise.reject(new Error("an agentic provider is never asked to analyse"));
   }
-  generate(_analysis: Analysis, context: string, run: RunContext): Promise<WikiPage[]> {
+  generate({ related: context }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
     this.generated.push(`${run.source?.path ?? ""}|${context}`);
     return Promise.resolve(this.pages[Math.min(this.generated.length - 1, this.pages.length - 1)] ?? []);
   }

@@ -56,7 +56,7 @@ describe("cancelling an agent run", () => {
       vaultPath: vault.root,
     });
     const run = createRunContext({ signal: controller.signal, source: { path: NOTE_PATH, text: NOTE_TEXT } });
-    const pending = provider.generate(SEED, "", run);
+    const pending = provider.generate({ analysis: SEED, note: "", related: "" }, run);
     await api.waitForTurn(1);
     expect(bridge.activeRuns()).toBe(1);
     controller.abort();

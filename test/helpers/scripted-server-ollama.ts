@@ -126,6 +126,10 @@ export const renderOllama: Renderer = {
           return;
         }
         res.writeHead(200, { "content-type": "application/x-ndjson" });
+        // Thinking streams first, in message.thinking with an empty content (Ollama's api.md, `think`).
+        if (reply.reasoning && (request.body as { think?: unknown } | null)?.think !== false) {
+          for (const piece of chunksOf(reply.reasoning)) res.write(line(model, "", false, { message: { role: "assistant", content: "", thinking: piece } }));
+        }
         paced(ctx, written.tokens, (token) => res.write(line(model, token, false)), () => res.end(line(model, "", true, final)));
         return;
       }

@@ -74,12 +74,14 @@ export const renderOpenAI: Renderer = {
         if (!stream) {
           return jsonResponse(res, 200, {
             id: "chatcmpl-1", object: "chat.completion", created: 0, model,
-            choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null }, finish_reason: finish }],
+            choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null, ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}) }, finish_reason: finish }],
             usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
           });
         }
         sseHead();
         res.write(sse(chunk(model, { role: "assistant", content: "" })));
+        // llama-server and vLLM stream reasoning first, in delta.reasoning_content, content null.
+        for (const part of chunksOf(reply.reasoning ?? "")) res.write(sse(chunk(model, { content: null, reasoning_content: part })));
         for (const part of chunksOf(reply.text)) res.write(sse(chunk(model, { content: part })));
         res.write(sse(chunk(model, {}, finish)));
         res.write(usageChunk(usage));

@@ -30,7 +30,17 @@ export interface ScriptedUsage {
 
 export type Reply =
   /** A well-formed answer whose text is `text` (JSON or prose). */
-  | { readonly kind: "content"; readonly text: string; readonly usage?: ScriptedUsage; readonly finish?: "stop" | "length" }
+  | {
+      readonly kind: "content";
+      readonly text: string;
+      readonly usage?: ScriptedUsage;
+      readonly finish?: "stop" | "length";
+      /**
+       * A reasoning model's thinking, sent where each server puts it: Ollama's `message.thinking`
+       * (unless the request says `think: false`), llama-server's and vLLM's `reasoning_content`.
+       */
+      readonly reasoning?: string;
+    }
   /** An HTTP error in the protocol's error format. */
   | { readonly kind: "status"; readonly status: number; readonly message?: string; readonly headers?: Readonly<Record<string, string>> }
   /** Waits before answering (with `then`, or a valid default). */

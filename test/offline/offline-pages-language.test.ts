@@ -9,7 +9,7 @@ import { describeWithCorpus } from "../helpers/with-corpus";
 async function offlinePages(path: string, text: string): Promise<WikiPage[]> {
   const provider = new OfflineProvider();
   const run = createRunContext({ source: { path, text } });
-  return provider.generate(await provider.analyze(text, "", run), "", run);
+  return provider.generate({ analysis: await provider.analyze(text, "", run), note: text, related: "" }, run);
 }
 
 /** Every fixed English phrase an Offline page used to carry. */

@@ -15,7 +15,7 @@ async function runOffline(path: string, text: string) {
   const provider = new OfflineProvider();
   const run = createRunContext({ source: { path, text } });
   const analysis = await provider.analyze(text, "", run);
-  const pages = await provider.generate(analysis, "", run);
+  const pages = await provider.generate({ analysis: analysis, note: "", related: "" }, run);
   return { analysis, pages };
 }
 

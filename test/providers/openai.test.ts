@@ -28,7 +28,7 @@ describe("OpenAI-compatible backend", () => {
     server.setScript([content(REPLIES.analysis), content(REPLIES.pages)]);
     const provider = createProvider("openai", envFor("openai", server));
     await provider.analyze("text", "", ingestRun());
-    await provider.generate(ANALYSIS, "", ingestRun());
+    await provider.generate({ analysis: ANALYSIS, note: "", related: "" }, ingestRun());
     for (const request of server.modelRequests()) {
       const format = (request.body as { response_format: { type: string; json_schema: { name: string; strict: boolean; schema: Schema } } }).response_format;
       expect(format.type).toBe("json_schema");
@@ -48,7 +48,7 @@ describe("OpenAI-compatible backend", () => {
     const provider = createProvider("openai", envFor("openai", server));
     expect(provider.capabilities().structuredOutput).toBe("json_schema");
     await provider.analyze("text", "", ingestRun());
-    const pages = await provider.generate(ANALYSIS, "", ingestRun());
+    const pages = await provider.generate({ analysis: ANALYSIS, note: "", related: "" }, ingestRun());
     expect(pages).toHaveLength(2);
     const [rejected, retried, later] = server.modelRequests();
     expect(rejected!.body).toHaveProperty("response_format");
@@ -60,7 +60,7 @@ describe("OpenAI-compatible backend", () => {
 
   it("parses a reply from a server that ignores response_format and answers in prose", async () => {
     server.setScript([content(REPLIES.pagesFenced)]);
-    const pages = await createProvider("openai", envFor("openai", server)).generate(ANALYSIS, "", ingestRun());
+    const pages = await createProvider("openai", envFor("openai", server)).generate({ analysis: ANALYSIS, note: "", related: "" }, ingestRun());
     expect(pages.map((p) => p.type)).toEqual(["source", "concept"]);
   });
 

@@ -35,7 +35,7 @@ describe("prompts", () => {
   });
 
   it("generate: names the exact source path, the language, the page types and wikilinks", () => {
-    const pair = generatePrompt(ANALYSIS, "Properties: structured fields.", jsonSchemaFor(PagesReplySchema, "openai"), run);
+    const pair = generatePrompt({ analysis: ANALYSIS, note: NOTE, related: "Properties: structured fields." }, jsonSchemaFor(PagesReplySchema, "openai"), run);
     expect(pair.system).toContain(`"frontmatter.sources" lists "${NOTE_PATH}" exactly`);
     expect(pair.system).toContain("entity, concept, source, synthesis, comparison");
     expect(pair.system).toContain('("en")');

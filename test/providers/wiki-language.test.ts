@@ -98,7 +98,7 @@ describe("the wiki language with the bridge and the Offline provider", () => {
     const provider = new OfflineProvider();
     const run = createRunContext({ source: note, wikiLanguage: "en" });
     const analysis = await provider.analyze(note.text, "", run);
-    const [source] = await provider.generate(analysis, "", run);
+    const [source] = await provider.generate({ analysis: analysis, note: "", related: "" }, run);
     expect(source?.content).toContain("> [!info] Extracted without a language model");
     expect(source?.content).not.toContain("Ohne Sprachmodell");
     // What the page mostly is — the note's own sentences — is German, and lang says so.

@@ -7,9 +7,9 @@
  */
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError, isAbort } from "../../core/errors";
-import type { InferenceProvider } from "../../core/provider";
+import type { GenerationInput, InferenceProvider } from "../../core/provider";
 import { deadlineSignal, throwIfStopped, type NoteScope, type RunContext } from "../../core/run-context";
-import type { Analysis, Message, WikiPage } from "../../core/schemas";
+import type { Message, WikiPage } from "../../core/schemas";
 import { raceAbort } from "../../core/abort";
 import type { FetchLike } from "../environment";
 import {
@@ -184,7 +184,8 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       .catch(() => undefined);
   }
 
-  async function generate(_seed: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
+  /** The agent reads the note itself in the vault: only the related wiki text and feedback are passed on. */
+  async function generate({ related: retrievalContext }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
     throwIfStopped(run);
     const base = checkBridgeUrl(options.bridgeUrl);
     if (!run.source) throw new SynapseError("config", "The Claude agent backend needs the note being ingested.");

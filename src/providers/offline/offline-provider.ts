@@ -4,7 +4,8 @@
  */
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
-import type { InferenceProvider } from "../../core/provider";
+import { ANALYSIS_LIMITS } from "../../core/analysis-check";
+import type { GenerationInput, InferenceProvider } from "../../core/provider";
 import { throwIfStopped, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { extract, isProperName } from "./extract";
@@ -28,21 +29,34 @@ export class OfflineProvider implements InferenceProvider {
     throwIfStopped(run);
     const path = run.source?.path ?? "note.md";
     const found = extract(path, sourceText);
+    // Held to the analysis' bounds (analysis-check.ts): extraction copies the note, and a note's
+    // heading or link may be as long as the note itself.
+    const clip = (text: string, max: number) => {
+      if (text.length <= max) return text;
+      // Never half a surrogate pair.
+      const cut = text.slice(0, max);
+      return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+    };
+    const items = ANALYSIS_LIMITS.listItems;
     return Promise.resolve({
-      title: found.title,
+      title: clip(found.title, ANALYSIS_LIMITS.title),
       language: found.language,
-      summary: found.lead,
-      topics: [...found.headings.filter((h) => h.level <= 2).map((h) => h.text), ...found.tags].slice(0, 12),
-      entities: [...found.links.filter((t) => isProperName(t.name)), ...found.namedPhrases].map((t) => ({
-        name: t.name,
+      summary: clip(found.lead, ANALYSIS_LIMITS.summary),
+      topics: [...found.headings.filter((h) => h.level <= 2).map((h) => h.text), ...found.tags].slice(0, 12).map((t) => clip(t, ANALYSIS_LIMITS.name)),
+      entities: [...found.links.filter((t) => isProperName(t.name)), ...found.namedPhrases].slice(0, items).map((t) => ({
+        name: clip(t.name, ANALYSIS_LIMITS.name),
         kind: "named",
-        description: t.context,
+        description: clip(t.context, ANALYSIS_LIMITS.description),
       })),
-      concepts: found.links.filter((t) => !isProperName(t.name)).map((t) => ({ name: t.name, description: t.context })),
+      concepts: found.links
+        .filter((t) => !isProperName(t.name))
+        .slice(0, items)
+        .map((t) => ({ name: clip(t.name, ANALYSIS_LIMITS.name), description: clip(t.context, ANALYSIS_LIMITS.description) })),
     });
   }
 
-  generate(analysis: Analysis, _retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
+  /** Extractive and windowless: it reads the whole note from `run.source`, not the packed `input.note`. */
+  generate({ analysis }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
     throwIfStopped(run);
     const source = run.source;
     if (!source) throw new SynapseError("config", "The Offline provider needs the source note to generate pages.");

@@ -10,7 +10,7 @@
  */
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
-import type { InferenceProvider, StructuredAsk } from "../../core/provider";
+import type { GenerationInput, InferenceProvider, StructuredAsk } from "../../core/provider";
 import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
@@ -114,8 +114,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     return this.structured(run, "analysis", analysisRequest("ollama", sourceText, vaultContext, run));
   }
 
-  async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
-    return (await this.structured(run, "pages", pagesRequest("ollama", analysis, retrievalContext, run))).pages;
+  async generate(input: GenerationInput, run: RunContext): Promise<WikiPage[]> {
+    return (await this.structured(run, "pages", pagesRequest("ollama", input, run))).pages;
   }
 
   /** Held to the run's cap and never raised: a verdict cut off at it is simply unreadable. */
@@ -230,6 +230,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
               ],
               format: schema,
               stream: true,
+              // Reasoning is output the structured reply does not need: off where the model takes the switch.
+              ...(this.thinks() ? { think: false } : {}),
               options: this.requestOptions(window),
             },
             signal,
@@ -251,6 +253,15 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       });
     };
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
+  }
+
+  /**
+   * Whether /api/show lists "thinking": only such a model is sent `think` (older servers and other
+   * models may refuse the field). gpt-oss takes levels only and keeps reasoning; it stays out of pages
+   * all the same, because only `message.content` is read.
+   */
+  private thinks(): boolean {
+    return this.info?.capabilities?.includes("thinking") ?? false;
   }
 
   /** The user's options, then the window and the limit this request asks for. */

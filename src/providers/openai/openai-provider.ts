@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError } from "../../core/errors";
 import type { RunLogger } from "../../core/log";
-import type { InferenceProvider, StructuredAsk } from "../../core/provider";
+import type { GenerationInput, InferenceProvider, StructuredAsk } from "../../core/provider";
 import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
@@ -126,8 +126,8 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     return this.structured(run, analysisRequest("openai", sourceText, vaultContext, run));
   }
 
-  async generate(analysis: Analysis, retrievalContext: string, run: RunContext): Promise<WikiPage[]> {
-    return (await this.structured(run, pagesRequest("openai", analysis, retrievalContext, run))).pages;
+  async generate(input: GenerationInput, run: RunContext): Promise<WikiPage[]> {
+    return (await this.structured(run, pagesRequest("openai", input, run))).pages;
   }
 
   /** Held to the run's cap and never raised: a verdict cut off at it is simply unreadable. */
