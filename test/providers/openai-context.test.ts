@@ -39,7 +39,7 @@ describe("OpenAI-compatible context window", () => {
     const s = await start({ kind: "llama-server", contextSize: 4096 });
     const provider = createProvider("openai", env(s));
     await provider.analyze("A short note.", "", ingestRun());
-    await provider.generate(ANALYSIS, "", ingestRun());
+    await provider.generate({ analysis: ANALYSIS, note: "A short note.", related: "" }, ingestRun());
     expect(probes(s, "/props")).toBe(1);
     expect(provider.capabilities().maxContext).toBe(4096);
     for (const max of sentMaxTokens(s)) {
