@@ -14,6 +14,10 @@ import { EXIT } from "./io";
 export function jsonReportObject(report: IngestReport, diffs?: ReadonlyMap<string, string>): Record<string, unknown> {
   return {
     converged: report.converged,
+    // Why the run ended ("converged", "max_iter", "budget", "deadline", "cancelled", "error",
+    // "up_to_date", "unreadable"), and the last problems found: a failed ingest explains itself.
+    stopReason: report.stopReason,
+    issues: [...report.issues],
     upToDate: report.upToDate !== null,
     attempts: { analyze: report.attempts.analyze, generate: report.attempts.generate },
     pages: report.pages.map((p) => ({
@@ -42,6 +46,8 @@ const MODES: Readonly<Record<ProviderId, ProviderMode>> = { offline: "offline", 
 export function jsonProviderFailure(id: ProviderId, kind: ErrorKind, message: string): string {
   return JSON.stringify({
     converged: false,
+    stopReason: "error",
+    issues: [],
     upToDate: false,
     attempts: { analyze: 0, generate: 0 },
     pages: [],
