@@ -30,7 +30,7 @@ export function jsonReportObject(report: IngestReport, diffs?: ReadonlyMap<strin
     })),
     contradictions: report.contradictions.map((c) => ({ page: c.page, sources: [...c.sources], passages: [...c.passages] })),
     locked: report.locked.map((l) => ({ path: l.path, title: l.title, wouldAdd: l.wouldAdd })),
-    usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd },
+    usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd, estimatedCalls: report.usage.estimatedCalls ?? 0 },
     provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
     error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
   };
@@ -53,7 +53,7 @@ export function jsonProviderFailure(id: ProviderId, kind: ErrorKind, message: st
     pages: [],
     contradictions: [],
     locked: [],
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: null, estimatedCalls: 0 },
     provider: { name: id, mode: MODES[id], isLocal: id === "offline" },
     error: { kind, message },
   });
@@ -88,7 +88,9 @@ const SYMBOL: Record<string, string> = { created: "+", updated: "~", merged: "â‹
 
 function tokens(report: IngestReport): string {
   if (report.usage.inputTokens + report.usage.outputTokens === 0 && report.provider.model === null) return "no model, no tokens";
-  return formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
+  const line = formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
+  const estimated = report.usage.estimatedCalls ?? 0;
+  return estimated > 0 ? `${line} (${estimated} request(s) never returned usage: their tokens are estimated)` : line;
 }
 
 function indent(text: string, prefix: string): string[] {
