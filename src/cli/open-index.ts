@@ -97,6 +97,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
     reader: vault,
     wikiFolder: effectiveWikiFolder(settings.wikiFolder),
     excludedFolders: settings.excludedFolders,
+    maxNoteBytes: settings.maxNoteBytes,
     embedder,
     // The vault's own choice, not the flags': a run with `--embed-model X` keeps its vectors.
     configuredEmbeddingModel: embedding?.configuredEmbeddingModelId(settings) ?? null,

@@ -2,7 +2,9 @@
  * `synapse query "<question>" --vault <dir> …`: ask the wiki from a terminal. The answer streams
  * to stdout as it arrives; `--json` prints one object instead. Exit codes as for ingest: 0 answered
  * (including an honest "not in your wiki"), 2 usage or bad question, 4 provider failure, 1 when
- * `--save` could not write, 130 interrupted.
+ * `--save` could not write, 130 interrupted. An answer with no verified citation still exits 0: the
+ * exit-code table has no code for it and the command did what was asked; it carries a warning on
+ * stderr and in `--json` instead, each unverified citation with its reason.
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -68,12 +70,20 @@ async function parseScope(value: string | undefined, vault: NodeVault): Promise<
 export function jsonQueryReport(report: AskReport, saved: string | null): string {
   return JSON.stringify({
     answer: report.answer,
-    citations: report.citations.map((c) => ({ page: c.page, verified: c.verified })),
+    citations: report.citations.map((c) => ({ page: c.page, path: c.path, verified: c.verified, problem: c.problem, reason: c.verified ? null : c.reason })),
+    warning: report.unverifiedWarning,
     saved,
     usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd },
     provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
     error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
   });
+}
+
+/** The citations as the human output lists them on stderr, then the warning of an answer with none verified. */
+export function citationLines(report: AskReport): string[] {
+  const lines = report.citations.map((c) => `  ${c.verified ? "✓" : "✗ unverified:"} ${c.page}${c.path ? ` (${c.path})` : ""}${c.verified ? "" : ` — ${c.reason}`}`);
+  if (report.unverifiedWarning) lines.push(`Warning: ${report.unverifiedWarning}`);
+  return lines;
 }
 
 function exitCode(report: AskReport): number {
@@ -111,7 +121,7 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
     provider = createProvider(id, { settings, secrets: envSecrets(io.env), fetch: globalThis.fetch, streamingFetch: globalThis.fetch, logger, vaultPath: vaultRoot });
   } catch (error) {
     const failure = toSynapseError(error, "config");
-    if (json) io.stdout(`${JSON.stringify({ answer: "", citations: [], saved: null, usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: id, mode: null, isLocal: id === "offline" }, error: { kind: failure.kind, message: failure.message } })}\n`);
+    if (json) io.stdout(`${JSON.stringify({ answer: "", citations: [], warning: null, saved: null, usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: id, mode: null, isLocal: id === "offline" }, error: { kind: failure.kind, message: failure.message } })}\n`);
     else io.stderr(`Error (${failure.kind}): ${failure.message}\n`);
     return EXIT.provider;
   }
@@ -142,7 +152,7 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
   } else {
     if (report.error) io.stderr(`Error (${report.error.kind}): ${report.error.message}\n`);
     else io.stdout("\n");
-    for (const c of report.citations) io.stderr(`  ${c.verified ? "✓" : "✗ unverified:"} ${c.page}${c.path ? ` (${c.path})` : ""}${c.verified ? "" : ` — ${c.reason}`}\n`);
+    for (const line of citationLines(report)) io.stderr(`${line}\n`);
     if (report.leftOut > 0) io.stderr(`  ${report.leftOut} relevant passage(s) left out: no room for them in the model's context window or the "Token budget" setting.\n`);
     if (saved) io.stderr(`Saved as ${saved}\n`);
     const usage = report.usage.inputTokens + report.usage.outputTokens > 0 ? formatUsageLine(report.usage, report.provider.model, report.usage.costUsd) : "no tokens";

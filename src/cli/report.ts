@@ -14,6 +14,10 @@ import { EXIT } from "./io";
 export function jsonReportObject(report: IngestReport, diffs?: ReadonlyMap<string, string>): Record<string, unknown> {
   return {
     converged: report.converged,
+    // Why the run ended ("converged", "max_iter", "budget", "deadline", "cancelled", "error",
+    // "up_to_date", "unreadable"), and the last problems found: a failed ingest explains itself.
+    stopReason: report.stopReason,
+    issues: [...report.issues],
     upToDate: report.upToDate !== null,
     attempts: { analyze: report.attempts.analyze, generate: report.attempts.generate },
     pages: report.pages.map((p) => ({
@@ -26,7 +30,7 @@ export function jsonReportObject(report: IngestReport, diffs?: ReadonlyMap<strin
     })),
     contradictions: report.contradictions.map((c) => ({ page: c.page, sources: [...c.sources], passages: [...c.passages] })),
     locked: report.locked.map((l) => ({ path: l.path, title: l.title, wouldAdd: l.wouldAdd })),
-    usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd },
+    usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd, estimatedCalls: report.usage.estimatedCalls ?? 0 },
     provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
     error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
   };
@@ -42,12 +46,14 @@ const MODES: Readonly<Record<ProviderId, ProviderMode>> = { offline: "offline", 
 export function jsonProviderFailure(id: ProviderId, kind: ErrorKind, message: string): string {
   return JSON.stringify({
     converged: false,
+    stopReason: "error",
+    issues: [],
     upToDate: false,
     attempts: { analyze: 0, generate: 0 },
     pages: [],
     contradictions: [],
     locked: [],
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
+    usage: { inputTokens: 0, outputTokens: 0, costUsd: null, estimatedCalls: 0 },
     provider: { name: id, mode: MODES[id], isLocal: id === "offline" },
     error: { kind, message },
   });
@@ -82,7 +88,9 @@ const SYMBOL: Record<string, string> = { created: "+", updated: "~", merged: "â‹
 
 function tokens(report: IngestReport): string {
   if (report.usage.inputTokens + report.usage.outputTokens === 0 && report.provider.model === null) return "no model, no tokens";
-  return formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
+  const line = formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
+  const estimated = report.usage.estimatedCalls ?? 0;
+  return estimated > 0 ? `${line} (${estimated} request(s) never returned usage: their tokens are estimated)` : line;
 }
 
 function indent(text: string, prefix: string): string[] {

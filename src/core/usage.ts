@@ -10,6 +10,11 @@ export interface UsageRecord {
   readonly outputTokens: number;
   /** Set when the provider reported a cost itself (the agent SDK does). */
   readonly costUsd?: number;
+  /**
+   * The request never returned usage (timed out or cancelled while the server worked on it): its
+   * tokens are Synapse's estimate of the prompt (and of what arrived of the reply), not a count.
+   */
+  readonly estimated?: boolean;
 }
 
 /** What an operation spent, as reports show it: tokens, and the cost when the model has a price (else null). */
@@ -34,6 +39,8 @@ export interface UsageTotals {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly calls: number;
+  /** Calls among them whose tokens are estimated, not reported by the server. */
+  readonly estimatedCalls: number;
 }
 
 export class UsageAccumulator {
@@ -50,22 +57,25 @@ export class UsageAccumulator {
   totals(): UsageTotals {
     let inputTokens = 0;
     let outputTokens = 0;
+    let estimatedCalls = 0;
     for (const r of this.records) {
       inputTokens += r.inputTokens;
       outputTokens += r.outputTokens;
+      if (r.estimated) estimatedCalls += 1;
     }
-    return { inputTokens, outputTokens, calls: this.records.length };
+    return { inputTokens, outputTokens, calls: this.records.length, estimatedCalls };
   }
 
   /** Totals per provider name, for the per-run summary. */
   byProvider(): Map<string, UsageTotals> {
     const out = new Map<string, UsageTotals>();
     for (const r of this.records) {
-      const t = out.get(r.provider) ?? { inputTokens: 0, outputTokens: 0, calls: 0 };
+      const t = out.get(r.provider) ?? { inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
       out.set(r.provider, {
         inputTokens: t.inputTokens + r.inputTokens,
         outputTokens: t.outputTokens + r.outputTokens,
         calls: t.calls + 1,
+        estimatedCalls: t.estimatedCalls + (r.estimated ? 1 : 0),
       });
     }
     return out;

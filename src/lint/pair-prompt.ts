@@ -11,6 +11,7 @@ import type { StructuredAsk } from "../core/provider";
 import type { Message } from "../core/schemas";
 import { findJson } from "../providers/json-repair";
 import { truncateToTokens } from "../retrieval/tokens";
+import { stripProvenance } from "../wiki/provenance-strip";
 import type { PageRecord } from "./snapshot";
 
 /** Each page's text is cut to this many tokens, so a pair's prompt stays small whatever the pages. */
@@ -43,9 +44,12 @@ const SYSTEM = [
   'Reply with JSON only: {"contradictions": [{"first": "<a sentence copied exactly from page A>", "second": "<a sentence copied exactly from page B>"}], "duplicate": true|false, "reason": "<one sentence>"}.',
 ].join(" ");
 
-/** The page as the model sees it: the body without Synapse's hidden markers, cut to PAGE_TOKENS. */
+/**
+ * The page as the model sees it: the body without Synapse's markers and attribution lines, nor
+ * any other hidden comment, cut to PAGE_TOKENS.
+ */
 export function pageText(page: PageRecord): string {
-  return truncateToTokens(page.body.replace(/%%[\s\S]*?%%/g, "").replace(/\n{3,}/g, "\n\n").trim(), PAGE_TOKENS);
+  return truncateToTokens(stripProvenance(page.body).replace(/%%[\s\S]*?%%/g, "").replace(/\n{3,}/g, "\n\n").trim(), PAGE_TOKENS);
 }
 
 function pairUser(a: PageRecord, b: PageRecord, retryNote?: string): string {

@@ -73,6 +73,7 @@ export async function openAndSync(deps: OpenIndexDeps): Promise<VaultIndex> {
     reader: { read },
     wikiFolder: effectiveWikiFolder(settings.wikiFolder),
     excludedFolders: settings.excludedFolders,
+    maxNoteBytes: settings.maxNoteBytes,
     links,
     resolver: { resolve: (target, from) => app.metadataCache.getFirstLinkpathDest(target, from)?.path ?? null },
     embedder,

@@ -72,6 +72,7 @@ export class QueryService implements QueryController {
         answer: "",
         grounding: "none",
         citations: [],
+        unverifiedWarning: null,
         passages: [],
         consulted: [],
         leftOut: 0,

@@ -170,6 +170,18 @@ function recordUsage(run: RunContext, config: CallConfig, operation: Operation, 
   run.progress?.({ type: "usage", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
 }
 
+/**
+ * A request that timed out or was cancelled while the server worked on it returned no usage, yet
+ * its prompt was read (and paid for, on a priced API): recorded as an estimate, flagged so, rather
+ * than left out of the run's usage.
+ */
+function recordEstimatedUsage(run: RunContext, config: CallConfig, operation: Operation, error: SynapseError, prompt: string, reply: string | undefined): void {
+  if (operation === "readiness" || !prompt || (error.kind !== "timeout" && error.kind !== "cancelled")) return;
+  const inputTokens = estimateTokens(prompt);
+  const outputTokens = reply ? estimateTokens(reply) : 0;
+  run.usage.record({ provider: config.provider, model: config.model, operation, inputTokens, outputTokens, estimated: true });
+  run.progress?.({ type: "usage", inputTokens, outputTokens });
+}
 
 /** One request/response call under the full policy; the retry loop itself is `withRetry`. */
 export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: CallSpec<R, T>): Promise<T> {
@@ -198,6 +210,7 @@ export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: 
     } catch (thrown) {
       const error = settleError(thrown, timer, run, config, spec.mapError);
       const note = isTruncated(error) ? { note: "stopped at the output limit" } : {};
+      if (!usage) recordEstimatedUsage(run, config, spec.operation, error, spec.prompt, reply);
       logAttempt(run, config, { operation: spec.operation, outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage), ...limitOf(spec), ...note }, spec.prompt, reply);
       throw error;
     } finally {
@@ -309,6 +322,7 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
     } catch (thrown) {
       const error = settleError(thrown, timer, run, config, spec.mapError);
       recordUsage(run, config, "chat", usage);
+      if (!usage) recordEstimatedUsage(run, config, "chat", error, spec.prompt, reply);
       logAttempt(run, config, { operation: "chat", outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
       const delay = yielded ? null : nextDelay(error, attempt, config.retry, run);
       if (delay === null) throw error;

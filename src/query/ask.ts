@@ -21,7 +21,7 @@ import { effectiveWikiFolder } from "../wiki/page-paths";
 import { isInFolder } from "../wiki/read-note";
 import { shareablePaths } from "../wiki/shareable-pages";
 import { nothingFits, questionBudget } from "./budget";
-import { checkCitations, type Citation, type ConsultedPassage } from "./citations";
+import { checkCitations, unverifiedAnswerWarning, type Citation, type ConsultedPassage } from "./citations";
 import { packContext, type ContextPassage } from "./context";
 import { isRelevant, questionTerms } from "./relevance";
 import type { ProviderMode } from "../core/capabilities";
@@ -65,6 +65,8 @@ export interface AskReport {
   /** "vault": answered from the context; "none": nothing relevant, no model called; "general": labelled general answer. */
   readonly grounding: "vault" | "none" | "general";
   readonly citations: readonly Citation[];
+  /** Set when an answer from the vault has no verified citation: it must not pass for a grounded one. */
+  readonly unverifiedWarning: string | null;
   /** What was sent as context, in order, so a reader can check each citation. */
   readonly passages: readonly ContextPassage[];
   /** Pages the backend read itself beyond those passages (an agent's Read); citing them verifies too. */
@@ -199,6 +201,7 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     answer,
     grounding,
     citations,
+    unverifiedWarning: unverifiedAnswerWarning(grounding, citations, error !== null),
     passages,
     consulted,
     leftOut,

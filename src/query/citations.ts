@@ -18,7 +18,15 @@ export interface Citation {
   readonly verified: boolean;
   /** Why it is unverified, one sentence; empty when verified. */
   readonly reason: string;
+  /**
+   * Why it is unverified, for a program: the page was not among the passages sent (from the
+   * model's memory, or a page kept out of its reach), the number names no passage sent, or the
+   * page sent is gone from the vault since. Null when verified.
+   */
+  readonly problem: CitationProblem | null;
 }
+
+export type CitationProblem = "not-in-context" | "no-such-passage" | "page-gone";
 
 /** A page the backend read itself while answering (an agent's Read), not among the numbered passages. */
 export interface ConsultedPassage {
@@ -60,13 +68,26 @@ export function checkCitations(
     const found = passages.find((p) => p.ref === n);
     const page = found ? found.title : `[${n}]`;
     if (out.has(citationKey(page))) continue;
-    out.set(citationKey(page), found ? judge(page, found, pageExists) : { page, path: null, verified: false, reason: `There is no passage ${n} in the context that was sent.` });
+    out.set(citationKey(page), found ? judge(page, found, pageExists) : { page, path: null, verified: false, reason: `There is no passage ${n} in the context that was sent.`, problem: "no-such-passage" });
   }
   return [...out.values()];
 }
 
 function judge(page: string, found: { readonly path: string } | undefined, pageExists: (path: string) => boolean): Citation {
-  if (!found) return { page, path: null, verified: false, reason: "This page was not among the passages sent to the model." };
-  if (!pageExists(found.path)) return { page, path: found.path, verified: false, reason: "This page no longer exists in the vault." };
-  return { page, path: found.path, verified: true, reason: "" };
+  if (!found) return { page, path: null, verified: false, reason: "This page was not among the passages sent to the model.", problem: "not-in-context" };
+  if (!pageExists(found.path)) return { page, path: found.path, verified: false, reason: "This page no longer exists in the vault.", problem: "page-gone" };
+  return { page, path: found.path, verified: true, reason: "", problem: null };
+}
+
+/**
+ * The warning an answer from the vault carries when not one of its citations checks out — it cites
+ * nothing, or only what was never sent — so it is never taken for a grounded answer. Null when
+ * some citation is verified, or when the answer did not come from the vault's context at all
+ * ("not in your wiki", a labelled general answer, a failure).
+ */
+export function unverifiedAnswerWarning(grounding: "vault" | "none" | "general", citations: readonly Citation[], failed: boolean): string | null {
+  if (grounding !== "vault" || failed || citations.some((c) => c.verified)) return null;
+  return citations.length === 0
+    ? "This answer cites no page of your wiki, so nothing in it could be checked against your vault; treat it as unsupported."
+    : "None of this answer's citations could be verified against the passages sent; treat it as unsupported.";
 }

@@ -6,6 +6,7 @@
 import { inFolders } from "../core/perimeter";
 import type { RetrievalHit } from "../retrieval/types";
 import { estimateTokens } from "../retrieval/tokens";
+import { stripProvenance } from "../wiki/provenance-strip";
 
 export interface ContextPassage {
   /** 1-based number the answer may cite as [n]. */
@@ -37,7 +38,8 @@ function render(p: ContextPassage): string {
 
 /**
  * Wiki hits before note hits, each list in its own order of relevance; passages are added while
- * they fit `budgetTokens`, and one passage never repeats the same chunk.
+ * they fit `budgetTokens`, and one passage never repeats the same chunk. Synapse's markers and
+ * attribution lines are taken out of each passage; one that held nothing else is not sent.
  */
 export function packContext(
   wikiHits: readonly RetrievalHit[],
@@ -57,7 +59,9 @@ export function packContext(
     const key = `${h.path}#${h.heading}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const passage: ContextPassage = { ref: passages.length + 1, path: h.path, title: titleOf(h.path), heading: h.heading, text: h.text, kind };
+    const clean = stripProvenance(h.text);
+    if (!clean && h.text.trim()) continue;
+    const passage: ContextPassage = { ref: passages.length + 1, path: h.path, title: titleOf(h.path), heading: h.heading, text: clean, kind };
     const text = render(passage);
     const cost = estimateTokens(text) + 2;
     if (used + cost > budgetTokens) {

@@ -2,9 +2,11 @@
  * Packs retrieval hits into a token budget, best first. A hit that does not fit whole is skipped
  * (a smaller one further down may still fit); only the very best hit is cut to fit rather than
  * left out, because the page most related to the note matters more than any number of others.
- * What was left out is returned, so the run log can say so.
+ * What was left out is returned, so the run log can say so. Synapse's source markers and
+ * attribution lines never go in.
  */
 import type { ContextEvent } from "../core/log";
+import { stripProvenance } from "../wiki/provenance-strip";
 import type { RetrievalHit } from "./types";
 import { estimateTokens, truncateToTokens } from "./tokens";
 
@@ -69,7 +71,12 @@ export function packHits(hits: readonly RetrievalHit[], budgetTokens: number): P
   const blocks: PackedBlock[] = [];
   const omitted: OmittedHit[] = [];
   let used = 0;
-  for (const hit of hits) {
+  for (const found of hits) {
+    // Synapse's markers and attribution lines are bookkeeping: out of the prompt, and a chunk of
+    // nothing else is not sent at all.
+    const clean = stripProvenance(found.text);
+    if (!clean && found.text.trim()) continue;
+    const hit = clean === found.text.trim() ? found : { ...found, text: clean };
     const text = renderBlock(hit);
     const tokens = estimateTokens(text);
     const cost = tokens + (blocks.length > 0 ? separator : 0);

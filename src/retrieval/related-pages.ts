@@ -5,6 +5,7 @@
  */
 import { splitFrontmatter } from "../core/markdown";
 import type { VaultPort } from "../vault/vault-port";
+import { stripProvenance } from "../wiki/provenance-strip";
 
 export interface WikiContext {
   /** Existing page titles, for analysis and linking. */
@@ -54,7 +55,9 @@ export async function buildWikiContext(
     const path = byTitle.get(title);
     if (!path) continue;
     try {
-      const body = splitFrontmatter(await vault.read(path)).body.trim();
+      // Synapse's markers and attribution lines are bookkeeping, not what the page says.
+      const body = stripProvenance(splitFrontmatter(await vault.read(path)).body);
+      if (!body) continue;
       excerpts.push(`### Existing page [[${title}]]\n${body.slice(0, EXCERPT_CHARS)}${body.length > EXCERPT_CHARS ? "…" : ""}`);
     } catch {
       // A page that vanished or cannot be read is simply not context.

@@ -1,11 +1,15 @@
-/** A short excerpt of a chunk around the first query word it contains, the match in **bold**. */
+/**
+ * A short excerpt of a chunk around the first query word it contains, the match in **bold**.
+ * Synapse's source markers and attribution lines are no part of it.
+ */
 import { withCompoundParts } from "./compound-grams";
+import { stripProvenance } from "../wiki/provenance-strip";
 import { foldText, tokenize } from "./tokenize";
 
 const WIDTH = 160;
 
 export function makeSnippet(chunkText: string, queryTerms: readonly string[]): string {
-  const text = chunkText.replace(/^---[\s\S]*?\n---\s*\n/, "").replace(/\s+/g, " ").trim();
+  const text = stripProvenance(chunkText.replace(/^---[\s\S]*?\n---\s*\n/, "")).replace(/\s+/g, " ").trim();
   const wanted = new Set(queryTerms);
   let found: { index: number; length: number } | null = null;
   for (const m of text.matchAll(/[\p{L}\p{N}\p{M}'’]+/gu)) {

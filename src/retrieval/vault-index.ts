@@ -31,6 +31,11 @@ export interface VaultIndexOptions {
   readonly reader: { read(path: string): Promise<string> };
   readonly wikiFolder: string;
   readonly excludedFolders: readonly string[];
+  /**
+   * The "Largest note" setting in bytes: a note over it is never sent to the embedding model, as
+   * ingest never sends it to a model. Absent: no limit.
+   */
+  readonly maxNoteBytes?: number;
   /** Where links come from (default: the markdown parser). */
   readonly links?: LinkExtractor;
   /** How link targets resolve (default: by path, then by file name, as Obsidian does). */
@@ -337,7 +342,13 @@ export class VaultIndex implements Retriever {
   async embedPending(options: EmbedOptions = {}): Promise<EmbedResult> {
     if (!this.vectors) return NO_EMBEDDINGS;
     // A page whose text would carry an excluded note's words to the embedding model is withheld.
-    const admit = (path: string): Admission => (!this.notes.has(path) || this.excluded(path) ? "skip" : this.shareable(path) ? "embed" : "withhold");
+    // A note over the size limit is withheld like one ingest refuses (binary ones are caught at the read).
+    const admit = (path: string): Admission => {
+      const state = this.notes.get(path);
+      if (!state || this.excluded(path)) return "skip";
+      if (this.options.maxNoteBytes !== undefined && state.size > this.options.maxNoteBytes) return "withhold";
+      return this.shareable(path) ? "embed" : "withhold";
+    };
     return this.vectors.embedNeeded(admit, this.options.reader, options);
   }
 

@@ -15,6 +15,7 @@
  * has queued are kept too, until it commits them.
  */
 import type { StateStore } from "../vault/state-store";
+import { looksBinary } from "../core/note-admission";
 import { contentHash } from "../wiki/content-hash";
 import { parseNote, type Chunk } from "./chunker";
 import { EMBED_BATCH_SIZE, type Embedder } from "./embedder";
@@ -282,6 +283,11 @@ export class VectorBackend {
           markdown = await reader.read(path);
         } catch {
           continue; // gone (the next sync removes it), or unreadable for now: it stays pending
+        }
+        if (looksBinary(markdown)) {
+          // Ingest refuses a binary file named like a note; its bytes never reach the embedder either.
+          this.remove(path);
+          continue;
         }
         const parsed = parseNote(path, markdown);
         const keys: string[] = [];

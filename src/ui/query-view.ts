@@ -135,6 +135,8 @@ export class QueryView extends ItemView {
   }
 
   private renderSources(turnEl: HTMLElement, report: AskReport): void {
+    // An answer from the vault that cites nothing verified must not pass for a grounded one.
+    if (report.unverifiedWarning) turnEl.createDiv({ cls: "synapse-query-unverified-answer", text: `Unverified answer: ${report.unverifiedWarning}` });
     if (report.citations.length === 0) return;
     const list = turnEl.createEl("ul", { cls: "synapse-query-sources" });
     for (const citation of report.citations) {

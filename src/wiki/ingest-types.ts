@@ -62,7 +62,11 @@ export interface IngestReport {
   readonly upToDate: { readonly since: string; readonly movedFrom: string | null } | null;
   /** Changes the review left out (not written); empty without a review. */
   readonly declined: readonly PageChange[];
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
+  /**
+   * `estimatedCalls`: requests among them that never returned usage (cancelled, timed out), whose
+   * tokens are estimated from the prompt; 0 when every count is the server's.
+   */
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null; readonly estimatedCalls?: number };
   readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
   readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
   /** The last attempt's validation problems, one sentence each. */

@@ -20,7 +20,8 @@ async function wiki(): Promise<string> {
 
 interface QueryJson {
   answer: string;
-  citations: { page: string; verified: boolean }[];
+  citations: { page: string; path: string | null; verified: boolean; problem: string | null; reason: string | null }[];
+  warning: string | null;
   saved: string | null;
   usage: { inputTokens: number; outputTokens: number; costUsd: number | null };
   provider: { name: string; mode: string; isLocal: boolean };
@@ -33,7 +34,8 @@ describe("synapse query (built CLI, Offline provider, the vault's real index)", 
     const run = await runCli(["query", "Who designed the Analytical Engine?", "--vault", vault, "--provider", "offline", "--scope", "wiki", "--save", "--json"]);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as QueryJson;
-    expect(Object.keys(report)).toEqual(["answer", "citations", "saved", "usage", "provider", "error"]);
+    expect(Object.keys(report)).toEqual(["answer", "citations", "warning", "saved", "usage", "provider", "error"]);
+    expect(report.warning).toBeNull();
     expect(report.error).toBeNull();
     expect(report.answer).toContain("Analytical Engine");
     expect(report.citations.length).toBeGreaterThan(0);

@@ -23,6 +23,7 @@ import { parseLinks, sourcesOf } from "../../src/retrieval/links";
 import { makeSnippet } from "../../src/retrieval/snippet";
 import { tokenize } from "../../src/retrieval/tokenize";
 import { markedSources, parseBody } from "../../src/wiki/provenance";
+import { stripProvenance } from "../../src/wiki/provenance-strip";
 import { rewriteLinks } from "../../src/wiki/plan";
 
 export type Scanner = (text: string) => unknown;
@@ -62,6 +63,7 @@ export const SCANNERS: Readonly<Record<string, Scanner>> = {
   retargetLinks: (text) => retargetLinks(text, (target) => target === "a", "b"),
   parseBody,
   markedSources,
+  stripProvenance,
   comparedText: (text) => comparedText(page(text)),
   pageText: (text) => pageText(page(text) as never),
   offlineExtract: (text) => extract("notes/n.md", text),

@@ -159,9 +159,20 @@ describe("Ask the wiki: the view", () => {
     expect(sources[0]?.querySelector("a")?.textContent).toBe("Ada Lovelace");
     expect(sources[0]?.querySelector("blockquote")?.textContent).toContain("wrote the first program");
     expect(sources[1]?.textContent).toMatch(/Charles Darwin — unverified: This page was not among the passages sent/);
+    expect($(view, ".synapse-query-unverified-answer")).toBeNull();
     // What the model was sent: the wiki page, never the excluded folder's note.
     expect(provider.calls[0]?.context).toContain(ADA);
     expect(button(view, "Ask").disabled).toBe(false);
+  });
+
+  it("labels an answer that cites nothing verified as unverified", async () => {
+    const provider = new GatedProvider(["Ada Lovelace wrote it, see [[Charles Darwin]]."]);
+    const { view } = await open(provider);
+    const asked = ask(view, QUESTION);
+    provider.release();
+    await eventually(() => expect(provider.release()).toBe(true));
+    expect((await asked)?.error).toBeNull();
+    expect($(view, ".synapse-query-unverified-answer")?.textContent).toMatch(/^Unverified answer: None of this answer's citations could be verified/);
   });
 
   it("renders a finished paragraph at once, before the next piece of the stream arrives", async () => {

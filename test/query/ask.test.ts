@@ -48,8 +48,8 @@ describe("askWiki", () => {
     const sent = provider.calls[0]?.context ?? "";
     expect(sent.indexOf("[1] [[Ada Lovelace]]")).toBeLessThan(sent.indexOf("[3] [[babbage]]"));
     expect(report.citations).toEqual([
-      { page: "Ada Lovelace", path: ADA, verified: true, reason: "" },
-      { page: "Analytical Engine", path: ENGINE, verified: true, reason: "" },
+      { page: "Ada Lovelace", path: ADA, verified: true, reason: "", problem: null },
+      { page: "Analytical Engine", path: ENGINE, verified: true, reason: "", problem: null },
     ]);
     expect(report.usage).toMatchObject({ inputTokens: 100, outputTokens: 20 });
   });
@@ -60,10 +60,21 @@ describe("askWiki", () => {
     const provider = new ChatProvider(["See [[Charles Babbage]], [[Analytical Engine]] and [7]."]);
     const report = await askWiki({ vault: v, provider, retriever: new FixedRetriever(hits), settings: settings() }, { question: "Who designed the Analytical Engine?" });
     expect(report.citations).toEqual([
-      { page: "Charles Babbage", path: null, verified: false, reason: "This page was not among the passages sent to the model." },
-      { page: "Analytical Engine", path: ENGINE, verified: false, reason: "This page no longer exists in the vault." },
-      { page: "[7]", path: null, verified: false, reason: "There is no passage 7 in the context that was sent." },
+      { page: "Charles Babbage", path: null, verified: false, reason: "This page was not among the passages sent to the model.", problem: "not-in-context" },
+      { page: "Analytical Engine", path: ENGINE, verified: false, reason: "This page no longer exists in the vault.", problem: "page-gone" },
+      { page: "[7]", path: null, verified: false, reason: "There is no passage 7 in the context that was sent.", problem: "no-such-passage" },
     ]);
+    expect(report.unverifiedWarning).toMatch(/None of this answer's citations could be verified/);
+  });
+
+  it("labels an answer from the vault that cites nothing as unsupported, and one with a verified citation not", async () => {
+    const bare = await askWiki({ vault: vault(), provider: new ChatProvider(["Babbage did."]), retriever: new FixedRetriever(hits), settings: settings() }, { question: "Who designed the Analytical Engine?" });
+    expect(bare.grounding).toBe("vault");
+    expect(bare.unverifiedWarning).toMatch(/cites no page of your wiki/);
+    const cited = await askWiki({ vault: vault(), provider: new ChatProvider(["Babbage did [2]."]), retriever: new FixedRetriever(hits), settings: settings() }, { question: "Who designed the Analytical Engine?" });
+    expect(cited.unverifiedWarning).toBeNull();
+    const none = await askWiki({ vault: vault(), provider: new ChatProvider(["x"]), retriever: new FixedRetriever([]), settings: settings() }, { question: "What is nitrogen?" });
+    expect(none.unverifiedWarning).toBeNull();
   });
 
   it("answers 'not in your wiki' without calling the model when nothing relevant is found", async () => {

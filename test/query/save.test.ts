@@ -15,9 +15,10 @@ function report(answer: string, question = "Who wrote the first program?"): AskR
     question,
     answer,
     grounding: "vault",
+    unverifiedWarning: null,
     citations: [
-      { page: "Ada Lovelace", path: ADA, verified: true, reason: "" },
-      { page: "Charles Babbage", path: null, verified: false, reason: "This page was not among the passages sent to the model." },
+      { page: "Ada Lovelace", path: ADA, verified: true, reason: "", problem: null },
+      { page: "Charles Babbage", path: null, verified: false, reason: "This page was not among the passages sent to the model.", problem: "not-in-context" as const },
     ],
     passages: [
       { ref: 1, path: ADA, title: "Ada Lovelace", heading: "", text: "Ada wrote it.", kind: "wiki" },
@@ -105,7 +106,7 @@ describe("the review window of a save", () => {
     const vault = new MemoryVault({ [ADA]: "---\ntype: entity\ntitle: Ada Lovelace\nsources: [notes/ada.md]\n---\n\nAda wrote it.\n" });
     const ctx: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: 1, host: "here" } };
     const hostile = 'Ada <img src=x onerror="alert(1)"> [guide](javascript:alert(1))\n```dataviewjs\ndv.x()\n```\n<%* tR += 1 %>';
-    const r = { ...report(hostile), citations: [{ page: "<script>x</script>", path: null, verified: false, reason: "Not sent." }] };
+    const r = { ...report(hostile), citations: [{ page: "<script>x</script>", path: null, verified: false, reason: "Not sent.", problem: "not-in-context" as const }] };
     const change = await planAnswerPage(vault, "wiki", r, [{ question: "Who?", answer: hostile, at: "2026-11-30T18:00:00Z", citations: [] }], "2026-11-30");
     await applyPlan(vault, [change], { ...ctx, operation: "query", label: r.question, wikiFolder: "wiki", now: NOW });
     const page = await vault.read(change.path);

@@ -264,7 +264,7 @@ describe("ingesting a note", () => {
     const root = makeVault({ [SOURCE_PATH]: NOTE });
     const provider = new ScriptedProvider([[concept()]], { name: "scripted", model: "scripted-1" }, 100);
     const report = await ingest(root, provider);
-    expect(report.usage).toEqual({ inputTokens: 200, outputTokens: 0, costUsd: null });
+    expect(report.usage).toEqual({ inputTokens: 200, outputTokens: 0, costUsd: null, estimatedCalls: 0 });
     expect(report.provider).toEqual({ name: "scripted", mode: "local", isLocal: true, model: "scripted-1" });
   });
 

@@ -1,0 +1,40 @@
+/**
+ * Synapse's own bookkeeping inside a page — the `%% synapse:source … %%` markers around each
+ * source section and the `*From [[…]]*` attribution line under each opening marker (see
+ * provenance.ts) — is for Synapse and the reader of the rendered page, not for a model or a
+ * snippet: a marker's hash is noise that a model copies into answers, and a passage holding only
+ * a marker and an attribution says nothing. Every text sent to a model or shown as a snippet goes
+ * through here.
+ *
+ * One pass over the lines; each line is tested with anchored patterns that have no nested
+ * quantifiers, so the cost is linear in the text whatever it holds.
+ */
+
+/** An opening or closing marker line, whatever its path or hash (a hand-damaged one too). */
+const MARKER_LINE = /^[ \t]*%% \/?synapse:[^\n]*%%[ \t]*$/;
+/** The attribution Synapse writes under an opening marker: `*From [[target|label]]*`. */
+const ATTRIBUTION_LINE = /^[ \t]*\*From \[\[[^\]\n]*\]\]\*[ \t]*$/;
+
+/** Is this one line Synapse's bookkeeping (a source marker or an attribution line)? */
+export function isProvenanceLine(line: string): boolean {
+  const bare = line.endsWith("\r") ? line.slice(0, -1) : line;
+  return MARKER_LINE.test(bare) || ATTRIBUTION_LINE.test(bare);
+}
+
+/**
+ * The text without marker and attribution lines, blank runs they leave squeezed to one blank line
+ * and the ends trimmed. Empty when the text was nothing but bookkeeping: such a passage is dropped.
+ */
+export function stripProvenance(text: string): string {
+  if (!text.includes("%%") && !text.includes("*From [[")) return text.trim();
+  const kept: string[] = [];
+  let blank = false;
+  for (const line of text.split("\n")) {
+    if (isProvenanceLine(line)) continue;
+    const isBlank = line.trim() === "";
+    if (isBlank && (blank || kept.length === 0)) continue;
+    kept.push(line);
+    blank = isBlank;
+  }
+  return kept.join("\n").trim();
+}
