@@ -70,8 +70,8 @@ describe("usage and cost", () => {
     usage.record({ provider: "a", model: "m", operation: "analyze", inputTokens: 10, outputTokens: 2 });
     usage.record({ provider: "a", model: "m", operation: "generate", inputTokens: 5, outputTokens: 3 });
     usage.record({ provider: "b", model: null, operation: "generate", inputTokens: 1, outputTokens: 1 });
-    expect(usage.totals()).toEqual({ inputTokens: 16, outputTokens: 6, calls: 3 });
-    expect(usage.byProvider().get("a")).toEqual({ inputTokens: 15, outputTokens: 5, calls: 2 });
+    expect(usage.totals()).toEqual({ inputTokens: 16, outputTokens: 6, calls: 3, estimatedCalls: 0 });
+    expect(usage.byProvider().get("a")).toEqual({ inputTokens: 15, outputTokens: 5, calls: 2, estimatedCalls: 0 });
     expect(usage.totalTokens()).toBe(22);
   });
 

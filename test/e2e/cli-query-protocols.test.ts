@@ -39,7 +39,7 @@ function wiki(settings: Record<string, unknown> = {}, extra: Record<string, stri
 
 interface QueryJson {
   answer: string;
-  citations: { page: string; verified: boolean }[];
+  citations: { page: string; path: string | null; verified: boolean; problem: string | null; reason: string | null }[];
   saved: string | null;
   usage: { inputTokens: number; outputTokens: number };
   error: { kind: string; message: string } | null;
@@ -80,8 +80,8 @@ describe.each(["ollama", "anthropic", "openai"] as const)("synapse query --provi
     expect(report.error).toBeNull();
     expect(report.answer).toBe(ANSWER);
     expect(report.citations).toEqual([
-      { page: "Ada Lovelace", verified: true },
-      { page: "Charles Darwin", verified: false },
+      { page: "Ada Lovelace", path: "notes/Ada Lovelace.md", verified: true, problem: null, reason: null },
+      { page: "Charles Darwin", path: null, verified: false, problem: "not-in-context", reason: "This page was not among the passages sent to the model." },
     ]);
     expect(report.usage.inputTokens).toBeGreaterThan(0);
     expect(chatCalls()).toHaveLength(1);

@@ -57,14 +57,14 @@ describe("Anthropic backend", () => {
     const run = createRunContext();
     expect(await collect(createProvider("anthropic", envFor("anthropic", server)).chat([{ role: "user", content: "hi" }], "", run))).toBe("Answer.");
     expect(server.modelRequests()).toHaveLength(2);
-    expect(run.usage.totals()).toEqual({ inputTokens: 10 + 30, outputTokens: 12, calls: 2 });
+    expect(run.usage.totals()).toEqual({ inputTokens: 10 + 30, outputTokens: 12, calls: 2, estimatedCalls: 0 });
     // Cut after text arrived (not retried): its input still counts.
     server.reset();
     server.setScript([{ kind: "cut", text: "The first part arrives, then the line is cut.", afterChars: 20 }]);
     const cut = createRunContext();
     const error = await failure(() => collect(createProvider("anthropic", envFor("anthropic", server)).chat([{ role: "user", content: "hi" }], "", cut)));
     expect(error.kind).toBe("transport");
-    expect(cut.usage.totals()).toEqual({ inputTokens: 10, outputTokens: 0, calls: 1 });
+    expect(cut.usage.totals()).toEqual({ inputTokens: 10, outputTokens: 0, calls: 1, estimatedCalls: 0 });
   });
 
   it("sends chat system text separately from the turns", async () => {

@@ -67,7 +67,7 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
       expect(server.requests.some((r) => r.path === "/api/pull")).toBe(false);
       // Usage is on the run's accumulator, per call, and summarised with a price when one is known.
       const input = reportedInput(120, [analyze!, generate!]);
-      expect(run.usage.totals()).toEqual({ inputTokens: input, outputTokens: 120, calls: 2 });
+      expect(run.usage.totals()).toEqual({ inputTokens: input, outputTokens: 120, calls: 2, estimatedCalls: 0 });
       expect(run.usage.entries.map((e) => [e.provider, e.operation])).toEqual([
         [protocol, "analyze"],
         [protocol, "generate"],
@@ -363,7 +363,7 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
       const [request] = modelCalls();
       expect((request!.body as { stream: boolean }).stream).toBe(true);
       expect(promptSent(request!.body)).toContain("Bases: views of notes.");
-      expect(run.usage.totals()).toEqual({ inputTokens: reportedInput(30), outputTokens: 12, calls: 1 });
+      expect(run.usage.totals()).toEqual({ inputTokens: reportedInput(30), outputTokens: 12, calls: 1, estimatedCalls: 0 });
     });
 
     it("caps a chat reply at the run's output limit on the wire, lowering the configured one, never raising it", async () => {
