@@ -32,7 +32,7 @@ import { rollBackEntries, rollBackJournal } from "./journal";
 import { lineChange, type LineChange } from "./line-changes";
 import { newRunId, recordRun } from "./run-history";
 import { migrateWholeRegistry } from "./source-registry-shards";
-import { knownVaultId, vaultIdOf } from "./vault-id";
+import { knownVaultId, NO_VAULT_ID, vaultIdOf } from "./vault-id";
 import { acquireWriteLock, type LockOptions } from "./write-lock";
 import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
 import { journalKeyOf } from "./writer-device";
@@ -284,7 +284,7 @@ export async function applyPlan(vault: VaultPort, changes: readonly PlannedChang
     const knownVault = await knownVaultId(given.store);
     // A writer that died mid-run (its lock just taken over) left its temporary and set-aside files
     // beside its journal; start-up recovery deals with both, and so must a run that finds them.
-    const owner = { writer: given.writer, ...(knownVault !== null ? { vaultId: knownVault } : {}) };
+    const owner = { writer: given.writer, vaultId: knownVault ?? NO_VAULT_ID };
     if ((await rollBackJournal(vault, given.store, owner)).status !== "none") await vault.removeStrayTempFiles(given.wikiFolder);
     await migrateWholeRegistry(given.store);
     await given.verify?.();

@@ -11,7 +11,7 @@ import type { StrayFiles, VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "./apply";
 import { describeForeignRun, foreignJournals, rollBackJournal, type ForeignRun, type JournalOutcome } from "./journal";
 import { migrateWholeRegistry } from "./source-registry-shards";
-import { knownVaultId } from "./vault-id";
+import { knownVaultId, NO_VAULT_ID } from "./vault-id";
 import { acquireWriteLock } from "./write-lock";
 
 export type RecoveryReport =
@@ -39,8 +39,9 @@ export async function recoverInterruptedRun(vault: VaultPort, context: WriteCont
   }
   try {
     // Read, never made here: a vault gets its id from its first write, and a recovery writes nothing.
-    const vaultId = await knownVaultId(context.store);
-    const journal = await rollBackJournal(vault, context.store, { writer: context.writer, ...(vaultId !== null ? { vaultId } : {}) });
+    // A vault with no id yet has written no journal, so a journal naming any vault is another's.
+    const vaultId = (await knownVaultId(context.store)) ?? NO_VAULT_ID;
+    const journal = await rollBackJournal(vault, context.store, { writer: context.writer, vaultId });
     // An upgrade's one-time work on Synapse's own records, while no run can write them.
     await migrateWholeRegistry(context.store);
     const strayFiles = await vault.removeStrayTempFiles(context.wikiFolder);

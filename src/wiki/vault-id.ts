@@ -12,6 +12,12 @@ export const VAULT_ID_KEY = "vault-id.json";
 
 const VaultIdSchema = z.object({ version: z.literal(1), id: z.string().min(1) });
 
+/**
+ * What a vault with no id yet is judged by: it has written no journal (its first write makes the id
+ * before the journal), so a journal naming any vault is another vault's.
+ */
+export const NO_VAULT_ID = "";
+
 /** The vault's id when one was made, else null (nothing is written). */
 export async function knownVaultId(store: StateStore): Promise<string | null> {
   const text = await store.read(VAULT_ID_KEY);

@@ -71,7 +71,7 @@ describe("Undo last ingest (plugin command)", () => {
     await ingestWith(harness, writes("Second words, rewritten."));
     expect(await contents(harness)).not.toEqual(afterFirst);
     await undo(harness);
-    expect(harness.notices.at(-1)).toMatch(/^Undid the ingest of “Source note”: \d+ files? restored\./);
+    expect(harness.notices.at(-1)).toMatch(/^Undid the ingest of “Source note” \([^)]*\): \d+ files? restored\./);
     expect(await contents(harness)).toEqual(afterFirst);
     await undo(harness);
     expect(Object.keys(wiki(harness))).toEqual([]);
