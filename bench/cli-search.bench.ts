@@ -73,7 +73,7 @@ function breakdown(runs: readonly Run[]): string {
 
 const spread = (values: readonly number[]) => `${percentile(values, 50).toFixed(0)}/${Math.max(...values).toFixed(0)}`;
 
-function row(name: string, runs: readonly Run[], load: string): BenchResult {
+function row(name: string, runs: readonly Run[]): BenchResult {
   const wall = runs.map((r) => r.wallMs);
   const p50 = percentile(wall, 50);
   return {
@@ -82,7 +82,7 @@ function row(name: string, runs: readonly Run[], load: string): BenchResult {
     unit: "s",
     target: "< 5 s",
     pass: p50 < WARM_TARGET_MS,
-    note: `p50 of ${runs.length} runs, max ${(Math.max(...wall) / 1000).toFixed(2)} s; CPU ${(percentile(runs.map((r) => r.timing.cpuMs), 50) / 1000).toFixed(2)} s; ms p50/max: ${breakdown(runs)}; load ${load}`,
+    note: `p50 of ${runs.length} runs, max ${(Math.max(...wall) / 1000).toFixed(2)} s; CPU ${(percentile(runs.map((r) => r.timing.cpuMs), 50) / 1000).toFixed(2)} s; ms p50/max: ${breakdown(runs)}`,
   };
 }
 
@@ -99,13 +99,10 @@ function freshMemoryTouchMs(mb: number): number {
   return parsed.first - parsed.again;
 }
 
-const loadAverage = () => spawnSync("uptime", { encoding: "utf8" }).stdout.replace(/.*load average:\s*/, "").trim();
-
 function benchVault(label: string, vaultRoot: string, runs: number): BenchResult[] {
   const build = cli(["index", "--vault", vaultRoot, "--json"]);
   const searches: Run[] = [];
   const indexes: Run[] = [];
-  const loadBefore = loadAverage();
   for (let i = 0; i < runs; i++) {
     const search = cli(["search", QUERIES[i % QUERIES.length] as string, "--vault", vaultRoot, "--json"]);
     if ((JSON.parse(search.stdout) as { results: unknown[] }).results.length === 0) throw new Error(`No results for "${QUERIES[i % QUERIES.length]}".`);
@@ -115,18 +112,17 @@ function benchVault(label: string, vaultRoot: string, runs: number): BenchResult
     if (report.indexed + report.removed !== 0) throw new Error(`synapse index found changes in an unchanged vault: ${index.stdout}`);
     indexes.push(index);
   }
-  const load = `${loadBefore} → ${loadAverage()}`;
   const indexMb = Math.ceil((JSON.parse(build.stdout) as { bytes: number }).bytes / 2 ** 20);
   return [
-    { name: `cli ${label}: synapse index, first build`, value: build.wallMs / 1000, unit: "s", note: `${(build.timing.cpuMs / 1000).toFixed(2)} s CPU; load ${loadBefore}` },
+    { name: `cli ${label}: synapse index, first build`, value: build.wallMs / 1000, unit: "s", note: `${(build.timing.cpuMs / 1000).toFixed(2)} s CPU` },
     {
       name: `cli ${label}: this machine's first touch of ${indexMb} MB`,
       value: freshMemoryTouchMs(indexMb),
       unit: "ms",
       note: "page faults of as much fresh memory as the index's shards: part of every cold command, paid to the machine",
     },
-    row(`cli ${label}: synapse search, cold process`, searches, load),
-    row(`cli ${label}: synapse index, nothing changed`, indexes, load),
+    row(`cli ${label}: synapse search, cold process`, searches),
+    row(`cli ${label}: synapse index, nothing changed`, indexes),
   ];
 }
 
