@@ -25,13 +25,14 @@ export interface RetractOutcome {
 
 export async function retractNote(vault: VaultPort, write: WriteContext, request: RetractRunRequest): Promise<RetractOutcome> {
   const plan = await planRetract(vault, write.store, request);
-  if (request.dryRun) return { plan, applied: plan.pages, runId: null };
   let changes = plan.changes;
   if (request.review && changes.length > 0) {
     const previews = await previewChanges(vault, changes);
-    const selection = await request.review({ notePath: plan.notePath, sourceTitle: plan.notePath, title: `Retract ${plan.notePath}`, dryRun: false, changes: previews });
+    const dryRun = request.dryRun === true;
+    const selection = await request.review({ notePath: plan.notePath, sourceTitle: plan.notePath, title: `Retract ${plan.notePath}`, dryRun, changes: previews });
     changes = selectReviewed(changes, previews, selection);
   }
+  if (request.dryRun) return { plan, applied: plan.pages, runId: null };
   // Declined in review: nothing is written and the note stays known, so the retract can be run again.
   if (changes.length === 0 && plan.changes.length > 0) return { plan, applied: [], runId: null };
   const existingPages = await vault.list(request.wikiFolder);
