@@ -205,7 +205,10 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
         const moved = resolver.movedTo(source.replace(/^\[\[|\]\]$/g, ""), (file) => !isInFolder(file, snapshot.wikiFolder));
         const fixes: Fix[] = moved
           ? [{ kind: "retarget-link", label: `Cite ${moved} instead`, safe: true, params: { source, to: moved } }]
-          : [{ kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } }];
+          : [
+              { kind: "retract-source", label: `Retract ${source}: its sections leave every page, and a page left empty goes`, safe: false, params: { source } },
+              { kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } },
+            ];
         findings.push(finding("missing-source-note", page.path, `The source "${source}" no longer exists.`, fixes));
       }
     }

@@ -17,6 +17,7 @@ import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
 import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
 import type { PlannedChange } from "../wiki/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
+import { planRetractPages, retractNoteFromPage, retractTarget, noteTitleOf } from "../wiki/retract-note";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import { mergeGroups } from "./merge-chains";
 import type { Finding, Fix } from "./types";
@@ -143,6 +144,8 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
   const entryOf = (p: PageRecord): IndexEntry => ({ path: p.path, type: p.type, title: p.title });
   // Moved pages by where they go: edits planned on the page (a merge into it) follow it there.
   const movedFrom = new Map<string, string>();
+  // Notes a retract-source fix already covers (several pages' findings name one note).
+  const retracted = new Set<string>();
 
   // Removals first, so later fixes can see what goes; chained merges each go to their final keeper.
   const mergeable = (c: ChosenFix) => pages.has(c.fix.params.keep ?? "") && pages.has(c.fix.params.remove ?? "");
@@ -172,6 +175,25 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
       case "drop-missing-source": {
         const gone = sourceKey(p.source ?? "");
         edit(finding.page, (cur) => withFrontmatter(cur, (fm) => (fm.sources = frontmatterList(fm.sources).filter((s) => sourceKey(s) !== gone))));
+        break;
+      }
+      case "retract-source": {
+        // One retract per note, whichever page's finding asked for it: it covers every page.
+        const note = retractTarget(p.source ?? "");
+        if (retracted.has(note)) {
+          touch(finding.page);
+          break;
+        }
+        retracted.add(note);
+        const pagesNow = snapshot.pages.filter((pg) => !removes.has(pg.path)).map((pg) => ({ path: pg.path, text: pg.text }));
+        for (const change of planRetractPages(pagesNow, note, date).changes) {
+          if (change.remove) {
+            removes.set(change.path, change.remove.expected ?? "");
+            touch(change.path);
+            edit(index, (cur) => editIndex(cur, { remove: [change.path] }));
+          } else edit(change.path, (cur) => retractNoteFromPage(cur, note, noteTitleOf(note), date).content);
+        }
+        touch(finding.page);
         break;
       }
       case "create-stub": {

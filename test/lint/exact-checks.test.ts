@@ -102,7 +102,7 @@ describe("missing-source-note's suggested note", () => {
 
   it("never suggests the page itself when the lost note had the page's name", async () => {
     const findings = await lint({ "wiki/sources/Ada.md": sourcePage("Ada") });
-    expect(fixesOf(findings)).toEqual([["drop-missing-source notes/Ada.md"]]);
+    expect(fixesOf(findings)).toEqual([["retract-source notes/Ada.md", "drop-missing-source notes/Ada.md"]]);
   });
 
   it("nor another page of the wiki, but the note that moved even when a page of that name comes first", async () => {
