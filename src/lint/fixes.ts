@@ -19,6 +19,7 @@ import type { PlannedChange } from "../wiki/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
 import { planRetractPages, retractNoteFromPage, retractTarget, noteTitleOf } from "../wiki/retract-note";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { indexDrift } from "./index-drift";
 import { mergeGroups } from "./merge-chains";
 import type { Finding, Fix } from "./types";
 
@@ -213,12 +214,17 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         break;
       }
       case "rebuild-index": {
-        // Evaluated when applied, so it sees every page this plan creates or removes.
+        // Evaluated when applied, from index.md as it is then and with every page this plan
+        // creates or removes: exactly the missing pages are added and the dangling entries removed.
         edit(index, (cur) => {
-          const listed = snapshot.pages.filter((pg) => !removes.has(pg.path)).map(entryOf);
-          const known = new Set([...snapshot.files, ...creates.keys()].filter((f) => !removes.has(f)).map((f) => f.replace(/\.md$/i, "").toLowerCase()));
-          const stale = [...cur.matchAll(/^\s*[-*] \[\[([^\]|]+)\|/gm)].map((m) => m[1] ?? "").filter((t) => !known.has(t.toLowerCase()));
-          return editIndex(cur, { upsert: listed, remove: stale.map((t) => `${t}.md`) });
+          const created = new Set([...creates.keys()].map((f) => f.replace(/\.md$/i, "").toLowerCase()));
+          const resolveNow = (t: string): string | null => {
+            if (created.has(t.replace(/\.md$/i, "").toLowerCase())) return t;
+            const found = resolver.resolve(t);
+            return found !== null && !removes.has(found) ? found : null;
+          };
+          const drift = indexDrift(cur, snapshot.pages.filter((pg) => !removes.has(pg.path)), resolveNow);
+          return editIndex(cur, { upsert: drift.missing.map(entryOf), remove: drift.dangling.map((t) => `${t}.md`) });
         });
         break;
       }
