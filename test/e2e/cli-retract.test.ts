@@ -77,3 +77,20 @@ describe("synapse retract (built CLI, Offline provider)", () => {
     expect(usage.stderr).toMatch(/Name one source note/);
   });
 });
+
+describe("index.md follows pages changed on disk (built CLI)", () => {
+  it("drops the line of a page deleted on disk before the next ingest, in a run of its own", async () => {
+    const vault = await ingested();
+    const index = readVaultFile(vault, "wiki/index.md");
+    const line = index.split("\n").find((l) => l.startsWith("- [[wiki/") && l.includes("Lighthouses"));
+    expect(line).toBeDefined();
+    const target = /\[\[([^|\]]+)\|/.exec(line ?? "")?.[1] ?? "";
+    rmSync(join(vault, `${target}.md`));
+    const run = await runCli(["ingest", STAYS, "--vault", vault, "--provider", "offline"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/index\.md now follows/);
+    expect(readVaultFile(vault, "wiki/index.md")).not.toContain(`[[${target}|`);
+    const history = JSON.parse((await runCli(["history", "--vault", vault, "--json"])).stdout) as { runs: { operation: string }[] };
+    expect(history.runs.map((r) => r.operation)).toContain("index");
+  });
+});
