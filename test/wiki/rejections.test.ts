@@ -67,7 +67,7 @@ describe("rejections are remembered", () => {
     const again = await ingest();
     expect(again.error).toBeNull();
     expect(await vault.stat(Y)).toBeNull();
-    expect(again.pages.find((p) => p.path === Y)).toMatchObject({ action: "unchanged", detail: expect.stringMatching(/^You deleted this page/) as unknown as string });
+    expect(again.pages.find((p) => p.path === Y)).toMatchObject({ action: "unchanged", detail: expect.stringMatching(/^You deleted this page/) });
     expect(await readRejections(write.store, A)).toMatchObject([{ page: Y, kind: "deleted" }]);
     // Still not on the next change of the note, though its registry entry no longer lists the page.
     await ingest();
