@@ -10,6 +10,9 @@ import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { IndexService } from "./obsidian/index-service";
 import { NoteMoves } from "./obsidian/note-moves";
+import { PageFollower } from "./obsidian/page-follow";
+import { RetractService } from "./obsidian/retract-service";
+import { GoneSourceSuggestModal } from "./ui/source-suggest";
 import type { Schedule } from "./obsidian/index-embedding-pass";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
@@ -57,6 +60,10 @@ export default class SynapsePlugin extends Plugin {
   lint: LintService | null = null;
   /** Set by onload; records the moves of ingested notes as Obsidian reports them. */
   moves: NoteMoves | null = null;
+  /** Set by onload; keeps index.md in step with the pages the user renames or deletes. */
+  pages: PageFollower | null = null;
+  /** Set by onload; "Retract a deleted source". */
+  retract: RetractService | null = null;
   private store: SettingsStore | null = null;
   /**
    * Settles once the start-up recovery of an interrupted run is done (tests wait on it). Set when
@@ -109,6 +116,8 @@ export default class SynapsePlugin extends Plugin {
     this.ingest = ingest;
     const moves = new NoteMoves(this.app, write, () => this.recovered);
     this.moves = moves;
+    const pages = new PageFollower(this.app, write, () => effectiveWikiFolder(store.settings.wikiFolder), () => this.recovered);
+    this.pages = pages;
     this.register(() => ingest.dispose());
 
     registerCommands(this, ingest);
@@ -118,6 +127,17 @@ export default class SynapsePlugin extends Plugin {
       name: "Undo last ingest or other change",
       callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
     });
+    const retract = new RetractService({
+      app: this.app,
+      vault: new ObsidianVault(this.app),
+      settings: store,
+      write,
+      // A retract removes text: shown as diffs first, whatever the ingest review setting says.
+      review: this.seams.review ?? modalReviewHook(this.app),
+      pick: (sources, chosen) => new GoneSourceSuggestModal(this.app, sources, chosen).open(),
+    });
+    this.retract = retract;
+    this.addCommand({ id: "retract-deleted-source", name: "Retract a deleted source", callback: () => void retract.choose() });
     this.registerQuery(store, environment, write, index);
     this.registerLint(store, environment, write, ingest);
     const status = new StatusBar(this.addStatusBarItem());
@@ -140,11 +160,17 @@ export default class SynapsePlugin extends Plugin {
       // Registered once the vault is loaded, so start-up's flood of "create" events is not indexed one by one.
       this.registerEvent(this.app.vault.on("create", (file) => index.changed(file)));
       this.registerEvent(this.app.vault.on("modify", (file) => index.changed(file)));
-      this.registerEvent(this.app.vault.on("delete", (file) => index.deleted(file)));
+      this.registerEvent(
+        this.app.vault.on("delete", (file) => {
+          index.deleted(file);
+          pages.deleted(file);
+        }),
+      );
       this.registerEvent(
         this.app.vault.on("rename", (file, oldPath) => {
           index.renamed(file, oldPath);
           moves.renamed(file, oldPath);
+          pages.renamed(file, oldPath);
         }),
       );
       this.registerEvent(this.app.metadataCache.on("changed", (file, _data, cache) => index.changed(file, cache)));

@@ -6,7 +6,7 @@
  */
 import { BRIDGE_USAGE } from "../bridge/usage";
 import type { CliIO } from "./io";
-import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
+import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, RETRACT_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
 
 export interface CommandContext {
   readonly signal?: AbortSignal;
@@ -69,6 +69,11 @@ export const COMMANDS: readonly CliCommand[] = [
     name: "lint",
     usage: LINT_USAGE,
     run: async (argv, io) => (await import("./lint-command")).runLintCommand(argv, io),
+  },
+  {
+    name: "retract",
+    usage: RETRACT_USAGE,
+    run: async (argv, io) => (await import("./retract-command")).runRetractCommand(argv, io),
   },
   {
     name: "bridge",

@@ -16,6 +16,7 @@ import { openIndexIn, type OpenedIndex } from "./open-index";
 import { recoverVault } from "./recovery";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
 import { applyFlags, readVaultSettings } from "./vault-settings";
+import { followPages } from "../wiki/index-follow";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 
 export { INGEST_USAGE } from "./usage";
@@ -138,6 +139,12 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     if (!options.signal?.aborted) io.stderr(`Warning: the search index could not be opened (${toSynapseError(error).message}); ingesting without it.\n`);
     return null;
   });
+  // Pages renamed, moved or deleted on disk since the last run: index.md follows them first, in a
+  // run of its own (nothing reports such changes outside Obsidian).
+  if (values["dry-run"] !== true) {
+    const followed = await followPages(vault, write, effectiveWikiFolder(settings.wikiFolder)).catch(() => null);
+    if (followed?.runId) io.stderr("index.md now follows the wiki pages renamed, moved or deleted since the last run.\n");
+  }
   const ctx: CliIngestContext = {
     vault,
     write,

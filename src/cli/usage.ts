@@ -29,3 +29,9 @@ export const QUERY_USAGE = `Usage: synapse query "<question>" --vault <dir> [--p
 export const LINT_USAGE = `Usage: synapse lint --vault <dir> [--model-checks [--max-cost <usd>] [--provider P] [--model M] [--base-url URL]] [--fix safe|all] [--dry-run] [--json]
        synapse lint --vault <dir> --resolve <id> --keep 1|2|<source> [--json]
        synapse lint --vault <dir> --dismiss <id> [--json]`;
+
+export const RETRACT_USAGE = `Usage: synapse retract <note> --vault <dir> [--dry-run] [--diff] [--json]
+
+Takes a source note that is gone (deleted, or in an excluded folder) out of the wiki: its sections
+leave every page it fed, a page left with nothing on it is removed, and index.md follows. Sections
+you edited are kept and listed. One run: synapse undo takes it all back.`;

@@ -12,6 +12,7 @@ import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";
 import { isInFolder } from "../wiki/read-note";
 import { boundedEditDistance } from "./edit-distance";
+import { describeDrift, indexDrift } from "./index-drift";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
 import { runPieces, runPiecesSliced, type Pieces } from "../retrieval/time-slice";
@@ -205,7 +206,10 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
         const moved = resolver.movedTo(source.replace(/^\[\[|\]\]$/g, ""), (file) => !isInFolder(file, snapshot.wikiFolder));
         const fixes: Fix[] = moved
           ? [{ kind: "retarget-link", label: `Cite ${moved} instead`, safe: true, params: { source, to: moved } }]
-          : [{ kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } }];
+          : [
+              { kind: "retract-source", label: `Retract ${source}: its sections leave every page, and a page left empty goes`, safe: false, params: { source } },
+              { kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } },
+            ];
         findings.push(finding("missing-source-note", page.path, `The source "${source}" no longer exists.`, fixes));
       }
     }
@@ -247,11 +251,10 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   yield;
   if (snapshot.indexText !== null) {
     const index = indexPath(snapshot.wikiFolder);
-    const missing = snapshot.pages.filter((p) => !indexed.has(p.path)).length;
-    const broken = indexLinks.filter((t) => !resolver.resolve(t)).length;
-    if (missing + broken > 0) {
-      const parts = [missing > 0 ? `${missing} page(s) are not listed` : "", broken > 0 ? `${broken} entr${broken === 1 ? "y leads" : "ies lead"} nowhere` : ""].filter(Boolean);
-      findings.push(finding("index", index, `index.md is out of step: ${parts.join(", ")}.`, [{ kind: "rebuild-index", label: "Rebuild index.md (your own lines are kept)", safe: true, params: {} }]));
+    const drift = indexDrift(snapshot.indexText, snapshot.pages, (t) => resolver.resolve(t));
+    if (drift.missing.length + drift.dangling.length > 0) {
+      const counts = [drift.missing.length > 0 ? `add ${drift.missing.length}` : "", drift.dangling.length > 0 ? `remove ${drift.dangling.length}` : ""].filter(Boolean).join(", ");
+      findings.push(finding("index", index, describeDrift(drift), [{ kind: "rebuild-index", label: `Bring index.md in step: ${counts} entr${drift.missing.length + drift.dangling.length === 1 ? "y" : "ies"} (your own lines are kept)`, safe: true, params: {} }]));
     }
   } else if (snapshot.pages.length > 0) {
     findings.push(finding("index", indexPath(snapshot.wikiFolder), "There is no index.md.", [{ kind: "rebuild-index", label: "Rebuild index.md", safe: true, params: {} }]));

@@ -17,7 +17,9 @@ import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
 import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
 import type { PlannedChange } from "../wiki/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
+import { planRetractPages, retractNoteFromPage, retractTarget, noteTitleOf } from "../wiki/retract-note";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { indexDrift } from "./index-drift";
 import { mergeGroups } from "./merge-chains";
 import type { Finding, Fix } from "./types";
 
@@ -143,6 +145,8 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
   const entryOf = (p: PageRecord): IndexEntry => ({ path: p.path, type: p.type, title: p.title });
   // Moved pages by where they go: edits planned on the page (a merge into it) follow it there.
   const movedFrom = new Map<string, string>();
+  // Notes a retract-source fix already covers (several pages' findings name one note).
+  const retracted = new Set<string>();
 
   // Removals first, so later fixes can see what goes; chained merges each go to their final keeper.
   const mergeable = (c: ChosenFix) => pages.has(c.fix.params.keep ?? "") && pages.has(c.fix.params.remove ?? "");
@@ -174,6 +178,25 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         edit(finding.page, (cur) => withFrontmatter(cur, (fm) => (fm.sources = frontmatterList(fm.sources).filter((s) => sourceKey(s) !== gone))));
         break;
       }
+      case "retract-source": {
+        // One retract per note, whichever page's finding asked for it: it covers every page.
+        const note = retractTarget(p.source ?? "");
+        if (retracted.has(note)) {
+          touch(finding.page);
+          break;
+        }
+        retracted.add(note);
+        const pagesNow = snapshot.pages.filter((pg) => !removes.has(pg.path)).map((pg) => ({ path: pg.path, text: pg.text }));
+        for (const change of planRetractPages(pagesNow, note, date).changes) {
+          if (change.remove) {
+            removes.set(change.path, change.remove.expected ?? "");
+            touch(change.path);
+            edit(index, (cur) => editIndex(cur, { remove: [change.path] }));
+          } else edit(change.path, (cur) => retractNoteFromPage(cur, note, noteTitleOf(note), date).content);
+        }
+        touch(finding.page);
+        break;
+      }
       case "create-stub": {
         const path = pagePath(snapshot.wikiFolder, "concept", p.title ?? "Untitled");
         if (resolver.resolve(basenameOf(path)) || creates.has(path)) {
@@ -191,12 +214,17 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         break;
       }
       case "rebuild-index": {
-        // Evaluated when applied, so it sees every page this plan creates or removes.
+        // Evaluated when applied, from index.md as it is then and with every page this plan
+        // creates or removes: exactly the missing pages are added and the dangling entries removed.
         edit(index, (cur) => {
-          const listed = snapshot.pages.filter((pg) => !removes.has(pg.path)).map(entryOf);
-          const known = new Set([...snapshot.files, ...creates.keys()].filter((f) => !removes.has(f)).map((f) => f.replace(/\.md$/i, "").toLowerCase()));
-          const stale = [...cur.matchAll(/^\s*[-*] \[\[([^\]|]+)\|/gm)].map((m) => m[1] ?? "").filter((t) => !known.has(t.toLowerCase()));
-          return editIndex(cur, { upsert: listed, remove: stale.map((t) => `${t}.md`) });
+          const created = new Set([...creates.keys()].map((f) => f.replace(/\.md$/i, "").toLowerCase()));
+          const resolveNow = (t: string): string | null => {
+            if (created.has(t.replace(/\.md$/i, "").toLowerCase())) return t;
+            const found = resolver.resolve(t);
+            return found !== null && !removes.has(found) ? found : null;
+          };
+          const drift = indexDrift(cur, snapshot.pages.filter((pg) => !removes.has(pg.path)), resolveNow);
+          return editIndex(cur, { upsert: drift.missing.map(entryOf), remove: drift.dangling.map((t) => `${t}.md`) });
         });
         break;
       }

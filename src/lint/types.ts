@@ -29,6 +29,8 @@ export type FixKind =
   | "rebuild-index"
   | "move-to-type-folder"
   | "drop-missing-source"
+  /** Take a gone source note's part out of every page (params: source); see `wiki/retract-note.ts`. */
+  | "retract-source"
   /** Keep one side of a recorded contradiction (params: id, keep 1|2); a person's choice, never bulk. */
   | "resolve-contradiction"
   /** Mark a recorded contradiction as not one (params: id). */

@@ -50,6 +50,7 @@ export function describeChange(change: ReviewChange): string {
 export class ReviewModal extends Modal {
   private answered = false;
   private readonly boxes = new Map<string, HTMLInputElement>();
+  private readonly reasons = new Map<string, HTMLInputElement>();
 
   constructor(
     app: App,
@@ -71,7 +72,7 @@ export class ReviewModal extends Modal {
     });
     for (const change of plan.changes) this.renderChange(change);
     const buttons = contentEl.createDiv({ cls: "modal-button-container" });
-    buttons.createEl("button", { text: "Apply selected", cls: "mod-cta" }).addEventListener("click", () => this.finish(this.selected()));
+    buttons.createEl("button", { text: "Apply selected", cls: "mod-cta" }).addEventListener("click", () => this.finish(this.selected(), true));
     buttons.createEl("button", { text: "Apply all" }).addEventListener("click", () => this.finish(plan.changes.map((c) => c.path)));
     buttons.createEl("button", { text: "Cancel" }).addEventListener("click", () => this.finish([]));
   }
@@ -90,6 +91,14 @@ export class ReviewModal extends Modal {
     box.dataset.path = change.path;
     this.boxes.set(change.path, box);
     label.appendText(` ${describeChange(change)}`);
+    // Why a change is refused, where the caller keeps it: the next ingest of the note tells the model.
+    if (this.plan.onReason && !this.plan.dryRun) {
+      const reason = item.createEl("input", { type: "text", cls: "synapse-review-reason", placeholder: "Why not? (optional, remembered for the next ingest)" });
+      reason.dataset.path = change.path;
+      reason.hidden = true;
+      box.addEventListener("change", () => (reason.hidden = box.checked));
+      this.reasons.set(change.path, reason);
+    }
     // A new page is shown whole; a changed one opens on its diff so the change itself is read first.
     const details = item.createEl("details", { cls: "synapse-review-details" });
     details.open = change.before !== null;
@@ -102,9 +111,12 @@ export class ReviewModal extends Modal {
     return this.plan.changes.filter((c) => this.boxes.get(c.path)?.checked === true).map((c) => c.path);
   }
 
-  private finish(selection: ReviewSelection): void {
+  private finish(selection: ReviewSelection, withReasons = false): void {
     if (this.answered) return;
     this.answered = true;
+    const chosen = new Set(selection);
+    // The reasons of the changes left out by "Apply selected"; a cancel keeps nothing.
+    if (withReasons) for (const [path, input] of this.reasons) if (!chosen.has(path) && input.value.trim()) this.plan.onReason?.(path, input.value.trim());
     this.answer(selection);
     this.close();
   }

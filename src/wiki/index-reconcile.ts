@@ -26,6 +26,10 @@ export function reconcileIndex(current: string, existingPages: readonly string[]
   const existing = new Map(existingPages.map((p) => [p.replace(/\.md$/i, "").toLowerCase(), p]));
   const upserted = new Set((edit.upsert ?? []).map((e) => e.path.replace(/\.md$/i, "").toLowerCase()));
   const removed = new Set((edit.remove ?? []).map((p) => p.replace(/\.md$/i, "").toLowerCase()));
+  // Moves the caller knows of (Obsidian reported them): their old lines are moved, not removed, and
+  // their new paths are listed by that move.
+  const movedFrom = new Set((edit.move ?? []).map((m) => m.from.replace(/\.md$/i, "").toLowerCase()));
+  const movedTo = new Set((edit.move ?? []).map((m) => m.to.replace(/\.md$/i, "").toLowerCase()));
   const listed = new Set<string>();
   const missing: string[] = [];
   for (const line of current.split("\n")) {
@@ -33,12 +37,12 @@ export function reconcileIndex(current: string, existingPages: readonly string[]
     if (!target) continue;
     const key = target.toLowerCase();
     listed.add(key);
-    if (inWiki(key) && !existing.has(key) && !upserted.has(key) && !removed.has(key)) missing.push(target);
+    if (inWiki(key) && !existing.has(key) && !upserted.has(key) && !removed.has(key) && !movedFrom.has(key)) missing.push(target);
   }
   // Unlisted pages by file name: where a missing line's page may have gone.
   const unlisted = new Map<string, string[]>();
   for (const [key, path] of existing) {
-    if (listed.has(key) || upserted.has(key) || removed.has(key) || !inWiki(key)) continue;
+    if (listed.has(key) || upserted.has(key) || removed.has(key) || movedTo.has(key) || !inWiki(key)) continue;
     const name = basenameOf(path).toLowerCase();
     unlisted.set(name, [...(unlisted.get(name) ?? []), path]);
   }

@@ -33,6 +33,8 @@ import { planInputs, recordMove } from "./moved-note";
 import { existsApart } from "./spelling-twins";
 import { markedSources } from "./provenance";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
+import { leaveOutDeleted, NOT_WRITTEN_AGAIN, refusalsChange, reviewRejections, withRejections } from "./ingest-refusals";
+import { readRejections } from "./rejections";
 
 function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -235,13 +237,15 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
     const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
     const noteExists = deps.linkExists ?? (catalog ? (name: string) => catalog.linkExists?.(name) ?? catalog.pathsNamed(name).length > 0 : namesIn(wiki?.everything ?? []));
     const ingestRun = { ...run, source: { path: notePath, text } };
+    // What the user refused of this note's pages before: the model is told, deleted pages stay deleted.
+    const refused = registry ? await readRejections(write.store, notePath).catch(() => []) : [];
 
     result = await orchestrate(
       perimeter.guard(provider),
       {
         maxIter: settings.maxIter,
         tokenBudget: settings.tokenBudget,
-        retrievalContext: context.retrievalContext,
+        retrievalContext: withRejections(context.retrievalContext, refused),
         vaultContext: context.vaultContext,
         linkExists: (name) => known.has(nameKey(name)) || wikiNamed(name).length > 0 || noteExists(name),
         checkSources: sourceChecker({
@@ -263,7 +267,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       // like the new ones, not at every page of the wiki. A moved note's pages are found under its former path.
       const inputs = await planInputs({ vault, registry, notePath, wikiFolder, yielded: result.pages, pagePaths, ...(catalog ? { index: { shortlist, wikiNamed } } : {}) });
       const { moved } = inputs;
-      const planned: PlannedPage[] = await planPages(result.pages, {
+      const plannedAll: PlannedPage[] = await planPages(result.pages, {
         vault,
         wikiFolder,
         existingPaths: pagePaths,
@@ -277,6 +281,9 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         // An agent returns only the pages it wrote; any other backend returns all the note yields.
         retractUnyielded: !caps.supportsAgenticLoop,
       });
+      const previous = registry ? ((await registry.entry(notePath))?.pages ?? []) : [];
+      const deleted = leaveOutDeleted(plannedAll, previous, refused, request.force === true, new Date(now()).toISOString());
+      const planned = deleted.planned;
       // Last chance to cancel before the review: from here on the plan is applied whole or not at all.
       throwIfStopped(run);
       if (defer) {
@@ -306,16 +313,20 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         return finish();
       }
       let chosen = planned;
+      const reasons = new Map<string, string>();
+      let rejected: ReturnType<typeof reviewRejections> = [];
       if (request.review) {
         const previews = await previewChanges(vault, planned);
         const changes = previews.filter((c) => c.action !== "unchanged");
-        const selection = await request.review({ notePath, sourceTitle, dryRun: request.dryRun === true, changes });
+        const selection = await request.review({ notePath, sourceTitle, dryRun: request.dryRun === true, changes, onReason: (path, reason) => reasons.set(path, reason) });
         // The user may take their time: only a cancel stops the run now, not the model's deadline.
         if (run.signal.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
         chosen = selectReviewed(planned, previews, selection);
         const kept = new Set(chosen.map((c) => c.path));
         declined = changes.filter((c) => !kept.has(c.path)).map((c) => ({ path: c.path, type: c.type, title: c.title, action: pageAction(c.action) }));
+        rejected = reviewRejections(changes.filter((c) => !kept.has(c.path)), reasons, new Date(now()).toISOString());
       }
+      const refusals = request.dryRun ? [] : refusalsChange(write.writer, notePath, [...deleted.remember, ...rejected], deleted.forget);
       // A review that kept no change writes nothing at all, not even a log entry.
       const writesSomething = declined.length === 0 || chosen.some((c) => c.action !== "unchanged");
       const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
@@ -342,8 +353,10 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
               now,
               ...(catalog ? {} : { existingPages: pagePaths }),
               logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
-              state: [...recorded, ...(recordable ? [contradictionsFoundChange(contradictions, date)] : [])],
+              state: [...recorded, ...(recordable ? [contradictionsFoundChange(contradictions, date)] : []), ...refusals],
             });
+      // Everything declined: the reasons are still remembered (records alone, no run of their own).
+      if (!written && !writesSomething && refusals.length > 0) await applyPlan(vault, [], { ...write, operation: "ingest", label: sourceTitle, wikiFolder, now, state: refusals });
       const applied = written?.changes ?? chosen;
       const actions = new Map(applied.map((a) => [a.path, a.action]));
       if (catalog && !request.dryRun) {
@@ -354,7 +367,8 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       }
       pages = chosen
         .filter((p) => p.locked === undefined)
-        .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }));
+        .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }))
+        .concat(deleted.notWritten.map((p) => ({ path: p.path, type: p.type, title: p.title, action: "unchanged" as const, detail: NOT_WRITTEN_AGAIN })));
       locked = planned.flatMap((p) => (p.locked !== undefined ? [{ path: p.path, title: p.title, wouldAdd: p.locked }] : []));
     }
   } catch (thrown) {

@@ -136,7 +136,10 @@ export interface IngestRequest {
   /** Vault-relative path of the note to ingest. */
   readonly notePath: string;
   readonly dryRun?: boolean;
-  /** Ingest even when the note is unchanged since its last ingest. */
+  /**
+   * Ingest even when the note is unchanged since its last ingest, and write again the pages of the
+   * note that the user deleted (without it, those stay deleted).
+   */
   readonly force?: boolean;
   /**
    * Called with the plan before anything is written (in a dry run too, where its answer changes

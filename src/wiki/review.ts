@@ -37,6 +37,11 @@ export interface ReviewPlan {
   readonly dryRun: boolean;
   /** Only changes that would alter the vault; pages already up to date are not listed. */
   readonly changes: readonly ReviewChange[];
+  /**
+   * Told the reason the user gave for leaving a change out (by its path), before the hook returns:
+   * an ingest remembers it and tells the model next time. Absent where reasons are not kept.
+   */
+  readonly onReason?: (path: string, reason: string) => void;
 }
 
 /** Paths of the changes to apply; every change not listed is left out (an empty list applies nothing). */

@@ -230,4 +230,21 @@ export class SourceRegistry {
     changes.push(notesChange(noteKey, next), hashChange(entry.hash, noteKey, true));
     return changes;
   }
+
+  /**
+   * Forgetting a note that is gone (retracted), as part of the write run that takes its part out
+   * of the wiki: its entry, its path under its hash, and the entries of its former paths. Undo puts
+   * every shard back.
+   */
+  async forget(notePath: string): Promise<PlannedStateChange[]> {
+    const noteKey = key(notePath);
+    const entry = await this.entry(noteKey);
+    if (!entry) return [];
+    const changes: PlannedStateChange[] = [notesChange(noteKey, () => null), hashChange(entry.hash, noteKey, false)];
+    for (const former of (entry.formerPaths ?? []).map(key)) {
+      const old = former === noteKey ? null : await this.entry(former);
+      if (old) changes.push(notesChange(former, () => null), hashChange(old.hash, former, false));
+    }
+    return changes;
+  }
 }

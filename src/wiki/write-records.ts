@@ -9,7 +9,7 @@
 import * as z from "zod";
 import { LineChangeSchema } from "./line-changes";
 
-export const OPERATIONS = ["ingest", "query", "lint", "undo"] as const;
+export const OPERATIONS = ["ingest", "query", "lint", "undo", "retract", "index"] as const;
 export type WriteOperation = (typeof OPERATIONS)[number];
 
 /**

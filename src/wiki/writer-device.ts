@@ -14,7 +14,7 @@ export const LEGACY_LOCK_KEY = "lock.json";
 export const JOURNAL_FOLDER = "journal";
 
 /** Device ids become key names: anything but letters, digits, `-` and `_` is spelled `_`. */
-function keyName(id: string): string {
+export function keyName(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
 }
 

@@ -46,7 +46,7 @@ describe("synapse ingest skips an unchanged note (offline provider)", () => {
     expect(snapshot(vault)).toEqual(contents);
   });
 
-  it("ingests again when the note changed, when a page it wrote is gone, and with --force", async () => {
+  it("ingests again when the note changed, when a page it wrote is gone (without writing that page again), and with --force", async () => {
     const vault = makeVault({ [NOTE]: TEXT });
     await runCli(["ingest", NOTE, "--vault", vault]);
     const again = async (...extra: string[]) => JSON.parse((await runCli(["ingest", NOTE, "--vault", vault, "--json", ...extra])).stdout) as JsonReport;
@@ -59,8 +59,13 @@ describe("synapse ingest skips an unchanged note (offline provider)", () => {
     const log = readFileSync(join(vault, "wiki/log.md"), "utf8");
     writeFileSync(join(vault, "wiki/entities/Charles Babbage.md"), "");
     renameSync(join(vault, "wiki/entities/Charles Babbage.md"), join(vault, "Babbage elsewhere.md"));
-    const rebuilt = await again();
-    expect(rebuilt).toMatchObject({ upToDate: false, attempts: { analyze: 1 } });
+    // The user took the page out of the wiki: the note is ingested again, but the page is not
+    // written again until they ask for it (--force).
+    const kept = await again();
+    expect(kept).toMatchObject({ upToDate: false, attempts: { analyze: 1 } });
+    expect(kept.pages.map((p) => `${p.action} ${p.path}`)).toContain("unchanged wiki/entities/Charles Babbage.md");
+    expect(existsSync(join(vault, "wiki/entities/Charles Babbage.md"))).toBe(false);
+    const rebuilt = await again("--force");
     expect(rebuilt.pages.map((p) => `${p.action} ${p.path}`)).toContain("created wiki/entities/Charles Babbage.md");
     expect(readFileSync(join(vault, "wiki/log.md"), "utf8").length).toBeGreaterThan(log.length);
   });

@@ -45,8 +45,8 @@ describe("exact checks on a wiki with planted defects", () => {
 
   it("says why index.md is out of step and offers to rebuild it", async () => {
     const index = (await lint(PLANTED)).find((f) => f.check === "index");
-    expect(index?.message).toBe("index.md is out of step: 1 page(s) are not listed, 1 entry leads nowhere.");
-    expect(index?.fixes[0]).toMatchObject({ kind: "rebuild-index", safe: true });
+    expect(index?.message).toBe("index.md is out of step: it does not list wiki/concepts/Orphaned idea.md; its entry for wiki/concepts/Gone leads to no page.");
+    expect(index?.fixes[0]).toMatchObject({ kind: "rebuild-index", safe: true, label: "Bring index.md in step: add 1, remove 1 entries (your own lines are kept)" });
   });
 
   it("treats a retargeting fix on a page the user edited as unsafe", async () => {
@@ -102,7 +102,7 @@ describe("missing-source-note's suggested note", () => {
 
   it("never suggests the page itself when the lost note had the page's name", async () => {
     const findings = await lint({ "wiki/sources/Ada.md": sourcePage("Ada") });
-    expect(fixesOf(findings)).toEqual([["drop-missing-source notes/Ada.md"]]);
+    expect(fixesOf(findings)).toEqual([["retract-source notes/Ada.md", "drop-missing-source notes/Ada.md"]]);
   });
 
   it("nor another page of the wiki, but the note that moved even when a page of that name comes first", async () => {

@@ -7,6 +7,7 @@ import type { FixKind } from "../../src/lint/types";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { applyPlan, type WriteContext } from "../../src/wiki/apply";
+import { newSection, renderBody } from "../../src/wiki/provenance";
 import { undoLastRun } from "../../src/wiki/undo";
 import { PLANTED } from "./planted-wiki";
 import { executableParts } from "../helpers/executable-markdown";
@@ -121,6 +122,39 @@ describe("lint fixes through the write path", () => {
     expect(run.after["wiki/index.md"]).toContain("[[wiki/concepts/Misfiled|Misfiled]]");
     expect(run.after["wiki/concepts/Lost source.md"]).not.toContain("notes/deleted.md");
     await undoesByteForByte(run);
+  });
+
+  it("retracts a source note that is gone: a page it alone fed goes, with its index line, and undo restores every byte", async () => {
+    const run = await applyFixes(kind("retract-source"));
+    expect(run.plan.planned.map((c) => c.fix.kind)).toEqual(["retract-source"]);
+    expect(run.after["wiki/concepts/Lost source.md"]).toBeUndefined();
+    expect(run.after["wiki/index.md"]).not.toContain("Lost source");
+    expect(run.after["wiki/index.md"]).toContain("[[wiki/entities/Ada Lovelace|");
+    await undoesByteForByte(run);
+  });
+
+  it("retracts once for every page citing the gone note: its sections leave a shared page, other notes' stay", async () => {
+    const gone = "notes/gone.md";
+    const kept = "notes/ada.md";
+    const body = renderBody([newSection(gone, "What the gone note said."), newSection(kept, "What Ada's note says.")]);
+    const vault = new MemoryVault({
+      [kept]: "Ada.",
+      "wiki/concepts/Shared.md": `---\ntype: concept\ntitle: Shared\nsources: [${gone}, ${kept}]\n---\n\n${body}\n`,
+      "wiki/concepts/Only gone.md": `---\ntype: concept\ntitle: Only gone\nsources: [${gone}]\n---\n\n${renderBody([newSection(gone, "Only the gone note.")])}\n`,
+      "wiki/index.md": "# Wiki index\n\n## Concepts\n\n- [[wiki/concepts/Shared|Shared]]\n- [[wiki/concepts/Only gone|Only gone]]\n",
+    });
+    const snapshot = await snapshotOf(vault);
+    const chosen = chooseFixes(exactChecks({ snapshot }).filter((f) => f.check === "missing-source-note"), "all");
+    expect(chosen.map((c) => `${c.fix.kind} ${c.finding.page}`).sort()).toEqual(["retract-source wiki/concepts/Only gone.md", "retract-source wiki/concepts/Shared.md"]);
+    const plan = planFixes(snapshot, chosen, "2026-11-30");
+    expect(plan.planned.length).toBe(2);
+    await applyPlan(vault, plan.changes, { store: new MemoryStateStore(), writer: { kind: "cli", pid: 1, host: "here" }, operation: "lint", label: "fixes", wikiFolder: "wiki", now: NOW, maintainIndex: false });
+    const shared = await vault.read("wiki/concepts/Shared.md");
+    expect(shared).not.toContain("What the gone note said.");
+    expect(shared).toContain("What Ada's note says.");
+    expect(shared).not.toContain(gone);
+    expect(await vault.stat("wiki/concepts/Only gone.md")).toBeNull();
+    expect(await vault.read("wiki/index.md")).toBe("# Wiki index\n\n## Concepts\n\n- [[wiki/concepts/Shared|Shared]]\n");
   });
 
   it("'fix all safe' leaves the exact checks with nothing a safe fix could mend, and no user text changed", async () => {
