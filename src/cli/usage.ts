@@ -29,3 +29,12 @@ export const QUERY_USAGE = `Usage: synapse query "<question>" --vault <dir> [--p
 export const LINT_USAGE = `Usage: synapse lint --vault <dir> [--model-checks [--max-cost <usd>] [--provider P] [--model M] [--base-url URL]] [--fix safe|all] [--dry-run] [--json]
        synapse lint --vault <dir> --resolve <id> --keep 1|2|<source> [--json]
        synapse lint --vault <dir> --dismiss <id> [--json]`;
+
+export const REVIEW_USAGE = `Usage: synapse review --vault <dir> [list] [--json]
+       synapse review --vault <dir> show <id> [--json]
+       synapse review --vault <dir> accept <id> [--json]
+       synapse review --vault <dir> refuse <id> [--json]
+
+Changes an agent proposed through synapse mcp wait here until you decide. "show" prints the diff of
+each file; "accept" plans the change again against the vault as it is now and applies it as one run
+(synapse undo takes it back); "refuse" drops it and writes nothing. Obsidian lists the same proposals.`;
