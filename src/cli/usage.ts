@@ -37,4 +37,4 @@ export const REVIEW_USAGE = `Usage: synapse review --vault <dir> [list] [--json]
 
 Changes an agent proposed through synapse mcp wait here until you decide. "show" prints the diff of
 each file; "accept" plans the change again against the vault as it is now and applies it as one run
-(synapse undo takes it back); "refuse" drops it and writes nothing. Obsidian lists the same proposals.`;
+(synapse undo takes it back); "refuse" drops it and writes nothing.`;

@@ -59,7 +59,7 @@ export function registerPropose(server: McpServer, session: McpSession): void {
       title: "Propose a change to the wiki",
       description: writes
         ? "Ingests a note into the wiki or saves an answer as a page. This server was started with --allow-writes: the change is applied at once (journaled; the user can undo it)."
-        : "Proposes to ingest a note into the wiki or to save an answer as a page. Nothing is written: the change waits for the user to accept or refuse it (in Obsidian's review, or `synapse review`). Returns the proposal's id and the files it would change.",
+        : "Proposes to ingest a note into the wiki or to save an answer as a page. Nothing is written: the change waits for the user to accept or refuse it (with `synapse review`). Returns the proposal's id and the files it would change.",
       inputSchema: ProposeArgs,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -73,7 +73,7 @@ export function registerPropose(server: McpServer, session: McpSession): void {
             id: proposal.id,
             title: proposal.title,
             changes,
-            next: `Nothing is written yet. The user reviews it in Obsidian ("Synapse: Review proposals") or with: synapse review accept ${proposal.id}`,
+            next: `Nothing is written yet. The user reviews it with: synapse review --vault <vault> show ${proposal.id}, then accept or refuse`,
           };
         }
         const settings = await session.settings();

@@ -1,6 +1,6 @@
 /**
  * Accepting a proposal: the change is planned again from what the proposal holds, against the vault
- * as it is now, shown to the caller's review hook (Obsidian's review window; the terminal and a
+ * as it is now, shown to the caller's review hook (a review window; the terminal and a
  * trusted agent take it whole), and applied through the one write path — locked, journaled, in the
  * history, undoable. Refusing one removes it and writes nothing.
  */
