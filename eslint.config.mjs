@@ -7,6 +7,7 @@ import tseslint from "typescript-eslint";
 const nodeOnly = [
   "src/cli/**",
   "src/bridge/**",
+  "src/mcp/**",
   "src/vault/node-vault.ts",
   "src/vault/node-fs-ops.ts",
   "src/vault/node-guarded-write.ts",
@@ -48,7 +49,7 @@ export default defineConfig([
   },
   {
     // The pure core imports neither Obsidian nor Node built-ins (DESIGN.md layers).
-    files: ["src/core/**/*.ts", "src/wiki/**/*.ts", "src/settings/**/*.ts"],
+    files: ["src/core/**/*.ts", "src/wiki/**/*.ts", "src/settings/**/*.ts", "src/proposals/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -93,7 +94,7 @@ export default defineConfig([
   {
     // Runtime-neutral code runs in Obsidian and in Node (CLI, bridge), where there is no `window`;
     // it only uses timers that exist in both.
-    files: ["src/core/**/*.ts", "src/providers/**/*.ts", "src/wiki/**/*.ts"],
+    files: ["src/core/**/*.ts", "src/providers/**/*.ts", "src/wiki/**/*.ts", "src/proposals/**/*.ts"],
     rules: { "obsidianmd/prefer-window-timers": "off" },
   },
   {

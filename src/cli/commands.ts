@@ -6,12 +6,15 @@
  */
 import { BRIDGE_USAGE } from "../bridge/usage";
 import type { CliIO } from "./io";
-import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, RETRACT_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
+import { MCP_USAGE } from "../mcp/usage";
+import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, RETRACT_USAGE, REVIEW_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
 
 export interface CommandContext {
   readonly signal?: AbortSignal;
   /** Told when writing to the vault starts and ends, so a second Ctrl-C does not cut it in half. */
   readonly writing?: (inProgress: boolean) => void;
+  /** The package's version, for a command that tells it to a peer (the MCP server). */
+  readonly version?: string;
 }
 
 export interface CliCommand {
@@ -74,6 +77,16 @@ export const COMMANDS: readonly CliCommand[] = [
     name: "retract",
     usage: RETRACT_USAGE,
     run: async (argv, io) => (await import("./retract-command")).runRetractCommand(argv, io),
+  },
+  {
+    name: "review",
+    usage: REVIEW_USAGE,
+    run: async (argv, io) => (await import("./review-command")).runReviewCommand(argv, io),
+  },
+  {
+    name: "mcp",
+    usage: MCP_USAGE,
+    run: async (argv, io, context) => (await import("../mcp/command")).runMcpCommand(argv, io, context),
   },
   {
     name: "bridge",

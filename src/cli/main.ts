@@ -49,7 +49,7 @@ export async function main(argv: readonly string[], io: CliIO, options: MainOpti
         io.stdout(`${entry.usage.trimEnd()}\n`);
         return EXIT.ok;
       }
-      return await entry.run(rest, io, options);
+      return await entry.run(rest, io, { ...options, version: options.version ?? version() });
     }
     switch (command) {
       case "--version":

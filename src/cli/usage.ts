@@ -35,3 +35,11 @@ export const RETRACT_USAGE = `Usage: synapse retract <note> --vault <dir> [--dry
 Takes a source note that is gone (deleted, or in an excluded folder) out of the wiki: its sections
 leave every page it fed, a page left with nothing on it is removed, and index.md follows. Sections
 you edited are kept and listed. One run: synapse undo takes it all back.`;
+export const REVIEW_USAGE = `Usage: synapse review --vault <dir> [list] [--json]
+       synapse review --vault <dir> show <id> [--json]
+       synapse review --vault <dir> accept <id> [--json]
+       synapse review --vault <dir> refuse <id> [--json]
+
+Changes an agent proposed through synapse mcp wait here until you decide. "show" prints the diff of
+each file; "accept" plans the change again against the vault as it is now and applies it as one run
+(synapse undo takes it back); "refuse" drops it and writes nothing.`;

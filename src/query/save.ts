@@ -41,8 +41,17 @@ export function saveReviewTitle(question: string): string {
   return `Save answer: ${shown}`;
 }
 
+/**
+ * What saving an answer reads of it: an AskReport, or an answer kept since (an agent's proposal),
+ * with the passages its citations were checked against.
+ */
+export type SavableAnswer = Pick<AskReport, "question" | "answer" | "citations"> & {
+  readonly passages: readonly Pick<AskReport["passages"][number], "path" | "kind">[];
+  readonly consulted: readonly Pick<AskReport["consulted"][number], "path" | "kind">[];
+};
+
 /** The notes behind the verified citations: a cited note itself, a cited page's own sources. */
-async function sourcesOf(vault: VaultPort, report: AskReport): Promise<string[]> {
+async function sourcesOf(vault: VaultPort, report: SavableAnswer): Promise<string[]> {
   let sources: string[] = [];
   for (const c of report.citations) {
     const passage = c.verified ? (report.passages.find((p) => p.path === c.path) ?? report.consulted.find((p) => p.path === c.path)) : undefined;
@@ -59,7 +68,7 @@ async function sourcesOf(vault: VaultPort, report: AskReport): Promise<string[]>
 }
 
 /** The page's text. The answers and the cited names are the model's, so they are made inert (the questions are the user's). */
-function body(report: AskReport, conversation: readonly Turn[]): string {
+function body(report: SavableAnswer, conversation: readonly Turn[]): string {
   const parts = [sanitiseMarkdown(report.answer.trim())];
   const cited = report.citations.filter((c) => c.verified);
   if (cited.length > 0) parts.push(`## Sources\n\n${cited.map((c) => `- [[${c.path?.replace(/\.md$/i, "") ?? c.page}|${c.page}]]`).join("\n")}`);
@@ -84,7 +93,7 @@ async function findSaved(vault: VaultPort, wikiFolder: string, key: string): Pro
 export async function planAnswerPage(
   vault: VaultPort,
   wikiFolder: string,
-  report: AskReport,
+  report: SavableAnswer,
   conversation: readonly Turn[],
   date: string,
 ): Promise<PlannedChange> {
