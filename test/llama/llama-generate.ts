@@ -3,7 +3,7 @@
  * ChatML template, tokenized by the model, held to a grammar compiled from the request's JSON
  * schema, bounded by a token budget, streamed chunk by chunk, and stopped by an abort signal.
  */
-import { LlamaCompletion, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { LlamaCompletion, TokenBias, type Llama, type LlamaContext, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 
 export interface ChatMessage {
   readonly role: string;
@@ -59,15 +59,19 @@ export class LlamaEngine {
 
   async generate(
     prompt: readonly Token[],
-    options: { window: number; maxTokens: number; grammar: LlamaGrammar | null; temperature?: number; signal: AbortSignal; onText: (text: string) => void },
+    options: { window: number; maxTokens: number; grammar: LlamaGrammar | null; neverEnd?: boolean; temperature?: number; signal: AbortSignal; onText: (text: string) => void },
   ): Promise<Generation> {
     const context = await this.contextOf(options.window);
     const sequence = context.getSequence();
     const completion = new LlamaCompletion({ contextSequence: sequence });
     let outputTokens = 0;
+    // No end-of-generation token, so only the budget or an abort ends the reply.
+    const noEnd = options.neverEnd ? new TokenBias(this.model.tokenizer) : null;
+    if (noEnd) for (const token of [this.model.tokens.eos, this.model.tokens.eot]) if (token !== null) noEnd.set(token, "never");
     try {
       const result = await completion.generateCompletionWithMeta([...prompt], {
         ...(options.grammar ? { grammar: options.grammar } : {}),
+        ...(noEnd ? { tokenBias: noEnd } : {}),
         maxTokens: options.maxTokens,
         temperature: options.temperature ?? 0.8,
         seed: this.seed,

@@ -36,6 +36,10 @@ export interface ServedRequest {
   grammarError?: string;
   /** The client went away before the reply ended. */
   clientGone?: boolean;
+  /** Text chunks written to the client so far. */
+  chunksSent: number;
+  /** The reply was held open by `stallNext`. */
+  stalled?: boolean;
 }
 
 export interface LlamaServer {
@@ -44,6 +48,8 @@ export interface LlamaServer {
   modelCalls(): ServedRequest[];
   /** The next model reply sends `chunks` text chunks, then nothing more until the client leaves. */
   stallNext(chunks: number): void;
+  /** The next model reply never picks an end token: it runs to its budget unless the client leaves. */
+  endlessNext(): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -51,8 +57,6 @@ export interface LlamaServer {
 export interface LlamaServerOptions {
   /** llama-server's n_ctx for /v1 (default 4,096). */
   readonly openaiContext?: number;
-  /** A bound on any one reply, so a test never waits on a reply no budget limits. */
-  readonly hardMaxTokens?: number;
 }
 
 interface ChatBody {
@@ -103,8 +107,8 @@ export async function startLlamaServer(runtime: Extract<Runtime, { ok: true }>, 
   const engine = new LlamaEngine(runtime.llama, runtime.model, 7);
   const requests: ServedRequest[] = [];
   const openaiContext = options.openaiContext ?? 4096;
-  const hardMax = options.hardMaxTokens ?? 2048;
   let stallChunks: number | null = null;
+  let endless = false;
   let queue: Promise<unknown> = Promise.resolve();
 
   /** Runs one generation in the queue, streaming its chunks to `write`; stops when the client leaves. */
@@ -128,23 +132,25 @@ export async function startLlamaServer(runtime: Extract<Runtime, { ok: true }>, 
       }
       const stallAfter = stallChunks;
       stallChunks = null;
-      let chunks = 0;
+      const neverEnd = endless;
+      endless = false;
       let stalled = false;
       const grammar = plan.format === undefined ? null : await engine.grammarFor(plan.format);
       const generation = await engine.generate(plan.prompt, {
         window: plan.window,
-        maxTokens: Math.min(plan.maxTokens, hardMax),
+        maxTokens: plan.maxTokens,
         grammar,
+        neverEnd,
         ...(plan.temperature === undefined ? {} : { temperature: plan.temperature }),
         signal: controller.signal,
         onText: (text) => {
           if (stalled || controller.signal.aborted) return;
-          if (stallAfter !== null && chunks >= stallAfter) {
-            stalled = true;
+          if (stallAfter !== null && record.chunksSent >= stallAfter) {
+            stalled = record.stalled = true;
             controller.abort();
             return;
           }
-          chunks++;
+          record.chunksSent++;
           write(text);
         },
       });
@@ -175,6 +181,8 @@ export async function startLlamaServer(runtime: Extract<Runtime, { ok: true }>, 
     const prompt = sent.length > window - CUT_ROOM ? sent.slice(sent.length - (window - CUT_ROOM)) : sent;
     const budget = positive(body.options?.num_predict) ?? Number.POSITIVE_INFINITY;
     const stream = body.stream !== false;
+    // Ollama would shift its window and write on; here a reply ends where the window does, so
+    // a reply with no num_predict still ends (Synapse always sends one).
     const line = (content: string, done: boolean, extra: Record<string, unknown> = {}) =>
       `${JSON.stringify({ model, created_at: new Date().toISOString(), message: { role: "assistant", content }, done, ...extra })}\n`;
     if (stream) res.writeHead(200, { "content-type": "application/x-ndjson" });
@@ -182,7 +190,7 @@ export async function startLlamaServer(runtime: Extract<Runtime, { ok: true }>, 
     const result = await generateFor(
       record,
       res,
-      { prompt, sentTokens: sent.length, window, maxTokens: Math.max(1, Math.min(budget, window)), format: body.format, ...(temperature === undefined ? {} : { temperature }) },
+      { prompt, sentTokens: sent.length, window, maxTokens: Math.max(1, Math.min(budget, window - prompt.length)), format: body.format, ...(temperature === undefined ? {} : { temperature }) },
       (text) => {
         if (stream) res.write(line(text, false));
       },
@@ -254,7 +262,7 @@ export async function startLlamaServer(runtime: Extract<Runtime, { ok: true }>, 
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const method = req.method ?? "GET";
     const body = await readBody(req);
-    const record: ServedRequest = { method, path, body };
+    const record: ServedRequest = { method, path, body, chunksSent: 0 };
     requests.push(record);
     const chat = (body ?? {}) as ChatBody;
     if (method === "POST" && path === "/api/chat") return ollamaChat(record, chat, res);
@@ -286,9 +294,11 @@ export async function startLlamaServer(runtime: Extract<Runtime, { ok: true }>, 
     requests,
     modelCalls: () => requests.filter((r) => r.path === "/api/chat" || r.path === "/v1/chat/completions"),
     stallNext: (chunks) => (stallChunks = chunks),
+    endlessNext: () => (endless = true),
     reset: () => {
       requests.length = 0;
       stallChunks = null;
+      endless = false;
     },
     close: async () => {
       server.closeAllConnections();
