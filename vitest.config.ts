@@ -9,7 +9,9 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/obsidian/**"],
+          // The llama.cpp runtime suite has its own command (npm run test:llama, vitest.llama.config.ts);
+          // only its fast part, the schemas compiled to grammars, runs here.
+          exclude: ["test/obsidian/**", "test/llama/!(schemas-compile).test.ts"],
           globalSetup: ["test/global-setup.ts"],
           setupFiles: ["test/setup-node.ts"],
           testTimeout: 30_000,

@@ -16,6 +16,7 @@ import { formatUsageLine } from "../providers/usage-summary";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
+import { terminalSafe } from "./terminal-text";
 import { applyPlan } from "../wiki/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { planAnswerPage } from "../query/save";
@@ -134,7 +135,7 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
       ...(values.general ? { general: true } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       log: logger,
-      ...(json ? {} : { onText: (text: string) => io.stdout(text) }),
+      ...(json ? {} : { onText: (text: string) => io.stdout(terminalSafe(text)) }),
     },
   );
   let saved: string | null = null;

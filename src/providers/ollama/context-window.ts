@@ -59,6 +59,31 @@ export function promptWasCut(reportedPromptTokens: number | null | undefined, es
   return typeof reportedPromptTokens === "number" && reportedPromptTokens > 0 && reportedPromptTokens < estimatedPromptTokens * CUT_SHARE;
 }
 
+/**
+ * Room below the window within which a reported prompt counts as filling it. Ollama reports a
+ * prompt that fills the whole window only when it cut one to fit; a prompt that really took that
+ * much would leave its reply no room anyway.
+ */
+const FULL_WINDOW_ROOM = 64;
+
+/**
+ * Whether the prompt filled the window it ran in: a note that takes more tokens than the estimate
+ * (a dense script, a model with a small vocabulary) outgrows the window asked for, and Ollama cuts
+ * it with no error and reports about the window's size — above the estimate, so `promptWasCut`
+ * cannot see it.
+ */
+export function promptFilledWindow(reportedPromptTokens: number | null | undefined, numCtx: number): boolean {
+  return typeof reportedPromptTokens === "number" && reportedPromptTokens >= numCtx - FULL_WINDOW_ROOM;
+}
+
+/** The failure for a prompt that outgrew its window: its start (the instructions) was cut. */
+export function promptFilledWindowError(reported: number, estimated: number, numCtx: number): SynapseError {
+  return new SynapseError(
+    "context",
+    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): the note takes more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and the reply is not used. Ingest a shorter note, or split it.`,
+  );
+}
+
 /** The failure for a cut prompt: never an output-limit raise, never re-sent as it was. */
 export function promptCutError(reported: number, estimated: number, numCtx: number): SynapseError {
   return new SynapseError(

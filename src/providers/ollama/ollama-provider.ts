@@ -25,7 +25,7 @@ import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
 import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
-import { planWindow, promptCutError, promptWasCut, windowCeiling, windowTokens, WINDOW_STEP } from "./context-window";
+import { planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, windowTokens, WINDOW_STEP } from "./context-window";
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { streamedReply } from "./stream-reply";
 
@@ -242,6 +242,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         interpret: (reply) => {
           // A cut prompt lost its instructions: whatever came back is not an answer to them.
           if (promptWasCut(reply.prompt_eval_count, estimated)) throw promptCutError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
+          if (promptFilledWindow(reply.prompt_eval_count, window.numCtx)) throw promptFilledWindowError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
           try {
             return parseReply(reply.message.content ?? "", replySchema, "Ollama", what);
           } catch (error) {
