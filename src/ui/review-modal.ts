@@ -90,6 +90,8 @@ export class ReviewModal extends Modal {
     box.dataset.path = change.path;
     this.boxes.set(change.path, box);
     label.appendText(` ${describeChange(change)}`);
+    // A page the model titled otherwise, planned onto this one: unchecking keeps them apart from now on.
+    if (change.match) item.createDiv({ cls: "synapse-review-match", text: `${change.match.sentence} Uncheck to keep "${change.match.newTitle}" a page of its own.` });
     // A new page is shown whole; a changed one opens on its diff so the change itself is read first.
     const details = item.createEl("details", { cls: "synapse-review-details" });
     details.open = change.before !== null;

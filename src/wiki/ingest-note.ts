@@ -32,6 +32,8 @@ import { shareablePages } from "./shareable-pages";
 import { planInputs, recordMove } from "./moved-note";
 import { existsApart } from "./spelling-twins";
 import { markedSources } from "./provenance";
+import { MatchVerdicts } from "./match-verdicts";
+import { modelConfirm } from "./model-confirm";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 
 function isoDay(ms: number): string {
@@ -235,9 +237,10 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
     const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
     const noteExists = deps.linkExists ?? (catalog ? (name: string) => catalog.linkExists?.(name) ?? catalog.pathsNamed(name).length > 0 : namesIn(wiki?.everything ?? []));
     const ingestRun = { ...run, source: { path: notePath, text } };
+    const guarded = perimeter.guard(provider);
 
     result = await orchestrate(
-      perimeter.guard(provider),
+      guarded,
       {
         maxIter: settings.maxIter,
         tokenBudget: settings.tokenBudget,
@@ -263,6 +266,8 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       // like the new ones, not at every page of the wiki. A moved note's pages are found under its former path.
       const inputs = await planInputs({ vault, registry, notePath, wikiFolder, yielded: result.pages, pagePaths, ...(catalog ? { index: { shortlist, wikiNamed } } : {}) });
       const { moved } = inputs;
+      // Pairs of titles already judged (by the model, or kept apart by the user) are not asked again.
+      const verdicts = await MatchVerdicts.load(write.store).catch(() => MatchVerdicts.inMemory());
       const planned: PlannedPage[] = await planPages(result.pages, {
         vault,
         wikiFolder,
@@ -274,11 +279,18 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         sourcePath: notePath,
         date,
         noteExists,
+        verdicts,
+        // With a model, a similar page is its page only if the model says so; without one, the threshold.
+        ...(caps.model !== null ? { confirm: modelConfirm({ provider: guarded, run, verdicts }) } : {}),
         // An agent returns only the pages it wrote; any other backend returns all the note yields.
         retractUnyielded: !caps.supportsAgenticLoop,
       });
       // Last chance to cancel before the review: from here on the plan is applied whole or not at all.
       throwIfStopped(run);
+      const saveVerdicts = async () => {
+        if (!request.dryRun) await verdicts.save().catch((cause: unknown) => warnings.push(`What the model said about similar titles was not kept: ${toSynapseError(cause).message}`));
+      };
+      await saveVerdicts();
       if (defer) {
         const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
         const yielded = planned.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
@@ -314,7 +326,11 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         if (run.signal.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
         chosen = selectReviewed(planned, previews, selection);
         const kept = new Set(chosen.map((c) => c.path));
-        declined = changes.filter((c) => !kept.has(c.path)).map((c) => ({ path: c.path, type: c.type, title: c.title, action: pageAction(c.action) }));
+        const left = changes.filter((c) => !kept.has(c.path));
+        declined = left.map((c) => ({ path: c.path, type: c.type, title: c.title, action: pageAction(c.action) }));
+        // A match left out keeps the two subjects apart at the next ingest.
+        for (const change of left) if (change.match) verdicts.refuse(change.match);
+        await saveVerdicts();
       }
       // A review that kept no change writes nothing at all, not even a log entry.
       const writesSomething = declined.length === 0 || chosen.some((c) => c.action !== "unchanged");
