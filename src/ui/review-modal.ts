@@ -91,6 +91,8 @@ export class ReviewModal extends Modal {
     box.dataset.path = change.path;
     this.boxes.set(change.path, box);
     label.appendText(` ${describeChange(change)}`);
+    // A page the model titled otherwise, planned onto this one: unchecking keeps them apart from now on.
+    if (change.match) item.createDiv({ cls: "synapse-review-match", text: `${change.match.sentence} Uncheck to keep "${change.match.newTitle}" a page of its own.` });
     // Why a change is refused, where the caller keeps it: the next ingest of the note tells the model.
     if (this.plan.onReason && !this.plan.dryRun) {
       const reason = item.createEl("input", { type: "text", cls: "synapse-review-reason", placeholder: "Why not? (optional, remembered for the next ingest)" });

@@ -2,13 +2,20 @@
  * Before a page is created, the page that already exists for the same thing is looked for: by
  * title (cleaned, NFC, case-folded: `titleKey`), then by `aliases` (the existing page's and the ones the model gave the new
  * page), then on a similarity shortlist that a `confirm` step accepts or rejects. A match found by
- * alias or similarity makes the new title an alias of the existing page instead of a second page.
+ * alias or similarity makes the new title an alias of the existing page instead of a second page,
+ * and says why (`because`), so the review can show it and the user refuse it.
+ *
+ * Titles that differ in a distinguishing mark (a number, a letter, a version, an element…:
+ * distinguishing-marks.ts) are never on the shortlist, whatever their similarity: no threshold or
+ * model is asked about them. A pair the user refused (`apart`) is neither matched by alias nor
+ * by similarity again.
  *
  * Candidates are the wiki's pages today (the registry); the retrieval index can pass a better
  * shortlist to the same function later.
  */
 import { plainText } from "../core/plain-text";
 import type { WikiPage } from "../core/schemas";
+import { describeDistinction, distinction } from "./distinguishing-marks";
 import type { PageRecord } from "./identity";
 import { titleKey } from "./page-identity";
 
@@ -17,6 +24,8 @@ export type MatchReason = "title" | "alias" | "similar";
 export interface ExistingMatch {
   readonly record: PageRecord;
   readonly reason: MatchReason;
+  /** Why the new page is this one, as the end of a sentence: "the titles differ only in accents, case or plural". */
+  readonly because: string;
 }
 
 export interface Similarity {
@@ -26,26 +35,53 @@ export interface Similarity {
   readonly content: number;
 }
 
+/** A confirm step's answer with its reason (the end of a sentence: "the model judged …"). */
+export interface Confirmation {
+  readonly same: boolean;
+  readonly reason: string;
+}
+
 /** Says whether a shortlisted candidate is the same thing as the new page. */
-export type ConfirmMatch = (page: WikiPage, candidate: PageRecord, similarity: Similarity) => boolean | Promise<boolean>;
+export type ConfirmMatch = (page: WikiPage, candidate: PageRecord, similarity: Similarity) => boolean | Confirmation | Promise<boolean | Confirmation>;
 
 /**
- * The confirm step used for every provider today (no model call): nearly the same title, or a
- * close title backed by shared content. Conservative on purpose — a missed match leaves a
- * duplicate that lint can report, a wrong one mixes two subjects on one page.
+ * The confirm step without a model (the Offline backend, and any backend that cannot answer a
+ * structured question): nearly the same title, or a close title backed by shared content.
+ * Conservative on purpose — a missed match leaves a duplicate that lint can report, a wrong one
+ * mixes two subjects on one page.
  */
 export const thresholdConfirm: ConfirmMatch = (_page, _candidate, s) => s.title >= 0.95 || (s.title >= 0.85 && s.content >= 0.3);
 
-/** Accents, plural endings, case and punctuation do not make a different subject. */
-function looseTitle(title: string): string {
+/** Accents, case, punctuation and a leading "The" do not make a different subject. */
+function plainWords(title: string): string[] {
   return titleKey(title)
     .replace(/[\s_\-–—.,:;!?'"’“”()[\]{}/\\|*]+/gu, " ")
     .trim()
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
-    .split(" ")
+    .replace(/^(?:the )+(?=\S)/u, "")
+    .split(" ");
+}
+
+/** Nor does a plural ending. */
+export function looseTitle(title: string): string {
+  return plainWords(title)
     .map((w) => (w.length > 3 ? w.replace(/(?:es|s)$/u, "") : w))
     .join(" ");
+}
+
+/**
+ * Same once accents, case, plurals, punctuation, "The" and spacing are set aside ("Smart phone",
+ * "Smartphones"). A plural is tried as "-s" and as "-es" ("Cultures" is "Culture", "Buses" "Bus").
+ */
+export function looselySame(a: string, b: string): boolean {
+  const forms = (title: string) => {
+    const words = plainWords(title);
+    const joined = (strip: RegExp) => words.map((w) => (w.length > 3 ? w.replace(strip, "") : w)).join("");
+    return [joined(/s$/u), joined(/(?:es|s)$/u)];
+  };
+  const x = forms(a);
+  return forms(b).some((f) => x.includes(f));
 }
 
 function bigrams(text: string): Map<string, number> {
@@ -90,11 +126,7 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
-  const a = looseTitle(page.title);
-  const b = looseTitle(candidate.title);
-  // "Python 2" and "Python 3" look alike and are different things.
-  const digits = (t: string) => t.replace(/\D+/g, " ").trim();
-  const title = digits(a) === digits(b) ? dice(a, b) : 0;
+  const title = looselySame(page.title, candidate.title) ? 1 : dice(looseTitle(page.title), looseTitle(candidate.title));
   return { title, content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
 }
 
@@ -110,25 +142,53 @@ function preferred(page: WikiPage, records: readonly PageRecord[]): PageRecord |
 
 const SHORTLIST = 5;
 
-export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch): Promise<ExistingMatch | null> {
+export interface FindOptions {
+  /** Pairs the user kept apart at review: the new page's title and a candidate that is never its page by alias or similarity. */
+  readonly apart?: (title: string, candidate: PageRecord) => boolean;
+}
+
+function similarBecause(page: WikiPage, record: PageRecord, verdict: boolean | Confirmation): string {
+  if (typeof verdict !== "boolean" && verdict.reason) return verdict.reason;
+  return looselySame(page.title, record.title)
+    ? "the titles differ only in accents, case, plural, spacing or punctuation"
+    : "the titles are nearly the same and the pages say much the same";
+}
+
+/**
+ * Why two titles are never one page by similarity, or null when they may be: a distinguishing
+ * mark (distinguishing-marks.ts).
+ */
+export function keptApartBecause(first: string, second: string): string | null {
+  const found = distinction(first, second);
+  return found ? describeDistinction(first, second, found) : null;
+}
+
+export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch, options: FindOptions = {}): Promise<ExistingMatch | null> {
   const title = titleKey(page.title);
   const byTitle = preferred(page, candidates.filter((c) => titleKey(c.title) === title));
-  if (byTitle) return { record: byTitle, reason: "title" };
+  if (byTitle) return { record: byTitle, reason: "title", because: "it has the same title" };
 
+  const open = options.apart ? candidates.filter((c) => !options.apart?.(page.title, c)) : candidates;
   const names = new Set([title, ...(page.aliases ?? []).map(titleKey)].filter(Boolean));
   const byAlias = preferred(
     page,
-    candidates.filter((c) => c.aliases.some((a) => names.has(titleKey(a))) || names.has(titleKey(c.title))),
+    open.filter((c) => c.aliases.some((a) => names.has(titleKey(a))) || names.has(titleKey(c.title))),
   );
-  if (byAlias) return { record: byAlias, reason: "alias" };
+  if (byAlias) {
+    const known = byAlias.aliases.find((a) => titleKey(a) === title);
+    const because = known ? `"${page.title}" is already one of its aliases` : `the model gave "${byAlias.title}" as another name of "${page.title}"`;
+    return { record: byAlias, reason: "alias", because };
+  }
 
-  const shortlist = candidates
+  const shortlist = open
+    .filter((record) => distinction(page.title, record.title) === null)
     .map((record) => ({ record, s: similarity(page, record) }))
     .filter(({ s }) => s.title >= 0.5 || s.content >= 0.5)
     .sort((x, y) => y.s.title + y.s.content - (x.s.title + x.s.content) || x.record.path.localeCompare(y.record.path))
     .slice(0, SHORTLIST);
   for (const { record, s } of shortlist) {
-    if (await confirm(page, record, s)) return { record, reason: "similar" };
+    const verdict = await confirm(page, record, s);
+    if (verdict === true || (typeof verdict !== "boolean" && verdict.same)) return { record, reason: "similar", because: similarBecause(page, record, verdict) };
   }
   return null;
 }

@@ -32,6 +32,8 @@ import { shareablePages } from "./shareable-pages";
 import { planInputs, recordMove } from "./moved-note";
 import { existsApart } from "./spelling-twins";
 import { markedSources } from "./provenance";
+import { MatchVerdicts } from "./match-verdicts";
+import { modelConfirm } from "./model-confirm";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 import { leaveOutDeleted, NOT_WRITTEN_AGAIN, refusalsChange, reviewRejections, withRejections } from "./ingest-refusals";
 import { readRejections } from "./rejections";
@@ -239,9 +241,10 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
     const ingestRun = { ...run, source: { path: notePath, text } };
     // What the user refused of this note's pages before: the model is told, deleted pages stay deleted.
     const refused = registry ? await readRejections(write.store, notePath).catch(() => []) : [];
+    const guarded = perimeter.guard(provider);
 
     result = await orchestrate(
-      perimeter.guard(provider),
+      guarded,
       {
         maxIter: settings.maxIter,
         tokenBudget: settings.tokenBudget,
@@ -267,6 +270,8 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       // like the new ones, not at every page of the wiki. A moved note's pages are found under its former path.
       const inputs = await planInputs({ vault, registry, notePath, wikiFolder, yielded: result.pages, pagePaths, ...(catalog ? { index: { shortlist, wikiNamed } } : {}) });
       const { moved } = inputs;
+      // Pairs of titles already judged (by the model, or kept apart by the user) are not asked again.
+      const verdicts = await MatchVerdicts.load(write.store).catch(() => MatchVerdicts.inMemory());
       const plannedAll: PlannedPage[] = await planPages(result.pages, {
         vault,
         wikiFolder,
@@ -278,6 +283,9 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         sourcePath: notePath,
         date,
         noteExists,
+        verdicts,
+        // With a model, a similar page is its page only if the model says so; without one, the threshold.
+        ...(caps.model !== null ? { confirm: modelConfirm({ provider: guarded, run, verdicts }) } : {}),
         // An agent returns only the pages it wrote; any other backend returns all the note yields.
         retractUnyielded: !caps.supportsAgenticLoop,
       });
@@ -286,6 +294,10 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       const planned = deleted.planned;
       // Last chance to cancel before the review: from here on the plan is applied whole or not at all.
       throwIfStopped(run);
+      const saveVerdicts = async () => {
+        if (!request.dryRun) await verdicts.save().catch((cause: unknown) => warnings.push(`What the model said about similar titles was not kept: ${toSynapseError(cause).message}`));
+      };
+      await saveVerdicts();
       if (defer) {
         const providerName = caps.model ? `${caps.name} (${caps.model})` : caps.name;
         const yielded = planned.filter((p) => p.locked === undefined && p.action !== "removed").map((p) => p.path);
@@ -323,8 +335,12 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         if (run.signal.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
         chosen = selectReviewed(planned, previews, selection);
         const kept = new Set(chosen.map((c) => c.path));
-        declined = changes.filter((c) => !kept.has(c.path)).map((c) => ({ path: c.path, type: c.type, title: c.title, action: pageAction(c.action) }));
-        rejected = reviewRejections(changes.filter((c) => !kept.has(c.path)), reasons, new Date(now()).toISOString());
+        const left = changes.filter((c) => !kept.has(c.path));
+        declined = left.map((c) => ({ path: c.path, type: c.type, title: c.title, action: pageAction(c.action) }));
+        rejected = reviewRejections(left, reasons, new Date(now()).toISOString());
+        // A match left out keeps the two subjects apart at the next ingest.
+        for (const change of left) if (change.match) verdicts.refuse(change.match);
+        await saveVerdicts();
       }
       const refusals = request.dryRun ? [] : refusalsChange(write.writer, notePath, [...deleted.remember, ...rejected], deleted.forget);
       // A review that kept no change writes nothing at all, not even a log entry.

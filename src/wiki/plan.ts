@@ -16,7 +16,8 @@ import { cleanTitle } from "../core/unicode";
 import { titleKey } from "./page-identity";
 import { basenameOf } from "./page-paths";
 import { PageTargets } from "./page-targets";
-import type { PlannedChange } from "./planned-change";
+import type { MatchVerdicts } from "./match-verdicts";
+import type { PageMatch, PlannedChange } from "./planned-change";
 import { renderBody } from "./provenance";
 import { hasSectionFrom, retractSource } from "./retract";
 import { triage } from "./triage";
@@ -53,6 +54,8 @@ export interface PlanContext {
   readonly registry?: PageRegistry;
   /** Accepts or rejects a similar page as the same subject; the threshold when not given. */
   readonly confirm?: ConfirmMatch;
+  /** What is known about pairs of titles: a pair the user kept apart is never matched again. */
+  readonly verdicts?: MatchVerdicts;
   /**
    * `pages` is everything the note yields now, so the note's sections on any other page are
    * removed (retract.ts). False when the pages are only those a run wrote (an agent's), where a
@@ -98,11 +101,25 @@ interface Target {
   readonly record: PageRecord | null;
   /** Names to add to the existing page's `aliases`. */
   readonly aliases: readonly string[];
+  /** Why a page titled otherwise is this existing page. */
+  readonly match?: PageMatch;
+}
+
+function explained(page: WikiPage, match: ExistingMatch): PageMatch | undefined {
+  if (match.reason === "title") return undefined;
+  return {
+    newTitle: page.title,
+    existingTitle: match.record.title,
+    reason: match.reason,
+    sentence: `Added to "${match.record.title}" as an alias because ${match.because}.`,
+  };
 }
 
 export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): Promise<PlannedPage[]> {
   const registry = ctx.registry ?? (await findPagesById(ctx.vault, ctx.existingPaths));
   const confirm = ctx.confirm ?? thresholdConfirm;
+  const { verdicts } = ctx;
+  const apart = verdicts ? { apart: (title: string, candidate: PageRecord) => verdicts.keptApart(title, candidate.title) } : {};
   const targetsOf = new PageTargets(ctx);
   const claimed = new Set<string>();
   const unclaimed = () => registry.records.filter((r) => !claimed.has(r.path));
@@ -124,7 +141,7 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
   for (const [pass, accept] of [["exact", () => false], ["similar", confirm]] as const) {
     for (const page of batch) {
       if (matches.has(page)) continue;
-      const match = await findExistingPage(page, unclaimed(), accept);
+      const match = await findExistingPage(page, unclaimed(), accept, apart);
       if (!match || (pass === "exact" && match.reason === "similar")) continue;
       claimed.add(match.record.path);
       matches.set(page, match);
@@ -138,7 +155,8 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
     if (match) {
       fileNames.set(key, basenameOf(match.record.path));
       const aliases = match.reason === "title" ? (page.aliases ?? []) : [page.title, ...(page.aliases ?? [])];
-      targets.push({ page, path: match.record.path, record: match.record, aliases });
+      const why = explained(page, match);
+      targets.push({ page, path: match.record.path, record: match.record, aliases, ...(why ? { match: why } : {}) });
       continue;
     }
     const { path, exists, linkable } = await targetsOf.target(page.title, page.type as PageType);
@@ -150,7 +168,7 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
   }
 
   const changes: PlannedPage[] = [];
-  for (const { page, path, record, aliases } of targets) {
+  for (const { page, path, record, aliases, match } of targets) {
     const linked: WikiPage = { ...page, content: rewriteLinks(page.content, fileNames) };
     const id = record?.id ?? newPageId(page.type, linked.title, ctx.sourcePath, ctx.date);
     const onPage = (found: UpdateResult["contradictions"]) => found.map((c): Contradiction => ({ page: path, ...c }));
@@ -162,6 +180,7 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
     }
     const update = (current: string) => updateExisting(current, linked, { ...ctx, aliases, id });
     const planned = update(await ctx.vault.read(path));
+    const detail = [match?.sentence, planned.detail].filter(Boolean).join(" ");
     changes.push({
       path,
       type: record.type || page.type,
@@ -170,8 +189,9 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
       // applyPlan writes nothing when the content it computes is what the file holds.
       update,
       id,
+      ...(match ? { match } : {}),
       ...(planned.locked !== undefined ? { locked: planned.locked } : {}),
-      ...(planned.detail ? { detail: planned.detail } : {}),
+      ...(detail ? { detail } : {}),
       contradictions: onPage(planned.contradictions),
     });
   }

@@ -8,6 +8,22 @@ import type { PageAction } from "./ingest-types";
 /** What applying a change did (or will do) to its file; `removed` deletes it. */
 export type ChangeAction = PageAction | "removed";
 
+/**
+ * Why a page the model wrote under one title is planned as a change to an existing page with
+ * another: shown at review and in the result, so the user can refuse it (which keeps the two apart
+ * from then on: match-verdicts.ts).
+ */
+export interface PageMatch {
+  /** The title the model gave the page. */
+  readonly newTitle: string;
+  /** The existing page's title. */
+  readonly existingTitle: string;
+  /** Found by an alias, or by similarity (with a model's confirmation when there is a model). */
+  readonly reason: "alias" | "similar";
+  /** One sentence: `Added to "Vienna" as an alias because "Wien" is already one of its aliases.` */
+  readonly sentence: string;
+}
+
 export interface PlannedChange {
   /** Vault-relative path. */
   readonly path: string;
@@ -28,6 +44,8 @@ export interface PlannedChange {
    * is written and the run stops (someone edited the file since it was planned).
    */
   readonly remove?: { readonly expected?: string };
+  /** Set when a page the model titled otherwise is planned onto this existing page. */
+  readonly match?: PageMatch;
 }
 
 /**

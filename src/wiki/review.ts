@@ -7,7 +7,7 @@
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from "diff";
 import type { ReviewMode } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
-import type { ChangeAction, PlannedChange } from "./planned-change";
+import type { ChangeAction, PageMatch, PlannedChange } from "./planned-change";
 
 export { REVIEW_MODES, type ReviewMode } from "../settings/schema";
 
@@ -22,6 +22,8 @@ export interface ReviewChange {
   readonly after: string | null;
   /** Unified diff from before (or /dev/null) to after (or /dev/null). */
   readonly diff: string;
+  /** Why a page the model titled otherwise is this existing page; leaving the change out keeps the two apart. */
+  readonly match?: PageMatch;
 }
 
 export interface ReviewPlan {
@@ -72,7 +74,7 @@ export async function previewChanges(vault: VaultPort, planned: readonly Planned
       after = next.content;
       action = next.action;
     } else continue;
-    previews.push({ path: change.path, type: change.type, title: change.title, action, before, after, diff: unifiedDiff(change.path, before, after) });
+    previews.push({ path: change.path, type: change.type, title: change.title, action, before, after, diff: unifiedDiff(change.path, before, after), ...(change.match ? { match: change.match } : {}) });
   }
   return previews;
 }

@@ -3,7 +3,10 @@
  *
  * - revise: the source has a section Synapse wrote and nobody edited → that section is replaced,
  *   so what the note no longer says disappears from the page;
- * - skip: everything the material says is already on the page → nothing changes;
+ * - credit: everything the material says is already on the page → the source still gets a section
+ *   of its own, holding only its attribution, so `sources`, lint, revision and retract know the
+ *   note backs the page;
+ * - skip: the same, for a source whose section the user edited → nothing changes (it is credited);
  * - merge: part of it is already on the page → the source's section holds only the rest;
  * - append: it is all new → a new section for the source;
  * - contradicts: on top of any of these, a conflict with another source's section is shown as a
@@ -17,7 +20,7 @@ import { sourceKey } from "../core/sources";
 import { conflictingFigures, contradictionCallout, flaggedContradictions, type FoundContradiction, type SourcedText } from "./contradictions";
 import { attribution, isUnedited, newSection, parseBody, type Segment, type SourceSection } from "./provenance";
 
-export type Decision = "unchanged" | "revise" | "skip" | "merge" | "append";
+export type Decision = "unchanged" | "revise" | "skip" | "credit" | "merge" | "append";
 
 export interface SourceMaterial {
   readonly source: string;
@@ -137,22 +140,24 @@ export function triage(current: readonly Segment[], material: SourceMaterial): T
   const contradictions = [...conflictingFigures(kept, others, source), ...flaggedContradictions(material.claims ?? [], others, source)];
   const parts = [attribution(source, material.sourceTitle), ...contradictions.map(contradictionCallout), kept].filter((p) => p.trim());
   const nothingNew = kept.trim() === "" || total === 0;
+  // With nothing new, the section credits the note: its attribution (and any callout) alone.
   const section = newSection(source, parts.join("\n\n"));
 
   if (replaceable) {
     // A second unedited section of the same source (a copy-paste) goes too: one source, one voice.
     const next = current.flatMap((s) => {
-      if (s === replaceable) return nothingNew ? [] : [section];
+      if (s === replaceable) return [section];
       return isFrom(s, source) && isUnedited(s) ? [] : [s];
     });
-    const same = !nothingNew && section.content === replaceable.content && next.length === current.length;
+    const same = section.content === replaceable.content && next.length === current.length;
     return { decision: same ? "unchanged" : "revise", segments: same ? current : next, contradictions };
   }
   if (edited.some((s) => s.hash === section.hash)) {
     // Synapse would write what it wrote before; the user's edit of it stands.
     return { decision: "unchanged", segments: current, contradictions: [] };
   }
-  if (nothingNew) return { decision: "skip", segments: current, contradictions: [] };
+  if (nothingNew && edited.length > 0) return { decision: "skip", segments: current, contradictions: [] };
+  if (nothingNew) return { decision: "credit", segments: [...current, section], contradictions };
 
   // After this source's edited section if it has one, else at the end of the page.
   const last = edited.length ? current.lastIndexOf(edited[edited.length - 1] as Segment) : current.length - 1;

@@ -88,7 +88,8 @@ export function updateExisting(current: string, page: WikiPage, ctx: UpdateConte
     return { content: `${block}${newBody.trim()}\n`, action: "merged", ...extra };
   }
   // Material that added nothing adds no source and no tags either; an alias is identity, so it does.
-  const contributed = bodyChanged ? page.frontmatter : { ...page.frontmatter, sources: [], tags: [] };
+  // Material the page already held is credited: its source, not its tags.
+  const contributed = !bodyChanged ? { ...page.frontmatter, sources: [], tags: [] } : result.decision === "credit" ? { ...page.frontmatter, tags: [] } : page.frontmatter;
   const merged = mergeFrontmatter(frontmatter, { ...page, frontmatter: contributed }, {
     date: ctx.date,
     id: ctx.id ?? newPageId(page.type, page.title, ctx.sourcePath, ctx.date),

@@ -16,11 +16,14 @@ describe("triage of one source's material on an existing page", () => {
     expect(result.segments[1]).toMatchObject({ source: B, content: "*From [[notes/b|B]]*\n\nB fact." });
   });
 
-  it("skips material the page already says", () => {
+  it("credits a note whose material the page already says: a section with its attribution alone", () => {
     const current = page({ kind: "text", text: "B fact." }, newSection(A, "A fact.\n\n- one\n- two"));
     const result = triage(current, material(B, "A fact.\n\n- two\n\nB fact."));
-    expect(result.decision).toBe("skip");
-    expect(result.segments).toBe(current);
+    expect(result.decision).toBe("credit");
+    expect(result.segments.slice(0, 2)).toEqual(current);
+    expect(result.segments[2]).toMatchObject({ kind: "section", source: B, content: "*From [[notes/b|B]]*" });
+    // Ingesting it again changes nothing: the credit is its section, revised to itself.
+    expect(triage(result.segments, material(B, "A fact.\n\n- two\n\nB fact.")).decision).toBe("unchanged");
   });
 
   it("merges: only what is new goes into the source's section, a heading only above what stays", () => {

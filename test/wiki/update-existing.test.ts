@@ -33,4 +33,16 @@ describe("updating a page the user wrote or edited", () => {
     expect(content).not.toContain("Old body.");
     expect(content).toContain("New body.");
   });
+
+  it("credits a second note that says only what the page already says: in sources and in a section of its own", () => {
+    const first = "---\ntitle: Example concept\nsources:\n  - notes/First.md\ntags:\n  - old\n---\n\n%% synapse:source notes/First.md hash=0000000000000000 %%\nExamples explain things.\n\n%% /synapse:source %%\n";
+    const page = aPage().withSources(SOURCE_PATH).withContent("Examples explain things.").build();
+    const { content, action } = updateExisting(first, { ...page, frontmatter: { ...page.frontmatter, tags: ["new"] } }, ctx);
+    expect(action).toBe("merged");
+    expect(content).toMatch(/sources:\n {2}- notes\/First.md\n {2}- notes\/Source note.md\n/);
+    expect(content).toMatch(/%% synapse:source notes\/Source note.md hash=[0-9a-f]{16} %%\n\*From \[\[notes\/Source note\|Source note\]\]\*\n\n%% \/synapse:source %%/);
+    // What it says adds nothing, so neither do its tags.
+    expect(content).not.toContain("- new");
+    expect(updateExisting(content, page, ctx).action).toBe("unchanged");
+  });
 });
