@@ -265,7 +265,9 @@ function tokens(usage: TokenUsage | null): { inputTokens?: number; outputTokens?
 /** What a streaming adapter yields: text for the user, usage and refusals for the facade. */
 export type StreamPart =
   | { readonly type: "text"; readonly text: string }
-  | { readonly type: "usage"; readonly usage: TokenUsage };
+  | { readonly type: "usage"; readonly usage: TokenUsage }
+  /** A reasoning model's thinking, sent apart from the answer: proof it is working, never shown. */
+  | { readonly type: "thinking" };
 
 export interface StreamSpec {
   readonly prompt: string;
@@ -302,6 +304,7 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
           usage = part.usage;
           continue;
         }
+        if (part.type === "thinking") continue;
         if (!part.text) continue;
         pace?.(part.text);
         const text = thinking.push(part.text);

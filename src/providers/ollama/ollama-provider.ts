@@ -281,6 +281,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message");
         const text = parsed.data.message.content ?? "";
         if (text) yield { type: "text", text };
+        else if (parsed.data.message.thinking) yield { type: "thinking" };
         if (parsed.data.done) {
           yield { type: "usage", usage: usageOf(parsed.data) };
           return;

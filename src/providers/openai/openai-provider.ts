@@ -27,6 +27,7 @@ import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { openaiSdk } from "./sdk";
 import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply } from "./envelope";
+import { streamedCompletion } from "./stream-completion";
 import type { EmbeddingProvider } from "../embedding";
 
 export type OpenAIClient = Pick<OpenAI, "chat" | "embeddings">;
@@ -214,11 +215,10 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     // First, so a prompt too long for the window is refused with the window's own advice.
     fitOutput(promptTokens, 0, window, this.config.model);
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
-    const options = { maxRetries: 0, timeout: this.config.requestTimeoutMs };
     const attempt = async (stepLimit: number) => {
       const limit = fitOutput(promptTokens, stepLimit, window, this.config.model);
       try {
-        return await this.send(run, request, limit, options);
+        return await this.send(run, request, limit);
       } catch (error) {
         // Cut off where the window ends: a raised limit would be lowered to the same room again.
         if (limit !== stepLimit && isTruncated(error)) {
@@ -230,36 +230,50 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
   }
 
-  private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number, options: { maxRetries: number; timeout: number }): Promise<T> {
+  private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number): Promise<T> {
     const { operation, pair, schema, replySchema, what, schemaName } = request;
     const prompt = promptText(pair);
     return callWithPolicy(this.call, run, {
       operation,
       outputLimit: limit,
       prompt,
+      // Streamed, so a slow local server is timed by silence, not by the length of its reply.
+      streamed: true,
       mapError: (error) => this.mapError(error),
-      send: async (signal) => {
-        const client = await this.config.client();
-        const create = (withFormat: boolean) =>
-          client.chat.completions.create(this.body(pair, schema, schemaName, withFormat, limit) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { ...options, signal });
-        let raw: unknown;
-        if (this.promptOnly) raw = await create(false);
+      send: async (signal, received) => {
+        const client = await this.config.streamingClient();
+        const open = (withFormat: boolean) =>
+          client.chat.completions.create(
+            { ...this.body(pair, schema, schemaName, withFormat, limit), stream: true, stream_options: { include_usage: true } } as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+            { signal, ...this.sdkOptions() },
+          );
+        let stream: AsyncIterable<unknown>;
+        if (this.promptOnly) stream = await open(false);
         else {
           try {
-            raw = await create(true);
+            stream = await open(true);
           } catch (error) {
             if (!rejectsResponseFormat(error)) throw error;
             // The schema is in the prompt too, so the same request without the constraint still asks for it.
             this.promptOnly = true;
-            raw = await create(false);
+            stream = await open(false);
           }
         }
-        const parsed = OpenAICompletion.safeParse(raw);
-        const usage = parsed.success && parsed.data.usage ? { inputTokens: parsed.data.usage.prompt_tokens ?? 0, outputTokens: parsed.data.usage.completion_tokens ?? 0 } : null;
-        return { raw, usage, ...(parsed.success ? { replyText: parsed.data.choices[0]?.message.content ?? "" } : {}) };
+        const raw = await streamedCompletion(stream, received);
+        const usage = raw.usage ? { inputTokens: raw.usage.prompt_tokens ?? 0, outputTokens: raw.usage.completion_tokens ?? 0 } : null;
+        return { raw, usage, replyText: raw.choices[0]?.message.content ?? "" };
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
     });
+  }
+
+  /**
+   * The SDK's own timeout runs only until the response headers, which a local server may send with
+   * its first token: it must not fire before our first-token limit does (the attempt timer, not the
+   * SDK, times a streamed reply).
+   */
+  private sdkOptions(): { maxRetries: number; timeout: number } {
+    return { maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) };
   }
 
   private async *streamChat(signal: AbortSignal, messages: readonly Message[], maxTokens: number): AsyncGenerator<StreamPart> {
@@ -273,7 +287,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
         stream: true,
         stream_options: { include_usage: true },
       } as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
-      { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs },
+      { signal, ...this.sdkOptions() },
     );
     let finished = false;
     let refusal = "";
@@ -283,6 +297,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       const chunk = parsed.data;
       for (const choice of chunk.choices ?? []) {
         if (choice.delta?.content) yield { type: "text", text: choice.delta.content };
+        else if (choice.delta?.reasoning_content || choice.delta?.reasoning) yield { type: "thinking" };
         if (choice.delta?.refusal) refusal += choice.delta.refusal;
         if (choice.finish_reason) finished = true;
       }
