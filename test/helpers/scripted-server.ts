@@ -51,8 +51,8 @@ export type Reply =
   | { readonly kind: "refusal"; readonly text?: string }
   /** A body that is not the protocol's envelope. */
   | { readonly kind: "raw"; readonly body: string; readonly status?: number; readonly contentType?: string }
-  /** Streams `text`, then keeps the connection open until the client leaves. */
-  | { readonly kind: "stall"; readonly text: string }
+  /** Streams `reasoning` (as a reasoning model's thinking) and `text`, then keeps the connection open until the client leaves. */
+  | { readonly kind: "stall"; readonly text: string; readonly reasoning?: string }
   /** Streams `text`, then an in-stream error event (Ollama `{"error"}` line, Anthropic `event: error`). */
   | { readonly kind: "stream-error"; readonly text: string; readonly message: string };
 

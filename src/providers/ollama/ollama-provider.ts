@@ -281,7 +281,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message");
         const text = parsed.data.message.content ?? "";
         if (text) yield { type: "text", text };
-        else if (parsed.data.message.thinking) yield { type: "thinking" };
+        else if (parsed.data.message.thinking) yield { type: "thinking", text: parsed.data.message.thinking };
         if (parsed.data.done) {
           yield { type: "usage", usage: usageOf(parsed.data) };
           return;

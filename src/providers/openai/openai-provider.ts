@@ -28,6 +28,7 @@ import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { openaiSdk } from "./sdk";
 import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply } from "./envelope";
 import { streamedCompletion } from "./stream-completion";
+import { reasoningSwitch } from "./reasoning-switch";
 import type { EmbeddingProvider } from "../embedding";
 
 export type OpenAIClient = Pick<OpenAI, "chat" | "embeddings">;
@@ -78,6 +79,8 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   /** Learned once, before the first model call; every later request reuses it. */
   private window: Promise<WindowInUse> | null = null;
   private windowKnown: WindowInUse | null = null;
+  /** What the server said about itself when asked for its window (which server, whether the model thinks). */
+  private reported: ReportedWindow | null = null;
 
   constructor(private readonly config: OpenAIAdapterConfig) {
     this.promptOnly = config.structuredOutput === "prompt";
@@ -114,7 +117,10 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     this.window ??= this.config
       .probeWindow()
       .catch(() => null)
-      .then((reported) => (this.windowKnown = resolveWindow(reported, this.config.contextWindow, knownContextWindow(this.config.model))));
+      .then((reported) => {
+        this.reported = reported;
+        return (this.windowKnown = resolveWindow(reported, this.config.contextWindow, knownContextWindow(this.config.model)));
+      });
     return this.window;
   }
 
@@ -195,6 +201,8 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
 
   private body(pair: PromptPair, schema: Record<string, unknown>, schemaName: string, withFormat: boolean, maxTokens: number): Record<string, unknown> {
     return {
+      // Thinking off for a structured step where the server has a switch; the user's options may say otherwise.
+      ...reasoningSwitch(this.reported, this.config.model),
       ...this.config.options,
       model: this.config.model,
       [this.config.maxTokensField]: maxTokens,
@@ -297,7 +305,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       const chunk = parsed.data;
       for (const choice of chunk.choices ?? []) {
         if (choice.delta?.content) yield { type: "text", text: choice.delta.content };
-        else if (choice.delta?.reasoning_content || choice.delta?.reasoning) yield { type: "thinking" };
+        else if (choice.delta?.reasoning_content || choice.delta?.reasoning) yield { type: "thinking", text: choice.delta.reasoning_content ?? choice.delta.reasoning ?? "" };
         if (choice.delta?.refusal) refusal += choice.delta.refusal;
         if (choice.finish_reason) finished = true;
       }
