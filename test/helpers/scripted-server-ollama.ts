@@ -182,6 +182,14 @@ export const renderOllama: Renderer = {
     const body = request.body as { model?: string; input?: string | string[] } | null;
     if (!known(ctx, body?.model ?? "")) return this.error(404, `model '${body?.model ?? ""}' not found, try pulling it first`, res);
     const inputs = Array.isArray(body?.input) ? body.input : [body?.input ?? ""];
+    // Each input runs in the request's num_ctx, else the default within the model's own length; a longer one is cut
+    // from the end (truncate true, the default) or refused (truncate false), as Ollama's api.md says.
+    const own = ctx.models.find((m) => known({ ...ctx, models: [m] }, body?.model ?? ""))?.contextLength ?? ctx.defaultNumCtx;
+    const window = positive((request.body as { options?: { num_ctx?: unknown } }).options?.num_ctx) ?? Math.min(own, ctx.defaultNumCtx);
+    const over = inputs.some((t) => Math.ceil(t.length / CHARS_PER_TOKEN) + TEMPLATE_TOKENS > window);
+    request.numCtx = window;
+    request.promptCut = over;
+    if (over && (request.body as { truncate?: unknown }).truncate === false) return this.error(400, "the input length exceeds the context length", res);
     jsonResponse(res, 200, { model: body?.model, embeddings: vectors, prompt_eval_count: inputs.join(" ").split(/\s+/).length });
   },
 
