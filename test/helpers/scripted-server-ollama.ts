@@ -140,13 +140,17 @@ export const renderOllama: Renderer = {
           paced(ctx, [...written.thinking, ...written.tokens], () => undefined, () => jsonResponse(res, 200, { model, created_at: new Date(0).toISOString(), message, done: true, ...final }));
           return;
         }
+        // The prompt is read before the first token is written.
+        const reading = ctx.promptTokensPerSecond ? (promptEvalCount * 1000) / ctx.promptTokensPerSecond : 0;
         res.writeHead(200, { "content-type": "application/x-ndjson" });
         // Thinking streams first, in message.thinking with an empty content (Ollama's api.md, `think`).
         const lines = [
           ...written.thinking.map((piece) => line(model, "", false, { message: { role: "assistant", content: "", thinking: piece } })),
           ...written.tokens.map((token) => line(model, token, false)),
         ];
-        paced(ctx, lines, (text) => res.write(text), () => res.end(line(model, "", true, final)));
+        const write = () => paced(ctx, lines, (text) => res.write(text), () => res.end(line(model, "", true, final)));
+        if (reading > 0) ctx.later(reading, write);
+        else write();
         return;
       }
       case "cut": {
