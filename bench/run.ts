@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions.
- * `npm run bench -- --only=scan` runs only the adversarial-notes scan.
+ * `npm run bench -- --only=scan` runs only the adversarial-notes scan; `--only=local-pace` only the
+ * ingest against a server paced like a CPU.
  */
 import { benchAdversarialScan } from "./adversarial-scan.bench";
 import { benchCli } from "./cli.bench";
@@ -9,6 +10,7 @@ import { benchIngest } from "./ingest.bench";
 import { benchIngestScale } from "./ingest-scale.bench";
 import { benchLanguage } from "./language.bench";
 import { benchLint } from "./lint.bench";
+import { benchLocalPace } from "./local-pace.bench";
 import { benchPlugin } from "./plugin.bench";
 import { benchQuery } from "./query.bench";
 import { benchRetrieval } from "./retrieval.bench";
@@ -25,6 +27,11 @@ if (only === "scan") {
   printResults(results);
   process.exit(results.some((r) => r.pass === false) ? 1 : 0);
 }
+if (only === "local-pace") {
+  results.push(...(await benchLocalPace()));
+  printResults(results);
+  process.exit(results.some((r) => r.pass === false) ? 1 : 0);
+}
 // Most benchmarks read the large corpus (test/helpers/corpus.ts); without it, only the others run.
 const withoutCorpus = corpusNotice("the benchmarks that read the corpus (ingest, ingest at scale, language, query, retrieval, CLI search, retrieval quality, upsert slice)");
 if (withoutCorpus) console.log(withoutCorpus);
@@ -35,6 +42,8 @@ if (!withoutCorpus) {
 results.push(...benchCli());
 if (!withoutCorpus) results.push(...benchLanguage());
 results.push(...benchLint());
+// One ingest against a server paced like a CPU: time lost waiting, prompts re-sent.
+results.push(...(await benchLocalPace()));
 if (!withoutCorpus) {
   results.push(...(await benchQuery()));
   // Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.

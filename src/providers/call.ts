@@ -175,10 +175,11 @@ function recordUsage(run: RunContext, config: CallConfig, operation: Operation, 
  * its prompt was read (and paid for, on a priced API): recorded as an estimate, flagged so, rather
  * than left out of the run's usage.
  */
-function recordEstimatedUsage(run: RunContext, config: CallConfig, operation: Operation, error: SynapseError, prompt: string, reply: string | undefined): void {
+function recordEstimatedUsage(run: RunContext, config: CallConfig, operation: Operation, error: SynapseError, prompt: string, reply: string | undefined, heardChars: number): void {
   if (operation === "readiness" || !prompt || (error.kind !== "timeout" && error.kind !== "cancelled")) return;
   const inputTokens = estimateTokens(prompt);
-  const outputTokens = reply ? estimateTokens(reply) : 0;
+  // Everything the model wrote before it stopped, its thinking included: the server spent (and a priced API bills) those tokens too.
+  const outputTokens = Math.max(reply ? estimateTokens(reply) : 0, Math.ceil(heardChars / 4));
   run.usage.record({ provider: config.provider, model: config.model, operation, inputTokens, outputTokens, estimated: true });
   run.progress?.({ type: "usage", inputTokens, outputTokens });
 }
@@ -193,9 +194,11 @@ export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: 
     const pace = spec.streamed ? tokenPace(run, config) : null;
     let usage: TokenUsage | null = null;
     let reply: string | undefined;
+    let heard = 0;
     try {
       const exchange = await raceAbort(
         spec.send(signal, (piece) => {
+          heard += piece.length;
           timer.received();
           pace?.(piece);
         }),
@@ -210,7 +213,7 @@ export function callWithPolicy<R, T>(config: CallConfig, run: RunContext, spec: 
     } catch (thrown) {
       const error = settleError(thrown, timer, run, config, spec.mapError);
       const note = isTruncated(error) ? { note: "stopped at the output limit" } : {};
-      if (!usage) recordEstimatedUsage(run, config, spec.operation, error, spec.prompt, reply);
+      if (!usage) recordEstimatedUsage(run, config, spec.operation, error, spec.prompt, reply, heard);
       logAttempt(run, config, { operation: spec.operation, outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage), ...limitOf(spec), ...note }, spec.prompt, reply);
       throw error;
     } finally {
@@ -265,7 +268,9 @@ function tokens(usage: TokenUsage | null): { inputTokens?: number; outputTokens?
 /** What a streaming adapter yields: text for the user, usage and refusals for the facade. */
 export type StreamPart =
   | { readonly type: "text"; readonly text: string }
-  | { readonly type: "usage"; readonly usage: TokenUsage };
+  | { readonly type: "usage"; readonly usage: TokenUsage }
+  /** A reasoning model's thinking, sent apart from the answer: proof it is working, never shown. */
+  | { readonly type: "thinking"; readonly text: string };
 
 export interface StreamSpec {
   readonly prompt: string;
@@ -290,6 +295,7 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
     let usage: TokenUsage | null = null;
     let yielded = false;
     let reply = "";
+    let heard = 0;
     // Reasoning written into the answer never reaches the reader (think-filter.ts).
     const thinking = new ThinkFilter();
     const parts = spec.open(signal)[Symbol.asyncIterator]();
@@ -302,7 +308,12 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
           usage = part.usage;
           continue;
         }
+        if (part.type === "thinking") {
+          heard += part.text.length;
+          continue;
+        }
         if (!part.text) continue;
+        heard += part.text.length;
         pace?.(part.text);
         const text = thinking.push(part.text);
         if (!text) continue;
@@ -322,7 +333,7 @@ export async function* streamWithPolicy(config: CallConfig, run: RunContext, spe
     } catch (thrown) {
       const error = settleError(thrown, timer, run, config, spec.mapError);
       recordUsage(run, config, "chat", usage);
-      if (!usage) recordEstimatedUsage(run, config, "chat", error, spec.prompt, reply);
+      if (!usage) recordEstimatedUsage(run, config, "chat", error, spec.prompt, reply, heard);
       logAttempt(run, config, { operation: "chat", outcome: error.kind, durationMs: run.now() - started, attempt, ...tokens(usage) }, spec.prompt, reply);
       const delay = yielded ? null : nextDelay(error, attempt, config.retry, run);
       if (delay === null) throw error;

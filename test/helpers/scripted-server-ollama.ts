@@ -58,12 +58,24 @@ function readPrompt(request: RecordedRequest, ctx: RenderContext): number {
   return request.promptEvalCount;
 }
 
-/** The reply as the model writes it: in tokens, stopped at num_predict. */
-function writtenTokens(request: RecordedRequest, text: string): { tokens: string[]; length: boolean } {
+function tokensOf(text: string): string[] {
   const tokens: string[] = [];
   for (let i = 0; i < text.length; i += CHARS_PER_TOKEN) tokens.push(text.slice(i, i + CHARS_PER_TOKEN));
+  return tokens;
+}
+
+/**
+ * The reply as the model writes it, in tokens: its thinking first (unless the request says
+ * `think: false`), then the content, all of it under num_predict and counted in eval_count, as
+ * Ollama counts every token it generates.
+ */
+function writtenTokens(request: RecordedRequest, text: string, reasoning: string | undefined): { thinking: string[]; tokens: string[]; length: boolean } {
+  const thinks = reasoning !== undefined && reasoning.length > 0 && (request.body as { think?: unknown } | null)?.think !== false;
+  const thinking = thinks ? tokensOf(reasoning) : [];
+  const tokens = tokensOf(text);
   const limit = positive(((request.body ?? {}) as ChatBody).options?.num_predict);
-  return limit !== null && tokens.length > limit ? { tokens: tokens.slice(0, limit), length: true } : { tokens, length: false };
+  if (limit === null || thinking.length + tokens.length <= limit) return { thinking, tokens, length: false };
+  return { thinking: thinking.slice(0, limit), tokens: tokens.slice(0, Math.max(0, limit - thinking.length)), length: true };
 }
 
 /** Writes `tokens` one by one at the server's pace (all at once without one), then `end`. */
@@ -117,20 +129,28 @@ export const renderOllama: Renderer = {
       case "content": {
         const usage = usageOf(reply);
         const promptEvalCount = readPrompt(request, ctx);
-        const written = writtenTokens(request, reply.text);
+        const written = writtenTokens(request, reply.text, reply.reasoning);
         const finish = written.length || reply.finish === "length" ? "length" : "stop";
-        const final = { done_reason: finish, prompt_eval_count: promptEvalCount, eval_count: reply.usage ? usage.output : written.tokens.length };
+        const generated = written.thinking.length + written.tokens.length;
+        const final = { done_reason: finish, prompt_eval_count: promptEvalCount, eval_count: reply.usage ? usage.output : generated };
         if (!stream) {
           const text = written.tokens.join("");
-          paced(ctx, written.tokens, () => undefined, () => jsonResponse(res, 200, { model, created_at: new Date(0).toISOString(), message: { role: "assistant", content: text }, done: true, ...final }));
+          const thinking = written.thinking.join("");
+          const message = { role: "assistant", content: text, ...(thinking ? { thinking } : {}) };
+          paced(ctx, [...written.thinking, ...written.tokens], () => undefined, () => jsonResponse(res, 200, { model, created_at: new Date(0).toISOString(), message, done: true, ...final }));
           return;
         }
+        // The prompt is read before the first token is written.
+        const reading = ctx.promptTokensPerSecond ? (promptEvalCount * 1000) / ctx.promptTokensPerSecond : 0;
         res.writeHead(200, { "content-type": "application/x-ndjson" });
         // Thinking streams first, in message.thinking with an empty content (Ollama's api.md, `think`).
-        if (reply.reasoning && (request.body as { think?: unknown } | null)?.think !== false) {
-          for (const piece of chunksOf(reply.reasoning)) res.write(line(model, "", false, { message: { role: "assistant", content: "", thinking: piece } }));
-        }
-        paced(ctx, written.tokens, (token) => res.write(line(model, token, false)), () => res.end(line(model, "", true, final)));
+        const lines = [
+          ...written.thinking.map((piece) => line(model, "", false, { message: { role: "assistant", content: "", thinking: piece } })),
+          ...written.tokens.map((token) => line(model, token, false)),
+        ];
+        const write = () => paced(ctx, lines, (text) => res.write(text), () => res.end(line(model, "", true, final)));
+        if (reading > 0) ctx.later(reading, write);
+        else write();
         return;
       }
       case "cut": {
@@ -145,6 +165,9 @@ export const renderOllama: Renderer = {
       }
       case "stall": {
         res.writeHead(200, { "content-type": "application/x-ndjson" });
+        if (reply.reasoning && (request.body as { think?: unknown } | null)?.think !== false) {
+          for (const piece of chunksOf(reply.reasoning)) res.write(line(model, "", false, { message: { role: "assistant", content: "", thinking: piece } }));
+        }
         for (const chunk of chunksOf(reply.text)) res.write(line(model, chunk, false));
         return;
       }
@@ -163,6 +186,14 @@ export const renderOllama: Renderer = {
     const body = request.body as { model?: string; input?: string | string[] } | null;
     if (!known(ctx, body?.model ?? "")) return this.error(404, `model '${body?.model ?? ""}' not found, try pulling it first`, res);
     const inputs = Array.isArray(body?.input) ? body.input : [body?.input ?? ""];
+    // Each input runs in the request's num_ctx, else the default within the model's own length; a longer one is cut
+    // from the end (truncate true, the default) or refused (truncate false), as Ollama's api.md says.
+    const own = ctx.models.find((m) => known({ ...ctx, models: [m] }, body?.model ?? ""))?.contextLength ?? ctx.defaultNumCtx;
+    const window = positive((request.body as { options?: { num_ctx?: unknown } }).options?.num_ctx) ?? Math.min(own, ctx.defaultNumCtx);
+    const over = inputs.some((t) => Math.ceil(t.length / CHARS_PER_TOKEN) + TEMPLATE_TOKENS > window);
+    request.numCtx = window;
+    request.promptCut = over;
+    if (over && (request.body as { truncate?: unknown }).truncate === false) return this.error(400, "the input length exceeds the context length", res);
     jsonResponse(res, 200, { model: body?.model, embeddings: vectors, prompt_eval_count: inputs.join(" ").split(/\s+/).length });
   },
 

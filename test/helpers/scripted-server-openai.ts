@@ -25,6 +25,12 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
   return { id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] };
 }
 
+/** The request switches thinking off the way llama-server and vLLM (chat_template_kwargs) or Ollama's /v1 (reasoning_effort) document. */
+function thinkingOff(request: RecordedRequest): boolean {
+  const body = (request.body ?? {}) as { chat_template_kwargs?: { enable_thinking?: unknown }; reasoning_effort?: unknown };
+  return body.chat_template_kwargs?.enable_thinking === false || body.reasoning_effort === "none";
+}
+
 const ERROR_TYPES: Record<number, string> = { 400: "invalid_request_error", 401: "invalid_request_error", 404: "invalid_request_error", 429: "rate_limit_exceeded" };
 
 export const renderOpenAI: Renderer = {
@@ -69,19 +75,22 @@ export const renderOpenAI: Renderer = {
         return;
       }
       case "content": {
-        const usage = usageOf(reply);
+        // A model told not to think writes no reasoning (Qwen3's template with enable_thinking false; Ollama's reasoning_effort "none").
+        const reasoning = thinkingOff(request) ? undefined : reply.reasoning;
+        // Servers count every generated token, thinking included, as completion tokens.
+        const usage = reply.usage ?? (reasoning ? { input: usageOf(reply).input, output: Math.ceil((reasoning.length + reply.text.length) / 4) } : usageOf(reply));
         const finish = reply.finish ?? "stop";
         if (!stream) {
           return jsonResponse(res, 200, {
             id: "chatcmpl-1", object: "chat.completion", created: 0, model,
-            choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null, ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}) }, finish_reason: finish }],
+            choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null, ...(reasoning ? { reasoning_content: reasoning } : {}) }, finish_reason: finish }],
             usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
           });
         }
         sseHead();
         res.write(sse(chunk(model, { role: "assistant", content: "" })));
         // llama-server and vLLM stream reasoning first, in delta.reasoning_content, content null.
-        for (const part of chunksOf(reply.reasoning ?? "")) res.write(sse(chunk(model, { content: null, reasoning_content: part })));
+        for (const part of chunksOf(reasoning ?? "")) res.write(sse(chunk(model, { content: null, reasoning_content: part })));
         for (const part of chunksOf(reply.text)) res.write(sse(chunk(model, { content: part })));
         res.write(sse(chunk(model, {}, finish)));
         res.write(usageChunk(usage));
@@ -97,6 +106,7 @@ export const renderOpenAI: Renderer = {
       }
       case "stall":
         sseHead();
+        for (const part of chunksOf(reply.reasoning ?? "")) res.write(sse(chunk(model, { content: null, reasoning_content: part })));
         for (const part of chunksOf(reply.text)) res.write(sse(chunk(model, { content: part })));
         return;
       case "stream-error":

@@ -51,8 +51,8 @@ export type Reply =
   | { readonly kind: "refusal"; readonly text?: string }
   /** A body that is not the protocol's envelope. */
   | { readonly kind: "raw"; readonly body: string; readonly status?: number; readonly contentType?: string }
-  /** Streams `text`, then keeps the connection open until the client leaves. */
-  | { readonly kind: "stall"; readonly text: string }
+  /** Streams `reasoning` (as a reasoning model's thinking) and `text`, then keeps the connection open until the client leaves. */
+  | { readonly kind: "stall"; readonly text: string; readonly reasoning?: string }
   /** Streams `text`, then an in-stream error event (Ollama `{"error"}` line, Anthropic `event: error`). */
   | { readonly kind: "stream-error"; readonly text: string; readonly message: string };
 
@@ -107,6 +107,8 @@ export interface ScriptedServerOptions {
   readonly defaultNumCtx?: number;
   /** Ollama: output tokens per second (a token is about four characters); absent, replies come at once. */
   readonly tokensPerSecond?: number;
+  /** Ollama: prompt tokens read per second before the first output token (a CPU's prompt evaluation); absent, at once. */
+  readonly promptTokensPerSecond?: number;
   /** Ollama: model requests run at once (OLLAMA_NUM_PARALLEL); the rest wait their turn. Default 1. */
   readonly parallel?: number;
   /** OpenAI: behave as this local server does (its window endpoint, its refusal of a prompt too long). */
@@ -139,6 +141,7 @@ export interface RenderContext {
   readonly version: string;
   readonly defaultNumCtx: number;
   readonly tokensPerSecond: number | null;
+  readonly promptTokensPerSecond: number | null;
   readonly localServer: LocalOpenAIServer | null;
   /** Registers a timer that is cleared when the connection closes. */
   later(ms: number, fn: () => void): void;
@@ -234,6 +237,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       version: options.version ?? "0.12.3",
       defaultNumCtx: options.defaultNumCtx ?? 4096,
       tokensPerSecond: options.tokensPerSecond ?? null,
+      promptTokensPerSecond: options.promptTokensPerSecond ?? null,
       localServer: options.localServer ?? null,
       later: (ms, fn) => {
         const timer = setTimeout(() => {

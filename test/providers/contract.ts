@@ -32,8 +32,8 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
     /** The prompt tokens the server reported: as scripted, except on Ollama, which counts the prompt it read. */
     const reportedInput = (scripted: number, requests = modelCalls()) =>
       protocol === "ollama" ? requests.reduce((sum, r) => sum + (r.promptEvalCount ?? 0), 0) : scripted * requests.length;
-    /** Structured requests stream on Ollama (so a slow model is timed by silence); the others send one reply. */
-    const structuredStreams = protocol === "ollama";
+    /** Structured requests stream on Ollama and OpenAI-compatible servers (so a slow model is timed by silence); Anthropic's come whole. */
+    const structuredStreams = protocol !== "anthropic";
 
     beforeAll(async () => {
       server = await startServer(protocol);

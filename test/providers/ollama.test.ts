@@ -163,7 +163,8 @@ describe("Ollama backend", () => {
       const run = createRunContext();
       const vectors = await provider.embed(["Bases show notes as tables", "Canvas"], run);
       expect(vectors).toEqual([fakeEmbedding("Bases show notes as tables"), fakeEmbedding("Canvas")]);
-      const [request] = server.requests;
+      // The embedding model's /api/show first (its window), then the request.
+      const [request] = server.embedRequests();
       expect(request).toMatchObject({ method: "POST", path: "/api/embed", body: { model: "nomic-embed-text", input: ["Bases show notes as tables", "Canvas"] } });
       expect(run.usage.entries).toEqual([{ provider: "ollama", model: "nomic-embed-text", operation: "embed", inputTokens: 6, outputTokens: 0 }]);
     });

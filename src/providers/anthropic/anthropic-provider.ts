@@ -158,7 +158,8 @@ export class AnthropicProvider implements InferenceProvider {
     const client = await this.config.streamingClient();
     const stream = await client.messages.create(
       { ...this.config.options, model: this.config.model, max_tokens: maxTokens, system, messages: [...turns], stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
-      { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs },
+      // The SDK's timeout runs until the headers: never before our own first-token limit (the attempt timer times the stream).
+      { signal, maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) },
     );
     let inputTokens = 0;
     let outputTokens = 0;

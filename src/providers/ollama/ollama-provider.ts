@@ -27,6 +27,7 @@ import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, ty
 import { mapOllamaError } from "./errors";
 import { planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, windowTokens, WINDOW_STEP } from "./context-window";
 import { stepOutputLimit, type OutputStep } from "./step-output";
+import { planEmbedding } from "./embed-window";
 import { streamedReply } from "./stream-reply";
 
 export interface OllamaAdapterConfig {
@@ -62,6 +63,7 @@ interface ModelInfo {
 
 export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private info: ModelInfo | null = null;
+  private embedInfo: ModelInfo | null = null;
   private readonly call: CallConfig;
   private readonly limits: Readonly<Record<StructuredStep, OutputLimits>>;
 
@@ -147,15 +149,17 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   async embed(texts: readonly string[], run: RunContext): Promise<number[][]> {
     checkCapabilities({ ...this.capabilities(), model: this.config.embeddingModel || this.config.model || null }, "Ollama", { embeddings: true });
     if (texts.length === 0) return [];
+    // Sized to the embedding model's own window, cut by us rather than silently by the server (embed-window.ts).
+    const plan = planEmbedding(texts, this.config.contextWindow, (await this.embeddingInfo(run)).contextLength);
     let retryAfterMs: number | undefined;
     const call: CallConfig = { ...this.call, model: this.config.embeddingModel };
     return callWithPolicy(call, run, {
       operation: "embed",
-      prompt: texts.join("\n---\n"),
+      prompt: plan.texts.join("\n---\n"),
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.embeddingModel, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       send: async (signal) => {
         const client = await this.config.connect({ signal, observe: (r) => (retryAfterMs = retryAfterOf(r)) });
-        const raw: unknown = await client.embed({ model: this.config.embeddingModel, input: [...texts] });
+        const raw: unknown = await client.embed({ model: this.config.embeddingModel, input: plan.texts, truncate: false, options: { num_ctx: plan.numCtx } });
         const parsed = OllamaEmbedReply.safeParse(raw);
         const usage = parsed.success ? { inputTokens: parsed.data.prompt_eval_count ?? 0, outputTokens: 0 } : null;
         return { raw, usage };
@@ -167,6 +171,14 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         return parsed.data.embeddings;
       },
     });
+  }
+
+  /** The embedding model's /api/show, read once (a missing model fails here, before any text is sent). */
+  private async embeddingInfo(run: RunContext): Promise<ModelInfo> {
+    if (this.embedInfo) return this.embedInfo;
+    const show = await this.show(this.config.embeddingModel, run);
+    this.embedInfo = { contextLength: contextLengthOf(show), capabilities: show.capabilities ?? null };
+    return this.embedInfo;
   }
 
   /** Reads /api/show once; a missing model fails here, before the prompt is sent. */
@@ -282,6 +294,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message");
         const text = parsed.data.message.content ?? "";
         if (text) yield { type: "text", text };
+        else if (parsed.data.message.thinking) yield { type: "thinking", text: parsed.data.message.thinking };
         if (parsed.data.done) {
           yield { type: "usage", usage: usageOf(parsed.data) };
           return;

@@ -21,6 +21,8 @@ export interface ReportedWindow {
    * limit; 0 when not known). Absent, the reported window is a hard limit.
    */
   readonly settableUpTo?: number;
+  /** Ollama: /api/show lists "thinking" for the model (only such a model is sent a reasoning switch there). */
+  readonly thinks?: boolean;
 }
 
 /** What Ollama's /v1 runs a request in when nothing sets OLLAMA_CONTEXT_LENGTH. */
@@ -113,7 +115,8 @@ async function ollama(input: ProbeInput): Promise<ReportedWindow | null> {
   const parsed = OllamaShowReply.safeParse(raw);
   if (raw === null || !parsed.success || !parsed.data.model_info) return null;
   const own = contextLengthOf(parsed.data);
-  return { tokens: own > 0 ? Math.min(own, OLLAMA_V1_DEFAULT_WINDOW) : OLLAMA_V1_DEFAULT_WINDOW, source: "Ollama", settableUpTo: own };
+  const thinks = parsed.data.capabilities?.includes("thinking") ?? false;
+  return { tokens: own > 0 ? Math.min(own, OLLAMA_V1_DEFAULT_WINDOW) : OLLAMA_V1_DEFAULT_WINDOW, source: "Ollama", settableUpTo: own, thinks };
 }
 
 /** The window the server reports for the model, or null when none of them says (all asked at once). */

@@ -22,7 +22,15 @@ export const OpenAIChunk = z.looseObject({
   choices: z
     .array(
       z.looseObject({
-        delta: z.looseObject({ content: z.string().nullish(), refusal: z.string().nullish() }).nullish(),
+        delta: z
+          .looseObject({
+            content: z.string().nullish(),
+            refusal: z.string().nullish(),
+            // A reasoning model's thinking: llama-server and vLLM say reasoning_content, Ollama's /v1 and OpenRouter reasoning.
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+          })
+          .nullish(),
         finish_reason: z.string().nullish(),
       }),
     )

@@ -27,6 +27,8 @@ import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { openaiSdk } from "./sdk";
 import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply } from "./envelope";
+import { streamedCompletion } from "./stream-completion";
+import { reasoningSwitch } from "./reasoning-switch";
 import type { EmbeddingProvider } from "../embedding";
 
 export type OpenAIClient = Pick<OpenAI, "chat" | "embeddings">;
@@ -77,6 +79,8 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   /** Learned once, before the first model call; every later request reuses it. */
   private window: Promise<WindowInUse> | null = null;
   private windowKnown: WindowInUse | null = null;
+  /** What the server said about itself when asked for its window (which server, whether the model thinks). */
+  private reported: ReportedWindow | null = null;
 
   constructor(private readonly config: OpenAIAdapterConfig) {
     this.promptOnly = config.structuredOutput === "prompt";
@@ -113,7 +117,10 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     this.window ??= this.config
       .probeWindow()
       .catch(() => null)
-      .then((reported) => (this.windowKnown = resolveWindow(reported, this.config.contextWindow, knownContextWindow(this.config.model))));
+      .then((reported) => {
+        this.reported = reported;
+        return (this.windowKnown = resolveWindow(reported, this.config.contextWindow, knownContextWindow(this.config.model)));
+      });
     return this.window;
   }
 
@@ -194,6 +201,8 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
 
   private body(pair: PromptPair, schema: Record<string, unknown>, schemaName: string, withFormat: boolean, maxTokens: number): Record<string, unknown> {
     return {
+      // Thinking off for a structured step where the server has a switch; the user's options may say otherwise.
+      ...reasoningSwitch(this.reported, this.config.model),
       ...this.config.options,
       model: this.config.model,
       [this.config.maxTokensField]: maxTokens,
@@ -214,11 +223,10 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     // First, so a prompt too long for the window is refused with the window's own advice.
     fitOutput(promptTokens, 0, window, this.config.model);
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
-    const options = { maxRetries: 0, timeout: this.config.requestTimeoutMs };
     const attempt = async (stepLimit: number) => {
       const limit = fitOutput(promptTokens, stepLimit, window, this.config.model);
       try {
-        return await this.send(run, request, limit, options);
+        return await this.send(run, request, limit);
       } catch (error) {
         // Cut off where the window ends: a raised limit would be lowered to the same room again.
         if (limit !== stepLimit && isTruncated(error)) {
@@ -230,36 +238,50 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
   }
 
-  private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number, options: { maxRetries: number; timeout: number }): Promise<T> {
+  private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number): Promise<T> {
     const { operation, pair, schema, replySchema, what, schemaName } = request;
     const prompt = promptText(pair);
     return callWithPolicy(this.call, run, {
       operation,
       outputLimit: limit,
       prompt,
+      // Streamed, so a slow local server is timed by silence, not by the length of its reply.
+      streamed: true,
       mapError: (error) => this.mapError(error),
-      send: async (signal) => {
-        const client = await this.config.client();
-        const create = (withFormat: boolean) =>
-          client.chat.completions.create(this.body(pair, schema, schemaName, withFormat, limit) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { ...options, signal });
-        let raw: unknown;
-        if (this.promptOnly) raw = await create(false);
+      send: async (signal, received) => {
+        const client = await this.config.streamingClient();
+        const open = (withFormat: boolean) =>
+          client.chat.completions.create(
+            { ...this.body(pair, schema, schemaName, withFormat, limit), stream: true, stream_options: { include_usage: true } } as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
+            { signal, ...this.sdkOptions() },
+          );
+        let stream: AsyncIterable<unknown>;
+        if (this.promptOnly) stream = await open(false);
         else {
           try {
-            raw = await create(true);
+            stream = await open(true);
           } catch (error) {
             if (!rejectsResponseFormat(error)) throw error;
             // The schema is in the prompt too, so the same request without the constraint still asks for it.
             this.promptOnly = true;
-            raw = await create(false);
+            stream = await open(false);
           }
         }
-        const parsed = OpenAICompletion.safeParse(raw);
-        const usage = parsed.success && parsed.data.usage ? { inputTokens: parsed.data.usage.prompt_tokens ?? 0, outputTokens: parsed.data.usage.completion_tokens ?? 0 } : null;
-        return { raw, usage, ...(parsed.success ? { replyText: parsed.data.choices[0]?.message.content ?? "" } : {}) };
+        const raw = await streamedCompletion(stream, received);
+        const usage = raw.usage ? { inputTokens: raw.usage.prompt_tokens ?? 0, outputTokens: raw.usage.completion_tokens ?? 0 } : null;
+        return { raw, usage, replyText: raw.choices[0]?.message.content ?? "" };
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
     });
+  }
+
+  /**
+   * The SDK's own timeout runs only until the response headers, which a local server may send with
+   * its first token: it must not fire before our first-token limit does (the attempt timer, not the
+   * SDK, times a streamed reply).
+   */
+  private sdkOptions(): { maxRetries: number; timeout: number } {
+    return { maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) };
   }
 
   private async *streamChat(signal: AbortSignal, messages: readonly Message[], maxTokens: number): AsyncGenerator<StreamPart> {
@@ -273,7 +295,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
         stream: true,
         stream_options: { include_usage: true },
       } as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
-      { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs },
+      { signal, ...this.sdkOptions() },
     );
     let finished = false;
     let refusal = "";
@@ -283,6 +305,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       const chunk = parsed.data;
       for (const choice of chunk.choices ?? []) {
         if (choice.delta?.content) yield { type: "text", text: choice.delta.content };
+        else if (choice.delta?.reasoning_content || choice.delta?.reasoning) yield { type: "thinking", text: choice.delta.reasoning_content ?? choice.delta.reasoning ?? "" };
         if (choice.delta?.refusal) refusal += choice.delta.refusal;
         if (choice.finish_reason) finished = true;
       }

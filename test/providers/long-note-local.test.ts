@@ -1,0 +1,49 @@
+/**
+ * "A 5,000-token note ingests through a local OpenAI-compatible server without any prompt being
+ * cut", with the default settings: llama-server, vLLM and LM Studio running an 8,192-token window
+ * (scripted as each is documented to behave: the window in its own endpoint, a 400 for a prompt too
+ * long for it). Every request keeps its prompt and its reply within the window, so the server never
+ * refuses one and never stops a reply where the window ends.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { orchestrate, type OrchestratorOptions } from "../../src/core/orchestrator";
+import { createProvider } from "../../src/providers/factory";
+import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-server";
+import { promptTokensOf, type LocalOpenAIServer } from "../helpers/scripted-server-openai-local";
+import { NOTE_PATH, VALID, envFor, ingestRun, noteText } from "./harness";
+
+const MODEL = "qwen2.5-7b-instruct";
+const OPTIONS: OrchestratorOptions = { maxIter: 3, tokenBudget: 0, retrievalContext: "", vaultContext: "" };
+
+/** A real note, repeated to about 5,000 tokens (20,000 characters). */
+function longNote(): string {
+  const text = noteText();
+  return text.repeat(Math.ceil(20_000 / text.length)).slice(0, 20_000);
+}
+
+let server: ScriptedServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+describe.each(["llama-server", "vllm", "lmstudio"] as const)("a 5,000-token note through %s with an 8,192-token window", (kind) => {
+  it("ingests with the default settings, no request refused or cut", async () => {
+    const local: LocalOpenAIServer = { kind, contextSize: 8192 };
+    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: local });
+    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
+    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL })), OPTIONS, run);
+    expect(result.error).toBeNull();
+    expect(result.converged).toBe(true);
+    const calls = server.modelRequests();
+    expect(calls).toHaveLength(2);
+    // The analysis read the whole note: the server counted more than 5,000 prompt tokens.
+    expect(promptTokensOf(calls[0]!)).toBeGreaterThan(5000);
+    for (const call of calls) {
+      const maxTokens = (call.body as { max_tokens?: number }).max_tokens;
+      expect(typeof maxTokens).toBe("number");
+      // Prompt and reply within the window: nothing refused, no reply stopped at the window's end.
+      expect(promptTokensOf(call) + maxTokens!).toBeLessThanOrEqual(8192);
+    }
+  });
+});
