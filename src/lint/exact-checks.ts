@@ -3,6 +3,7 @@
  * the fixes that apply; a fix is "safe" only when it changes no text the user wrote (a page whose
  * body still matches the fingerprint Synapse recorded is Synapse's own text).
  */
+import { plural } from "../core/plural";
 import { sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { contentHash } from "../wiki/content-hash";
@@ -250,8 +251,8 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     const missing = snapshot.pages.filter((p) => !indexed.has(p.path)).length;
     const broken = indexLinks.filter((t) => !resolver.resolve(t)).length;
     if (missing + broken > 0) {
-      const parts = [missing > 0 ? `${missing} page(s) are not listed` : "", broken > 0 ? `${broken} entr${broken === 1 ? "y leads" : "ies lead"} nowhere` : ""].filter(Boolean);
-      findings.push(finding("index", index, `index.md is out of step: ${parts.join(", ")}.`, [{ kind: "rebuild-index", label: "Rebuild index.md (your own lines are kept)", safe: true, params: {} }]));
+      const parts = [missing > 0 ? `${plural(missing, "page")} ${missing === 1 ? "is" : "are"} not listed` : "", broken > 0 ? `${broken} entr${broken === 1 ? "y leads" : "ies lead"} nowhere` : ""].filter(Boolean);
+      findings.push(finding("index", index, `index.md is out of step: ${parts.join(", ")}.`, [{ kind: "rebuild-index", label: "Rebuild index.md, keeping your own lines", safe: true, params: {} }]));
     }
   } else if (snapshot.pages.length > 0) {
     findings.push(finding("index", indexPath(snapshot.wikiFolder), "There is no index.md.", [{ kind: "rebuild-index", label: "Rebuild index.md", safe: true, params: {} }]));

@@ -45,7 +45,7 @@ describe("exact checks on a wiki with planted defects", () => {
 
   it("says why index.md is out of step and offers to rebuild it", async () => {
     const index = (await lint(PLANTED)).find((f) => f.check === "index");
-    expect(index?.message).toBe("index.md is out of step: 1 page(s) are not listed, 1 entry leads nowhere.");
+    expect(index?.message).toBe("index.md is out of step: 1 page is not listed, 1 entry leads nowhere.");
     expect(index?.fixes[0]).toMatchObject({ kind: "rebuild-index", safe: true });
   });
 
