@@ -11,7 +11,8 @@ setup();
 
 /** A prototype's method as the plain function it is, to call with each instance as `this`. */
 function original<T, V>(prototype: object, name: string): (this: T, value: V) => T {
-  return Object.getOwnPropertyDescriptor(prototype, name)?.value as (this: T, value: V) => T;
+  // Read through the prototype chain: TextComponent inherits setValue from AbstractTextComponent.
+  return (prototype as Record<string, unknown>)[name] as (this: T, value: V) => T;
 }
 
 vi.mock("obsidian", async () => {
