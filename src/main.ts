@@ -233,11 +233,14 @@ export default class SynapsePlugin extends Plugin {
       // Every lint write is shown as diffs first, whatever the ingest review setting says.
       review: this.seams.review ?? modalReviewHook(this.app),
       reingest: (note, signal) => ingest.planReingest(note, signal),
-      open: (path) => void this.app.workspace.openLinkText(path, "", false),
+      open: (path, newLeaf) => void this.app.workspace.openLinkText(path, "", newLeaf),
+      exists: (path) => this.app.vault.getFileByPath(path) !== null,
       ...(this.seams.createProvider ? { factory: this.seams.createProvider } : {}),
     });
     this.lint = lint;
     this.registerView(LINT_VIEW_TYPE, (leaf) => new LintView(leaf, lint));
+    // The findings' page links ask Page preview for a popover, as Obsidian's own lists do.
+    this.registerHoverLinkSource(LINT_VIEW_TYPE, { display: "Synapse: wiki health", defaultMod: true });
     this.addCommand({ id: "check-wiki-health", name: "Check wiki health", callback: () => void this.openLintView() });
   }
 

@@ -1,4 +1,5 @@
 /** `synapse ingest <note|folder> --vault <dir> …`: ingests from a terminal, same core as the plugin. */
+import { plural } from "../core/plural";
 import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { toSynapseError } from "../core/errors";
@@ -74,7 +75,7 @@ async function isFolder(vault: NodeVault, path: string): Promise<boolean> {
 /** The run log's record of the model's context, as --verbose prints it: what was quoted, and what did not fit. */
 export function contextLines(contexts: readonly ContextEvent[]): string[] {
   return contexts.flatMap((c) => [
-    `context: ${c.included.length} related passage(s), ${c.usedTokens.toLocaleString("en-US")} of ${c.budgetTokens.toLocaleString("en-US")} tokens`,
+    `context: ${plural(c.included.length, "related passage")}, ${c.usedTokens.toLocaleString("en-US")} of ${c.budgetTokens.toLocaleString("en-US")} tokens`,
     ...c.included.map((i) => `  quoted ${i.path}${i.heading ? ` # ${i.heading}` : ""}${i.truncated ? " (cut to fit)" : ""}`),
     ...c.omitted.map((o) => `  left out ${o.path}${o.heading ? ` # ${o.heading}` : ""} (${o.tokens.toLocaleString("en-US")} tokens, no room)`),
   ]);

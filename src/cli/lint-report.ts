@@ -1,14 +1,24 @@
 /** What `synapse lint` prints: the documented JSON object, or lines for a person. */
+import { plural } from "../core/plural";
 import type { ModelCheckSummary } from "../lint/model-checks";
 export { estimateLine } from "../lint/estimate-text";
 import { spentLine } from "../lint/estimate-text";
 import type { LintReport } from "../lint/run-lint";
+import type { Finding } from "../lint/types";
 import type { SettleReport } from "../lint/settle-contradiction";
+
+/** The id --resolve and --dismiss take; the message itself names the sources, not the record. */
+function contradictionId(f: Finding): string | undefined {
+  return f.check === "contradiction" ? f.fixes.find((x) => x.params.id)?.params.id : undefined;
+}
 
 /** The `--json` object; `modelChecks` is added only when the model checks were asked for. */
 export function jsonLintReport(report: LintReport): string {
   return JSON.stringify({
-    findings: report.findings.map((f) => ({ check: f.check, severity: f.severity, page: f.page, message: f.message, fixes: f.fixes.map((x) => ({ kind: x.kind, label: x.label, safe: x.safe })) })),
+    findings: report.findings.map((f) => {
+      const id = contradictionId(f);
+      return { check: f.check, severity: f.severity, page: f.page, message: f.message, ...(id ? { id } : {}), fixes: f.fixes.map((x) => ({ kind: x.kind, label: x.label, safe: x.safe })) };
+    }),
     counts: report.counts,
     fixed: report.fixed,
     usage: report.usage,
@@ -18,7 +28,7 @@ export function jsonLintReport(report: LintReport): string {
 }
 
 function summaryLine(m: ModelCheckSummary): string {
-  const parts = [`${m.checked} pair(s) checked`, `${m.cached} from the cache`];
+  const parts = [`${plural(m.checked, "pair")} checked`, `${m.cached} from the cache`];
   if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
   if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
   if (m.overBudget > 0) parts.push(`${m.overBudget} over the token budget`);
@@ -38,13 +48,14 @@ export function humanLintReport(report: LintReport, dryRun: boolean): string {
   if (report.fixed.length > 0) {
     lines.push(`${dryRun ? "Would fix (dry run, nothing written)" : "Fixed"} ${report.fixed.length}:`, ...report.fixed.map((f) => `  ${f.page}: ${f.fix}`), "");
   }
-  lines.push(`Checked ${report.pages} page(s) in ${(report.durationMs / 1000).toFixed(1)} s: ${report.findings.length === 0 ? "no findings." : `${report.findings.length} finding(s).`}`);
+  lines.push(`Checked ${plural(report.pages, "page")} in ${(report.durationMs / 1000).toFixed(1)} s: ${report.findings.length === 0 ? "no findings." : `${plural(report.findings.length, "finding")}.`}`);
   const byCheck = new Map<string, typeof report.findings>();
   for (const f of report.findings) byCheck.set(f.check, [...(byCheck.get(f.check) ?? []), f]);
   for (const [check, findings] of byCheck) {
     lines.push(`\n${check} (${findings.length})`);
     for (const f of findings) {
-      lines.push(`  ${f.page}: ${f.message}`);
+      const id = contradictionId(f);
+      lines.push(`  ${f.page}: ${f.message}${id ? ` (id ${id})` : ""}`);
       for (const fix of f.fixes) lines.push(`    fix${fix.safe ? " (safe)" : ""}: ${fix.label}`);
     }
   }

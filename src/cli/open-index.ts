@@ -1,4 +1,5 @@
 /** Opens a vault folder's search index (kept in the vault's state folder) and brings it up to date. */
+import { plural } from "../core/plural";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
@@ -104,8 +105,8 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
   });
   io.mark?.("indexLoaded");
   const rejectedVectors = index.vectors?.rejectedShards ?? 0;
-  if (rejectedVectors > 0) io.stderr(`Warning: ${rejectedVectors} vector shard(s) were damaged, outdated or made by another model; their notes are embedded again.\n`);
-  if (index.rejectedShards > 0) io.stderr(`Warning: ${index.rejectedShards} index shard(s) were damaged or outdated; their notes are indexed again.\n`);
+  if (rejectedVectors > 0) io.stderr(`Warning: ${plural(rejectedVectors, "vector shard")} ${rejectedVectors === 1 ? "was" : "were"} damaged, outdated or made by another model; their notes are embedded again.\n`);
+  if (index.rejectedShards > 0) io.stderr(`Warning: ${plural(index.rejectedShards, "index shard")} ${index.rejectedShards === 1 ? "was" : "were"} damaged or outdated; their notes are indexed again.\n`);
   let last = 0;
   const sync = await syncIndex(index, vault, {
     batchSize: 200,

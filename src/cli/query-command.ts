@@ -6,6 +6,7 @@
  * exit-code table has no code for it and the command did what was asked; it carries a warning on
  * stderr and in `--json` instead, each unverified citation with its reason.
  */
+import { plural } from "../core/plural";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
@@ -154,7 +155,7 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
     if (report.error) io.stderr(`Error (${report.error.kind}): ${report.error.message}\n`);
     else io.stdout("\n");
     for (const line of citationLines(report)) io.stderr(`${line}\n`);
-    if (report.leftOut > 0) io.stderr(`  ${report.leftOut} relevant passage(s) left out: no room for them in the model's context window or the "Token budget" setting.\n`);
+    if (report.leftOut > 0) io.stderr(`  ${plural(report.leftOut, "relevant passage")} left out: no room for them in the model's context window or the "Token budget" setting.\n`);
     if (saved) io.stderr(`Saved as ${saved}\n`);
     const usage = report.usage.inputTokens + report.usage.outputTokens > 0 ? formatUsageLine(report.usage, report.provider.model, report.usage.costUsd) : "no tokens";
     io.stderr(`Provider: ${report.provider.name}${report.provider.model ? ` (${report.provider.model})` : ""}; ${usage}.\n`);

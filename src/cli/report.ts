@@ -1,4 +1,5 @@
 /** The CLI's two outputs for an ingest: the JSON report (one object) and the human summary. */
+import { plural } from "../core/plural";
 import type { ProviderMode } from "../core/capabilities";
 import type { ErrorKind } from "../core/errors";
 import type { ProgressEvent } from "../core/run-context";
@@ -90,7 +91,7 @@ function tokens(report: IngestReport): string {
   if (report.usage.inputTokens + report.usage.outputTokens === 0 && report.provider.model === null) return "no model, no tokens";
   const line = formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
   const estimated = report.usage.estimatedCalls ?? 0;
-  return estimated > 0 ? `${line} (${estimated} request(s) never returned usage: their tokens are estimated)` : line;
+  return estimated > 0 ? `${line} (${plural(estimated, "request")} never returned usage: ${estimated === 1 ? "its tokens are" : "their tokens are"} estimated)` : line;
 }
 
 function indent(text: string, prefix: string): string[] {
@@ -135,7 +136,7 @@ export function humanReport(report: IngestReport, notePath: string): string {
       lines.push(`  ! ${c.page}: contradiction between ${c.sources[0]} and ${c.sources[1] || "the page"}`);
       lines.push(`      ${c.sources[0]}: ${c.passages[0]}`, `      ${c.sources[1] || "the page"}: ${c.passages[1]}`);
     }
-    if (report.dangling.length > 0) lines.push(`  ${report.dangling.length} link(s) point to pages that do not exist yet.`);
+    if (report.dangling.length > 0) lines.push(`  ${plural(report.dangling.length, "link")} ${report.dangling.length === 1 ? "points" : "point"} to pages that do not exist yet.`);
     for (const warning of report.issues) lines.push(`  Warning: ${warning}`);
   } else if (report.error && !["max_iter", "budget", "deadline"].includes(report.stopReason)) {
     lines.push(`Error (${report.error.kind}): ${report.error.message}`);
@@ -146,7 +147,7 @@ export function humanReport(report: IngestReport, notePath: string): string {
         ? "the token budget ran out (setting \"Token budget\")"
         : report.stopReason === "deadline"
           ? "the run reached its time limit (setting \"Run timeout\")"
-          : `${report.attempts.generate} generation attempt(s) all failed validation`;
+          : `${plural(report.attempts.generate, "generation attempt")} all failed validation`;
     lines.push(`Not converged: ${why}. Nothing was written for ${notePath}.`);
     if (report.issues.length > 0) lines.push("Last problems:", ...report.issues.slice(0, 10).map((i) => `  - ${i}`));
   }

@@ -1,4 +1,5 @@
 /** `synapse search "<query>" --vault <dir>`: ranked results from the vault's index, updated first. */
+import { plural } from "../core/plural";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isExcluded } from "../core/perimeter";
@@ -53,7 +54,7 @@ export async function runSearchCommand(argv: readonly string[], io: CliIO, optio
   hits.forEach((h, i) => {
     io.stdout(`${i + 1}. ${h.path}${h.heading ? ` › ${h.heading}` : ""}  (${h.score.toFixed(4)})\n   ${h.snippet}\n`);
   });
-  if (hits.length > 0) io.stdout(`${hits.length} result(s) in ${tookMs} ms.\n`);
+  if (hits.length > 0) io.stdout(`${plural(hits.length, "result")} in ${tookMs} ms.\n`);
   return EXIT.ok;
 }
 

@@ -16,4 +16,8 @@ export interface ReadinessReport {
   readonly details: readonly string[];
   /** What to fix, one sentence each; empty when ok. */
   readonly problems: readonly string[];
+  /** True when nothing was asked because the backend is not set up yet (no key, no token, no usable address). */
+  readonly notSetUp?: boolean;
+  /** The largest window, in tokens, requests will run in, when the check learned it. */
+  readonly contextWindow?: number | null;
 }

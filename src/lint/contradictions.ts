@@ -16,14 +16,25 @@ import { basenameOf } from "../wiki/page-paths";
 import type { WikiSnapshot } from "./snapshot";
 import type { Finding, Fix } from "./types";
 
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 function short(text: string, max = 120): string {
   const flat = quoted(text);
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function sideName(record: ContradictionRecord, side: 0 | 1): string {
-  const source = record.sources[side] ?? "";
-  return source ? basenameOf(source) : side === 0 ? "the first source" : "the second source";
+const ORDINAL = ["the first source", "the second source"] as const;
+
+/**
+ * How a person tells the two sides apart: each source's name, its path when both share a name,
+ * and "the first/second source" when both sides come from one note (two fix buttons never read
+ * the same).
+ */
+export function sideName(record: ContradictionRecord, side: 0 | 1): string {
+  const [first = "", second = ""] = record.sources;
+  const source = side === 0 ? first : second;
+  if (!source || sourceKey(first) === sourceKey(second)) return ORDINAL[side];
+  return basenameOf(first).toLowerCase() === basenameOf(second).toLowerCase() ? source : basenameOf(source);
 }
 
 /** One finding per open record, on the first of its pages that still exists. */
@@ -40,12 +51,12 @@ export function contradictionFindings(records: readonly ContradictionRecord[], s
       safe: false,
       params: { id: record.id, keep: String(side + 1) },
     }));
-    fixes.push({ kind: "dismiss-contradiction", label: "Dismiss it (not a real contradiction)", safe: false, params: { id: record.id } });
+    fixes.push({ kind: "dismiss-contradiction", label: "Dismiss it: not a real contradiction", safe: false, params: { id: record.id } });
     out.push({
       check: "contradiction",
       severity: "warning",
       page,
-      message: `Contradiction ${record.id}: ${sideName(record, 0)} says "${short(a)}" but ${sideName(record, 1)} says "${short(b)}".`,
+      message: `${capitalised(sideName(record, 0))} says "${short(a)}" but ${sideName(record, 1)} says "${short(b)}".`,
       fixes,
     });
   }

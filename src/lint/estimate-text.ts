@@ -1,4 +1,5 @@
 /** The model checks' estimate in one sentence, as the CLI prints it and the plugin's view shows it. */
+import { plural } from "../core/plural";
 import { formatUsd } from "./cost-limit";
 import type { ModelCheckEstimate } from "./model-checks";
 
@@ -20,8 +21,8 @@ export function estimateLine(e: ModelCheckEstimate): string {
       : `about ${formatUsd(e.costUsd)}`;
   const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
   const limit = e.overCost > 0 ? `; ${e.overCost} more left out by the cost limit of ${formatUsd(e.costLimitUsd)}` : "";
-  const capped = e.beyondLimit > 0 ? `; ${e.beyondLimit} weaker pair(s) beyond the cap on pairs left out` : "";
+  const capped = e.beyondLimit > 0 ? `; ${plural(e.beyondLimit, "weaker pair")} beyond the cap on pairs left out` : "";
   const broad = e.broadGroups.length > 0 ? `; not paired as too broad: ${e.broadGroups.join(", ")}` : "";
-  return `Model checks with ${e.model ?? "no model"}: ${e.pairs} pair(s) of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}${limit}${capped}${broad}.`;
+  return `Model checks with ${e.model ?? "no model"}: ${plural(e.pairs, "pair")} of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}${limit}${capped}${broad}.`;
 }
 

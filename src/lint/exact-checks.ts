@@ -3,6 +3,7 @@
  * the fixes that apply; a fix is "safe" only when it changes no text the user wrote (a page whose
  * body still matches the fingerprint Synapse recorded is Synapse's own text).
  */
+import { plural } from "../core/plural";
 import { sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { contentHash } from "../wiki/content-hash";
@@ -253,8 +254,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     const index = indexPath(snapshot.wikiFolder);
     const drift = indexDrift(snapshot.indexText, snapshot.pages, (t) => resolver.resolve(t));
     if (drift.missing.length + drift.dangling.length > 0) {
-      const counts = [drift.missing.length > 0 ? `add ${drift.missing.length}` : "", drift.dangling.length > 0 ? `remove ${drift.dangling.length}` : ""].filter(Boolean).join(", ");
-      findings.push(finding("index", index, describeDrift(drift), [{ kind: "rebuild-index", label: `Bring index.md in step: ${counts} entr${drift.missing.length + drift.dangling.length === 1 ? "y" : "ies"} (your own lines are kept)`, safe: true, params: {} }]));
+      findings.push(finding("index", index, describeDrift(drift), [{ kind: "rebuild-index", label: "Bring index.md in step, keeping your own lines", safe: true, params: {} }]));
     }
   } else if (snapshot.pages.length > 0) {
     findings.push(finding("index", indexPath(snapshot.wikiFolder), "There is no index.md.", [{ kind: "rebuild-index", label: "Rebuild index.md", safe: true, params: {} }]));

@@ -4,6 +4,7 @@
  * only after the review hook (every lint write is shown as diffs first), re-ingest through the
  * ingest queue, and contradictions settled through the same review. The view only displays.
  */
+import type { PaneType } from "obsidian";
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { inFolders } from "../core/perimeter";
@@ -32,7 +33,8 @@ export interface LintServiceDeps {
   readonly review: ReviewHook;
   /** Plans a note's re-ingest with the ingest backend, without writing it (lint writes it with its other fixes). */
   readonly reingest: NonNullable<LintDeps["reingest"]>;
-  readonly open: (path: string) => void;
+  readonly open: (path: string, newLeaf: PaneType | boolean) => void;
+  readonly exists: (path: string) => boolean;
   /**
    * Lets Obsidian breathe between slices of lint's long passes (default: a zero-delay timer), so
    * comparing every page's words never blocks the app for more than a slice.
@@ -116,7 +118,11 @@ export class LintService implements LintController {
     return { written: run.written, usage: run.usage };
   }
 
-  open(path: string): void {
-    this.deps.open(path);
+  open(path: string, newLeaf: PaneType | boolean): void {
+    this.deps.open(path, newLeaf);
+  }
+
+  exists(path: string): boolean {
+    return this.deps.exists(path);
   }
 }

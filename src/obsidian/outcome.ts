@@ -3,6 +3,7 @@
  * modal shows (pages grouped by what happened to them, failures, usage, and the call log).
  * Plain functions over the IngestReport, tested without Obsidian.
  */
+import { plural } from "../core/plural";
 import { describeContext, type CallEvent, type ContextEvent } from "../core/log";
 import type { IngestReport, PageAction } from "../wiki/ingest-types";
 import { formatTokens } from "./progress";
@@ -26,9 +27,7 @@ export function noteName(notePath: string): string {
   return (notePath.split("/").pop() ?? notePath).replace(/\.md$/i, "");
 }
 
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
+export { plural };
 
 const ACTION_WORDS: Record<PageAction, string> = {
   created: "created",

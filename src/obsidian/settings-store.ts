@@ -4,6 +4,7 @@
  * is kept, and what is saved is the schema's output, so unknown keys (and anything secret someone
  * might add by mistake) never reach `data.json`. Saves are serialised in call order.
  */
+import { describeSettingIssue } from "../settings/setting-names";
 import { loadSettings } from "../settings/load";
 import { SETTINGS_VERSION, SettingsSchema, type Settings } from "../settings/schema";
 
@@ -69,7 +70,7 @@ export class SettingsStore {
     change(draft);
     const parsed = SettingsSchema.safeParse(draft);
     if (!parsed.success) {
-      return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join(".") || "settings"}: ${i.message}`) };
+      return { ok: false, problems: parsed.error.issues.map(describeSettingIssue) };
     }
     this.current = parsed.data;
     this.notify();

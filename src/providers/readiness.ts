@@ -64,7 +64,9 @@ export async function checkReadiness(id: ProviderId, env: ProviderEnvironment): 
         return await bridgeHealth(env);
     }
   } catch (error) {
-    return report(id, { problems: [toSynapseError(error, "config").message] });
+    // A configuration error (no key, an address that is no URL) means nothing was asked: not set up yet.
+    const failure = toSynapseError(error, "config");
+    return report(id, { problems: [failure.message], notSetUp: failure.kind === "config" });
   }
 }
 
@@ -147,7 +149,9 @@ async function hostedCheck(env: ProviderEnvironment, which: "anthropic" | "opena
   details.push(`${models.length} model${models.length === 1 ? " is" : "s are"} offered.`);
   if (which === "openai" && model) {
     const reported = await openaiWindowProbe(env, url, model, key, fetch);
-    details.push(describeWindow(resolveWindow(reported, env.settings.profiles.openai.contextWindow, knownContextWindow(model))));
+    const window = resolveWindow(reported, env.settings.profiles.openai.contextWindow, knownContextWindow(model));
+    details.push(describeWindow(window));
+    return report(which, { reachable: true, models, modelPresent, details, problems, contextWindow: window.tokens > 0 ? window.tokens : null });
   }
   return report(which, { reachable: true, models, modelPresent, details, problems });
 }

@@ -3,6 +3,7 @@
  * parse; a field that does not parse falls back to its default and is reported, so one bad value
  * never costs the user the rest of their settings.
  */
+import { describeResetSetting } from "./setting-names";
 import { DEFAULT_SETTINGS, SETTINGS_VERSION, SettingsSchema, type Settings } from "./schema";
 
 type Raw = Record<string, unknown>;
@@ -89,9 +90,8 @@ export function loadSettings(stored: unknown): LoadedSettings {
     // Deepest and last first, so removing one array entry never shifts another still to remove.
     const issues = [...parsed.error.issues].sort((a, b) => comparePathsDescending(a.path, b.path));
     for (const issue of issues) {
-      const field = issue.path.join(".") || "(root)";
       if (issue.path.length > 0 && deleteAt(raw, issue.path)) {
-        warnings.push(`Setting "${field}" was invalid (${issue.message}); it was reset to its default.`);
+        warnings.push(describeResetSetting(issue));
         removed = true;
       }
     }

@@ -108,7 +108,7 @@ export const SettingsSchema = z.object({
     })
     .default("wiki"),
   /** "auto": each page in its note's language; an ISO 639-1 code: every page in that language. */
-  wikiLanguage: z.string().refine(isWikiLanguage, 'use "auto" or a two-letter ISO 639-1 code such as "en"').default(AUTO_LANGUAGE),
+  wikiLanguage: z.string().refine(isWikiLanguage, 'The wiki language must be "auto" or a two-letter ISO 639-1 code such as "en".').default(AUTO_LANGUAGE),
   /** Generation attempts per ingest (analyse runs once). */
   maxIter: z.number().int().min(1).max(10).default(3),
   /** Tokens (in + out) one ingest may spend; 0 for no limit. */

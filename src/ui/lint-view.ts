@@ -4,11 +4,13 @@
  * written); "Fix all safe"; the model checks behind a toggle, with their estimate shown and
  * confirmed before any call; progress and cancel. Display only: the controller does the work.
  */
-import { ItemView, type WorkspaceLeaf } from "obsidian";
+import { ItemView, type HoverParent, type HoverPopover, type PaneType, type WorkspaceLeaf } from "obsidian";
+import { plural } from "../core/plural";
 import { estimateLine, spentLine } from "../lint/estimate-text";
 import type { ModelCheckEstimate } from "../lint/model-checks";
 import type { LintReport } from "../lint/run-lint";
 import { CHECKS, type Check, type Finding, type Fix } from "../lint/types";
+import { renderFinding } from "./lint-finding";
 
 export const LINT_VIEW_TYPE = "synapse-lint";
 
@@ -26,7 +28,10 @@ export interface LintController {
   fixAllSafe(): Promise<LintReport>;
   /** One fix of one finding, through review; how many files it changed, and what it spent (a re-ingest calls the model). */
   applyFix(finding: Finding, fix: Fix): Promise<{ readonly written: number; readonly usage: LintReport["usage"] }>;
-  open(path: string): void;
+  /** Opens a page; `newLeaf` as `Keymap.isModEvent` gives it (Ctrl/Cmd-click: a new tab). */
+  open(path: string, newLeaf: PaneType | boolean): void;
+  /** Whether the page is in the vault: a finding about a missing one is never a link (a click would create it). */
+  exists(path: string): boolean;
 }
 
 const CHECK_NAMES: Record<Check, string> = {
@@ -44,8 +49,11 @@ const CHECK_NAMES: Record<Check, string> = {
   "interrupted-run": "Runs interrupted on other devices",
 };
 
-export class LintView extends ItemView {
+export class LintView extends ItemView implements HoverParent {
+  hoverPopover: HoverPopover | null = null;
   private running: AbortController | null = null;
+  /** Whether the last report has a safe fix; until a check has run, "Fix all safe" finds out itself. */
+  private safeFixes = true;
   private pendingConfirm: ((go: boolean) => void) | null = null;
   private statusEl!: HTMLElement;
   private estimateEl!: HTMLElement;
@@ -84,7 +92,7 @@ export class LintView extends ItemView {
     const label = bar.createEl("label", { cls: "synapse-lint-model" });
     this.modelBox = label.createEl("input", { type: "checkbox" });
     label.appendText(" Model checks");
-    this.fixButton = bar.createEl("button", { text: "Fix all safe" });
+    this.fixButton = bar.createEl("button", { text: "Fix all safe", attr: { "aria-label": "Apply every fix marked safe; each changes none of your own text" } });
     this.fixButton.addEventListener("click", () => void this.fixAllSafe());
     this.cancelButton = bar.createEl("button", { text: "Cancel" });
     this.cancelButton.addEventListener("click", () => this.cancel());
@@ -92,6 +100,7 @@ export class LintView extends ItemView {
     this.statusEl = root.createDiv({ cls: "synapse-lint-status" });
     this.estimateEl = root.createDiv({ cls: "synapse-lint-estimate" });
     this.reportEl = root.createDiv({ cls: "synapse-lint-report" });
+    this.reportEl.createDiv({ cls: "synapse-lint-empty", text: "Check again lists broken links, orphan pages, pages without sources, duplicates and index problems, each with its fixes." });
     await Promise.resolve();
   }
 
@@ -111,7 +120,7 @@ export class LintView extends ItemView {
       this.running = null;
       this.cancelButton.hide();
       this.checkButton.disabled = false;
-      this.fixButton.disabled = false;
+      this.fixButton.disabled = !this.safeFixes;
       return null;
     }
     this.running = new AbortController();
@@ -132,7 +141,7 @@ export class LintView extends ItemView {
         modelChecks,
         signal: controller.signal,
         confirm: (estimate) => this.confirm(estimate),
-        progress: (done, total) => this.statusEl.setText(`Model checks: ${done} of ${total} pairs…`),
+        progress: (done, total) => this.statusEl.setText(`Model checks: ${done} of ${plural(total, "pair")}…`),
       });
       this.show(report);
       return report;
@@ -146,6 +155,8 @@ export class LintView extends ItemView {
     this.estimateEl.empty();
     this.estimateEl.createDiv({ text: estimateLine(estimate) });
     if (estimate.toCheck === 0) return Promise.resolve(true);
+    // Say what the view waits for: the exact checks are done, the model checks wait on the user.
+    this.statusEl.setText("Waiting for you: run the model checks below, or skip them.");
     return new Promise((resolve) => {
       const answer = (go: boolean) => {
         this.pendingConfirm = null;
@@ -191,31 +202,31 @@ export class LintView extends ItemView {
     this.reportEl.empty();
     if (report.error) this.reportEl.createDiv({ cls: "synapse-lint-error", text: `${report.error.message}` });
     const n = report.findings.length;
-    const model = report.modelChecks ? ` Model checks: ${report.modelChecks.checked} pair(s) checked, ${report.modelChecks.cached} from the cache.` : "";
+    const model = report.modelChecks ? ` Model checks: ${plural(report.modelChecks.checked, "pair")} checked, ${report.modelChecks.cached} from the cache.` : "";
     const spent = spentLine(report.usage);
-    this.statusEl.setText(`${prefix}${report.pages} page(s) checked: ${n === 0 ? "no findings" : `${n} finding(s)`}.${model}${spent ? ` ${spent}` : ""}`);
+    this.statusEl.setText(`${prefix}${plural(report.pages, "page")} checked: ${n === 0 ? "no findings" : plural(n, "finding")}.${model}${spent ? ` ${spent}` : ""}`);
+    this.safeFixes = report.findings.some((f) => f.fixes.some((fix) => fix.safe));
+    if (n === 0 && !report.error) {
+      this.reportEl.createDiv({
+        cls: "synapse-lint-empty",
+        text: report.pages === 0 ? "The wiki has no pages yet: ingest a note, then check again." : "Nothing to fix: every link leads to a page, every page has its sources, and the index is up to date.",
+      });
+    }
     for (const check of CHECKS) {
       const findings = report.findings.filter((f) => f.check === check);
       if (findings.length === 0) continue;
       const group = this.reportEl.createDiv({ cls: "synapse-lint-group", attr: { "data-check": check } });
       group.createEl("h4", { text: `${CHECK_NAMES[check]} (${findings.length})` });
       const list = group.createEl("ul");
-      for (const finding of findings) this.showFinding(list.createEl("li", { cls: "synapse-lint-finding" }), finding);
+      for (const finding of findings) this.showFinding(list, finding);
     }
   }
 
-  private showFinding(item: HTMLElement, finding: Finding): void {
-    const link = item.createEl("a", { text: finding.page, cls: "internal-link", href: "#" });
-    link.addEventListener("click", (event) => {
-      event.preventDefault();
-      this.controller.open(finding.page);
+  private showFinding(list: HTMLElement, finding: Finding): void {
+    renderFinding(list, finding, {
+      link: { app: this.app, hoverParent: this, source: LINT_VIEW_TYPE, open: (path, newLeaf) => this.controller.open(path, newLeaf) },
+      exists: (path) => this.controller.exists(path),
+      applyFix: (f, fix) => void this.applyFix(f, fix),
     });
-    item.createDiv({ cls: "synapse-lint-message", text: finding.message });
-    if (finding.fixes.length === 0) return;
-    const fixes = item.createDiv({ cls: "synapse-lint-fixes" });
-    for (const fix of finding.fixes) {
-      const button = fixes.createEl("button", { text: fix.safe ? `${fix.label} (safe)` : fix.label });
-      button.addEventListener("click", () => void this.applyFix(finding, fix));
-    }
   }
 }

@@ -1,32 +1,64 @@
 /**
- * A readiness report in words: whether the backend answered, its version, whether the model is
- * there, what it can do, and what to fix. Used by every "Test connection" button.
+ * A readiness report as "Test connection" shows it: one headline that says which of four states
+ * the backend is in — not set up, unreachable, model missing, ready (with the context window in
+ * use) — then at most three lines, what to fix first. The backend is named as the settings name
+ * it, never by its internal id.
  */
 import type { ReadinessReport } from "../core/readiness";
 
+export type ReadinessState = "not-set-up" | "unreachable" | "model-missing" | "not-ready" | "ready";
+
 export interface ReadinessText {
   readonly ok: boolean;
+  readonly state: ReadinessState;
   readonly headline: string;
+  /** At most three: what to fix first, then what works. */
   readonly lines: readonly string[];
-  readonly fixes: readonly string[];
+}
+
+const MAX_LINES = 3;
+
+const NAMES: Record<string, string> = {
+  offline: "The offline provider",
+  ollama: "Ollama",
+  anthropic: "Anthropic",
+  openai: "The server",
+  "claude-agent": "The bridge",
+  cli: "The bridge",
+};
+
+export function readinessState(report: ReadinessReport): ReadinessState {
+  if (report.notSetUp) return "not-set-up";
+  if (!report.reachable) return "unreachable";
+  if (report.modelPresent === false) return "model-missing";
+  return report.ok ? "ready" : "not-ready";
+}
+
+function headlineOf(report: ReadinessReport, state: ReadinessState): string {
+  const name = NAMES[report.provider] ?? "The backend";
+  const version = report.version ? ` ${report.version}` : "";
+  switch (state) {
+    case "not-set-up":
+      return `${name} is not set up yet.`;
+    case "unreachable":
+      return `${name} could not be reached.`;
+    case "model-missing":
+      return `${name}${version} answers, but the model is missing.`;
+    case "not-ready":
+      return `${name}${version} answers, but is not ready.`;
+    case "ready": {
+      const window = report.contextWindow ? `, with a context window of up to ${report.contextWindow.toLocaleString("en-US")} tokens` : "";
+      return `Ready: ${name}${version} answers${window}.`;
+    }
+  }
 }
 
 export function describeReadiness(report: ReadinessReport): ReadinessText {
-  const headline = report.ok
-    ? `Ready: ${report.provider} answered${report.version ? ` (version ${report.version})` : ""}.`
-    : report.reachable
-      ? `${report.provider} answered${report.version ? ` (version ${report.version})` : ""}, but is not ready yet.`
-      : `${report.provider} could not be reached.`;
-  const lines: string[] = [];
-  if (report.modelPresent === true) lines.push("The configured model is available.");
-  else if (report.modelPresent === false) lines.push("The configured model is not available on this server.");
-  if (report.models.length > 0) {
-    const shown = report.models.slice(0, 8).map((m) => (m.capabilities.length > 0 ? `${m.name} (${m.capabilities.join(", ")})` : m.name));
-    const more = report.models.length > shown.length ? `, and ${report.models.length - shown.length} more` : "";
-    lines.push(`Models: ${shown.join("; ")}${more}.`);
-  }
-  lines.push(...report.details);
-  return { ok: report.ok, headline, lines, fixes: report.problems };
+  const state = readinessState(report);
+  // The first detail repeats the headline ("Ollama 0.6.2 answers at …"); the model list is in the pickers.
+  const details = report.details.filter((line) => !/ answers at /.test(line) && !/^Context window in use/.test(line));
+  const lines = [...report.problems, ...details].slice(0, MAX_LINES);
+  return { ok: state === "ready", state, headline: headlineOf(report, state), lines };
 }
 
 export function renderReadiness(el: HTMLElement, report: ReadinessReport): void {
@@ -35,6 +67,5 @@ export function renderReadiness(el: HTMLElement, report: ReadinessReport): void 
   el.toggleClass("is-ok", text.ok);
   el.toggleClass("is-problem", !text.ok);
   el.createDiv({ cls: "synapse-readiness-headline", text: text.headline });
-  for (const line of text.lines) el.createDiv({ text: line });
-  for (const fix of text.fixes) el.createDiv({ cls: "synapse-readiness-fix", text: `To fix: ${fix}` });
+  for (const [i, line] of text.lines.entries()) el.createDiv({ cls: i < report.problems.length ? "synapse-readiness-fix" : "synapse-readiness-line", text: line });
 }

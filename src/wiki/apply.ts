@@ -21,6 +21,7 @@
  * A failure in step 5 rolls back what was written; a crash is rolled back by `recoverInterruptedRun`
  * at the next start. Either way the vault is whole: the run happened entirely or not at all.
  */
+import { plural } from "../core/plural";
 import { SynapseError, toSynapseError } from "../core/errors";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
@@ -242,7 +243,7 @@ async function writeJournaled(vault: VaultPort, run: ApplyRun, journal: Journal,
       const failed = await rollBackEntries(vault, run.store, done);
       await run.store.remove(journalKeyOf(run.writer));
       const reason = toSynapseError(cause).message;
-      const undo = failed.length === 0 ? `the ${done.length} change(s) already made were undone` : `these files could not be restored: ${failed.join(", ")}`;
+      const undo = failed.length === 0 ? `the ${plural(done.length, "change")} already made ${done.length === 1 ? "was" : "were"} undone` : `these files could not be restored: ${failed.join(", ")}`;
       throw new SynapseError("vault", `Writing "${name}" failed (${reason}); ${undo}.`, { cause });
     }
     const entryDone = journal.entries[i];

@@ -6,6 +6,7 @@
  * crash is kept as it is and named. Every restore is checked against the file at the moment it is
  * written (`replaceIfUnchanged`, `removeIfUnchanged`), so a save made while it runs is kept too.
  */
+import { plural } from "../core/plural";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "./content-hash";
@@ -185,5 +186,5 @@ export async function foreignJournals(store: StateStore, writer: WriterIdentity)
 /** "A run interrupted on laptop (the ingest of “Note”, 300 files) …" for each foreign run. */
 export function describeForeignRun(run: ForeignRun): string {
   const files = run.journal.entries.filter((e) => e.kind !== "state").length;
-  return `A run interrupted on ${run.device} (the ${run.journal.operation} of “${run.journal.label}”, ${files} file(s)) is in this vault's records: ${run.device} rolls it back when Synapse next runs there, or lint can undo it here`;
+  return `A run interrupted on ${run.device} (the ${run.journal.operation} of “${run.journal.label}”, ${plural(files, "file")}) is in this vault's records: ${run.device} rolls it back when Synapse next runs there, or lint can undo it here`;
 }

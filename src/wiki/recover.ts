@@ -6,6 +6,7 @@
  * before it stages a vault. It takes the write lock, so it never touches the run of a writer that
  * is alive: then it does nothing and says so.
  */
+import { plural } from "../core/plural";
 import { SynapseError } from "../core/errors";
 import type { StrayFiles, VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "./apply";
@@ -58,7 +59,7 @@ export function describeRecovery(report: RecoveryReport): string | null {
   const parts: string[] = [];
   const j = report.journal;
   if (j.status === "rolled-back") {
-    parts.push(`An interrupted ${j.operation} (“${j.label}”) was rolled back: ${j.files.length} file(s) restored to what they held before`);
+    parts.push(`An interrupted ${j.operation} (“${j.label}”) was rolled back: ${plural(j.files.length, "file")} restored to what they held before`);
     if (j.kept.length > 0) parts.push(`these were changed since and left as they are: ${j.kept.join(", ")}`);
   }
   if (j.status === "unreadable") parts.push(`The journal of an interrupted run could not be read (${j.reason}); it was set aside as ${j.movedTo}`);
@@ -66,6 +67,6 @@ export function describeRecovery(report: RecoveryReport): string | null {
   const { removed, restored, keptAs } = report.strayFiles;
   if (restored.length > 0) parts.push(`these files, set aside by the interrupted write, were put back: ${restored.join(", ")}`);
   if (keptAs.length > 0) parts.push(`these copies of files that changed during the interrupted write were kept beside them: ${keptAs.join(", ")}`);
-  if (removed.length > 0) parts.push(`${removed.length} leftover temporary file(s) removed`);
+  if (removed.length > 0) parts.push(`${plural(removed.length, "leftover temporary file")} removed`);
   return parts.length > 0 ? `Synapse: ${parts.join("; ")}.` : null;
 }

@@ -163,7 +163,7 @@ describe("the cli provider", () => {
       `Agent wrote ${PAGE_PATH}`,
       "Agent: Bash",
       "Refused Bash: the Bash tool is not available",
-      "Agent finished: 1 page(s), 4 turn(s), $0.0123, 1 refused call(s).",
+      "Agent finished: 1 page, 4 turns, $0.0123, 1 refused call.",
     ]);
     expect(r.sent[0]).toEqual({
       vault: r.vault.root,

@@ -38,13 +38,13 @@ describe("an ingest that did not converge explains itself", () => {
   it("usage says how many requests' tokens are estimated, in --json and the human output", () => {
     const cut = aReport({ converged: false, stopReason: "deadline", usage: { inputTokens: 3200, outputTokens: 0, costUsd: null, estimatedCalls: 1 } });
     expect(jsonReportObject(cut).usage).toEqual({ inputTokens: 3200, outputTokens: 0, costUsd: null, estimatedCalls: 1 });
-    expect(humanReport(cut, "notes/Bees.md")).toContain("(1 request(s) never returned usage: their tokens are estimated)");
+    expect(humanReport(cut, "notes/Bees.md")).toContain("(1 request never returned usage: its tokens are estimated)");
     expect(humanReport(aReport(), "notes/Bees.md")).not.toContain("estimated");
   });
 
   it("the human output says why and lists the last problems", () => {
     const text = humanReport(failed, "notes/Bees.md");
-    expect(text).toContain("Not converged: 3 generation attempt(s) all failed validation. Nothing was written for notes/Bees.md.");
+    expect(text).toContain("Not converged: 3 generation attempts all failed validation. Nothing was written for notes/Bees.md.");
     expect(text).toContain('  - Page "Bees": the summary is empty.');
   });
 });

@@ -11,8 +11,12 @@ describe("loading settings", () => {
     const loaded = loadSettings({ version: 1, wikiFolder: "Knowledge", maxIter: "many", localOnly: true, profiles: { ollama: { host: 42, model: "llama3.2" } } });
     expect(loaded.settings).toMatchObject({ wikiFolder: "Knowledge", maxIter: DEFAULT_SETTINGS.maxIter, localOnly: true });
     expect(loaded.settings.profiles.ollama).toMatchObject({ host: DEFAULT_SETTINGS.profiles.ollama.host, model: "llama3.2" });
-    expect(loaded.warnings.join(" ")).toMatch(/maxIter/);
-    expect(loaded.warnings.join(" ")).toMatch(/profiles\.ollama\.host/);
+    // Each warning names the setting as the tab shows it, in a plain sentence: no stored field, no zod wording.
+    expect([...loaded.warnings].sort()).toEqual([
+      '"Generation attempts" under Wiki and limits was reset to its default. Its saved value was not a number.',
+      '"Host" under Local: Ollama was reset to its default. Its saved value was not text.',
+    ]);
+    expect(loaded.warnings.join(" ")).not.toMatch(/maxIter|profiles\.|Invalid input|expected/);
     expect(loaded.changed).toBe(true);
   });
 

@@ -107,7 +107,7 @@ describe("synapse ingest and query --provider cli through synapse bridge (built 
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`Agent: Read ${EXISTING_PAGE_PATH}`);
     expect(run.stderr).toContain(`Agent wrote ${PERSON}`);
-    expect(run.stderr).toContain("Agent finished: 1 page(s)");
+    expect(run.stderr).toContain("Agent finished: 1 page,");
     expect(run.stdout).toContain(`+ ${PERSON}`);
     expect(vault.snapshot().get(PERSON)).toContain("type: entity");
   });

@@ -156,7 +156,7 @@ describe("a killed apply (built CLI, SIGKILL)", () => {
 
   it("removes temporary files a killed write left in the wiki folder", async () => {
     const vault = makeVault({ [NOTE]: TEXT, "wiki/concepts/Page.md.1a2b3c.synapse-tmp": "half a page" });
-    expect((await runCli(["history", "--vault", vault])).stderr).toContain("1 leftover temporary file(s) removed");
+    expect((await runCli(["history", "--vault", vault])).stderr).toContain("1 leftover temporary file removed");
     expect(Object.keys(snapshot(vault)).filter((p) => p.endsWith(".synapse-tmp"))).toEqual([]);
   });
 });

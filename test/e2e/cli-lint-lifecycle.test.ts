@@ -10,7 +10,7 @@ const PAGE = "wiki/sources/Ada Lovelace (source).md";
 const note = (year: number, extra = "") => `# Ada Lovelace\n\nAda Lovelace was born in ${year} in London. She wrote about the [[Analytical Engine]]${extra}.\n`;
 
 interface LintJson {
-  findings: { check: string; page: string; message: string; fixes: { kind: string; safe: boolean }[] }[];
+  findings: { check: string; page: string; message: string; id?: string; fixes: { kind: string; safe: boolean }[] }[];
   fixed: { check: string; page: string; fix: string }[];
   error: { kind: string; message: string } | null;
 }
@@ -27,7 +27,7 @@ async function lint(vault: string, ...flags: string[]): Promise<{ code: number |
   return { code: run.code, report: JSON.parse(run.stdout) as LintJson };
 }
 
-const idOf = (report: LintJson) => /c-[0-9a-f]+/.exec(report.findings.find((f) => f.check === "contradiction")?.message ?? "")?.[0] ?? "";
+const idOf = (report: LintJson) => report.findings.find((f) => f.check === "contradiction")?.id ?? "";
 
 describe("synapse lint: contradictions and re-ingest (built CLI, Offline provider)", () => {
   it("lists the contradiction found at ingest, resolves it by keeping one source, and undo puts the page back", async () => {

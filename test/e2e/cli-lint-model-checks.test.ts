@@ -53,7 +53,7 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
 
     const run = await runCli(flags, { env });
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toMatch(/^Model checks with gpt-4\.1-mini: 3 pair\(s\) of related pages, 0 already checked, 3 to check — about [\d,]+ tokens in and 2,400 out, about \$[\d.]+\.$/m);
+    expect(run.stderr).toMatch(/^Model checks with gpt-4\.1-mini: 3 pairs of related pages, 0 already checked, 3 to check — about [\d,]+ tokens in and 2,400 out, about \$[\d.]+\.$/m);
     const report = JSON.parse(run.stdout) as { findings: { check: string; page: string; message: string }[]; usage: { inputTokens: number }; modelChecks: Record<string, number>; error: unknown };
     expect(report.error).toBeNull();
     expect(server.modelRequests()).toHaveLength(3);

@@ -96,7 +96,7 @@ describe("synapse search and index (built CLI)", () => {
     const vault = vaultWithSettings();
     const human = await runCli(["search", "espresso", "--vault", vault]);
     expect(human.stdout).toMatch(/^1\. notes\/Espresso\.md/m);
-    expect(human.stdout).toMatch(/result\(s\) in/);
+    expect(human.stdout).toMatch(/results? in/);
     const bad = await runCli(["search", "x", "--vault", vault, "--limit", "zero"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--limit must be a whole number/);

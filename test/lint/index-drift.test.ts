@@ -43,7 +43,7 @@ describe("lint's index finding names each entry, and its fix is exact", () => {
     expect(findings.map((f) => f.message)).toEqual([
       "index.md is out of step: it does not list wiki/concepts/Renamed here.md, wiki/entities/New one.md; its entries for wiki/concepts/Renamed away, wiki/concepts/Deleted lead to no page.",
     ]);
-    expect(findings[0]?.fixes[0]?.label).toBe("Bring index.md in step: add 2, remove 2 entries (your own lines are kept)");
+    expect(findings[0]?.fixes[0]?.label).toBe("Bring index.md in step, keeping your own lines");
   });
 
   it("adds exactly the missing pages and removes exactly the dangling entries, keeping every other line byte for byte", async () => {

@@ -67,19 +67,19 @@ describe("Check wiki health: the command and the report", () => {
   it("groups the findings by check with counts; a finding links to its page and lists its fixes", async () => {
     const { harness, view } = await open();
     expect(headings(view)).toEqual(PLANTED_REPORT_HEADINGS);
-    expect(status(view)).toMatch(/^10 page\(s\) checked: 9 finding\(s\)\.$/);
+    expect(status(view)).toMatch(/^10 pages checked: 9 findings\.$/);
     const openLink = vi.spyOn(harness.app.workspace, "openLinkText").mockResolvedValue();
     const orphan = $$(view, ".synapse-lint-group[data-check='orphan'] li")[0];
     orphan?.querySelector("a")?.click();
     expect(openLink).toHaveBeenCalledWith("wiki/concepts/Orphaned idea.md", "", false);
-    expect([...(orphan?.querySelectorAll("button") ?? [])].map((b) => b.textContent)).toEqual(["List it in index.md (safe)", "Link it from [[Dangling]]"]);
+    expect([...(orphan?.querySelectorAll("button") ?? [])].map((b) => b.textContent)).toEqual(["List it in index.md", "Link it from [[Dangling]]"]);
   });
 });
 
 describe("Check wiki health: fixes through review", () => {
   it("applies one fix after the review hook showed its diff, then checks again", async () => {
     const { harness, view, reviews } = await open();
-    button(view, 'Create a stub page "Nowhere at all" (safe)').click();
+    button(view, 'Create a stub page "Nowhere at all"').click();
     await eventually(() => expect(status(view)).toMatch(/^Done: Create a stub page "Nowhere at all"\. /));
     expect(reviews).toHaveLength(1);
     expect(reviews[0]?.changes.map((c) => c.path)).toEqual(["wiki/concepts/Nowhere at all.md", "wiki/index.md"]);
@@ -91,7 +91,7 @@ describe("Check wiki health: fixes through review", () => {
   it("writes nothing when the review declines", async () => {
     const { harness, view } = await open({ review: () => Promise.resolve([]) });
     const before = await harness.read("wiki/index.md");
-    button(view, "List it in index.md (safe)").click();
+    button(view, "List it in index.md").click();
     await eventually(() => expect(status(view)).toMatch(/^Nothing was written\. /));
     expect(await harness.read("wiki/index.md")).toBe(before);
   });
@@ -136,14 +136,14 @@ describe("Check wiki health: model checks", () => {
     const { view, model } = await open();
     toggle(view);
     const checking = view.check();
-    await eventually(() => expect(view.contentEl.querySelector(".synapse-lint-estimate")?.textContent).toMatch(/^Model checks with fake-1: \d+ pair\(s\) of related pages, 0 already checked/));
+    await eventually(() => expect(view.contentEl.querySelector(".synapse-lint-estimate")?.textContent).toMatch(/^Model checks with fake-1: \d+ pairs of related pages, 0 already checked/));
     expect(model.calls).toHaveLength(0);
     button(view, "Run the model checks").click();
     const report = await checking;
     expect(model.calls.length).toBeGreaterThan(0);
     expect(report?.modelChecks?.checked).toBe(model.calls.length);
     expect(headings(view)).toContain("Contradictions (1)");
-    expect(status(view)).toContain(`Model checks: ${model.calls.length} pair(s) checked, 0 from the cache.`);
+    expect(status(view)).toContain(`Model checks: ${model.calls.length} pairs checked, 0 from the cache.`);
     // What the calls cost, as the fake reported them (100 in, 20 out each; the fake model has no price).
     expect(status(view)).toContain(`Used ${(model.calls.length * 100).toLocaleString("en-US")} tokens in and ${model.calls.length * 20} out (no price known for the model).`);
   });

@@ -130,24 +130,31 @@ describe("the result listing", () => {
 });
 
 describe("the readiness report in words", () => {
-  const base: ReadinessReport = { provider: "ollama", ok: true, reachable: true, version: "0.6.2", models: [], modelPresent: true, details: [], problems: [] };
+  const base: ReadinessReport = { provider: "ollama", ok: true, reachable: true, version: "0.6.2", models: [], modelPresent: true, details: [], problems: [], contextWindow: 8192 };
 
-  it("says ready, with the version and the models", () => {
-    const text = describeReadiness({ ...base, models: [{ name: "llama3.2:latest", capabilities: ["completion", "tools"] }] });
-    expect(text.headline).toBe("Ready: ollama answered (version 0.6.2).");
-    expect(text.lines).toEqual(["The configured model is available.", "Models: llama3.2:latest (completion, tools)."]);
+  it("says ready, with the version and the context window in use, naming the backend as the settings do", () => {
+    const text = describeReadiness({ ...base, models: [{ name: "llama3.2:latest", capabilities: ["completion", "tools"] }], details: ["Ollama 0.6.2 answers at http://127.0.0.1:11434.", "The host is this machine."] });
+    expect(text.state).toBe("ready");
+    expect(text.headline).toBe("Ready: Ollama 0.6.2 answers, with a context window of up to 8,192 tokens.");
+    expect(text.lines).toEqual(["The host is this machine."]);
   });
 
-  it("says what to fix when the model is missing or the server is down", () => {
+  it("tells each state apart: not set up, unreachable, model missing", () => {
+    const noKey = describeReadiness({ ...base, provider: "anthropic", ok: false, reachable: false, version: null, modelPresent: null, notSetUp: true, problems: ["No Anthropic API key was found."] });
+    expect([noKey.state, noKey.headline]).toEqual(["not-set-up", "Anthropic is not set up yet."]);
+    const down = describeReadiness({ ...base, ok: false, reachable: false, version: null, modelPresent: null, problems: ["Start Ollama."] });
+    expect([down.state, down.headline, down.lines]).toEqual(["unreachable", "Ollama could not be reached.", ["Start Ollama."]]);
     const missing = describeReadiness({ ...base, ok: false, modelPresent: false, problems: ["Run `ollama pull llama3.2`."] });
-    expect(missing.headline).toBe("ollama answered (version 0.6.2), but is not ready yet.");
-    expect(missing.lines).toContain("The configured model is not available on this server.");
-    expect(missing.fixes).toEqual(["Run `ollama pull llama3.2`."]);
-    expect(describeReadiness({ ...base, ok: false, reachable: false, version: null, modelPresent: null, problems: ["Start Ollama."] }).headline).toBe("ollama could not be reached.");
+    expect([missing.state, missing.headline]).toEqual(["model-missing", "Ollama 0.6.2 answers, but the model is missing."]);
   });
 
-  it("shortens a long model list", () => {
-    const models = Array.from({ length: 11 }, (_, i) => ({ name: `m${i}`, capabilities: [] }));
-    expect(describeReadiness({ ...base, models }).lines.at(-1)).toBe("Models: m0; m1; m2; m3; m4; m5; m6; m7, and 3 more.");
+  it("keeps to three lines, what to fix first, and never starts with an internal id", () => {
+    const text = describeReadiness({ ...base, provider: "claude-agent", ok: false, modelPresent: null, problems: ["One.", "Two.", "Three.", "Four."], details: ["Detail."] });
+    expect(text.lines).toEqual(["One.", "Two.", "Three."]);
+    expect(text.headline).toBe("The bridge 0.6.2 answers, but is not ready.");
+    for (const provider of ["offline", "ollama", "anthropic", "openai", "claude-agent"]) {
+      expect(describeReadiness({ ...base, provider }).headline).toMatch(/^[A-Z]/);
+      expect(describeReadiness({ ...base, provider, ok: false, reachable: false }).headline).toMatch(/^[A-Z]/);
+    }
   });
 });

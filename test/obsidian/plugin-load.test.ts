@@ -54,7 +54,7 @@ describe("loading the plugin", () => {
     expect(broken.plugin.currentSettings.localOnly).toBe(true);
     expect(broken.registered.data__).toMatchObject({ wikiFolder: "wiki", maxIter: 3, localOnly: true, version: 1 });
     broken.app.workspace.setLayoutReady__();
-    expect(broken.notices.some((n) => n.includes("wikiFolder") && n.includes("maxIter"))).toBe(true);
+    expect(broken.notices.some((n) => n.includes("\"Wiki folder\" under Wiki and limits") && n.includes("\"Generation attempts\" under Wiki and limits"))).toBe(true);
   });
 
   it("migrates an unversioned data.json", async () => {

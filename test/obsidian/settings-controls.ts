@@ -60,13 +60,30 @@ export class ControlRecorder {
     vi.spyOn(cls, "create__").mockImplementation((containerEl: HTMLElement) => record(kind, el)(original(containerEl)));
   }
 
+  private scopeEl: HTMLElement | null = null;
+
+  /** Only controls inside this element that are not hidden count (a re-render leaves the old ones detached). */
+  scope(el: HTMLElement): void {
+    this.scopeEl = el;
+  }
+
+  private shown(): Found[] {
+    const root = this.scopeEl;
+    if (!root) return this.found;
+    return this.found.filter((f) => {
+      if (!root.contains(f.el)) return false;
+      for (let el: HTMLElement | null = f.el; el && el !== root; el = el.parentElement) if (el.style.display === "none") return false;
+      return true;
+    });
+  }
+
   /** "Section › Row" for every row that has a control, in order. */
   rows(): string[] {
-    return [...new Set(this.found.map((f) => `${sectionOf(f.el)} › ${rowOf(f.el)}`))];
+    return [...new Set(this.shown().map((f) => `${sectionOf(f.el)} › ${rowOf(f.el)}`))];
   }
 
   private find<T>(kind: Kind, section: string, row: string): T {
-    const match = this.found.filter((f) => f.kind === kind && sectionOf(f.el) === section && rowOf(f.el) === row);
+    const match = this.shown().filter((f) => f.kind === kind && sectionOf(f.el) === section && rowOf(f.el) === row);
     if (match.length !== 1) throw new Error(`Expected one ${kind} at ${section} › ${row}, found ${match.length}; rows: ${this.rows().join(" | ")}`);
     return (match[0] as Found).component as T;
   }

@@ -16,14 +16,21 @@ describe("reading what the user typed in the settings", () => {
     expect(parseNumber("lots", { min: 1, max: 10, integer: true })).toBe("Enter a whole number from 1 to 10.");
   });
 
-  it("never reads a decimal comma as a thousands separator", () => {
-    const comma = "with a point for decimals (0.5), not a comma";
-    expect(parseNumber("0,50", { min: 0, integer: false })).toContain(comma);
-    expect(parseNumber("1,5", { min: 0, integer: false })).toContain(comma);
-    // Ambiguous without a point: 1.5 to some, 1500 to others.
-    expect(parseNumber("1,500", { min: 0, integer: false })).toContain(comma);
-    expect(parseNumber("1,50", { min: 0, integer: true })).toContain(comma);
+  it("reads a decimal comma, as the user means it", () => {
+    expect(parseNumber("0,50", { min: 0, integer: false })).toBe(0.5);
+    expect(parseNumber("1,5", { min: 0, integer: false })).toBe(1.5);
+    expect(parseNumber("1.000,50", { min: 0, integer: false })).toBe(1000.5);
+    expect(parseNumber("1 000,5", { min: 0, integer: false })).toBe(1000.5);
+    expect(parseNumber("8.192", { min: 1024, integer: true })).toBe(8192);
     expect(parseNumber("1,500", { min: 0, integer: true })).toBe(1500);
+  });
+
+  it("refuses what could be read two ways, and says how to write it", () => {
+    // "1,500" dollars: fifteen hundred, or one and a half?
+    expect(parseNumber("1,500", { min: 0, integer: false })).toBe('Enter a number 0 or more; for "1,500" write it with a point (1.500) or without the comma.');
+    expect(parseNumber("1,50", { min: 0, integer: true })).toBe("Enter a whole number 0 or more.");
+    expect(parseNumber("1,2,3", { min: 0, integer: false })).toBe("Enter a number 0 or more.");
+    expect(parseNumber("1.000.5,0", { min: 0, integer: false })).toBe("Enter a number 0 or more.");
   });
 
   it("reads excluded folders one per line, cleaned and without duplicates", () => {

@@ -51,11 +51,11 @@ describe("the command 'Check wiki health'", () => {
     const { harness, reviews } = await load();
     expect(runCommand(harness, "check-wiki-health")).toBe(true);
     const view = await eventually(() => onlyView(harness, LINT_VIEW_TYPE, LintView));
-    await eventually(() => expect(status(view)).toMatch(/^10 page\(s\) checked: 9 finding\(s\)\.$/));
+    await eventually(() => expect(status(view)).toMatch(/^10 pages checked: 9 findings\.$/));
     expect(headings(view)).toEqual(PLANTED_REPORT_HEADINGS);
 
     const before = await harness.read("wiki/index.md");
-    const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === "List it in index.md (safe)");
+    const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === "List it in index.md");
     fix?.click();
     await eventually(() => expect(status(view)).toMatch(/^Done: List it in index\.md\. /));
     expect(reviews.map((r) => r.changes.map((c) => c.path))).toEqual([["wiki/index.md"]]);
@@ -72,7 +72,7 @@ describe("the command 'Check wiki health'", () => {
     const { harness } = await load();
     runCommand(harness, "check-wiki-health");
     const view = await eventually(() => onlyView(harness, LINT_VIEW_TYPE, LintView));
-    await eventually(() => expect(status(view)).toMatch(/checked: 9 finding\(s\)\.$/));
+    await eventually(() => expect(status(view)).toMatch(/checked: 9 findings\.$/));
     const leaf = leavesOf(harness, LINT_VIEW_TYPE)[0];
     // Another leaf comes to the front; the command brings the report back, checked again.
     harness.app.workspace.setActiveLeaf(harness.app.workspace.getLeaf("tab"));
@@ -102,7 +102,7 @@ describe("a re-ingest fix from the report", () => {
     const view = await eventually(() => onlyView(harness, LINT_VIEW_TYPE, LintView));
     await eventually(() => expect(headings(view)).toContain("Stale pages (1)"));
     const calls = provider.analyzeCalls.length + provider.generateCalls.length;
-    const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === `Re-ingest ${NOTE} (safe)`);
+    const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === `Re-ingest ${NOTE}`);
     fix?.click();
     await eventually(() => expect(status(view)).toMatch(/^Done: Re-ingest notes\/Bridge\.md\. Used 500 tokens in and 0 out, about \$0\.0005\. /));
     expect(provider.analyzeCalls.length + provider.generateCalls.length - calls).toBe(2);

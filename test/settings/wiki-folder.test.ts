@@ -55,7 +55,7 @@ describe("the wiki folder setting", () => {
   it("repairs a stored invalid wiki folder to the default and says why", () => {
     const loaded = loadSettings({ version: 1, wikiFolder: "Wiki.", maxIter: 4 });
     expect(loaded.settings).toMatchObject({ wikiFolder: "wiki", maxIter: 4 });
-    expect(loaded.warnings.join(" ")).toMatch(/wikiFolder.*"Wiki\." cannot be used on every device/);
+    expect(loaded.warnings.join(" ")).toMatch(/^"Wiki folder" under Wiki and limits was reset to its default\. The wiki folder "Wiki\." cannot be used on every device/);
     expect(loaded.changed).toBe(true);
   });
 });

@@ -44,7 +44,7 @@ describe("a run interrupted on one device, whose state reaches another by sync",
     copyState(a.store, b.store);
     const report = await recoverInterruptedRun(b.vault, { ...b.context, wikiFolder: "wiki", now: NOW });
     expect(report).toMatchObject({ status: "done", journal: { status: "none" } });
-    expect(describeRecovery(report)).toMatch(/A run interrupted on laptop \(the ingest of “Big note”, 3\d file\(s\)\) is in this vault.s records: laptop rolls it back/);
+    expect(describeRecovery(report)).toMatch(/A run interrupted on laptop \(the ingest of “Big note”, 3\d files\) is in this vault.s records: laptop rolls it back/);
     // Nothing of the laptop's run was rolled back here, and its journal is still there for it.
     expect((await foreignJournals(b.store, b.writer)).map((r) => r.device)).toEqual(["laptop"]);
 

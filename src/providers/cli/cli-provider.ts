@@ -5,6 +5,7 @@
  * backend. A repair round sends the previous pages back, so the agent edits them instead of
  * starting over. `chat()` asks the agent a question, read-only, and streams its answer. Plugin code: no Node built-ins, the transport is the injected `fetch`.
  */
+import { plural } from "../../core/plural";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
 import { SynapseError, isAbort } from "../../core/errors";
 import type { GenerationInput, InferenceProvider } from "../../core/provider";
@@ -163,7 +164,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
     const cost = result.usage.costUsd !== null ? `, $${result.usage.costUsd.toFixed(4)}` : "";
     run.progress?.({
       type: "activity",
-      message: `Agent finished: ${result.pages.length} page(s), ${result.outcome.numTurns} turn(s)${cost}, ${result.denied.length} refused call(s).`,
+      message: `Agent finished: ${plural(result.pages.length, "page")}, ${plural(result.outcome.numTurns, "turn")}${cost}, ${plural(result.denied.length, "refused call")}.`,
     });
     if (result.ignored.length) {
       run.progress?.({ type: "activity", message: `Ignored files outside the wiki folder: ${result.ignored.join(", ")}` });

@@ -22,8 +22,8 @@ function normaliseFolder(path: string): string {
   return path.replace(/\\/g, "/").replace(/\/+$/, "");
 }
 
-function failed(reachable: boolean, problem: string, version: string | null = null): ReadinessReport {
-  return { provider: CLI_PROVIDER_NAME, ok: false, reachable, version, models: [], modelPresent: null, details: [], problems: [problem] };
+function failed(reachable: boolean, problem: string, version: string | null = null, notSetUp = false): ReadinessReport {
+  return { provider: CLI_PROVIDER_NAME, ok: false, reachable, version, models: [], modelPresent: null, details: [], problems: [problem], notSetUp };
 }
 
 export async function checkBridgeHealth(options: BridgeHealthOptions): Promise<ReadinessReport> {
@@ -31,9 +31,9 @@ export async function checkBridgeHealth(options: BridgeHealthOptions): Promise<R
   try {
     base = checkBridgeUrl(options.bridgeUrl);
   } catch (error) {
-    return failed(false, SynapseError.isInstance(error) ? error.message : String(error));
+    return failed(false, SynapseError.isInstance(error) ? error.message : String(error), null, true);
   }
-  if (!options.token?.trim()) return failed(false, `No bridge token is set. ${TOKEN_HINT}`);
+  if (!options.token?.trim()) return failed(false, `No bridge token is set. ${TOKEN_HINT}`, null, true);
   let response: Response;
   try {
     response = await options.fetch(endpoint(base, "/health"), {

@@ -103,6 +103,7 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
 
   const installed = models.map((m) => m.name).join(", ") || "none";
   let modelPresent: boolean | null = null;
+  let contextWindow: number | null = null;
   if (!input.model) {
     problems.push(`No model is configured; pick one of the installed models (${installed}).`);
   } else {
@@ -114,6 +115,7 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
       const caps = found.capabilities;
       details.push(`${found.name}: ${caps.length ? caps.join(", ") : "no reported capabilities"}${found.contextLength ? `, context ${found.contextLength} tokens` : ""}.`);
       details.push(windowInUse(input.contextWindow, found.contextLength));
+      contextWindow = windowCeiling(input.contextWindow, found.contextLength);
       if (caps.length > 0 && !caps.includes("completion")) {
         problems.push(`"${found.name}" cannot generate text (it reports ${caps.join(", ")}); pick a chat model.`);
       }
@@ -144,5 +146,6 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
     modelPresent,
     details,
     problems,
+    contextWindow,
   };
 }

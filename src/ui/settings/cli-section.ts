@@ -10,7 +10,7 @@ export function cliSection(ctx: SettingsContext): SettingSection {
       textRow(
         ctx,
         "Bridge URL",
-        "Where the companion bridge listens (start it with npm run bridge; it prints its address and token).",
+        "Where the companion bridge listens; it prints its address and token when it starts.",
         (s) => s.profiles.cli.bridgeUrl,
         (d, v) => (d.profiles.cli.bridgeUrl = v),
         "http://127.0.0.1:8765",
@@ -18,7 +18,7 @@ export function cliSection(ctx: SettingsContext): SettingSection {
       secretRow(
         ctx,
         "Bridge token",
-        "Pick or create the secret that holds the token the bridge printed when it started.",
+        "The secret in Obsidian's keychain that holds the token the bridge printed.",
         (s) => s.profiles.cli.tokenSecret,
         (d, v) => (d.profiles.cli.tokenSecret = v),
       ),
@@ -32,8 +32,8 @@ export function cliSection(ctx: SettingsContext): SettingSection {
       ),
       numberRow(
         ctx,
-        "Max budget",
-        "The most one ingest may cost, in US dollars, as the agent reports it.",
+        "Max budget (USD)",
+        "The most one ingest may cost, as the agent reports it.",
         { min: 0.01, integer: false },
         (s) => s.profiles.cli.maxBudgetUsd,
         (d, v) => (d.profiles.cli.maxBudgetUsd = v),

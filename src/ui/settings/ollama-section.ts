@@ -5,6 +5,7 @@
  */
 import type { DropdownComponent } from "obsidian";
 import type { ReadinessReport } from "../../core/readiness";
+import { sameModel } from "../../providers/ollama/envelope";
 import type { Settings } from "../../settings/schema";
 import { numberRow, save, showProblem, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 import { testConnectionRow } from "./test-connection";
@@ -15,7 +16,12 @@ type Models = ReadinessReport["models"];
 export function modelOptions(models: Models, current: string, filter: (m: Models[number]) => boolean): Record<string, string> {
   const options: Record<string, string> = { "": models.length === 0 ? "Load the models first" : "Choose a model" };
   for (const model of models.filter(filter)) options[model.name] = model.name;
-  if (current !== "" && !(current in options)) {
+  // Ollama reads "llama3.2" as "llama3.2:latest": the configured name stands for the one the server lists.
+  const listed = models.find((m) => sameModel(m.name, current));
+  if (current !== "" && listed && !(current in options)) {
+    options[current] = listed.name;
+    delete options[listed.name];
+  } else if (current !== "" && !(current in options)) {
     options[current] = models.length === 0 ? current : `${current} (not on this server)`;
   }
   return options;
@@ -83,21 +89,21 @@ export function ollamaSection(ctx: SettingsContext): SettingSection {
       textRow(
         ctx,
         "Host",
-        "Where the Ollama server listens. Notes stay on this machine only while this is a local address.",
+        "Where the Ollama server listens; notes stay on this machine only while it is a local address.",
         (s) => s.profiles.ollama.host,
         (d, v) => (d.profiles.ollama.host = v),
         "http://127.0.0.1:11434",
       ),
       picker(
         "Model",
-        "The chat model that writes the pages. Pull it first with ollama pull; Synapse never downloads models.",
+        "The chat model that writes the pages, pulled first with ollama pull (Synapse never downloads models).",
         (s) => s.profiles.ollama.model,
         (d, v) => (d.profiles.ollama.model = v),
         () => isChat,
       ),
       picker(
         "Embedding model",
-        "An embedding model (such as nomic-embed-text), kept apart from the chat model, for vector search when \"Vector search with\" is Local: Ollama. Test connection checks that it is installed and can embed.",
+        "The model that embeds notes for vector search, such as nomic-embed-text.",
         (s) => s.profiles.ollama.embeddingModel,
         (d, v) => (d.profiles.ollama.embeddingModel = v),
         () => embeddingFilter(models),
@@ -105,15 +111,15 @@ export function ollamaSection(ctx: SettingsContext): SettingSection {
       numberRow(
         ctx,
         "Max output tokens",
-        "Caps the tokens one reply may have (Ollama's num_predict); each step asks for its own (pages 4,096, analysis and answers 1,024), 0 leaves them so. A reply cut off at its limit is never used: the next attempt asks for twice as many, within the context window.",
+        "The most tokens one reply may have (num_predict); 0 lets each step ask for its own.",
         { min: 0, integer: true },
         (s) => s.profiles.ollama.maxTokens,
         (d, v) => (d.profiles.ollama.maxTokens = v),
       ),
       numberRow(
         ctx,
-        "Context window",
-        "The most tokens (prompt and reply) one request may ask Ollama to hold, within the model's own limit; the memory it takes grows with it — about 0.5–1 GB beyond the model for 8,192 tokens with a 7–8B model, twice that at 16,384.",
+        "Context window (tokens)",
+        "The most tokens a request may ask Ollama to hold, prompt and reply together; 8,192 takes about 0.5–1 GB beyond a 7–8B model.",
         { min: 1024, integer: true },
         (s) => s.profiles.ollama.contextWindow,
         (d, v) => (d.profiles.ollama.contextWindow = v),

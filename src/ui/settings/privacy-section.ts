@@ -13,7 +13,7 @@ export function parseFolderList(text: string): string[] {
 function excludedFoldersRow(ctx: SettingsContext): SettingRow {
   return {
     name: "Excluded folders",
-    desc: "Notes in these folders (one per line, with their subfolders) are never sent to any backend, local or not.",
+    desc: "One folder per line whose notes, subfolders included, are never sent to any backend.",
     build: (setting) => {
       setting.addTextArea((area) => {
         area.inputEl.rows = 4;
@@ -33,7 +33,7 @@ export function privacySection(ctx: SettingsContext): SettingSection {
       toggleRow(
         ctx,
         "Local-only mode",
-        "Refuse every backend that would send notes off this machine: only the offline provider and servers on this computer are used.",
+        "Refuse every backend that would send notes off this machine.",
         (s) => s.localOnly,
         (d, v) => (d.localOnly = v),
       ),
@@ -41,7 +41,7 @@ export function privacySection(ctx: SettingsContext): SettingSection {
       toggleRow(
         ctx,
         "Log prompts and replies",
-        "Keep what was sent to and received from the backend (shortened, with keys removed) in the run log shown after an ingest. Off: the log holds only counts and timings.",
+        "Keep what was sent and received, shortened and with keys removed, in the run log of an ingest.",
         (s) => s.logContent,
         (d, v) => (d.logContent = v),
       ),

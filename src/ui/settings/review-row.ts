@@ -1,6 +1,6 @@
 /** Review before apply: whether the plugin shows an ingest's plan, with its diffs, before writing. */
 import type { ReviewMode } from "../../settings/schema";
-import { save, type SettingRow, type SettingsContext } from "./rows";
+import { dropdownRow, type SettingRow, type SettingsContext } from "./rows";
 
 export const REVIEW_LABELS: Record<ReviewMode, string> = {
   always: "Always",
@@ -9,16 +9,12 @@ export const REVIEW_LABELS: Record<ReviewMode, string> = {
 };
 
 export function reviewRow(ctx: SettingsContext): SettingRow {
-  return {
-    name: "Review before writing",
-    desc: "Show every page an ingest would create, update or merge, with its changes, and write only the ones you choose. When existing pages change: new pages alone are written without asking.",
-    build: (setting) => {
-      setting.addDropdown((dropdown) =>
-        dropdown
-          .addOptions(REVIEW_LABELS)
-          .setValue(ctx.store.settings.reviewMode)
-          .onChange((value) => void save(setting, ctx.store, (draft) => (draft.reviewMode = value as ReviewMode))),
-      );
-    },
-  };
+  return dropdownRow(
+    ctx,
+    "Review before writing",
+    "Show the pages an ingest would write, with their changes, and write only the ones you choose.",
+    REVIEW_LABELS,
+    (s) => s.reviewMode,
+    (d, v) => (d.reviewMode = v),
+  );
 }

@@ -1,13 +1,17 @@
 /**
- * The settings tab is a list of sections, each a list of rows; a row is a name, a description
- * and a function that fills an Obsidian `Setting` with its controls. The same rows feed both
- * ways Obsidian renders a tab: `display()` (every version) and `getSettingDefinitions()` (1.13+,
- * which also makes every row findable in the settings search).
+ * The settings tab is a list of sections, each a list of rows; a row is a name, one sentence and a
+ * function that fills an Obsidian `Setting` with its control. Every row is made by `row()` (the
+ * typed builders below are `row()` with one control each), and the same rows feed both ways
+ * Obsidian renders a tab: `display()` (every version) and `getSettingDefinitions()` (1.13+, which
+ * also makes every row findable in the settings search).
  */
 import { Setting, type App, type SettingDefinitionItem } from "obsidian";
 import type { SettingsStore, UpdateResult } from "../../obsidian/settings-store";
 import type { ReadinessReport } from "../../core/readiness";
 import type { Operation, ProviderId, Settings } from "../../settings/schema";
+import { parseNumber, type NumberSpec } from "./parse-number";
+
+export { parseNumber, type NumberSpec } from "./parse-number";
 
 export interface SettingRow {
   readonly name: string;
@@ -18,6 +22,8 @@ export interface SettingRow {
 export interface SettingSection {
   readonly heading: string;
   readonly rows: readonly SettingRow[];
+  /** Shown only while this holds (a backend's section while some operation uses it); always when absent. */
+  readonly visible?: (settings: Settings) => boolean;
 }
 
 /** What every section needs: the app, the settings, and the readiness check. */
@@ -27,19 +33,23 @@ export interface SettingsContext {
   readonly checkReadiness: (id: ProviderId) => Promise<ReadinessReport>;
   /** The operations this version of the plugin performs, each with its own provider. */
   readonly operations: readonly Operation[];
+  /** Shows or hides the sections after a change that decides which are in use. */
+  readonly refresh: () => void;
 }
 
-export function renderSections(containerEl: HTMLElement, sections: readonly SettingSection[]): void {
+export function renderSections(containerEl: HTMLElement, sections: readonly SettingSection[], settings: Settings): void {
   for (const section of sections) {
+    if (section.visible && !section.visible(settings)) continue;
     new Setting(containerEl).setName(section.heading).setHeading();
     for (const row of section.rows) row.build(new Setting(containerEl).setName(row.name).setDesc(row.desc));
   }
 }
 
-export function toDefinitions(sections: readonly SettingSection[]): SettingDefinitionItem[] {
+export function toDefinitions(sections: readonly SettingSection[], settings: () => Settings): SettingDefinitionItem[] {
   return sections.map((section) => ({
     type: "group" as const,
     heading: section.heading,
+    ...(section.visible ? { visible: () => section.visible?.(settings()) ?? true } : {}),
     items: section.rows.map((row) => ({ name: row.name, desc: row.desc, render: (setting: Setting) => row.build(setting) })),
   }));
 }
@@ -62,6 +72,11 @@ export async function save(setting: Setting, store: SettingsStore, change: (draf
   return result;
 }
 
+/** The one row shape: a name, one sentence, and the control that fills it. */
+export function row(name: string, desc: string, build: (setting: Setting) => void): SettingRow {
+  return { name, desc, build };
+}
+
 export function textRow(
   ctx: SettingsContext,
   name: string,
@@ -70,46 +85,20 @@ export function textRow(
   set: (draft: Settings, value: string) => void,
   placeholder = "",
 ): SettingRow {
-  return {
-    name,
-    desc,
-    build: (setting) => {
-      setting.addText((text) =>
-        text
-          .setPlaceholder(placeholder)
-          .setValue(get(ctx.store.settings))
-          .onChange((value) => void save(setting, ctx.store, (draft) => set(draft, value.trim()))),
-      );
-    },
-  };
+  return row(name, desc, (setting) => {
+    setting.addText((text) =>
+      text
+        .setPlaceholder(placeholder)
+        .setValue(get(ctx.store.settings))
+        .onChange((value) => void save(setting, ctx.store, (draft) => set(draft, value.trim()))),
+    );
+  });
 }
 
-export interface NumberSpec {
-  readonly min: number;
-  readonly max?: number;
-  readonly integer: boolean;
-}
-
-/** Parses a number the user typed against a range; returns the number or what is wrong with it. */
-/** Commas that can only group thousands: "100,000", "1,000.50". */
-const THOUSANDS = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
-
-export function parseNumber(raw: string, spec: NumberSpec): number | string {
-  const range = spec.max === undefined ? `${spec.min} or more` : `from ${spec.min} to ${spec.max}`;
-  const kind = spec.integer ? "a whole number" : "a number";
-  let text = raw.trim().replace(/[\s_]/g, "");
-  if (text.includes(",")) {
-    // "0,50" is half a dollar to many users and fifty to a comma-stripping parser: a comma is read
-    // only where it cannot be a decimal comma (whole numbers, or a point after it), else refused.
-    if (!THOUSANDS.test(text) || (!spec.integer && !text.includes("."))) return `Enter ${kind} ${range}, with a point for decimals (0.5), not a comma.`;
-    text = text.replace(/,/g, "");
-  }
-  const value = Number(text);
-  if (text === "" || !Number.isFinite(value) || (spec.integer && !Number.isInteger(value))) return `Enter ${kind} ${range}.`;
-  if (value < spec.min || (spec.max !== undefined && value > spec.max)) return `Enter ${kind} ${range}.`;
-  return value;
-}
-
+/**
+ * A number typed as text, not `type=number`: a browser's number field hands over an empty value
+ * for "0,50" and ignores a locale's decimal comma, where parseNumber reads it or says why not.
+ */
 export function numberRow(
   ctx: SettingsContext,
   name: string,
@@ -118,25 +107,19 @@ export function numberRow(
   get: (s: Settings) => number,
   set: (draft: Settings, value: number) => void,
 ): SettingRow {
-  return {
-    name,
-    desc,
-    build: (setting) => {
-      setting.addText((text) => {
-        text.inputEl.type = "number";
-        text.inputEl.min = String(spec.min);
-        if (spec.max !== undefined) text.inputEl.max = String(spec.max);
-        text.setValue(String(get(ctx.store.settings))).onChange((raw) => {
-          const parsed = parseNumber(raw, spec);
-          if (typeof parsed === "string") {
-            showProblem(setting, parsed);
-            return;
-          }
-          void save(setting, ctx.store, (draft) => set(draft, parsed));
-        });
+  return row(name, desc, (setting) => {
+    setting.addText((text) => {
+      text.inputEl.inputMode = spec.integer ? "numeric" : "decimal";
+      text.setValue(String(get(ctx.store.settings))).onChange((raw) => {
+        const parsed = parseNumber(raw, spec);
+        if (typeof parsed === "string") {
+          showProblem(setting, parsed);
+          return;
+        }
+        void save(setting, ctx.store, (draft) => set(draft, parsed));
       });
-    },
-  };
+    });
+  });
 }
 
 export function toggleRow(
@@ -146,13 +129,32 @@ export function toggleRow(
   get: (s: Settings) => boolean,
   set: (draft: Settings, value: boolean) => void,
 ): SettingRow {
-  return {
-    name,
-    desc,
-    build: (setting) => {
-      setting.addToggle((toggle) =>
-        toggle.setValue(get(ctx.store.settings)).onChange((value) => void save(setting, ctx.store, (draft) => set(draft, value))),
-      );
-    },
-  };
+  return row(name, desc, (setting) => {
+    setting.addToggle((toggle) => toggle.setValue(get(ctx.store.settings)).onChange((value) => void save(setting, ctx.store, (draft) => set(draft, value))));
+  });
+}
+
+/** A choice from fixed options; `after` runs once a change is saved (to show or hide sections). */
+export function dropdownRow<T extends string>(
+  ctx: SettingsContext,
+  name: string,
+  desc: string,
+  options: Readonly<Record<T, string>>,
+  get: (s: Settings) => T,
+  set: (draft: Settings, value: T) => void,
+  after?: () => void,
+): SettingRow {
+  const choices = options as Record<string, string>;
+  return row(name, desc, (setting) => {
+    setting.addDropdown((dropdown) =>
+      dropdown
+        .addOptions(choices)
+        .setValue(get(ctx.store.settings))
+        .onChange(async (value) => {
+          if (!(value in choices)) return;
+          const result = await save(setting, ctx.store, (draft) => set(draft, value as T));
+          if (result.ok) after?.();
+        }),
+    );
+  });
 }

@@ -2,12 +2,12 @@
 import { AUTO_LANGUAGE, COMMON_LANGUAGES } from "../../core/wiki-language";
 import { FolderInputSuggest } from "../folder-suggest";
 import { reviewRow } from "./review-row";
-import { numberRow, save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
+import { dropdownRow, numberRow, save, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
 
 function wikiFolderRow(ctx: SettingsContext): SettingRow {
   return {
     name: "Wiki folder",
-    desc: "The folder Synapse writes its pages, index.md and log.md into. Notes in it are never ingested.",
+    desc: "The folder for the wiki's pages, index.md and log.md; notes in it are never ingested.",
     build: (setting) => {
       setting.addText((text) => {
         const store = (value: string) => void save(setting, ctx.store, (draft) => (draft.wikiFolder = value.trim().replace(/^\/+|\/+$/g, "")));
@@ -28,18 +28,14 @@ export function wikiLanguageOptions(current: string): Record<string, string> {
 }
 
 function wikiLanguageRow(ctx: SettingsContext): SettingRow {
-  return {
-    name: "Wiki language",
-    desc: "The language pages are written in. Same as each note: a German note gets German pages. With one language chosen, models write every page in it; the Offline provider writes its headings in it but keeps the note's text as it is.",
-    build: (setting) => {
-      setting.addDropdown((dropdown) =>
-        dropdown
-          .addOptions(wikiLanguageOptions(ctx.store.settings.wikiLanguage))
-          .setValue(ctx.store.settings.wikiLanguage)
-          .onChange((value) => void save(setting, ctx.store, (draft) => (draft.wikiLanguage = value))),
-      );
-    },
-  };
+  return dropdownRow(
+    ctx,
+    "Wiki language",
+    "The language pages are written in; Same as each note gives a German note German pages.",
+    wikiLanguageOptions(ctx.store.settings.wikiLanguage),
+    (s) => s.wikiLanguage,
+    (d, v) => (d.wikiLanguage = v),
+  );
 }
 
 export function wikiSection(ctx: SettingsContext): SettingSection {
@@ -52,7 +48,7 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
       numberRow(
         ctx,
         "Generation attempts",
-        "How many times pages may be generated for one note when the previous try failed validation (the note is analysed only once).",
+        "How many times one note's pages may be written again after failing validation.",
         { min: 1, max: 10, integer: true },
         (s) => s.maxIter,
         (d, v) => (d.maxIter = v),
@@ -60,39 +56,39 @@ export function wikiSection(ctx: SettingsContext): SettingSection {
       numberRow(
         ctx,
         "Token budget",
-        "Once an ingest has used this many tokens (sent plus received) it starts no new request, and an ingest stopped that way writes nothing. A question sends only the passages that fit, and one that cannot fit is refused unsent. 0 means no limit.",
+        "The most tokens, sent and received, one ingest or question may use; 0 means no limit.",
         { min: 0, integer: true },
         (s) => s.tokenBudget,
         (d, v) => (d.tokenBudget = v),
       ),
       numberRow(
         ctx,
-        "Request timeout",
-        "Seconds the backend may stay silent: a reply that is not streamed must arrive within it, a streamed one may pause this long between two tokens. A request that runs out of time is not sent again.",
+        "Request timeout (seconds)",
+        "How long the backend may stay silent, before a whole reply or between two streamed tokens.",
         { min: 1, max: 3600, integer: true },
         (s) => s.requestTimeoutSeconds,
         (d, v) => (d.requestTimeoutSeconds = v),
       ),
       numberRow(
         ctx,
-        "First token timeout",
-        "Seconds a streamed reply's first token may take. A local model on a CPU reads a long prompt for a minute or more before it writes anything.",
+        "First token timeout (seconds)",
+        "How long a streamed reply's first token may take; a local model on a CPU may need minutes.",
         { min: 1, max: 3600, integer: true },
         (s) => s.firstTokenTimeoutSeconds,
         (d, v) => (d.firstTokenTimeoutSeconds = v),
       ),
       numberRow(
         ctx,
-        "Run timeout",
-        "Seconds one whole ingest (all attempts included), or one answer, may take.",
+        "Run timeout (seconds)",
+        "How long one whole ingest, all attempts included, or one answer may take.",
         { min: 10, max: 86_400, integer: true },
         (s) => s.runTimeoutSeconds,
         (d, v) => (d.runTimeoutSeconds = v),
       ),
       numberRow(
         ctx,
-        "Largest note",
-        "Kilobytes; a bigger note is refused before anything is sent (split it into smaller notes).",
+        "Largest note (KB)",
+        "A bigger note is refused before anything is sent; split it into smaller notes.",
         { min: 1, max: 10_240, integer: true },
         (s) => Math.round(s.maxNoteBytes / 1024),
         (d, v) => (d.maxNoteBytes = v * 1024),
