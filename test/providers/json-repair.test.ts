@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { z } from "zod";
+import * as z from "zod";
 import { extractJson, firstBalancedObject, parseReply, stripThinking } from "../../src/providers/json-repair";
 
 describe("json repair", () => {
