@@ -27,9 +27,9 @@ const ROOTS_ONLY = { group: ["**/bridge/*", "!**/providers/**"], message: "Impor
 export default defineConfig([
   { ignores: ["node_modules/**", "dist/**", "main.js", "coverage/**", "examples/**", ".tmp/**", "*.config.mjs", "*.config.ts"] },
   // The recommended set's first block has no `files`; scope it to code so JSON files parse as JSON.
-  ...obsidianmd.configs.recommended.map((c) => (c.files || c.language ? c : { ...c, files: ["**/*.{ts,js,mjs,cjs}"] })),
+  ...obsidianmd.configs.recommended.map((c) => (c.files || c.language ? c : { ...c, files: ["**/*.{ts,mts,js,mjs,cjs}"] })),
   {
-    files: ["**/*.ts"],
+    files: ["**/*.{ts,mts}"],
     languageOptions: {
       parserOptions: {
         projectService: { allowDefaultProject: ["eslint.config.mjs"] },
