@@ -284,4 +284,3 @@ export function openaiWindowProbe(env: ProviderEnvironment, url: URL, model: str
   return probeContextWindow({ fetch: transport, baseUrl: url, model, apiKey: key, timeoutMs: Math.min(WINDOW_PROBE_TIMEOUT_MS, requestTimeoutMs(env.settings)) });
 }
 
-export { checkReadiness } from "./readiness";
