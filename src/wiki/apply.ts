@@ -35,7 +35,7 @@ import { migrateWholeRegistry } from "./source-registry-shards";
 import { knownVaultId, NO_VAULT_ID, vaultIdOf } from "./vault-id";
 import { acquireWriteLock } from "./write-lock";
 import type { WriteContext } from "./write-context";
-import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
+import type { Journal, JournalEntry, RunFile, WriteOperation } from "./write-records";
 import { journalKeyOf } from "./writer-device";
 
 export type { PlannedChange, PlannedStateChange } from "./planned-change";
