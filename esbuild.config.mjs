@@ -1,24 +1,11 @@
 // Builds the Obsidian plugin bundle (main.js, CommonJS) and the headless CLI (dist/cli.mjs, ESM).
 import esbuild from "esbuild";
 import { rmSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { pluginOptions } from "./scripts/build/plugin-options.mjs";
 
 const production = process.argv.includes("production");
-const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
-const plugin = {
-  entryPoints: ["src/main.ts"],
-  bundle: true,
-  format: "cjs",
-  platform: "browser",
-  target: "es2022",
-  outfile: "main.js",
-  external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
-  minify: production,
-  sourcemap: production ? false : "inline",
-  logLevel: "info",
-  treeShaking: true,
-};
+const plugin = pluginOptions(production);
 
 const cli = {
   entryPoints: { cli: "src/cli/main.ts" },

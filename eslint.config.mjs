@@ -23,14 +23,65 @@ const nodeOnly = [
 
 // Contracts that several composition roots share (the bridge protocol, the readiness report) live
 // in src/core; no layer below the roots reaches into a root's folder for them.
+// `import { z } from "zod"` keeps zod's whole namespace, all ~40 locales included, in main.js.
+const ZOD_NAMED = { name: "zod", importNames: ["z"], message: 'Use `import * as z from "zod"`: the named `z` bundles every zod locale.' };
+
 const ROOTS_ONLY = { group: ["**/bridge/*", "!**/providers/**"], message: "Import shared contracts from src/core, not from the bridge's root." };
+
+
+// The layers of src/ (docs/contributing/architecture.md): composition roots on top (main.ts, with
+// obsidian/ and ui/ for the plugin; cli/; bridge/), then the operations (query/, lint/), the domain
+// (wiki/, retrieval/, providers/), the base (vault/, settings/) and core/ at the bottom. Each folder
+// may import the folders listed for it; every other import between folders is an error.
+const LAYERS = {
+  "main.ts": ["obsidian", "ui", "cli", "bridge", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  obsidian: ["ui", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  ui: ["obsidian", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  cli: ["bridge", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  bridge: ["query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  query: ["wiki", "retrieval", "providers", "vault", "settings", "core"],
+  lint: ["wiki", "retrieval", "providers", "vault", "settings", "core"],
+  wiki: ["vault", "settings", "core"],
+  retrieval: ["vault", "settings", "core"],
+  providers: ["settings", "core"],
+  vault: ["settings", "core"],
+  settings: ["core"],
+  core: [],
+};
+// Imports against the order, each one named (the known loops; test/architecture/import-cycles.test.ts
+// keeps them from growing into circles between files). `except` lists the files of the lower folder
+// that may be imported.
+const LAYER_EXCEPTIONS = {
+  // The ingest packs its context with retrieval (wiki ↔ retrieval is a known loop); `Retriever` is
+  // the search contract the ingest is handed (a type).
+  wiki: { retrieval: ["./context.ts", "./pack.ts", "./related-pages.ts", "./time-slice.ts", "./types.ts"] },
+  // Retrieval hashes notes, strips provenance and skips index.md/log.md as the wiki defines them.
+  // The catalog implements the ingest's `WikiCatalog` (a type).
+  retrieval: { wiki: ["./content-hash.ts", "./provenance-strip.ts", "./index-log.ts", "./ingest-types.ts"] },
+  // A provider that embeds implements retrieval's `Embedder` contract (a type).
+  providers: { retrieval: ["./embedder.ts"] },
+  // The Node write context builds the write path's contract and names the lock's holder.
+  vault: { wiki: ["./write-context.ts", "./write-lock.ts", "./write-records.ts"] },
+};
+const folderGlob = (folder) => (folder.endsWith(".ts") ? `./src/${folder}` : `./src/${folder}/**`);
+const layerZones = Object.entries(LAYERS).flatMap(([target, allowed]) =>
+  Object.keys(LAYERS)
+    .filter((from) => from !== target && !allowed.includes(from))
+    .map((from) => ({
+      target: folderGlob(target),
+      from: folderGlob(from).replace(/\/\*\*$/, ""),
+      ...(LAYER_EXCEPTIONS[target]?.[from] ? { except: LAYER_EXCEPTIONS[target][from] } : {}),
+      message: `src/${target} sits below src/${from} (docs/contributing/architecture.md, "Layers").`,
+    })),
+);
 
 export default defineConfig([
   { ignores: ["node_modules/**", "dist/**", "main.js", "coverage/**", "examples/**", ".tmp/**", "*.config.mjs", "*.config.ts"] },
   // The recommended set's first block has no `files`; scope it to code so JSON files parse as JSON.
-  ...obsidianmd.configs.recommended.map((c) => (c.files || c.language ? c : { ...c, files: ["**/*.{ts,js,mjs,cjs}"] })),
+  ...obsidianmd.configs.recommended.map((c) => (c.files || c.language ? c : { ...c, files: ["**/*.{ts,mts,js,mjs,cjs}"] })),
   {
-    files: ["**/*.ts"],
+    files: ["**/*.{ts,mts}"],
+    settings: { "import/resolver": { node: { extensions: [".ts", ".mjs", ".js"] } } },
     languageOptions: {
       parserOptions: {
         projectService: { allowDefaultProject: ["eslint.config.mjs"] },
@@ -41,9 +92,10 @@ export default defineConfig([
       // TypeScript itself reports undefined names, with the right globals per file.
       "no-undef": "off",
       "@typescript-eslint/no-explicit-any": "error",
+      "import/no-restricted-paths": ["error", { zones: layerZones }],
       "no-restricted-imports": [
         "error",
-        { paths: [{ name: "gray-matter", message: "gray-matter evaluates ---js frontmatter; use the yaml package." }] },
+        { paths: [{ name: "gray-matter", message: "gray-matter evaluates ---js frontmatter; use the yaml package." }, ZOD_NAMED] },
       ],
     },
   },
@@ -54,7 +106,7 @@ export default defineConfig([
       "no-restricted-imports": [
         "error",
         {
-          paths: [{ name: "obsidian", message: "Core code stays Obsidian-free; use the ports." }],
+          paths: [{ name: "obsidian", message: "Core code stays Obsidian-free; use the ports." }, ZOD_NAMED],
           patterns: [{ group: ["node:*"], message: "Core code stays free of Node built-ins." }, ROOTS_ONLY],
         },
       ],
@@ -65,7 +117,7 @@ export default defineConfig([
     rules: {
       "no-restricted-imports": [
         "error",
-        { paths: [{ name: "gray-matter", message: "gray-matter evaluates ---js frontmatter; use the yaml package." }], patterns: [ROOTS_ONLY] },
+        { paths: [{ name: "gray-matter", message: "gray-matter evaluates ---js frontmatter; use the yaml package." }, ZOD_NAMED], patterns: [ROOTS_ONLY] },
       ],
     },
   },

@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { z } from "zod";
+import * as z from "zod";
 import { makeLintWiki, PAGES, PLANTED_DUPLICATES } from "./lint-wiki-maker";
 import type { BenchResult } from "./stats";
 

@@ -5,7 +5,7 @@
  * script (scripts/version-bump.ts) brings these two files into step, and the release workflow
  * (scripts/check-release-tag.ts) refuses a tag that is not exactly that version.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SynapseError } from "../../src/core/errors";
 
 /** Obsidian compares plain `x.y.z` versions; a release tag carries no `v`. */

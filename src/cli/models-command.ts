@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import type { ReadinessReport } from "../core/readiness";
-import { checkReadiness } from "../providers/factory";
+import { checkReadiness } from "../providers/readiness";
 import { DEFAULT_SETTINGS, type ProviderId, type Settings } from "../settings/schema";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import { envSecrets } from "./env-secrets";

@@ -9,7 +9,7 @@
 import * as z from "zod";
 import type { StructuredAsk } from "../core/provider";
 import type { Message } from "../core/schemas";
-import { findJson } from "../providers/json-repair";
+import { findJson } from "../core/json-repair";
 import { truncateToTokens } from "../retrieval/tokens";
 import { stripProvenance } from "../wiki/provenance-strip";
 import type { PageRecord } from "./snapshot";

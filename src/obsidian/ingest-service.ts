@@ -36,7 +36,7 @@ export const providerServices = {
     return createProvider(id, env);
   },
   async checkReadiness(id: ProviderId, env: ProviderEnvironment): Promise<ReadinessReport> {
-    const { checkReadiness } = await import("../providers/factory");
+    const { checkReadiness } = await import("../providers/readiness");
     return checkReadiness(id, env);
   },
 };

@@ -5,7 +5,6 @@
  * with every value they would otherwise read from `process.env` passed explicitly, so a stray
  * ANTHROPIC_BASE_URL or OPENAI_ORG_ID in the user's shell cannot redirect a request.
  */
-import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import { SynapseError } from "../core/errors";
 import type { InferenceProvider } from "../core/provider";
@@ -13,6 +12,7 @@ import { OPENAI_PRESETS, type ProviderId, type Settings } from "../settings/sche
 import { sanitiseOptions } from "./advanced-options";
 import { AnthropicProvider } from "./anthropic/anthropic-provider";
 import { anthropicSdk } from "./anthropic/sdk";
+import type { AnthropicMessagesClient } from "./anthropic/sdk-client";
 import { lazyModule } from "./lazy-module";
 import { openaiSdk } from "./openai/sdk";
 import { displayUrl, isLoopbackUrl, parseBaseUrl } from "./base-url";
@@ -152,9 +152,9 @@ export function anthropicUrl(settings: Settings): URL {
   return parseBaseUrl(settings.profiles.anthropic.baseUrl || DEFAULT_ANTHROPIC_URL, "Anthropic base URL (setting \"Base URL\" or --base-url)");
 }
 
-export async function anthropicClient(env: ProviderEnvironment, url: URL, key: string, transport: FetchLike): Promise<Anthropic> {
-  const { default: Anthropic } = await anthropicSdk.load();
-  return new Anthropic({
+export async function anthropicClient(env: ProviderEnvironment, url: URL, key: string, transport: FetchLike): Promise<AnthropicMessagesClient> {
+  const { AnthropicMessagesClient } = await anthropicSdk.load();
+  return new AnthropicMessagesClient({
     apiKey: key,
     authToken: null,
     webhookKey: null,
@@ -284,4 +284,3 @@ export function openaiWindowProbe(env: ProviderEnvironment, url: URL, model: str
   return probeContextWindow({ fetch: transport, baseUrl: url, model, apiKey: key, timeoutMs: Math.min(WINDOW_PROBE_TIMEOUT_MS, requestTimeoutMs(env.settings)) });
 }
 
-export { checkReadiness } from "./readiness";

@@ -25,7 +25,10 @@ import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-sli
 
 export { SHARD_COUNT, shardOf };
 
-/** Bump when the shard layout or the tokenizer changes: every shard of another version is rebuilt. */
+/**
+ * Bump when the shard layout, the tokenizer or the chunker changes: every shard of another version
+ * is rebuilt. test/retrieval/index-format-golden.test.ts fails when their output changes without it.
+ */
 export const INDEX_FORMAT = 7;
 export const INDEX_PREFIX = "index";
 const MAGIC = 0x544e5953; // "SYNT" little-endian

@@ -9,7 +9,7 @@
  * Vectors of the first layout (`index/vectors-XX.bin`, one model at a time) move into the folder of
  * the model their header names, unchanged, the first time any model opens the index.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { StateStore } from "../vault/state-store";
 import { INDEX_PREFIX } from "./shards";
 import { SHARD_COUNT } from "./shard-of";

@@ -4,7 +4,7 @@
  * so a lock left by a killed process on this machine is taken over at once.
  */
 import { hostname } from "node:os";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../wiki/write-context";
 import { describeHolder } from "../wiki/write-lock";
 import { nodeDevice } from "./device-id";
 import { NodeStateStore } from "./node-state-store";

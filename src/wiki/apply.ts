@@ -34,23 +34,14 @@ import { lineChange, type LineChange } from "./line-changes";
 import { newRunId, recordRun } from "./run-history";
 import { migrateWholeRegistry } from "./source-registry-shards";
 import { knownVaultId, NO_VAULT_ID, vaultIdOf } from "./vault-id";
-import { acquireWriteLock, type LockOptions } from "./write-lock";
-import type { Journal, JournalEntry, RunFile, WriteOperation, WriterIdentity } from "./write-records";
+import { acquireWriteLock } from "./write-lock";
+import type { WriteContext } from "./write-context";
+import type { Journal, JournalEntry, RunFile, WriteOperation } from "./write-records";
 import { journalKeyOf } from "./writer-device";
 
 export type { PlannedChange, PlannedStateChange } from "./planned-change";
+export type { WriteContext } from "./write-context";
 
-/** What a composition root (plugin, CLI, bridge) builds once and every operation reuses. */
-export interface WriteContext {
-  /** Where the journal, the lock and the history live. */
-  readonly store: StateStore;
-  /** Who writes, as other writers will name it. */
-  readonly writer: WriterIdentity;
-  /** Lock tuning: process liveness (CLI, bridge), how long to wait for another writer, a wait notice. */
-  readonly lock?: Pick<LockOptions, "isAlive" | "waitMs" | "onWait" | "staleAfterMs" | "heartbeatMs" | "monotonic" | "sleep">;
-  /** Test seam: awaited after each file is written (the crash test pauses there). */
-  readonly afterEachWrite?: (path: string) => Promise<void>;
-}
 
 export interface ApplyRun extends WriteContext {
   readonly operation: WriteOperation;

@@ -7,7 +7,7 @@ import { createRunContext } from "../../src/core/run-context";
 import { AnalysisSchema, LenientPagesReplySchema, PagesReplySchema } from "../../src/core/schemas";
 import { UsageAccumulator } from "../../src/core/usage";
 import { SOURCE_PATH, ScriptedProvider, aPage } from "../builders";
-import { z } from "zod";
+import * as z from "zod";
 
 describe("provider capabilities", () => {
   it("are conservative by default: remote, no tools, no agent, no structured output", () => {

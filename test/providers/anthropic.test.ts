@@ -1,7 +1,8 @@
 /** What only the Anthropic backend does: tool vs output_config structured output, stream errors, readiness. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRunContext } from "../../src/core/run-context";
-import { checkReadiness, createProvider } from "../../src/providers/factory";
+import { createProvider } from "../../src/providers/factory";
+import { checkReadiness } from "../../src/providers/readiness";
 import type { ScriptedServer } from "../helpers/scripted-server";
 import { API_KEY, REPLIES, collect, content, envFor, failure, ingestRun, startServer } from "./harness";
 

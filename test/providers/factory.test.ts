@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkReadiness, createProvider } from "../../src/providers/factory";
+import { createProvider } from "../../src/providers/factory";
+import { checkReadiness } from "../../src/providers/readiness";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { nodeFetch, testSecrets } from "./harness";
 

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createRunContext } from "../../src/core/run-context";
-import { checkReadiness, createProvider } from "../../src/providers/factory";
+import { createProvider } from "../../src/providers/factory";
+import { checkReadiness } from "../../src/providers/readiness";
 import { formatReadiness } from "../../src/cli/models-command";
 import { startScriptedServer, type Reply, type ScriptedServer, type ScriptedServerOptions } from "../helpers/scripted-server";
 import type { LocalOpenAIServer } from "../helpers/scripted-server-openai-local";

@@ -1,6 +1,7 @@
 /** What only the OpenAI-compatible backend does: strict json_schema, the prompt fallback, presets, readiness. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkReadiness, createProvider } from "../../src/providers/factory";
+import { createProvider } from "../../src/providers/factory";
+import { checkReadiness } from "../../src/providers/readiness";
 import type { ScriptedServer } from "../helpers/scripted-server";
 import { ANALYSIS, REPLIES, content, envFor, failure, ingestRun, promptSent, redirectingFetch, startServer } from "./harness";
 

@@ -15,7 +15,7 @@ import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWi
 import { envelopeError } from "../classify-error";
 import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
-import { parseReply } from "../json-repair";
+import { parseReply } from "../../core/json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";

@@ -1,5 +1,5 @@
-/** `@anthropic-ai/sdk`, loaded when the Anthropic backend first sends a request. */
-import type * as Sdk from "@anthropic-ai/sdk";
+/** The parts of `@anthropic-ai/sdk` Synapse uses, loaded when the Anthropic backend first sends a request. */
+import type * as Sdk from "./sdk-client";
 import { lazyModule } from "../lazy-module";
 
-export const anthropicSdk = lazyModule<typeof Sdk>(() => import("@anthropic-ai/sdk"));
+export const anthropicSdk = lazyModule<typeof Sdk>(() => import("./sdk-client"));

@@ -16,7 +16,7 @@ import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
-import { parseReply } from "../json-repair";
+import { parseReply } from "../../core/json-repair";
 import { OutputLimits, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { chatMessages, promptText } from "../prompts";
 import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";

@@ -20,7 +20,7 @@ import { OutputLimits, isTruncated, outputCeiling, truncatedError, withOutputLim
 import { windowTokens } from "../ollama/context-window";
 import type { ReportedWindow } from "./context-probe";
 import { fitOutput, resolveWindow, windowAdvice, type WindowInUse } from "./context-window";
-import { parseReply } from "../json-repair";
+import { parseReply } from "../../core/json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";

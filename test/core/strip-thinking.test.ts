@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { stripThinking } from "../../src/providers/json-repair";
+import { stripThinking } from "../../src/core/json-repair";
 
 /** The regexes the closed blocks were removed with before they became one pass. */
 const regexWithoutBlocks = (text: string) => text.replace(/<think(?:ing)?>[\s\S]*?<\/think(?:ing)?>/gi, "").replace(/^[\s\S]*?<\/think(?:ing)?>/i, "");

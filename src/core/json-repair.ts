@@ -8,7 +8,7 @@
  */
 import { jsonrepair } from "jsonrepair";
 import type { z } from "zod";
-import { SynapseError } from "../core/errors";
+import { SynapseError } from "./errors";
 import { scanObjects } from "./json-scan";
 
 /**

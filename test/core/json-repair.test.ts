@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { z } from "zod";
-import { extractJson, firstBalancedObject, parseReply, stripThinking } from "../../src/providers/json-repair";
+import * as z from "zod";
+import { extractJson, firstBalancedObject, parseReply, stripThinking } from "../../src/core/json-repair";
 
 describe("json repair", () => {
   it("takes JSON as it is", () => {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { z } from "zod";
-import { extractJson, findJson, parseReply } from "../../src/providers/json-repair";
+import * as z from "zod";
+import { extractJson, findJson, parseReply } from "../../src/core/json-repair";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

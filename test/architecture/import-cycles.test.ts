@@ -1,0 +1,48 @@
+/**
+ * No import circle between the files of src/, and between its folders only the ones written down
+ * (docs/contributing/architecture.md, "Known folder-level loops"). Type-only imports do not count:
+ * they leave no trace in the bundle.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cycles, folderOf, importEdges } from "../helpers/import-graph";
+
+const SRC = join(import.meta.dirname, "../../src");
+const edges = importEdges(SRC);
+
+/**
+ * wiki → retrieval: the ingest packs its context with retrieval; retrieval → wiki: it hashes notes
+ * (content-hash), strips provenance and skips index.md/log.md (index-log); wiki → vault and
+ * vault → wiki: the Node write context names the lock's holder (write-lock). Moving those pieces
+ * down (content hash and wiki paths to core) would make the folders a strict order.
+ */
+const KNOWN_FOLDER_CYCLES = [["retrieval", "vault", "wiki"]];
+
+describe("imports in src/", () => {
+  it("are read from the sources", () => {
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges).toContainEqual({ from: "main.ts", to: "obsidian/commands.ts", lazy: false });
+  });
+
+  it("form no circle between files", () => {
+    const files = new Set(edges.flatMap((e) => [e.from, e.to]));
+    expect(cycles(files, edges)).toEqual([]);
+  });
+
+  it("form only the known circles between folders", () => {
+    const between = edges.map((e) => ({ from: folderOf(e.from), to: folderOf(e.to) })).filter((e) => e.from !== e.to);
+    const folders = new Set(between.flatMap((e) => [e.from, e.to]));
+    expect(cycles(folders, between)).toEqual(KNOWN_FOLDER_CYCLES);
+  });
+});
+
+describe("cycles", () => {
+  it("finds each strongly connected group once and ignores a one-way chain", () => {
+    const graph = [
+      { from: "a", to: "b" }, { from: "b", to: "a" },
+      { from: "b", to: "c" }, { from: "c", to: "d" }, { from: "d", to: "e" }, { from: "e", to: "c" },
+      { from: "x", to: "y" },
+    ];
+    expect(cycles(["a", "b", "c", "d", "e", "x", "y"], graph)).toEqual([["c", "d", "e"], ["a", "b"]]);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { measureBundle, packageOf } from "../../bench/plugin-size";
+
+// One in-memory build of main.js (a few seconds), shared by the checks below.
+const bundle = measureBundle();
+
+describe("main.js size", () => {
+  it("stays within 1.0 MB, minified", async () => {
+    const { total, packages } = await bundle;
+    const table = packages.map((p) => `${p.name} ${p.bytes}`).join(", ");
+    expect(total, `main.js is ${total} bytes: ${table}`).toBeLessThanOrEqual(1024 * 1024);
+  });
+
+  it("attributes every byte to a package, our code or esbuild's runtime", async () => {
+    const { total, packages } = await bundle;
+    expect(packages.reduce((sum, p) => sum + p.bytes, 0)).toBe(total);
+    expect(packages.map((p) => p.name)).toContain("src/");
+  });
+
+  it("keeps zod's English messages only and the Anthropic SDK without its Beta tree", async () => {
+    const { inputs } = await bundle;
+    const locales = inputs.filter((p) => p.includes("zod/v4/locales/") && !p.endsWith("/index.js"));
+    expect(locales).toEqual(["node_modules/zod/v4/locales/en.js"]);
+    // The client's error table names a few Beta error classes; the Beta resources, tool runners,
+    // environments and threads stay out.
+    const anthropicParts = ["resources/beta/messages/", "resources/beta/sessions/", "lib/tools/", "lib/environments/", "lib/threads/", "lib/BetaMessageStream"];
+    expect(inputs.filter((p) => anthropicParts.some((part) => p.includes(`@anthropic-ai/sdk/${part}`)))).toEqual([]);
+  });
+});
+
+describe("packageOf", () => {
+  it("names the npm package of a bundled file, scoped or not, and our own code as src/", () => {
+    expect(packageOf("node_modules/zod/v4/core/schemas.js")).toBe("zod");
+    expect(packageOf("node_modules/@anthropic-ai/sdk/client.mjs")).toBe("@anthropic-ai/sdk");
+    expect(packageOf("node_modules/a/node_modules/@b/c/index.js")).toBe("@b/c");
+    expect(packageOf("src/main.ts")).toBe("src/");
+  });
+});
