@@ -3,7 +3,6 @@
  * the fixes that apply; a fix is "safe" only when it changes no text the user wrote (a page whose
  * body still matches the fingerprint Synapse recorded is Synapse's own text).
  */
-import { plural } from "../core/plural";
 import { sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { contentHash } from "../wiki/content-hash";

@@ -9,7 +9,7 @@
  * Written as part of the ingest's run (journaled, undone with it). A file that cannot be read is
  * "nothing known": the worst case is a page offered again.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { sourceKey } from "../core/sources";
 import type { StateStore } from "../vault/state-store";
 import type { PlannedStateChange } from "./planned-change";
