@@ -1,0 +1,54 @@
+/** Review before writing: the example vault's first ingest (new pages), and a re-ingest of an edited note (updates). */
+import { Modal } from "obsidian-test-mocks/obsidian";
+import { ReviewModal } from "../../../src/ui/review-modal";
+import type { ReviewPlan } from "../../../src/wiki/review";
+import { exampleVault, ingest, rig } from "../rig";
+import type { Rendered, Surface } from "../surface";
+
+const NOTE = "Notes/Ada Lovelace.md";
+
+/** The plans the plugin asked about: every note ingested under "review always", then one note edited and ingested again. */
+async function plans(): Promise<ReviewPlan[]> {
+  const seen: ReviewPlan[] = [];
+  const r = await rig({ data: { version: 1, reviewMode: "always" } });
+  const app = r.harness.app;
+  const open = Object.getOwnPropertyDescriptor(Modal.prototype, "open")?.value as (this: Modal) => void;
+  // Every review is answered "apply all" after it is recorded, so the runs go on as a user's would.
+  Modal.prototype.open = function (this: Modal) {
+    open.call(this);
+    if (this instanceof ReviewModal) {
+      const plan = (this as unknown as { plan: ReviewPlan }).plan;
+      seen.push(plan);
+      const apply = [...this.contentEl.querySelectorAll("button")].find((b) => b.classList.contains("mod-cta"));
+      apply?.click();
+    }
+  };
+  try {
+    for (const path of Object.keys(exampleVault()).sort()) await ingest(r.harness, path);
+    const file = app.vault.getFileByPath(NOTE);
+    if (!file) throw new Error(`No ${NOTE}`);
+    const text = await app.vault.read(file);
+    await app.vault.modify(file, `${text}\n## Legacy\n\nHer notes were republished in 1953 by B. V. Bowden, a century after her death, in *Faster than Thought*.\n`);
+    await ingest(r.harness, NOTE);
+  } finally {
+    Modal.prototype.open = open;
+  }
+  return seen;
+}
+
+let memo: Promise<ReviewPlan[]> | null = null;
+
+async function show(pick: (plans: ReviewPlan[]) => ReviewPlan | undefined): Promise<Rendered> {
+  memo ??= plans();
+  const plan = pick(await memo);
+  if (!plan) throw new Error("No such review plan");
+  const r = await rig();
+  const modal = new ReviewModal(r.harness.app.asOriginalType__(), plan, () => undefined);
+  modal.onOpen();
+  return { title: modal.titleEl.textContent ?? "", content: modal.contentEl };
+}
+
+export const surfaces: readonly Surface[] = [
+  { name: "review-new-pages", frame: "modal", render: () => show((p) => p.find((plan) => plan.changes.every((c) => c.before === null))) },
+  { name: "review-updates", frame: "modal", render: () => show((p) => p.at(-1)) },
+];
