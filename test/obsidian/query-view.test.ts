@@ -297,7 +297,7 @@ describe("Ask the wiki: save as page", () => {
 describe("Ask the wiki: save as page through the review modal", () => {
   const saved = "wiki/syntheses/Who wrote the first program for the Analytical Engine.md";
 
-  it("shows the new page in the modal when review is 'always', and writes it on 'Apply all'", async () => {
+  it("shows the new page in the modal when review is 'always', and writes it on 'Apply 1 change'", async () => {
     const { view, harness } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it."]), { review: "modal", data: { reviewMode: "always" } });
     await ask(view, QUESTION);
     button(view, "Save as page").click();
@@ -306,7 +306,7 @@ describe("Ask the wiki: save as page through the review modal", () => {
     expect(modal?.titleEl.textContent).toBe(`Save answer: ${QUESTION}`);
     expect(modal?.contentEl.textContent).toContain(saved);
     expect(harness.app.vault.getFileByPath(saved)).toBeNull();
-    [...(modal?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Apply all")?.click();
+    [...(modal?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Apply 1 change")?.click();
     await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe(`Saved as ${saved}`));
     expect(await harness.read(saved)).toContain("[[Ada Lovelace]] wrote it.");
   });
