@@ -4,7 +4,7 @@ import { diffLines } from "../../src/ui/review-modal";
 import { unifiedDiff } from "../../src/wiki/review";
 import { aPage, ScriptedProvider } from "../builders";
 import { eventually } from "../helpers/eventually";
-import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
+import { clickNotice, loadPlugin, runCommand, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -138,6 +138,7 @@ describe("review before apply in the plugin", () => {
     expect(after[first]).toContain("Rewritten words.");
     expect(after[second]).toBe(before[second]);
     expect(harness.notices.at(-1)).toBe('Synapse ingested "Source note": 1 page updated. 1 change left out at review: ingest the note again to review it.');
+    clickNotice(harness, "Show details");
     const result = harness.modals.at(-1) as HTMLElement;
     expect(result.textContent).toContain("Left out at review: not written.");
   });
