@@ -112,7 +112,8 @@ export default class SynapsePlugin extends Plugin {
     // A change of wiki folder, excluded folders or embedding model reopens the index at once.
     this.register(store.onChange(() => index.settingsChanged()));
     this.register(() => void index.dispose());
-    const ingest = new IngestService(this.app, store, environment, this.seams.createProvider, write, index);
+    const undo = () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app));
+    const ingest = new IngestService(this.app, store, environment, this.seams.createProvider, write, index, undo);
     this.ingest = ingest;
     const moves = new NoteMoves(this.app, write, () => this.recovered);
     this.moves = moves;
@@ -125,7 +126,7 @@ export default class SynapsePlugin extends Plugin {
       id: "undo-last-change",
       // "Undo last ingest" first, so the palette finds it by the words people use.
       name: "Undo last ingest or other change",
-      callback: () => void undoLastChange(this.app, write, store.settings.wikiFolder, confirmWithModal(this.app)),
+      callback: undo,
     });
     const retract = new RetractService({
       app: this.app,

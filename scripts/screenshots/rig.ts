@@ -5,8 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { Modal, Notice } from "obsidian-test-mocks/obsidian";
-import { vi } from "vitest";
+import type { Modal } from "obsidian-test-mocks/obsidian";
 import { loadPlugin, runCommand, type Harness } from "../../test/obsidian/plugin-harness";
 import type { PluginSeams } from "../../src/main";
 
@@ -40,11 +39,7 @@ export async function rig(options: { data?: Record<string, unknown>; seams?: Plu
   const data = { version: 1, reviewMode: "never", ...options.data };
   const harness = await loadPlugin({ files: options.files ?? exampleVault(), data, ...(options.seams ? { seams: options.seams } : {}) });
   await harness.plugin.recovered;
-  const notices: HTMLElement[] = [];
-  vi.spyOn(Notice.prototype, "constructor__").mockImplementation(function (this: Notice) {
-    notices.push(this.messageEl);
-  });
-  return { harness, notices };
+  return { harness, notices: harness.noticeEls };
 }
 
 /** Ingests one note through the command, as a user would, and waits until the queue is idle. */

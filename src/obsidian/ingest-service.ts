@@ -109,6 +109,8 @@ export class IngestService {
     private readonly write?: WriteContext,
     /** The vault's search index: the model's context and the duplicate shortlist come from it. */
     private readonly index?: IndexService,
+    /** "Undo last ingest or other change", offered on the notice of an ingest that wrote pages. */
+    private readonly undo?: () => void,
   ) {
     this.saved = write ? new QueueStore(write.store) : null;
   }
@@ -320,8 +322,13 @@ export class IngestService {
       return;
     }
     if (text.ok) {
-      new Notice(text.text, 8000);
-      if (note.report.pages.some((p) => p.action !== "unchanged")) new ResultModal(this.app, listing).open();
+      // The pages written are one click away on the notice, not a window that opens by itself over it.
+      const wrote = note.report.pages.some((p) => p.action !== "unchanged");
+      const undo = this.undo;
+      const actions = wrote
+        ? [{ label: "Show details", run: () => new ResultModal(this.app, listing).open() }, ...(undo ? [{ label: "Undo", run: undo }] : [])]
+        : [];
+      new Notice(actions.length > 0 ? actionNotice(text.text, actions) : text.text, wrote ? 10000 : 8000);
       return;
     }
     if (note.report.stopReason === "cancelled") {

@@ -4,7 +4,7 @@
  * under each answer its sources — every passage the answer cites, as a link with the passage that
  * supported it, unverified citations marked as such. Display only: the controller does the work.
  */
-import { Component, ItemView, Keymap, MarkdownRenderer, type WorkspaceLeaf } from "obsidian";
+import { Component, ItemView, Keymap, MarkdownRenderer, Platform, type WorkspaceLeaf } from "obsidian";
 import type { AskReport } from "../query/ask";
 import type { Turn } from "../query/history";
 import { StreamingRender } from "./streaming-render";
@@ -57,7 +57,12 @@ export class QueryView extends ItemView {
     bar.createEl("button", { text: "Clear conversation" }).addEventListener("click", () => void this.clear());
     this.conversationEl = root.createDiv({ cls: "synapse-query-conversation" });
     const form = root.createDiv({ cls: "synapse-query-form" });
-    this.questionEl = form.createEl("textarea", { cls: "synapse-query-question", attr: { placeholder: "Ask a question about your wiki", rows: "3" } });
+    form.createEl("label", { cls: "synapse-query-label", text: "Question", attr: { for: "synapse-query-question" } });
+    this.questionEl = form.createEl("textarea", {
+      cls: "synapse-query-question",
+      attr: { id: "synapse-query-question", placeholder: "Ask a question about your wiki", rows: "3", "aria-label": "Question" },
+    });
+    this.questionEl.addEventListener("input", () => this.setRunning(this.running !== null));
     this.questionEl.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && Keymap.isModEvent(event)) {
         event.preventDefault();
@@ -66,11 +71,15 @@ export class QueryView extends ItemView {
     });
     const buttons = form.createDiv({ cls: "synapse-query-buttons" });
     this.askButton = buttons.createEl("button", { cls: "mod-cta", text: "Ask" });
+    // Enter makes a new line in the box, so the way to send is said where it is needed.
+    buttons.createSpan({ cls: "synapse-query-hint", text: Platform.isMacOS ? "⌘+Enter to ask" : "Ctrl+Enter to ask" });
     this.askButton.addEventListener("click", () => void this.ask(false));
     this.stopButton = buttons.createEl("button", { text: "Stop" });
     this.stopButton.hide();
     this.stopButton.addEventListener("click", () => this.running?.abort());
+    this.setRunning(false);
     for (const turn of await this.controller.history()) this.renderPastTurn(turn);
+    this.questionEl.focus();
   }
 
   override async onClose(): Promise<void> {
@@ -80,10 +89,14 @@ export class QueryView extends ItemView {
 
   /** Asks what is in the question box (or `question`, when given), streaming the answer in. */
   async ask(general: boolean, question = this.questionEl.value): Promise<AskReport | null> {
-    if (this.running) return null;
+    // An empty question is not a turn: the button is disabled until there is one.
+    if (this.running || question.trim() === "") return null;
     const turnEl = this.conversationEl.createDiv({ cls: "synapse-query-turn" });
     turnEl.createDiv({ cls: "synapse-query-asked", text: question });
-    const answerEl = turnEl.createDiv({ cls: "synapse-query-answer is-streaming" });
+    const answerEl = turnEl.createDiv({ cls: "synapse-query-answer markdown-rendered is-streaming" });
+    // Shown until the first words arrive (the first render replaces it).
+    answerEl.createDiv({ cls: "synapse-query-waiting", text: "Searching the wiki…" });
+    turnEl.scrollIntoView({ block: "start" });
     const running = new AbortController();
     this.running = running;
     this.setRunning(true);
@@ -93,7 +106,10 @@ export class QueryView extends ItemView {
       const report = await this.controller.ask(question, { general, signal: running.signal, onText: (text) => streaming.push(text) });
       await streaming.finish(report.answer);
       answerEl.removeClass("is-streaming");
-      if (report.error) turnEl.createDiv({ cls: "synapse-query-error", text: report.error.message });
+      answerEl.querySelector(".synapse-query-waiting")?.remove();
+      // Stopping is the user's own choice, not a failure: said plainly, not in red.
+      if (report.error?.kind === "cancelled") turnEl.createDiv({ cls: "synapse-query-stopped", text: "Stopped." });
+      else if (report.error) turnEl.createDiv({ cls: "synapse-query-error", text: report.error.message });
       else this.questionEl.value = "";
       this.renderSources(turnEl, report);
       this.renderActions(turnEl, report, question);
@@ -120,6 +136,8 @@ export class QueryView extends ItemView {
       this.removeChild(component);
       throw error;
     }
+    this.linkInternal(body);
+    answerEl.querySelector(".synapse-query-waiting")?.remove();
     const previous = this.rendered.get(answerEl);
     if (previous) {
       previous.body.remove();
@@ -128,8 +146,20 @@ export class QueryView extends ItemView {
     this.rendered.set(answerEl, { body, component });
   }
 
+  /** The answer's `[[links]]` open their page, in a new tab with Ctrl/Cmd, as links in a note do. */
+  private linkInternal(body: HTMLElement): void {
+    for (const link of Array.from(body.querySelectorAll<HTMLAnchorElement>("a.internal-link"))) {
+      const target = link.dataset.href ?? link.getAttribute("href") ?? "";
+      if (target === "") continue;
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.controller.open(target, Keymap.isModEvent(event) !== false);
+      });
+    }
+  }
+
   private setRunning(running: boolean): void {
-    this.askButton.disabled = running;
+    this.askButton.disabled = running || this.questionEl.value.trim() === "";
     if (running) this.stopButton.show();
     else this.stopButton.hide();
   }
@@ -163,28 +193,46 @@ export class QueryView extends ItemView {
     if (report.grounding === "none" && !report.error) {
       actions.createEl("button", { text: "Answer from general knowledge" }).addEventListener("click", () => void this.ask(true, question));
     }
-    if (report.grounding !== "none" && !report.error) {
-      const save = (withConversation: boolean) => async () => {
-        let text: string;
+    // Only an answer from the wiki is filed in it; a general-knowledge one is not the wiki's to keep.
+    if (report.grounding === "vault" && !report.error) {
+      const buttons: HTMLButtonElement[] = [];
+      const save = async (withConversation: boolean) => {
+        for (const b of buttons) b.disabled = true;
+        turnEl.querySelector(".synapse-query-saved")?.remove();
+        const status = turnEl.createDiv({ cls: "synapse-query-saved" });
         try {
           const saved = await this.controller.save(report, withConversation);
-          text = saved ? `Saved as ${saved}` : "Not saved.";
+          if (saved) {
+            // Saved once: the buttons go, so the answer cannot be filed twice; the page is a link.
+            actions.remove();
+            status.appendText("Saved as ");
+            const link = status.createEl("a", { cls: "internal-link", text: saved.slice(saved.lastIndexOf("/") + 1).replace(/\.md$/i, ""), href: saved });
+            link.dataset.href = saved;
+            link.addEventListener("click", (event) => {
+              event.preventDefault();
+              this.controller.open(saved, Keymap.isModEvent(event) !== false);
+            });
+            return;
+          }
+          status.setText("Not saved.");
         } catch (error) {
           // The write path rolled back whatever it started; say why in one sentence.
-          text = `Could not save the answer: ${error instanceof Error ? error.message : String(error)}`;
+          status.addClass("is-error");
+          status.setText(`Could not save the answer: ${error instanceof Error ? error.message : String(error)}`);
         }
-        actions.querySelector(".synapse-query-saved")?.remove();
-        actions.createDiv({ cls: "synapse-query-saved", text });
+        for (const b of buttons) b.disabled = false;
       };
-      actions.createEl("button", { text: "Save as page" }).addEventListener("click", () => void save(false)());
-      actions.createEl("button", { text: "Save with conversation" }).addEventListener("click", () => void save(true)());
+      buttons.push(actions.createEl("button", { text: "Save as page" }));
+      buttons.push(actions.createEl("button", { text: "Save with conversation" }));
+      buttons[0]?.addEventListener("click", () => void save(false));
+      buttons[1]?.addEventListener("click", () => void save(true));
     }
   }
 
   private renderPastTurn(turn: Turn): void {
     const turnEl = this.conversationEl.createDiv({ cls: "synapse-query-turn is-past" });
     turnEl.createDiv({ cls: "synapse-query-asked", text: turn.question });
-    const answerEl = turnEl.createDiv({ cls: "synapse-query-answer" });
+    const answerEl = turnEl.createDiv({ cls: "synapse-query-answer markdown-rendered" });
     void this.renderAnswer(answerEl, turn.answer);
   }
 

@@ -1,56 +1,37 @@
 /**
  * Review before apply: every change a run would make (page created, updated, merged or removed),
- * each with its unified diff as added and removed lines and a checkbox. "Apply selected" writes the
- * checked ones, "Apply all" every one, "Cancel" (or closing the window) none. Any operation that
- * writes through the one write path — ingest, query's "save as page", lint's fixes — asks through
- * `modalReviewHook`.
+ * each under a compact header — checkbox, a badge for what happens, the title, +/− counts, the path
+ * — with its content as a person reads it (a new page as its text, a changed one as the diff of its
+ * text, Synapse's markers and ids hidden; see review-diff.ts). One "Apply N changes" button in a
+ * footer that stays in view writes the checked ones; "Cancel" (or closing the window) none. Any
+ * operation that writes through the one write path — ingest, query's "save as page", lint's
+ * fixes — asks through `modalReviewHook`.
  */
 import { Modal, type App } from "obsidian";
 import type { ChangeAction } from "../wiki/planned-change";
 import type { ReviewChange, ReviewHook, ReviewPlan, ReviewSelection } from "../wiki/review";
+import { newPageText, readableChange } from "./review-diff";
 
-export type DiffLineKind = "added" | "removed" | "context" | "hunk" | "note";
+export { diffLines, type DiffLine, type DiffLineKind } from "./review-diff";
 
-export interface DiffLine {
-  readonly kind: DiffLineKind;
-  readonly text: string;
-}
-
-/** The lines of a unified diff as a person reads them; the two file header lines are dropped. */
-export function diffLines(diff: string): DiffLine[] {
-  const lines = diff.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  const out: DiffLine[] = [];
-  let inHunk = false;
-  for (const line of lines) {
-    if (line.startsWith("@@")) {
-      inHunk = true;
-      out.push({ kind: "hunk", text: line });
-    } else if (!inHunk) continue; // "--- a/path" and "+++ b/path"
-    else if (line.startsWith("+")) out.push({ kind: "added", text: line });
-    else if (line.startsWith("-")) out.push({ kind: "removed", text: line });
-    else if (line.startsWith("\\")) out.push({ kind: "note", text: line });
-    else out.push({ kind: "context", text: line });
-  }
-  return out;
-}
-
-const ACTION_LABELS: Record<ChangeAction, string> = {
-  created: "New page",
+const BADGES: Record<ChangeAction, string> = {
+  created: "New",
   updated: "Update",
-  merged: "Merge into",
-  removed: "Remove",
+  merged: "Merge",
+  removed: "Delete",
   unchanged: "Unchanged",
 };
 
-export function describeChange(change: ReviewChange): string {
-  return `${ACTION_LABELS[change.action]}: ${change.title} (${change.type}) — ${change.path}`;
+/** "Apply 3 changes"; the footer's one button. */
+export function applyLabel(n: number): string {
+  return `Apply ${n} change${n === 1 ? "" : "s"}`;
 }
 
 export class ReviewModal extends Modal {
   private answered = false;
   private readonly boxes = new Map<string, HTMLInputElement>();
   private readonly reasons = new Map<string, HTMLInputElement>();
+  private applyButton!: HTMLButtonElement;
 
   constructor(
     app: App,
@@ -62,19 +43,23 @@ export class ReviewModal extends Modal {
 
   override onOpen(): void {
     const { contentEl, plan } = this;
-    const n = plan.changes.length;
     this.setTitle(plan.title ?? `Review changes from “${plan.sourceTitle}”`);
+    this.modalEl.addClass("synapse-review-modal");
     contentEl.addClass("synapse-review");
     contentEl.createEl("p", {
+      cls: "synapse-review-intro",
       text: plan.dryRun
-        ? `This is a dry run: nothing is written, whatever you choose. ${n} change${n === 1 ? "" : "s"} would be made.`
-        : `${n} change${n === 1 ? "" : "s"} to the wiki. Uncheck the ones you do not want; nothing is written until you apply.`,
+        ? "This is a dry run: nothing is written, whatever you choose."
+        : "Uncheck what you do not want; nothing is written until you apply.",
     });
-    for (const change of plan.changes) this.renderChange(change);
-    const buttons = contentEl.createDiv({ cls: "modal-button-container" });
-    buttons.createEl("button", { text: "Apply selected", cls: "mod-cta" }).addEventListener("click", () => this.finish(this.selected(), true));
-    buttons.createEl("button", { text: "Apply all" }).addEventListener("click", () => this.finish(plan.changes.map((c) => c.path)));
-    buttons.createEl("button", { text: "Cancel" }).addEventListener("click", () => this.finish([]));
+    const list = contentEl.createDiv({ cls: "synapse-review-changes" });
+    for (const change of plan.changes) this.renderChange(list, change);
+    // The footer sits after the scrolling list, so it stays in view however long the diffs are.
+    const footer = contentEl.createDiv({ cls: "modal-button-container synapse-review-footer" });
+    this.applyButton = footer.createEl("button", { cls: "mod-cta" });
+    this.applyButton.addEventListener("click", () => this.finish(this.selected(), true));
+    footer.createEl("button", { text: "Cancel" }).addEventListener("click", () => this.finish([]));
+    this.updateApply();
   }
 
   override onClose(): void {
@@ -83,30 +68,53 @@ export class ReviewModal extends Modal {
     this.contentEl.empty();
   }
 
-  private renderChange(change: ReviewChange): void {
-    const item = this.contentEl.createDiv({ cls: `synapse-review-change is-${change.action}` });
-    const label = item.createEl("label", { cls: "synapse-review-label" });
-    const box = label.createEl("input", { type: "checkbox" });
+  private renderChange(list: HTMLElement, change: ReviewChange): void {
+    const item = list.createDiv({ cls: `synapse-review-change is-${change.action}` });
+    const header = item.createEl("label", { cls: "synapse-review-header" });
+    const box = header.createEl("input", { type: "checkbox", attr: { "aria-label": `Apply: ${change.title}` } });
     box.checked = true;
     box.dataset.path = change.path;
+    box.addEventListener("change", () => this.updateApply());
     this.boxes.set(change.path, box);
-    label.appendText(` ${describeChange(change)}`);
+    header.createSpan({ cls: `synapse-review-badge is-${change.action}`, text: BADGES[change.action] });
+    header.createSpan({ cls: "synapse-review-title", text: change.title });
+    const readable = readableChange(change);
+    const counts = header.createSpan({ cls: "synapse-review-counts" });
+    if (change.before !== null && change.after !== null) {
+      counts.createSpan({ cls: "synapse-review-added", text: `+${readable.added}` });
+      counts.createSpan({ cls: "synapse-review-removed", text: `−${readable.removed}` });
+    }
+    // The path, and room for one more line about the change under it (why it matched, why it was refused).
+    item.createDiv({ cls: "synapse-review-path", text: change.path });
     // A page the model titled otherwise, planned onto this one: unchecking keeps them apart from now on.
     if (change.match) item.createDiv({ cls: "synapse-review-match", text: `${change.match.sentence} Uncheck to keep "${change.match.newTitle}" a page of its own.` });
     // Why a change is refused, where the caller keeps it: the next ingest of the note tells the model.
     if (this.plan.onReason && !this.plan.dryRun) {
-      const reason = item.createEl("input", { type: "text", cls: "synapse-review-reason", placeholder: "Why not? (optional, remembered for the next ingest)" });
+      const reason = item.createEl("input", { type: "text", cls: "synapse-review-reason", placeholder: "Why not? (optional, remembered for the next ingest)", attr: { "aria-label": `Why not apply: ${change.title}` } });
       reason.dataset.path = change.path;
       reason.hidden = true;
       box.addEventListener("change", () => (reason.hidden = box.checked));
       this.reasons.set(change.path, reason);
     }
-    // A new page is shown whole; a changed one opens on its diff so the change itself is read first.
-    const details = item.createEl("details", { cls: "synapse-review-details" });
-    details.open = change.before !== null;
-    details.createEl("summary", { text: change.before === null ? "Show the new page" : "Show the changes" });
-    const diff = details.createDiv({ cls: "synapse-diff" });
-    for (const line of diffLines(change.diff)) diff.createDiv({ cls: `synapse-diff-line is-${line.kind}`, text: line.text });
+    if (change.after === null) return;
+    if (change.before === null) {
+      const details = item.createEl("details", { cls: "synapse-review-details" });
+      details.createEl("summary", { text: "Show the page" });
+      details.createDiv({ cls: "synapse-review-page", text: newPageText(change.after) });
+      return;
+    }
+    if (readable.lines.length === 0) {
+      item.createDiv({ cls: "synapse-review-path", text: "Only Synapse's own records of the page change." });
+      return;
+    }
+    const diff = item.createDiv({ cls: "synapse-diff" });
+    for (const line of readable.lines) diff.createDiv({ cls: `synapse-diff-line is-${line.kind}`, text: line.text });
+  }
+
+  private updateApply(): void {
+    const n = this.selected().length;
+    this.applyButton.setText(applyLabel(n));
+    this.applyButton.disabled = n === 0;
   }
 
   private selected(): string[] {
@@ -117,7 +125,7 @@ export class ReviewModal extends Modal {
     if (this.answered) return;
     this.answered = true;
     const chosen = new Set(selection);
-    // The reasons of the changes left out by "Apply selected"; a cancel keeps nothing.
+    // The reasons of the changes left out by the Apply button; a cancel keeps nothing.
     if (withReasons) for (const [path, input] of this.reasons) if (!chosen.has(path) && input.value.trim()) this.plan.onReason?.(path, input.value.trim());
     this.answer(selection);
     this.close();

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import SynapsePlugin from "../../src/main";
 import { aPage, ScriptedProvider } from "../builders";
 import { eventually, nextMacrotask } from "../helpers/eventually";
-import { loadPlugin, MANIFEST, readBinaryOfTextFiles, runCommand, statusTexts, type Harness } from "./plugin-harness";
+import { clickNotice, loadPlugin, MANIFEST, readBinaryOfTextFiles, runCommand, statusTexts, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -166,6 +166,7 @@ describe("the search index in Obsidian", () => {
     expect(context).not.toContain("Sourdough");
     expect(provider.analyzeCalls[0]?.vaultContext).toContain("Slip-box method");
     // The result window's run log says what the context held.
+    clickNotice(harness, "Show details");
     expect(harness.modals.at(-1)?.textContent).toContain("context: 1 passage from 1 page");
     // The user's note has the plain name, so the new page carries its type.
     const written = "wiki/concepts/Zettelkasten (concept).md";

@@ -5,7 +5,7 @@ import type { WikiPage } from "../../src/core/schemas";
 import { aPage, ScriptedProvider } from "../builders";
 import type { TFolder } from "obsidian";
 import type { FolderSuggestModal } from "../../src/ui/folder-suggest";
-import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
+import { clickNotice, loadPlugin, runCommand, type Harness } from "./plugin-harness";
 import { eventually } from "../helpers/eventually";
 import { fixtureNote } from "../helpers/fixture-notes";
 
@@ -67,11 +67,27 @@ describe("ingesting from Obsidian", () => {
     expect(index).toContain("[[");
 
     expect(harness.notices.some((n) => /^Synapse ingested "Link notes": \d+ pages? created/.test(n))).toBe(true);
-    // The result modal lists the pages as links that open them.
+    // No window opens by itself; the notice's "Show details" lists the pages as links that open them.
+    expect(harness.modals).toEqual([]);
+    clickNotice(harness, "Show details");
     const modal = harness.modals.at(-1) as HTMLElement;
     const links = [...modal.querySelectorAll<HTMLAnchorElement>("a.internal-link")].map((a) => a.dataset.href);
     expect(links.sort()).toEqual(pages);
     expect(statusText(harness)).toBe("");
+  });
+
+  it("a single note's ingest opens no window: its notice offers 'Show details' and 'Undo', which takes the pages back", async () => {
+    const harness = await loadPlugin({ files: { [NOTE]: fixtureText(`en/${NOTE}`) } });
+    harness.activate(NOTE);
+    runCommand(harness, "ingest-active-note");
+    await harness.plugin.ingest?.settled();
+    expect(harness.opened).toEqual([]);
+    const buttons = [...(harness.noticeEls.at(-1)?.querySelectorAll("button") ?? [])].map((b) => b.textContent);
+    expect(buttons).toEqual(["Show details", "Undo"]);
+    const pages = wikiFiles(harness).filter((p) => p !== "wiki/index.md" && p !== "wiki/log.md");
+    expect(pages.length).toBeGreaterThan(0);
+    clickNotice(harness, "Undo");
+    await eventually(() => expect(harness.app.vault.getFileByPath(pages[0] as string)).toBeNull());
   });
 
   it("the ribbon button ingests the active note, and asks for one when none is open", async () => {

@@ -17,7 +17,10 @@ export interface Harness {
   readonly plugin: SynapsePlugin;
   /** Mock-side view of the plugin: what it registered and what it saved. */
   readonly registered: Plugin;
+  /** Each notice's text, without the labels of its buttons. */
   readonly notices: string[];
+  /** Each notice's message as built (text and buttons), to click what a notice offers. */
+  readonly noticeEls: HTMLElement[];
   /** The content of every modal the plugin opened, captured when it opened. */
   readonly modals: HTMLElement[];
   /** The modals themselves, in the order they were opened. */
@@ -35,10 +38,18 @@ export async function loadPlugin(
   const app = options.app ?? App.createConfigured__({ files: options.files ?? {} });
   if (!options.app) readBinaryOfTextFiles(app);
   const notices: string[] = [];
+  const noticeEls: HTMLElement[] = [];
   const modals: HTMLElement[] = [];
   const opened: Modal[] = [];
   vi.spyOn(Notice.prototype, "constructor__").mockImplementation((message: string | DocumentFragment) => {
-    notices.push(typeof message === "string" ? message : (message.textContent ?? ""));
+    // The mock shows a copy of the message, whose buttons lost their listeners; keep the original.
+    const el = createDiv();
+    if (typeof message === "string") el.setText(message);
+    else el.appendChild(message);
+    noticeEls.push(el);
+    const text = el.cloneNode(true) as HTMLElement;
+    for (const row of Array.from(text.querySelectorAll(".synapse-notice-actions"))) row.remove();
+    notices.push(text.textContent ?? "");
   });
   // Opening a modal renders it and keeps a copy of what it showed (the mock would close it at once).
   vi.spyOn(Modal.prototype, "open").mockImplementation(function (this: Modal) {
@@ -60,6 +71,7 @@ export async function loadPlugin(
     plugin,
     registered,
     notices,
+    noticeEls,
     modals,
     opened,
     clickRibbon() {
@@ -77,6 +89,13 @@ export async function loadPlugin(
       return app.vault.read(file);
     },
   };
+}
+
+/** Clicks the button labelled `label` on the last notice that has one. */
+export function clickNotice(harness: Harness, label: string): void {
+  const button = [...harness.noticeEls].reverse().flatMap((el) => [...el.querySelectorAll("button")]).find((b) => b.textContent === label);
+  if (!button) throw new Error(`No notice offers "${label}"`);
+  button.click();
 }
 
 /** Runs a command as the palette does: checkCallback(true) to list it, then (false) to run it. */

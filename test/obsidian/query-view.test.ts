@@ -162,7 +162,9 @@ describe("Ask the wiki: the view", () => {
     expect($(view, ".synapse-query-unverified-answer")).toBeNull();
     // What the model was sent: the wiki page, never the excluded folder's note.
     expect(provider.calls[0]?.context).toContain(ADA);
-    expect(button(view, "Ask").disabled).toBe(false);
+    // The run is over and the box emptied for the next question: Ask waits for one.
+    expect(($(view, "textarea") as HTMLTextAreaElement).value).toBe("");
+    expect(button(view, "Ask").disabled).toBe(true);
   });
 
   it("labels an answer that cites nothing verified as unverified", async () => {
@@ -208,7 +210,7 @@ describe("Ask the wiki: the view", () => {
     expect(openLink).toHaveBeenCalledWith(ADA, "", false);
   });
 
-  it("stops mid-stream: the answer ends where it was, the error says cancelled, and the turn is not kept", async () => {
+  it("stops mid-stream: the answer ends where it was, 'Stopped.' says so (not as an error), and the turn is not kept", async () => {
     const provider = new GatedProvider(["Ada ", "Lovelace ", "wrote it."]);
     const { view, harness } = await open(provider);
     const asked = ask(view, QUESTION);
@@ -217,7 +219,8 @@ describe("Ask the wiki: the view", () => {
     provider.release();
     const report = await asked;
     expect(report?.error?.kind).toBe("cancelled");
-    expect($(view, ".synapse-query-error")?.textContent).toMatch(/cancel/i);
+    expect($(view, ".synapse-query-stopped")?.textContent).toBe("Stopped.");
+    expect($(view, ".synapse-query-error")).toBeNull();
     expect(await harness.plugin.query?.history()).toEqual([]);
   });
 
@@ -226,7 +229,8 @@ describe("Ask the wiki: the view", () => {
     const { view } = await open(provider, { streaming: false });
     const asked = ask(view, QUESTION);
     await eventually(() => expect(provider.held).toBe(1));
-    expect($(view, ".synapse-query-answer")?.textContent).toBe("");
+    // Only the waiting line until the answer arrives whole.
+    expect($(view, ".synapse-query-answer")?.textContent).toBe("Searching the wiki…");
     provider.release();
     // The second piece is through; the end of the stream waits behind one more gate.
     await eventually(() => expect(provider.release()).toBe(true));
@@ -267,15 +271,56 @@ describe("Ask the wiki: the view", () => {
   });
 });
 
+describe("Ask the wiki: the question box", () => {
+  it("is labelled, says how to send, and its Ask button is disabled while it is empty", async () => {
+    const { view } = await open(new ChatProvider(["[[Ada Lovelace]] did."]));
+    const box = $(view, "textarea") as HTMLTextAreaElement;
+    expect(box.getAttribute("aria-label")).toBe("Question");
+    expect(view.contentEl.querySelector(`label[for="${box.id}"]`)?.textContent).toBe("Question");
+    expect($(view, ".synapse-query-hint")?.textContent).toMatch(/\+Enter to ask$/);
+    expect(button(view, "Ask").disabled).toBe(true);
+    box.value = "   ";
+    box.dispatchEvent(new Event("input"));
+    expect(button(view, "Ask").disabled).toBe(true);
+    // An empty question asked anyway (Ctrl+Enter) is no turn, and no red error.
+    expect(await view.ask(false)).toBeNull();
+    expect($$(view, ".synapse-query-turn")).toEqual([]);
+    box.value = QUESTION;
+    box.dispatchEvent(new Event("input"));
+    expect(button(view, "Ask").disabled).toBe(false);
+  });
+
+  it("links in an answer open their page; the answer is styled as rendered Markdown", async () => {
+    const { view, harness } = await open(new ChatProvider(["[[Ada Lovelace]] did."]));
+    // The mocks' renderer writes text; give it a link as Obsidian's renderer makes one.
+    vi.spyOn(MarkdownRenderer, "render").mockImplementation((_app, _markdown: string, el: HTMLElement) => {
+      el.createEl("a", { cls: "internal-link", text: "Ada Lovelace", attr: { "data-href": "Ada Lovelace", href: "Ada Lovelace" } });
+      return Promise.resolve();
+    });
+    const openLink = vi.spyOn(harness.app.workspace, "openLinkText");
+    await ask(view, QUESTION);
+    expect($(view, ".synapse-query-answer")?.classList.contains("markdown-rendered")).toBe(true);
+    $(view, ".synapse-query-answer a.internal-link")?.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    expect(openLink).toHaveBeenCalledWith("Ada Lovelace", "", false);
+  });
+});
+
 describe("Ask the wiki: save as page", () => {
   it("files the answer as a synthesis page through the review hook, and the undo command removes it", async () => {
     const { view, harness, reviews } = await open(new ChatProvider(["[[Ada Lovelace]] wrote the first program."]));
     await ask(view, QUESTION);
     button(view, "Save as page").click();
     const saved = "wiki/syntheses/Who wrote the first program for the Analytical Engine.md";
-    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe(`Saved as ${saved}`));
+    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe("Saved as Who wrote the first program for the Analytical Engine"));
     expect(reviews).toHaveLength(1);
     expect(reviews[0]?.changes.map((c) => [c.path, c.action, c.before])).toEqual([[saved, "created", null]]);
+    // Saved once: the page is a link that opens it, and nothing offers to save the answer again.
+    const openLink = vi.spyOn(harness.app.workspace, "openLinkText");
+    const link = $(view, ".synapse-query-saved a.internal-link");
+    expect(link?.dataset.href).toBe(saved);
+    link?.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+    expect(openLink).toHaveBeenCalledWith(saved, "", false);
+    expect($$(view, "button").filter((b) => b.textContent?.startsWith("Save"))).toEqual([]);
     const page = await harness.read(saved);
     expect(page).toMatch(/^---\ntype: synthesis\n/);
     expect(page).toContain(`  - ${NOTE}`);
@@ -297,7 +342,7 @@ describe("Ask the wiki: save as page", () => {
 describe("Ask the wiki: save as page through the review modal", () => {
   const saved = "wiki/syntheses/Who wrote the first program for the Analytical Engine.md";
 
-  it("shows the new page in the modal when review is 'always', and writes it on 'Apply all'", async () => {
+  it("shows the new page in the modal when review is 'always', and writes it on 'Apply 1 change'", async () => {
     const { view, harness } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it."]), { review: "modal", data: { reviewMode: "always" } });
     await ask(view, QUESTION);
     button(view, "Save as page").click();
@@ -306,8 +351,8 @@ describe("Ask the wiki: save as page through the review modal", () => {
     expect(modal?.titleEl.textContent).toBe(`Save answer: ${QUESTION}`);
     expect(modal?.contentEl.textContent).toContain(saved);
     expect(harness.app.vault.getFileByPath(saved)).toBeNull();
-    [...(modal?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Apply all")?.click();
-    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe(`Saved as ${saved}`));
+    [...(modal?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === "Apply 1 change")?.click();
+    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe("Saved as Who wrote the first program for the Analytical Engine"));
     expect(await harness.read(saved)).toContain("[[Ada Lovelace]] wrote it.");
   });
 
@@ -316,7 +361,7 @@ describe("Ask the wiki: save as page through the review modal", () => {
     const { view, harness } = await open(provider, { review: "modal" });
     await ask(view, QUESTION);
     button(view, "Save as page").click();
-    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe(`Saved as ${saved}`));
+    await eventually(() => expect($(view, ".synapse-query-saved")?.textContent).toBe("Saved as Who wrote the first program for the Analytical Engine"));
     expect(harness.opened).toHaveLength(0);
     // The same question again, answered differently: saving it would change the page.
     await view.ask(false, QUESTION);

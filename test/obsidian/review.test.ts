@@ -4,7 +4,7 @@ import { diffLines } from "../../src/ui/review-modal";
 import { unifiedDiff } from "../../src/wiki/review";
 import { aPage, ScriptedProvider } from "../builders";
 import { eventually } from "../helpers/eventually";
-import { loadPlugin, runCommand, type Harness } from "./plugin-harness";
+import { clickNotice, loadPlugin, runCommand, type Harness } from "./plugin-harness";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -64,6 +64,18 @@ function button(modal: Modal, text: string): HTMLButtonElement {
   return found;
 }
 
+/** Clicks the footer's one apply button, which names how many changes it applies. */
+function apply(modal: Modal, n: number): void {
+  const buttons = [...modal.contentEl.querySelectorAll("button")].filter((b) => b.textContent?.startsWith("Apply"));
+  expect(buttons.map((b) => b.textContent)).toEqual([`Apply ${n} change${n === 1 ? "" : "s"}`]);
+  buttons[0]?.click();
+}
+
+function uncheck(input: HTMLInputElement): void {
+  input.checked = false;
+  input.dispatchEvent(new Event("change"));
+}
+
 function box(modal: Modal, path: string): HTMLInputElement {
   const found = [...modal.contentEl.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].find((b) => b.dataset.path === path);
   if (!found) throw new Error(`No checkbox for ${path}`);
@@ -80,15 +92,16 @@ async function ingestedOnce(): Promise<{ harness: Harness; before: Record<string
 }
 
 describe("review before apply in the plugin", () => {
-  it("shows every change with its diff as added and removed lines, and applies all on 'Apply all'", async () => {
+  it("shows every change with a header (badge, title, counts, path) and its diff, and applies all with one button", async () => {
     const { harness, before } = await ingestedOnce();
     const opened = harness.opened.length;
     const done = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
     const modal = await reviewModal(harness, opened);
-    const labels = [...modal.contentEl.querySelectorAll(".synapse-review-label")].map((l) => l.textContent);
-    expect(labels).toEqual([
-      expect.stringMatching(/^ ?Update: Example concept \(concept\) — wiki\/.*Example concept\.md$/),
-      expect.stringMatching(/^ ?Update: Second concept \(concept\) — wiki\/.*Second concept\.md$/),
+    const headers = [...modal.contentEl.querySelectorAll(".synapse-review-header")].map((l) => l.textContent);
+    expect(headers).toEqual(["UpdateExample concept+1−1", "UpdateSecond concept+1−1"]);
+    expect([...modal.contentEl.querySelectorAll(".synapse-review-path")].map((p) => p.textContent)).toEqual([
+      expect.stringMatching(/^wiki\/.*Example concept\.md$/),
+      expect.stringMatching(/^wiki\/.*Second concept\.md$/),
     ]);
     // The diff is text in classed lines, never HTML: what was removed and what is added.
     const added = [...modal.contentEl.querySelectorAll(".synapse-diff-line.is-added")].map((l) => l.textContent);
@@ -96,10 +109,12 @@ describe("review before apply in the plugin", () => {
     expect(added).toContain("+Rewritten words.");
     expect(removed).toContain("-First words.");
     expect(modal.contentEl.querySelectorAll(".synapse-diff-line.is-hunk").length).toBeGreaterThan(0);
+    // Synapse's own markers, ids and hashes are not the user's content: none shows, not even as a −/+ pair.
+    expect(modal.contentEl.textContent).not.toMatch(/%%|synapse_id|synapse_hash|synapse:/);
     // Nothing is written while the user reads.
     expect(await wiki(harness)).toEqual(before);
 
-    button(modal, "Apply all").click();
+    apply(modal, 2);
     await done;
     const after = await wiki(harness);
     const pages = Object.keys(after).filter((p) => p.endsWith("concept.md"));
@@ -109,20 +124,21 @@ describe("review before apply in the plugin", () => {
     expect(harness.notices.at(-1)).toMatch(/^Synapse ingested "Source note": 2 pages updated\.$/);
   });
 
-  it("'Apply selected' writes only the checked changes and reports the rest as left out", async () => {
+  it("unchecking a change makes the one button apply one change fewer, and only the checked ones are written and reports the rest as left out", async () => {
     const { harness, before } = await ingestedOnce();
     const opened = harness.opened.length;
     const done = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
     const modal = await reviewModal(harness, opened);
     const second = Object.keys(before).find((p) => p.endsWith("Second concept.md")) ?? "";
     const first = Object.keys(before).find((p) => p.endsWith("Example concept.md")) ?? "";
-    box(modal, second).checked = false;
-    button(modal, "Apply selected").click();
+    uncheck(box(modal, second));
+    apply(modal, 1);
     await done;
     const after = await wiki(harness);
     expect(after[first]).toContain("Rewritten words.");
     expect(after[second]).toBe(before[second]);
     expect(harness.notices.at(-1)).toBe('Synapse ingested "Source note": 1 page updated. 1 change left out at review: ingest the note again to review it.');
+    clickNotice(harness, "Show details");
     const result = harness.modals.at(-1) as HTMLElement;
     expect(result.textContent).toContain("Left out at review: not written.");
   });
@@ -133,15 +149,15 @@ describe("review before apply in the plugin", () => {
     const opened = harness.opened.length;
     const done = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
     const modal = await reviewModal(harness, opened);
-    box(modal, second).checked = false;
-    button(modal, "Apply selected").click();
+    uncheck(box(modal, second));
+    apply(modal, 1);
     await done;
 
     const again = harness.opened.length;
     const next = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
     const offered = await reviewModal(harness, again);
     expect([...offered.contentEl.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].map((b) => b.dataset.path)).toEqual([second]);
-    button(offered, "Apply all").click();
+    apply(offered, 1);
     await next;
     expect((await wiki(harness))[second]).toContain("Other words, more of them.");
     expect(harness.notices.at(-1)).toBe('Synapse ingested "Source note": 1 page updated, 1 unchanged.');
@@ -164,7 +180,7 @@ describe("review before apply in the plugin", () => {
       // Nothing was recorded as ingested: the next ingest asks again instead of saying "up to date".
       const again = harness.opened.length;
       const next = ingest(harness, writes("Rewritten words.", "Other words, more of them."));
-      button(await reviewModal(harness, again), "Apply all").click();
+      apply(await reviewModal(harness, again), 2);
       await next;
       expect(await wiki(harness)).not.toEqual(before);
     }
@@ -188,14 +204,13 @@ describe("review before apply in the plugin", () => {
     const opened = always.opened.length;
     const done = ingest(always, writes("First words.", "Other words."));
     const modal = await reviewModal(always, opened);
-    expect([...modal.contentEl.querySelectorAll(".synapse-review-label")].map((l) => l.textContent)).toEqual([
-      expect.stringContaining("New page: Example concept"),
-      expect.stringContaining("New page: Second concept"),
-    ]);
-    // A new page is shown whole, every line added.
-    expect(modal.contentEl.querySelectorAll(".synapse-diff-line.is-removed")).toHaveLength(0);
-    expect([...modal.contentEl.querySelectorAll(".synapse-diff-line.is-added")].map((l) => l.textContent)).toContain("+First words.");
-    button(modal, "Apply all").click();
+    expect([...modal.contentEl.querySelectorAll(".synapse-review-header")].map((l) => l.textContent)).toEqual(["NewExample concept", "NewSecond concept"]);
+    // A new page is shown as its text: no diff lines, no frontmatter.
+    expect(modal.contentEl.querySelectorAll(".synapse-diff-line")).toHaveLength(0);
+    const pages = [...modal.contentEl.querySelectorAll(".synapse-review-page")].map((p) => p.textContent ?? "");
+    expect(pages[0]).toContain("First words.");
+    expect(pages.join("\n")).not.toMatch(/^---|type: concept|synapse/m);
+    apply(modal, 2);
     await done;
     expect(always.notices.at(-1)).toMatch(/2 pages created/);
 

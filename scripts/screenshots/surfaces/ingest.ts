@@ -7,7 +7,7 @@ import { TFile } from "obsidian-test-mocks/obsidian";
 import { applyProgress, startProgress } from "../../../src/obsidian/progress";
 import { StatusBar } from "../../../src/obsidian/status-bar";
 import { exampleVault, ingest, lastModal, rig } from "../rig";
-import type { Harness } from "../../../test/obsidian/plugin-harness";
+import { clickNotice, type Harness } from "../../../test/obsidian/plugin-harness";
 import type { Rendered, Surface } from "../surface";
 
 const NOTE = "Notes/Ada Lovelace.md";
@@ -42,6 +42,7 @@ export const surfaces: readonly Surface[] = [
       if (!(vaultFile instanceof TFile)) throw new Error(`No ${NOTE}`);
       await r.harness.app.vault.modify(vaultFile, `${await r.harness.read(NOTE)}\n## Legacy\n\nHer notes were republished in 1953.\n`);
       await ingest(r.harness, NOTE);
+      clickNotice(r.harness, "Show details");
       const modal = lastModal(r.harness, "synapse-result");
       return { title: modal.titleEl.textContent ?? "", content: modal.contentEl };
     },
