@@ -15,6 +15,26 @@ const noFetchPolyfill = {
   },
 };
 
+// The Anthropic SDK traces its calls with OpenTelemetry when the application has registered a tracer
+// provider. Obsidian has none, so the SDK's tracing always takes its "no tracer" path; this stand-in
+// gives exactly that path (no tracer, no propagated headers) without bundling @opentelemetry/api.
+const OTEL_STAND_IN = `
+const noTracer = { getTracer: () => undefined };
+module.exports = {
+  context: { active: () => ({}), with: (_context, fn, thisArg, ...args) => fn.apply(thisArg, args) },
+  trace: { getTracerProvider: () => noTracer, setSpan: (context) => context, isSpanContextValid: () => false },
+  propagation: { fields: () => [], inject: () => {} },
+  SpanKind: { INTERNAL: 0, SERVER: 1, CLIENT: 2, PRODUCER: 3, CONSUMER: 4 },
+  SpanStatusCode: { UNSET: 0, OK: 1, ERROR: 2 },
+};`;
+const noOpenTelemetry = {
+  name: "no-opentelemetry",
+  setup(build) {
+    build.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: "otel", namespace: "synapse-otel" }));
+    build.onLoad({ filter: /.*/, namespace: "synapse-otel" }, () => ({ contents: OTEL_STAND_IN, loader: "js" }));
+  },
+};
+
 /** @param {boolean} production */
 export function pluginOptions(production) {
   return {
@@ -25,7 +45,9 @@ export function pluginOptions(production) {
     target: "es2022",
     outfile: "main.js",
     external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
-    plugins: [noFetchPolyfill],
+    plugins: [noFetchPolyfill, noOpenTelemetry],
+    // UTF-8 as it is instead of \\u escapes: smaller, and Obsidian reads main.js as UTF-8.
+    charset: "utf8",
     minify: production,
     sourcemap: production ? false : "inline",
     logLevel: "info",
