@@ -25,7 +25,7 @@ const nodeOnly = [
 // in src/core; no layer below the roots reaches into a root's folder for them.
 // `import { z } from "zod"` keeps zod's whole namespace, all ~40 locales included, in main.js.
 // (no-restricted-imports' importNames would also refuse the namespace import, so this is a selector.)
-const ZOD_NAMED = { selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']", message: 'Use `import * as z from "zod"`: the named `z` bundles every zod locale.' };
+const ZOD_NAMED = { selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']", message: 'Use `import * as z from "zod"`: the named `z` bundles every zod locale.' };
 
 const ROOTS_ONLY = { group: ["**/bridge/*", "!**/providers/**"], message: "Import shared contracts from src/core, not from the bridge's root." };
 
