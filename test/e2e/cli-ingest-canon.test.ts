@@ -20,7 +20,7 @@ interface Report {
   pages: { path: string; title: string; action: string; detail?: string }[];
   linkedNotes: { title: string; note: string; sentence: string }[];
 }
-const wikiFiles = (vault: string) => (existsSync(join(vault, "wiki")) ? (readdirSync(join(vault, "wiki"), { recursive: true, encoding: "utf8" }) as string[]) : []);
+const wikiFiles = (vault: string) => (existsSync(join(vault, "wiki")) ? (readdirSync(join(vault, "wiki"), { recursive: true, encoding: "utf8" })) : []);
 
 describe("synapse ingest links to the user's note instead of duplicating it (offline provider)", () => {
   it("by default writes no page for the jet stream and names the note in the result", async () => {
