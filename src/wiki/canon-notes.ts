@@ -27,24 +27,45 @@ export interface LinkedNote {
 
 export interface CanonNotes {
   readonly mode: CanonMode;
-  /** The user's notes that may stand for a subject, read once per ingest. */
-  readonly notes: () => Promise<readonly PageRecord[]>;
+  /** The user's notes that may stand for the page's subject. */
+  readonly notes: (page: WikiPage) => Promise<readonly PageRecord[]>;
+}
+
+export interface UserNoteOptions {
+  readonly wikiFolder: string;
+  readonly excludedFolders: readonly string[];
+  readonly notePath: string;
+  /**
+   * The vault's files with this name, from the search index's catalogue: with it the vault is never
+   * listed, and only notes named like the page or one of its aliases are read.
+   */
+  readonly named?: (basename: string) => readonly string[];
 }
 
 /**
  * The vault's notes outside the wiki folder and the excluded folders, the ingested note aside (its
- * own subject is summarised on its source page, not replaced by it).
+ * own subject is summarised on its source page, not replaced by it). Each note is read once per ingest.
  */
-export function userNotes(vault: VaultPort, options: { readonly wikiFolder: string; readonly excludedFolders: readonly string[]; readonly notePath: string }): () => Promise<readonly PageRecord[]> {
-  let read: Promise<PageRecord[]> | null = null;
-  const load = async () => {
-    const paths = (await vault.list("")).filter((p) => p !== options.notePath && !isInFolder(p, options.wikiFolder) && !isExcluded(p, options.excludedFolders));
+export function userNotes(vault: VaultPort, options: UserNoteOptions): (page: WikiPage) => Promise<readonly PageRecord[]> {
+  const records = new Map<string, Promise<PageRecord[]>>();
+  const record = (path: string): Promise<PageRecord[]> => {
+    let found = records.get(path);
+    if (!found) {
+      // A note that cannot be read is not the canon of anything; the ingest goes on without it.
+      found = vault.read(path).then((text) => [recordOf(path, text)], () => []);
+      records.set(path, found);
+    }
+    return found;
+  };
+  const isUserNote = (p: string) => p !== options.notePath && !isInFolder(p, options.wikiFolder) && !isExcluded(p, options.excludedFolders);
+  let listed: Promise<string[]> | null = null;
+  return async (page) => {
+    const { named } = options;
+    const paths = named ? [page.title, ...(page.aliases ?? [])].flatMap((name) => named(name)) : await (listed ??= vault.list(""));
     const out: PageRecord[] = [];
-    // A note that cannot be read is not the canon of anything; the ingest goes on without it.
-    for (const path of paths) out.push(...(await vault.read(path).then((text) => [recordOf(path, text)], () => [])));
+    for (const path of new Set(paths.filter(isUserNote))) out.push(...(await record(path)));
     return out;
   };
-  return () => (read ??= load());
 }
 
 /** The link that opens the note whatever other file shares its name: its path without `.md`. */
@@ -56,7 +77,7 @@ export function noteLink(notePath: string, title: string): string {
 /** The user note about the page's subject, or null. Source pages summarise a note and are never replaced. */
 export async function canonNoteFor(page: WikiPage, canon: CanonNotes, confirm: ConfirmMatch, options: FindOptions): Promise<PageRecord | null> {
   if (page.type === "source") return null;
-  const match = await findExistingPage(page, await canon.notes(), confirm, options);
+  const match = await findExistingPage(page, await canon.notes(page), confirm, options);
   return match?.record ?? null;
 }
 

@@ -290,7 +290,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         ...(caps.model !== null ? { confirm: modelConfirm({ provider: guarded, run, verdicts }) } : {}),
         // An agent returns only the pages it wrote; any other backend returns all the note yields.
         retractUnyielded: !caps.supportsAgenticLoop,
-        canon: { mode: settings.userNoteCanon, notes: userNotes(vault, { wikiFolder, excludedFolders: settings.excludedFolders, notePath }) },
+        canon: { mode: settings.userNoteCanon, notes: userNotes(vault, { wikiFolder, excludedFolders: settings.excludedFolders, notePath, ...(catalog ? { named: (name: string) => catalog.pathsNamed(name) } : {}) }) },
         onLinkedNote: (link) => linkedNotes.push(link),
       });
       const previous = registry ? ((await registry.entry(notePath))?.pages ?? []) : [];
