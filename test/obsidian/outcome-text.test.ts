@@ -123,6 +123,12 @@ describe("the result listing", () => {
     ]);
   });
 
+  it("names in the result the user's note that stood in for a page", () => {
+    const linkedNotes = [{ title: "Jet Stream", notePath: "Notes/Jet Stream.md", sentence: "Linked to your note [[Jet Stream]] instead of writing a page." }];
+    const listing = buildResultListing([{ notePath: "Notes/Weather.md", report: aReport({ linkedNotes }) }], "Ingested");
+    expect(listing.details).toEqual([{ path: "Notes/Jet Stream.md", text: "Linked to your note [[Jet Stream]] instead of writing a page." }]);
+  });
+
   it("says no price for an unpriced model, never a cost it does not know", () => {
     const failed = aReport({ converged: false, stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: "ollama", mode: "local", isLocal: true, model: "llama3.1:8b" } });
     const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: failed }], "Ingested");
