@@ -31,6 +31,7 @@ export function jsonReportObject(report: IngestReport, diffs?: ReadonlyMap<strin
     })),
     contradictions: report.contradictions.map((c) => ({ page: c.page, sources: [...c.sources], passages: [...c.passages] })),
     locked: report.locked.map((l) => ({ path: l.path, title: l.title, wouldAdd: l.wouldAdd })),
+    linkedNotes: report.linkedNotes.map((l) => ({ title: l.title, note: l.notePath, sentence: l.sentence })),
     usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd, estimatedCalls: report.usage.estimatedCalls ?? 0 },
     provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
     error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
@@ -54,6 +55,7 @@ export function jsonProviderFailure(id: ProviderId, kind: ErrorKind, message: st
     pages: [],
     contradictions: [],
     locked: [],
+    linkedNotes: [],
     usage: { inputTokens: 0, outputTokens: 0, costUsd: null, estimatedCalls: 0 },
     provider: { name: id, mode: MODES[id], isLocal: id === "offline" },
     error: { kind, message },
@@ -128,6 +130,7 @@ export function humanReport(report: IngestReport, notePath: string): string {
       lines.push(pageLine(p, report.dryRun));
       if (p.detail) lines.push(`      ${p.detail}`);
     }
+    for (const l of report.linkedNotes) lines.push(`  → ${l.notePath}  (${l.sentence})`);
     for (const l of report.locked) {
       lines.push(`  ! ${l.path}  (locked: left alone; Synapse would have added)`);
       lines.push(...indent(l.wouldAdd, "      | "));

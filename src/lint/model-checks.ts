@@ -27,6 +27,7 @@ import { acquireWriteLock } from "../wiki/write-lock";
 import { basenameOf } from "../wiki/page-paths";
 import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
+import { distinctSubjects } from "./similar-pages";
 import { PairCache, pairKey, pairPaths, type PairVerdict } from "./pair-cache";
 import { onPage, pairMessages, pairRequest, readPairReply, REPLY_TOKENS, type ReadReply } from "./pair-prompt";
 import type { WikiSnapshot } from "./snapshot";
@@ -331,7 +332,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     for (const p of planned) {
       const verdict = cache.get(p.key);
       if (!verdict) continue;
-      if (verdict.duplicate) findings.push(duplicateFinding(p.pair, verdict.reason));
+      if (verdict.duplicate && !distinctSubjects(p.pair.a, p.pair.b)) findings.push(duplicateFinding(p.pair, verdict.reason));
       for (const [x, y] of verdict.contradictions) {
         const sources: [string, string] = [p.pair.a.sources[0] ?? "", p.pair.b.sources[0] ?? ""];
         found.push({ page: p.pair.a.path, sources, passages: [x, y] as const }, { page: p.pair.b.path, sources, passages: [x, y] as const });

@@ -5,6 +5,7 @@
  * With the model checks, pairs of pages that are alike without being duplicates are handed on too:
  * closely related pages are where contradictions live.
  */
+import { distinction } from "../wiki/distinguishing-marks";
 import { basenameOf } from "../wiki/page-paths";
 import { DUPLICATE_SIMILARITY, similarTexts, type PassOptions } from "./near-duplicates";
 import type { PageRecord, WikiSnapshot } from "./snapshot";
@@ -33,6 +34,16 @@ export interface SimilarPages {
  */
 export const MIN_WORDS = 40;
 
+/**
+ * Titles that differ in a distinguishing mark (*World War I* / *II*, *Vitamin A* / *B*:
+ * distinguishing-marks.ts) are different subjects however alike their words are: pages about two
+ * members of one family share most of their vocabulary, and merging them would put both on one page.
+ * They stay a related pair for the model checks, where contradictions between them are looked for.
+ */
+export function distinctSubjects(a: Pick<PageRecord, "title">, b: Pick<PageRecord, "title">): boolean {
+  return distinction(a.title, b.title) !== null;
+}
+
 /** Pages compared: valid frontmatter and no `synapse_lint_ignore: [duplicate]`. */
 function compared(page: PageRecord): boolean {
   return !page.frontmatterInvalid && !page.ignored.has("duplicate");
@@ -59,7 +70,7 @@ export async function similarPages(snapshot: WikiSnapshot, options: PassOptions 
   for (const { a, b, score } of pairs) {
     const [x, y] = [pages[a], pages[b]];
     if (!x || !y) continue;
-    if (score >= DUPLICATE_SIMILARITY) duplicates.push(duplicateFinding(x, y, score));
+    if (score >= DUPLICATE_SIMILARITY && !distinctSubjects(x, y)) duplicates.push(duplicateFinding(x, y, score));
     if (options.alike) alike.push([x.path, y.path].sort() as [string, string]);
   }
   return { duplicates, alike };

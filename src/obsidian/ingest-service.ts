@@ -61,6 +61,7 @@ export function setupFailure(id: ProviderId, error: unknown): IngestReport {
     dangling: [],
     contradictions: [],
     locked: [],
+    linkedNotes: [],
     durationMs: 0,
   };
 }

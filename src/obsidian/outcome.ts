@@ -210,6 +210,7 @@ export function buildResultListing(notes: readonly IngestedNote[], title: string
   const details = converged.flatMap((n) => [
     ...n.report.pages.flatMap((p) => (p.detail ? [{ path: p.path, text: p.detail }] : [])),
     ...n.report.declined.map((p) => ({ path: p.path, text: "Left out at review: not written." })),
+    ...n.report.linkedNotes.map((l) => ({ path: l.notePath, text: l.sentence })),
   ]);
   const context = notes.flatMap((n) => (n.contexts ?? []).map((c) => `${notes.length > 1 ? `${noteName(n.notePath)}: ` : ""}${describeContext(c)}`));
   return { title, groups, failures, locked, contradictions, details, summary: notes.map(summaryLine), calls, context };

@@ -15,6 +15,10 @@ export const EMBEDDING_PROVIDER_IDS = ["none", "ollama", "openai"] as const;
 export type EmbeddingProviderId = (typeof EMBEDDING_PROVIDER_IDS)[number];
 
 export const PROVIDER_IDS = ["offline", "ollama", "anthropic", "openai", "cli"] as const;
+/** What a new page does when the user's own note covers its subject (canon-notes.ts). */
+export const CANON_MODES = ["link", "page"] as const;
+export type CanonMode = (typeof CANON_MODES)[number];
+
 export const ProviderIdSchema = z.enum(PROVIDER_IDS);
 export type ProviderId = z.infer<typeof ProviderIdSchema>;
 
@@ -133,6 +137,11 @@ export const SettingsSchema = z.object({
   logContent: z.boolean().default(false),
   /** What "Ask the wiki" answers from: the wiki only, or the wiki first and then the source notes. */
   queryScope: z.enum(["wiki", "wiki-and-notes"]).default("wiki-and-notes"),
+  /**
+   * A new page about a subject the user already has a note on: `link` writes no page and links
+   * to the note; `page` writes the page with a line linking to the note.
+   */
+  userNoteCanon: z.enum(CANON_MODES).default("link"),
   /** Review before apply in the plugin (the CLI has --dry-run and --diff instead). */
   reviewMode: z.enum(REVIEW_MODES).default("changes"),
   /** Largest note, in bytes, that an ingest accepts. */

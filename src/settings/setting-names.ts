@@ -22,6 +22,7 @@ export const SETTING_ROWS: Readonly<Record<string, readonly [string, string]>> =
   "embedding.model": ["Backends", "Embedding model"],
   wikiFolder: ["Wiki and limits", "Wiki folder"],
   wikiLanguage: ["Wiki and limits", "Wiki language"],
+  userNoteCanon: ["Wiki and limits", "Subjects you have a note on"],
   reviewMode: ["Wiki and limits", "Review before writing"],
   maxIter: ["Wiki and limits", "Generation attempts"],
   tokenBudget: ["Wiki and limits", "Token budget"],

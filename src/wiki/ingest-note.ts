@@ -34,6 +34,7 @@ import { existsApart } from "./spelling-twins";
 import { markedSources } from "./provenance";
 import { MatchVerdicts } from "./match-verdicts";
 import { modelConfirm } from "./model-confirm";
+import { userNotes, type LinkedNote } from "./canon-notes";
 import { noteFingerprint, SourceRegistry, type UpToDate } from "./source-registry";
 import { leaveOutDeleted, NOT_WRITTEN_AGAIN, refusalsChange, reviewRejections, withRejections } from "./ingest-refusals";
 import { readRejections } from "./rejections";
@@ -169,6 +170,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
   let contradictions: Contradiction[] = [];
   let locked: LockedPage[] = [];
   const warnings: string[] = [];
+  const linkedNotes: LinkedNote[] = [];
   let declined: PageChange[] = [];
   let upToDate: UpToDate | null = null;
   let error: SynapseError | null = null;
@@ -288,6 +290,8 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
         ...(caps.model !== null ? { confirm: modelConfirm({ provider: guarded, run, verdicts }) } : {}),
         // An agent returns only the pages it wrote; any other backend returns all the note yields.
         retractUnyielded: !caps.supportsAgenticLoop,
+        canon: { mode: settings.userNoteCanon, notes: userNotes(vault, { wikiFolder, excludedFolders: settings.excludedFolders, notePath, ...(catalog ? { named: (name: string) => catalog.pathsNamed(name) } : {}) }) },
+        onLinkedNote: (link) => linkedNotes.push(link),
       });
       const previous = registry ? ((await registry.entry(notePath))?.pages ?? []) : [];
       const deleted = leaveOutDeleted(plannedAll, previous, refused, request.force === true, new Date(now()).toISOString());
@@ -415,6 +419,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       dangling: result?.dangling ?? [],
       contradictions: converged ? contradictions : [],
       locked: converged ? locked : [],
+      linkedNotes: converged ? linkedNotes : [],
       durationMs: now() - started,
     };
   }

@@ -12,6 +12,7 @@ import type { VaultPort } from "../vault/vault-port";
 import type { Retriever } from "../retrieval/types";
 import type { WriteContext } from "./apply";
 import type { Contradiction } from "./contradictions";
+import type { LinkedNote } from "./canon-notes";
 
 export type { Contradiction } from "./contradictions";
 import type { ReviewHook } from "./review";
@@ -76,6 +77,8 @@ export interface IngestReport {
   readonly contradictions: readonly Contradiction[];
   /** Locked pages this run left alone, with what it would have added. */
   readonly locked: readonly LockedPage[];
+  /** New pages not written because a note of the user's covers their subject (canon-notes.ts). */
+  readonly linkedNotes: readonly LinkedNote[];
   readonly durationMs: number;
 }
 

@@ -8,6 +8,7 @@ import { replaceOutsideCode } from "../core/code-spans";
 import { wikilinks } from "../core/text-scan";
 import type { PageType, WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
+import { canonNoteFor, linkedSentence, noteLink, type CanonNotes, type LinkedNote } from "./canon-notes";
 import type { Contradiction } from "./contradictions";
 import { findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
 import { findPagesById, newPageId, recordOf, type PageRecord, type PageRegistry } from "./identity";
@@ -64,6 +65,10 @@ export interface PlanContext {
   readonly retractUnyielded?: boolean;
   /** Paths the note had before it was moved or renamed: sections under them are the note's (former-sources.ts). */
   readonly formerSources?: readonly string[];
+  /** The user's notes, which a new page never duplicates (canon-notes.ts); none are looked at when not given. */
+  readonly canon?: CanonNotes;
+  /** Told of each new page a user note stood in for (`link`); a page written beside one (`page`) says so in its `detail`. */
+  readonly onLinkedNote?: (linked: LinkedNote) => void;
 }
 
 /** Links whose text before any `|` is not empty. */
@@ -103,6 +108,8 @@ interface Target {
   readonly aliases: readonly string[];
   /** Why a page titled otherwise is this existing page. */
   readonly match?: PageMatch;
+  /** The user's note on the same subject, which the new page links to. */
+  readonly canonNote?: PageRecord;
 }
 
 function explained(page: WikiPage, match: ExistingMatch): PageMatch | undefined {
@@ -156,7 +163,17 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
       fileNames.set(key, basenameOf(match.record.path));
       const aliases = match.reason === "title" ? (page.aliases ?? []) : [page.title, ...(page.aliases ?? [])];
       const why = explained(page, match);
-      targets.push({ page, path: match.record.path, record: match.record, aliases, ...(why ? { match: why } : {}) });
+      // A page written beside the user's note keeps its line to the note when it is ingested again.
+      const canonNote = ctx.canon?.mode === "page" ? await canonNoteFor(page, ctx.canon, confirm, apart) : null;
+      targets.push({ page, path: match.record.path, record: match.record, aliases, ...(why ? { match: why } : {}), ...(canonNote ? { canonNote } : {}) });
+      continue;
+    }
+    // Only a subject the wiki has no page for yet: the user's note on it is the canon.
+    const canonNote = ctx.canon ? await canonNoteFor(page, ctx.canon, confirm, apart) : null;
+    if (canonNote && ctx.canon?.mode === "link") {
+      // Links to the subject in the run's other pages open the note.
+      fileNames.set(key, canonNote.path.replace(/\.md$/iu, ""));
+      ctx.onLinkedNote?.({ title: page.title, notePath: canonNote.path, sentence: linkedSentence("link", canonNote) });
       continue;
     }
     const { path, exists, linkable } = await targetsOf.target(page.title, page.type as PageType);
@@ -164,18 +181,22 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
     // PageTargets finds an existing file only when it records this title, which the registry would
     // have matched already; read it anyway rather than trust that.
     const record = exists ? (registry.records.find((r) => r.path === path) ?? recordOf(path, await ctx.vault.read(path))) : null;
-    targets.push({ page, path, record, aliases: [] });
+    targets.push({ page, path, record, aliases: [], ...(canonNote ? { canonNote } : {}) });
   }
 
   const changes: PlannedPage[] = [];
-  for (const { page, path, record, aliases, match } of targets) {
-    const linked: WikiPage = { ...page, content: rewriteLinks(page.content, fileNames) };
+  for (const { page, path, record, aliases, match, canonNote } of targets) {
+    const rewritten = rewriteLinks(page.content, fileNames);
+    // Added after the rewrite, which would send a link named like the note to this page.
+    const content = canonNote ? `${rewritten.trimEnd()}\n\nYour own note on this subject: ${noteLink(canonNote.path, canonNote.title)}.` : rewritten;
+    const linked: WikiPage = { ...page, content };
     const id = record?.id ?? newPageId(page.type, linked.title, ctx.sourcePath, ctx.date);
     const onPage = (found: UpdateResult["contradictions"]) => found.map((c): Contradiction => ({ page: path, ...c }));
     if (!record) {
       const result = triage([], { source: ctx.sourcePath, sourceTitle: ctx.sourceTitle, content: linked.content, claims: page.contradicts ?? [] });
       const create = renderNewPage(linked, ctx.date, id, renderBody(result.segments));
-      changes.push({ path, type: page.type, title: linked.title, action: "created", create, id, contradictions: onPage(result.contradictions) });
+      const detail = canonNote ? linkedSentence("page", canonNote) : undefined;
+      changes.push({ path, type: page.type, title: linked.title, action: "created", create, id, ...(detail ? { detail } : {}), contradictions: onPage(result.contradictions) });
       continue;
     }
     const update = (current: string) => updateExisting(current, linked, { ...ctx, aliases, id });

@@ -18,6 +18,7 @@ function aReport(overrides: Partial<IngestReport> = {}): IngestReport {
     dangling: [],
     contradictions: [],
     locked: [],
+    linkedNotes: [],
     durationMs: 4321,
     ...overrides,
   };

@@ -53,7 +53,7 @@ describe("synapse ingest <folder> (built CLI, offline)", () => {
     expect(report.skipped).toBe(1);
     expect(report.notes[1]?.report?.error?.kind).toBe("input");
     // Each note's report is the single-note report.
-    expect(Object.keys(report.notes[0]?.report ?? {})).toEqual(["converged", "stopReason", "issues", "upToDate", "attempts", "pages", "contradictions", "locked", "usage", "provider", "error"]);
+    expect(Object.keys(report.notes[0]?.report ?? {})).toEqual(["converged", "stopReason", "issues", "upToDate", "attempts", "pages", "contradictions", "locked", "linkedNotes", "usage", "provider", "error"]);
     expect(run.stderr).toMatch(/^\[1\/3\] notes\/Bees\.md … created 2$/m);
     expect(run.stderr).toMatch(/^\[2\/3\] notes\/broken\.md … error \(input\): .+$/m);
     const files = Object.keys(snapshot(vault));

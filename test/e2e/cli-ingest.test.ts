@@ -8,7 +8,7 @@ import { runCli } from "../helpers/run-cli";
 const NOTE = "notes/Ada Lovelace.md";
 const TEXT = "# Ada Lovelace\n\nAda Lovelace wrote the first program for the [[Analytical Engine]] of Charles Babbage. Charles Babbage designed it.\n";
 
-const REPORT_KEYS = ["converged", "stopReason", "issues", "upToDate", "attempts", "pages", "contradictions", "locked", "usage", "provider", "error"];
+const REPORT_KEYS = ["converged", "stopReason", "issues", "upToDate", "attempts", "pages", "contradictions", "locked", "linkedNotes", "usage", "provider", "error"];
 
 /** A port nothing listens on. */
 async function deadPort(): Promise<number> {

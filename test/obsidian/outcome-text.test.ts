@@ -20,6 +20,7 @@ function aReport(overrides: Partial<IngestReport> = {}): IngestReport {
     dangling: [],
     contradictions: [],
     locked: [],
+    linkedNotes: [],
     durationMs: 4321,
     ...overrides,
   };
@@ -120,6 +121,12 @@ describe("the result listing", () => {
       "generate · ollama (qwen3:8b) · attempt 1 · failed: schema (stopped at the output limit) · 900 ms · limit 1000",
       "generate · ollama (qwen3:8b) · attempt 1 · ok · 1200 ms · limit 2000",
     ]);
+  });
+
+  it("names in the result the user's note that stood in for a page", () => {
+    const linkedNotes = [{ title: "Jet Stream", notePath: "Notes/Jet Stream.md", sentence: "Linked to your note [[Jet Stream]] instead of writing a page." }];
+    const listing = buildResultListing([{ notePath: "Notes/Weather.md", report: aReport({ linkedNotes }) }], "Ingested");
+    expect(listing.details).toEqual([{ path: "Notes/Jet Stream.md", text: "Linked to your note [[Jet Stream]] instead of writing a page." }]);
   });
 
   it("says no price for an unpriced model, never a cost it does not know", () => {

@@ -85,6 +85,7 @@ const CLI = [
 const GENERAL = [
   "Wiki and limits › Wiki folder",
   "Wiki and limits › Wiki language",
+  "Wiki and limits › Subjects you have a note on",
   "Wiki and limits › Review before writing",
   "Wiki and limits › Generation attempts",
   "Wiki and limits › Token budget",
@@ -273,6 +274,18 @@ describe("the settings tab", () => {
     expect(language.getValue()).toBe("auto");
     language.setValue("ja");
     expect(await saved(harness)).toMatchObject({ wikiLanguage: "ja" });
+  });
+
+  it("chooses what a page about a subject the user has a note on does, linking to the note by default", async () => {
+    const { harness, controls } = await openTab();
+    const canon = controls.dropdown("Wiki and limits", "Subjects you have a note on");
+    expect([...canon.selectEl.options].map((o) => [o.value, o.text])).toEqual([
+      ["link", "Link to my note"],
+      ["page", "Write a page that links to it"],
+    ]);
+    expect(canon.getValue()).toBe("link");
+    canon.setValue("page");
+    expect(await saved(harness)).toMatchObject({ userNoteCanon: "page" });
   });
 
   it("chooses when to review before writing, 'when existing pages change' by default", async () => {

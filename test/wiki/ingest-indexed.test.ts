@@ -79,12 +79,21 @@ describe("ingest with the index as its catalogue", () => {
     expect(report.pages[0]?.action).not.toBe("created");
   });
 
-  it("gives a new page its typed name when a note of the user's already has the plain one", async () => {
+  it("gives a new page its typed name when a note of the user's already has the plain one (with \"page\")", async () => {
+    const { vault, index, catalog } = await indexed({ [SOURCE_PATH]: "# Source note\n\nAbout examples.\n", "notes/Example concept.md": "My own note." });
+    const provider = new ScriptedProvider([[aPage().titled("Example concept").build()]]);
+    const report = await ingestNote({ vault, provider, settings: { ...DEFAULT_SETTINGS, userNoteCanon: "page" }, retriever: index, catalog }, { notePath: SOURCE_PATH });
+    expect(report.error).toBeNull();
+    expect(report.pages.map((p) => p.path)).toEqual(["wiki/concepts/Example concept (concept).md"]);
+  });
+
+  it("links to the user's note named like the page, found through the catalogue, instead of writing the page", async () => {
     const { vault, index, catalog } = await indexed({ [SOURCE_PATH]: "# Source note\n\nAbout examples.\n", "notes/Example concept.md": "My own note." });
     const provider = new ScriptedProvider([[aPage().titled("Example concept").build()]]);
     const report = await ingestNote({ vault, provider, settings: DEFAULT_SETTINGS, retriever: index, catalog }, { notePath: SOURCE_PATH });
     expect(report.error).toBeNull();
-    expect(report.pages.map((p) => p.path)).toEqual(["wiki/concepts/Example concept (concept).md"]);
+    expect(report.pages).toEqual([]);
+    expect(report.linkedNotes.map((l) => l.notePath)).toEqual(["notes/Example concept.md"]);
   });
 
   it("a dry run neither writes nor changes the index", async () => {

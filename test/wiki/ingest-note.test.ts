@@ -229,10 +229,11 @@ describe("ingesting a note", () => {
     expect(snapshot(root)).toHaveProperty(["wiki/entities/C a language.md"]);
   });
 
+  // With "page", a subject the user has a note on still gets a page (by default the note stands in for it: canon-notes.test.ts).
   it("does not let a new page shadow a note of the user's with the same name", async () => {
     const root = makeVault({ [SOURCE_PATH]: NOTE, "Research/Example concept.md": "# Mine" });
     const report = await ingestNote(
-      { vault: new NodeVault(root), provider: new ScriptedProvider([[concept()]]), settings: settings(), now: NOW, linkExists: (n) => n === "Example concept" },
+      { vault: new NodeVault(root), provider: new ScriptedProvider([[concept()]]), settings: { ...settings(), userNoteCanon: "page" }, now: NOW, linkExists: (n) => n === "Example concept" },
       { notePath: SOURCE_PATH },
     );
     expect(report.pages[0]?.path).toBe("wiki/concepts/Example concept (concept).md");
@@ -240,7 +241,7 @@ describe("ingesting a note", () => {
 
   it("finds a page named after its type again on the next ingest instead of numbering a copy", async () => {
     const root = makeVault({ [SOURCE_PATH]: NOTE, "Research/Example concept.md": "# Mine" });
-    const deps = { vault: new NodeVault(root), settings: settings(), now: NOW };
+    const deps = { vault: new NodeVault(root), settings: { ...settings(), userNoteCanon: "page" as const }, now: NOW };
     await ingestNote({ ...deps, provider: new ScriptedProvider([[concept()]]) }, { notePath: SOURCE_PATH });
     const again = await ingestNote({ ...deps, provider: new ScriptedProvider([[concept()]]) }, { notePath: SOURCE_PATH });
     expect(again.pages).toEqual([expect.objectContaining({ path: "wiki/concepts/Example concept (concept).md", action: "unchanged" })]);

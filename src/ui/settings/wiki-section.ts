@@ -38,12 +38,28 @@ function wikiLanguageRow(ctx: SettingsContext): SettingRow {
   );
 }
 
+function userNoteCanonRow(ctx: SettingsContext): SettingRow {
+  return {
+    name: "Subjects you have a note on",
+    desc: "When a new page would cover a subject one of your notes already covers, link to your note instead of writing the page, or write the page with a link to your note.",
+    build: (setting) => {
+      setting.addDropdown((dropdown) =>
+        dropdown
+          .addOptions({ link: "Link to my note", page: "Write a page that links to it" })
+          .setValue(ctx.store.settings.userNoteCanon)
+          .onChange((value) => void save(setting, ctx.store, (draft) => (draft.userNoteCanon = value === "page" ? "page" : "link"))),
+      );
+    },
+  };
+}
+
 export function wikiSection(ctx: SettingsContext): SettingSection {
   return {
     heading: "Wiki and limits",
     rows: [
       wikiFolderRow(ctx),
       wikiLanguageRow(ctx),
+      userNoteCanonRow(ctx),
       reviewRow(ctx),
       numberRow(
         ctx,
