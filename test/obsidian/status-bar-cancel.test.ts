@@ -14,6 +14,12 @@ function statusItem(harness: Harness): HTMLElement {
   return harness.registered.statusBarItems__[0] as HTMLElement;
 }
 
+function confirmModal(harness: Harness): CancelIngestConfirmModal {
+  const modal = harness.opened.at(-1);
+  if (!(modal instanceof CancelIngestConfirmModal)) throw new Error("No confirmation was asked");
+  return modal;
+}
+
 function button(modal: CancelIngestConfirmModal, label: string): HTMLButtonElement {
   const found = [...modal.contentEl.querySelectorAll("button")].find((b) => b.textContent === label);
   if (!found) throw new Error(`No button "${label}"`);
@@ -28,11 +34,10 @@ describe("clicking the status bar", () => {
     const cancel = running(harness, 2);
     statusItem(harness).click();
     expect(cancel).not.toHaveBeenCalled();
-    const modal = harness.opened.at(-1);
-    expect(modal).toBeInstanceOf(CancelIngestConfirmModal);
-    expect(modal!.contentEl.textContent).toContain('"Bees and honey"');
-    expect(modal!.contentEl.textContent).toContain("2 notes waiting");
-    button(modal as CancelIngestConfirmModal, "Cancel ingest").click();
+    const modal = confirmModal(harness);
+    expect(modal.contentEl.textContent).toContain('"Bees and honey"');
+    expect(modal.contentEl.textContent).toContain("2 notes waiting");
+    button(modal, "Cancel ingest").click();
     expect(cancel).toHaveBeenCalledTimes(1);
     expect(harness.notices.at(-1)).toBe("Cancelling the ingest…");
   });
@@ -41,9 +46,9 @@ describe("clicking the status bar", () => {
     const harness = await loadPlugin();
     const cancel = running(harness, 0);
     statusItem(harness).click();
-    button(harness.opened.at(-1) as CancelIngestConfirmModal, "Keep going").click();
+    button(confirmModal(harness), "Keep going").click();
     statusItem(harness).click();
-    harness.opened.at(-1)!.close();
+    confirmModal(harness).close();
     expect(cancel).not.toHaveBeenCalled();
   });
 
