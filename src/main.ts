@@ -16,6 +16,7 @@ import { GoneSourceSuggestModal } from "./ui/source-suggest";
 import type { Schedule } from "./obsidian/index-embedding-pass";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
+import { CancelIngestConfirmModal } from "./ui/cancel-ingest-confirm-modal";
 import { ObsidianVault } from "./obsidian/obsidian-vault";
 import { QueryService } from "./obsidian/query-service";
 import { confirmWithModal, undoLastChange } from "./obsidian/undo-service";
@@ -145,8 +146,13 @@ export default class SynapsePlugin extends Plugin {
     indexStatus = this.addStatusBarItem();
     indexStatus.addClasses(["synapse-index-status", "synapse-status-idle"]);
     this.register(ingest.queue.subscribe((snapshot) => status.show(snapshot)));
+    // One click only asks: a stray click on the status bar must not throw away a long run.
     this.registerDomEvent(status.element, "click", () => {
-      if (ingest.cancel()) new Notice("Cancelling the running ingest…");
+      const { running, queued } = ingest.queue.snapshot();
+      if (running === null) return;
+      new CancelIngestConfirmModal(this.app, running.label, queued, (cancel) => {
+        if (cancel && ingest.cancel()) new Notice("Cancelling the ingest…");
+      }).open();
     });
 
     this.addSettingTab(

@@ -164,7 +164,8 @@ async function generateUntilValid(
       const error = toSynapseError(thrown);
       // A well-formed reply that fails the schema is a generation defect: feed it back and retry.
       if (error.kind !== "schema") throw error;
-      state.issues = [{ pageIndex: -1, field: "batch", message: error.message }];
+      // A SynapseError's message is already a sentence for the user.
+      state.issues = [{ pageIndex: -1, field: "batch", message: error.message, forUser: error.message }];
       feedback = describeIssuesForModel(state.issues);
       continue;
     }

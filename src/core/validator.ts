@@ -16,8 +16,11 @@ export interface ValidationIssue {
   readonly pageIndex: number;
   readonly field: ValidatedField;
   readonly message: string;
-  /** The same for the person reading the run's report, where it differs from what the model is told. */
-  readonly forUser?: string;
+  /**
+   * The same for the person reading the run's report: what went wrong, never the instruction the
+   * model is given to fix it.
+   */
+  readonly forUser: string;
 }
 
 export interface DanglingLink {
@@ -51,21 +54,28 @@ export function validatePages(pages: readonly WikiPage[], options: ValidationOpt
   const issues: ValidationIssue[] = [];
   const source = normaliseSourcePath(options.sourcePath);
   if (pages.length === 0) {
-    issues.push({ pageIndex: -1, field: "batch", message: "The reply contains no pages; write at least a source page for the note." });
+    issues.push({
+      pageIndex: -1,
+      field: "batch",
+      message: "The reply contains no pages; write at least a source page for the note.",
+      forUser: "The model replied with no pages.",
+    });
   }
   pages.forEach((page, index) => {
     const name = page.title.trim() ? `Page ${index + 1} ("${page.title.trim()}")` : `Page ${index + 1}`;
-    const add = (field: ValidatedField, message: string, forUser?: string) =>
-      issues.push({ pageIndex: index, field, message: `${name}: ${message}`, ...(forUser ? { forUser } : {}) });
+    // How the user knows the page: by its title, or by its place in the reply when it has none.
+    const which = page.title.trim() ? `the page "${page.title.trim()}"` : `page ${index + 1}`;
+    const add = (field: ValidatedField, message: string, forUser: string) => issues.push({ pageIndex: index, field, message: `${name}: ${message}`, forUser });
     if (!TYPES.has(page.type)) {
-      add("type", `type "${page.type}" is not allowed; use one of ${PAGE_TYPES.join(", ")}.`);
+      add("type", `type "${page.type}" is not allowed; use one of ${PAGE_TYPES.join(", ")}.`, `The model gave ${which} the type "${page.type}", which is not a Synapse page type.`);
     }
-    if (!page.title.trim()) add("title", "title is empty; give the page a short, specific title.");
+    if (!page.title.trim()) add("title", "title is empty; give the page a short, specific title.", `The model left the title of ${which} empty.`);
     const sources = page.frontmatter.sources.map(sourceKey).filter((s) => s.length > 0);
+    const uncited = `The model did not cite the note as a source of ${which}.`;
     if (sources.length === 0) {
-      add("frontmatter.sources", `frontmatter.sources is empty; it must list "${source}".`);
+      add("frontmatter.sources", `frontmatter.sources is empty; it must list "${source}".`, uncited);
     } else if (!sources.includes(sourceKey(source))) {
-      add("frontmatter.sources", `frontmatter.sources does not include the ingested note; add "${source}" exactly as written.`);
+      add("frontmatter.sources", `frontmatter.sources does not include the ingested note; add "${source}" exactly as written.`, uncited);
     }
     for (const { source: cited, problem } of options.refusedSources?.[index] ?? []) {
       add(
@@ -75,9 +85,16 @@ export function validatePages(pages: readonly WikiPage[], options: ValidationOpt
       );
     }
     const lang = page.frontmatter.lang.trim();
-    if (!lang) add("frontmatter.lang", 'frontmatter.lang is empty; give the ISO 639-1 code of the page\'s language, such as "en".');
-    else if (!isIso6391(lang)) add("frontmatter.lang", `frontmatter.lang "${lang}" is not a lowercase ISO 639-1 code; use two letters such as "en", "de" or "ja".`);
-    if (!page.content.trim()) add("content", "content is empty; write the page body in Markdown.");
+    if (!lang) {
+      add("frontmatter.lang", 'frontmatter.lang is empty; give the ISO 639-1 code of the page\'s language, such as "en".', `The model did not say which language ${which} is in.`);
+    } else if (!isIso6391(lang)) {
+      add(
+        "frontmatter.lang",
+        `frontmatter.lang "${lang}" is not a lowercase ISO 639-1 code; use two letters such as "en", "de" or "ja".`,
+        `The model gave ${which} the language "${lang}", which is not a language code.`,
+      );
+    }
+    if (!page.content.trim()) add("content", "content is empty; write the page body in Markdown.", `The model left ${which} without text.`);
   });
   return { valid: issues.length === 0, issues, dangling: findDangling(pages, options.linkExists) };
 }

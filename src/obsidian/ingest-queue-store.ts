@@ -116,6 +116,13 @@ export class QueueStore {
     });
   }
 
+  /** Drops one note from the failed list, as when the user dismisses it; its note is untouched. */
+  dismiss(notePath: string): Promise<void> {
+    return this.change(() => {
+      this.failedNotes = this.failedNotes.filter((n) => n.notePath !== notePath);
+    });
+  }
+
   /** Takes the failed notes off their list (to queue them again) and returns them. */
   async takeFailed(): Promise<FailedNote[]> {
     let taken: FailedNote[] = [];

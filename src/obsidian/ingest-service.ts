@@ -353,13 +353,18 @@ export class IngestService {
     ]);
   }
 
-  /** Opens the list of failed ingests, each with its reason, and a button that retries them all. */
+  /** Opens the list of failed ingests, each with its reason and its own actions, and a button that retries them all. */
   showFailed(): void {
     if (this.failed.length === 0) {
       new Notice("No failed ingests.");
       return;
     }
-    new FailedIngestsModal(this.app, this.failed, () => void this.retryFailed()).open();
+    new FailedIngestsModal(this.app, this.failed, {
+      retryAll: () => void this.retryFailed(),
+      retry: (notePath) => void this.ingestPath(notePath),
+      open: (notePath, newLeaf) => void this.app.workspace.openLinkText(notePath, "", newLeaf),
+      dismiss: (notePath) => void this.saved?.dismiss(notePath),
+    }).open();
   }
 }
 

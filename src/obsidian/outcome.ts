@@ -50,7 +50,7 @@ export function countPages(report: IngestReport): string {
 
 const ERROR_HINTS: Partial<Record<string, string>> = {
   transport: "Use the test connection button in the settings to check the server.",
-  timeout: "The provider took too long; raise the request timeout in the settings or try a smaller model.",
+  timeout: "Raise the request timeout in settings, or try a smaller model.",
   unavailable: "Use the test connection button in the settings to check the provider.",
   rate_limit: "The provider is limiting requests; try again in a moment.",
   request: "Check the model name and the API key in the settings.",
@@ -58,8 +58,15 @@ const ERROR_HINTS: Partial<Record<string, string>> = {
   capability: "Pick a provider for ingest that supports it.",
 };
 
+/**
+ * Most provider errors end with their own advice ("…; check that it is running"); a second hint
+ * after it would only say the same thing again, so a notice carries one.
+ */
+const OWN_HINT = /[;.:,]\s+(?:check|try|pick|raise|lower|set|use|add|install|start|run|open|make sure|is it)\b/i;
+
 /** Only API services have an API key setting; a hint must not send anyone looking for one elsewhere. */
-function hintFor(kind: string, mode: IngestReport["provider"]["mode"]): string | undefined {
+function hintFor(kind: string, mode: IngestReport["provider"]["mode"], message: string): string | undefined {
+  if (OWN_HINT.test(message)) return undefined;
   if (kind === "request" && mode !== "api") return "Check the model name in the settings.";
   return ERROR_HINTS[kind];
 }
@@ -88,22 +95,23 @@ export function outcomeNotice(notePath: string, report: IngestReport): OutcomeTe
     case "cancelled":
       return { ok: false, text: `Ingest of "${name}" cancelled; nothing was written.` };
     case "max_iter": {
+      // The issues are the user's sentences (validator.ts `forUser`), never the model's instructions.
       const first = report.issues[0];
       return {
         ok: false,
-        text: `Synapse could not produce valid pages for "${name}" in ${plural(report.attempts.generate, "attempt")}; nothing was written.${first ? ` Last problem: ${first}` : ""}`,
+        text: `Synapse wrote nothing for "${name}": the pages failed the checks ${report.attempts.generate === 1 ? "once" : `${report.attempts.generate} times`}.${first ? ` ${first}` : ""}`,
       };
     }
     case "budget":
       return {
         ok: false,
-        text: `Synapse stopped "${name}" at the token budget (${formatTokens(tokens)} tokens used); nothing was written. Raise the token budget in the settings, or set it to 0 for no limit.`,
+        text: `Synapse stopped "${name}" at the token budget (${formatTokens(tokens)} tokens); nothing was written. Raise it in the settings (0 means no limit).`,
       };
     case "deadline":
       return { ok: false, text: `Synapse stopped "${name}" at the run time limit; nothing was written. Raise the run timeout in the settings.` };
     default: {
       const message = report.error?.message ?? "the ingest failed.";
-      const hint = report.error ? hintFor(report.error.kind, report.provider.mode) : undefined;
+      const hint = report.error ? hintFor(report.error.kind, report.provider.mode, message) : undefined;
       return { ok: false, text: `Synapse could not ingest "${name}": ${message}${hint ? ` ${hint}` : ""}` };
     }
   }
@@ -191,7 +199,12 @@ export function buildResultListing(notes: readonly IngestedNote[], title: string
     }));
   const failures = notes
     .filter((n) => !n.report.converged)
-    .map((n) => ({ notePath: n.notePath, message: outcomeNotice(n.notePath, n.report).text, issues: n.report.issues }));
+    .map((n) => {
+      const message = outcomeNotice(n.notePath, n.report).text;
+      // Each problem once: not again under the message that already names it, nor twice in the list.
+      const issues = [...new Set(n.report.issues)].filter((issue) => !message.includes(issue));
+      return { notePath: n.notePath, message, issues };
+    });
   const calls = notes.flatMap((n) =>
     (n.calls ?? []).map((event) => ({
       line: describeCall(event),

@@ -57,13 +57,24 @@ export function applyProgress(state: RunProgress, event: ProgressEvent): RunProg
   }
 }
 
-const PHASE_WORDS: Record<Phase, string> = {
-  reading: "reading the note",
+/** The phase in the status bar itself: one word or two, so the text stays short. */
+const PHASE_SHORT: Record<Phase, string> = {
+  reading: "reading",
   analysing: "analysing",
   generating: "generating",
-  validating: "checking pages",
+  validating: "checking",
   delegating: "agent working",
-  writing: "writing pages",
+  writing: "writing",
+};
+
+/** The phase in the tooltip, where there is room. */
+const PHASE_WORDS: Record<Phase, string> = {
+  reading: "Reading the note",
+  analysing: "Analysing",
+  generating: "Generating",
+  validating: "Checking pages",
+  delegating: "Agent working",
+  writing: "Writing pages",
 };
 
 /** 950 → "950", 12_345 → "12.3k", 2_500_000 → "2.5M". */
@@ -79,29 +90,33 @@ const RETRY_REASONS: Record<string, string> = {
   transport: "connection problem",
 };
 
-/** The status bar text, e.g. "Synapse: generating, attempt 2 of 3 · 4.1k tokens · 1 queued". */
+function retrySeconds(retry: NonNullable<RunProgress["retry"]>): number {
+  return Math.max(1, Math.round(retry.delayMs / 1000));
+}
+
+/**
+ * The status bar text, short enough for a crowded status bar (at most 32 characters), e.g.
+ * "Synapse: generating · 2 more"; the attempt, the tokens and the note are in the tooltip.
+ */
 export function statusText(progress: RunProgress | null, queued: number): string {
   if (progress === null) return queued > 0 ? `Synapse: ${queued} queued` : "";
-  const parts: string[] = [];
-  let phase = progress.phase === null ? "starting" : PHASE_WORDS[progress.phase];
+  let phase = progress.phase === null ? "starting" : PHASE_SHORT[progress.phase];
+  if (progress.retry !== null) phase = `retry in ${retrySeconds(progress.retry)} s`;
+  return queued > 0 ? `Synapse: ${phase} · ${queued} more` : `Synapse: ${phase}`;
+}
+
+/** The tooltip: which note, the phase and attempt, what the agent last did, the tokens, and what a click does. */
+export function statusTooltip(progress: RunProgress | null, queued: number): string {
+  if (progress === null) return queued > 0 ? `${queued} ingest${queued === 1 ? "" : "s"} waiting` : "";
+  const lines = [`Ingesting "${progress.label}"`];
+  let phase = progress.phase === null ? "Starting" : PHASE_WORDS[progress.phase];
   if (progress.attempt !== null && progress.maxAttempts !== null && (progress.phase === "generating" || progress.phase === "validating")) {
     phase += `, attempt ${progress.attempt} of ${progress.maxAttempts}`;
   }
   if (progress.retry !== null) {
-    const seconds = Math.max(1, Math.round(progress.retry.delayMs / 1000));
-    phase += ` (${RETRY_REASONS[progress.retry.reason] ?? progress.retry.reason}, retrying in ${seconds} s)`;
+    phase += ` (${RETRY_REASONS[progress.retry.reason] ?? progress.retry.reason}, retrying in ${retrySeconds(progress.retry)} s)`;
   }
-  parts.push(`Synapse: ${phase}`);
-  const tokens = progress.inputTokens + progress.outputTokens;
-  if (tokens > 0) parts.push(`${formatTokens(tokens)} tokens`);
-  if (queued > 0) parts.push(`${queued} queued`);
-  return parts.join(" · ");
-}
-
-/** The tooltip: which note, what the agent last did, and how to stop it. */
-export function statusTooltip(progress: RunProgress | null, queued: number): string {
-  if (progress === null) return queued > 0 ? `${queued} ingest${queued === 1 ? "" : "s"} waiting` : "";
-  const lines = [`Ingesting "${progress.label}"`];
+  lines.push(phase);
   if (progress.activity) lines.push(progress.activity);
   if (progress.inputTokens + progress.outputTokens > 0) {
     lines.push(`${progress.inputTokens.toLocaleString("en-US")} tokens in, ${progress.outputTokens.toLocaleString("en-US")} out`);

@@ -1,6 +1,7 @@
 /**
- * The status-bar item: hidden while idle; during an ingest it shows the phase, the attempt and the
- * tokens so far, and a click cancels. (Mobile has no status bar; the cancel command works there.)
+ * The status-bar item: hidden while idle; during an ingest a short text with the phase, the detail
+ * (note, attempt, tokens) in its tooltip, and a click that asks before cancelling (main.ts).
+ * (Mobile has no status bar; the cancel command works there.)
  */
 import { setTooltip } from "obsidian";
 import type { QueueSnapshot } from "./ingest-queue";

@@ -1,12 +1,14 @@
 /**
  * "Ask the wiki": a side view with a question box, the answer streaming in as Markdown (rendered
  * as it arrives, paced by StreamingRender), a stop button, and
- * under each answer its sources — every passage the answer cites, as a link with the passage that
- * supported it, unverified citations marked as such. Display only: the controller does the work.
+ * under each answer its sources, under a "Sources" label — each cited page once, as a link with a
+ * short snippet of the passage that supported it, unverified citations marked as such. Clearing the
+ * conversation asks first. Display only: the controller does the work.
  */
 import { Component, ItemView, Keymap, MarkdownRenderer, Platform, type WorkspaceLeaf } from "obsidian";
 import type { AskReport } from "../query/ask";
 import type { Turn } from "../query/history";
+import { ConfirmModal } from "./confirm-modal";
 import { StreamingRender } from "./streaming-render";
 
 export const QUERY_VIEW_TYPE = "synapse-query";
@@ -54,7 +56,7 @@ export class QueryView extends ItemView {
     root.empty();
     root.addClass("synapse-query");
     const bar = root.createDiv({ cls: "synapse-query-bar" });
-    bar.createEl("button", { text: "Clear conversation" }).addEventListener("click", () => void this.clear());
+    bar.createEl("button", { cls: "synapse-query-clear", text: "Clear conversation" }).addEventListener("click", () => this.confirmClear());
     this.conversationEl = root.createDiv({ cls: "synapse-query-conversation" });
     const form = root.createDiv({ cls: "synapse-query-form" });
     form.createEl("label", { cls: "synapse-query-label", text: "Question", attr: { for: "synapse-query-question" } });
@@ -168,7 +170,8 @@ export class QueryView extends ItemView {
     // An answer from the vault that cites nothing verified must not pass for a grounded one.
     if (report.unverifiedWarning) turnEl.createDiv({ cls: "synapse-query-unverified-answer", text: `Unverified answer: ${report.unverifiedWarning}` });
     if (report.citations.length === 0) return;
-    const list = turnEl.createEl("ul", { cls: "synapse-query-sources" });
+    turnEl.createDiv({ cls: "synapse-query-sources-heading", text: "Sources" });
+    const list = turnEl.createEl("ul", { cls: "synapse-query-sources", attr: { "aria-label": "Sources" } });
     for (const citation of report.citations) {
       const item = list.createEl("li", { cls: citation.verified ? "is-verified" : "is-unverified" });
       if (citation.path) {
@@ -184,7 +187,7 @@ export class QueryView extends ItemView {
       if (!citation.verified) item.createSpan({ cls: "synapse-query-unverified", text: ` — unverified: ${citation.reason}` });
       // A page the agent read itself shows what it read, as a sent passage shows what was sent.
       const passage = report.passages.find((p) => p.path === citation.path) ?? report.consulted.find((p) => p.path === citation.path);
-      if (passage && citation.verified) item.createEl("blockquote", { cls: "synapse-query-passage", text: excerpt(passage.text) });
+      if (passage && citation.verified) item.createDiv({ cls: "synapse-query-passage", text: snippet(passage.text) });
     }
   }
 
@@ -236,6 +239,18 @@ export class QueryView extends ItemView {
     void this.renderAnswer(answerEl, turn.answer);
   }
 
+  /** A conversation is gone once cleared, so the button asks first (an empty one has nothing to lose). */
+  private confirmClear(): void {
+    if (this.conversationEl.childElementCount === 0) {
+      void this.clear();
+      return;
+    }
+    const question = { title: "Clear the conversation?", text: "Every question and answer here is removed. Answers you saved as pages stay in the wiki.", confirm: "Clear", keep: "Keep" };
+    new ConfirmModal(this.app, question, (confirmed) => {
+      if (confirmed) void this.clear();
+    }).open();
+  }
+
   private async clear(): Promise<void> {
     await this.controller.clear();
     for (const { component } of this.rendered.values()) this.removeChild(component);
@@ -244,7 +259,14 @@ export class QueryView extends ItemView {
   }
 }
 
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 280 ? `${flat.slice(0, 280)}…` : flat;
+/** The most a source's snippet shows: a line or two, enough to recognise the passage, not the whole of it. */
+const SNIPPET_CHARS = 140;
+
+/** A passage as one short line: its Markdown headings and whitespace flattened, cut at a word. */
+export function snippet(text: string): string {
+  const flat = text.replace(/^#+\s+/gm, "").replace(/\s+/g, " ").trim();
+  if (flat.length <= SNIPPET_CHARS) return flat;
+  const cut = flat.slice(0, SNIPPET_CHARS);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > SNIPPET_CHARS / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:]+$/, "")}…`;
 }

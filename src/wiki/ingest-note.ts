@@ -415,7 +415,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), estimatedCalls: usage.estimatedCalls },
       provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
       error: error ? { kind: error.kind, message: error.message } : null,
-      issues: [...(result?.issues ?? []).map((i) => i.forUser ?? i.message), ...warnings],
+      issues: [...(result?.issues ?? []).map((i) => i.forUser), ...warnings],
       dangling: result?.dangling ?? [],
       contradictions: converged ? contradictions : [],
       locked: converged ? locked : [],

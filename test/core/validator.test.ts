@@ -5,6 +5,18 @@ import { SOURCE_PATH, aPage } from "../builders";
 const validate = (...pages: ReturnType<ReturnType<typeof aPage>["build"]>[]) => validatePages(pages, { sourcePath: SOURCE_PATH });
 
 describe("the validator", () => {
+  it("tells the user what went wrong, never the instruction meant for the model", () => {
+    const broken = aPage().titled("").ofType("essay").withSources().inLanguage("English").withContent("").build();
+    const { issues } = validate(broken);
+    expect(issues.map((i) => i.field).sort()).toEqual(["content", "frontmatter.lang", "frontmatter.sources", "title", "type"]);
+    for (const issue of issues) {
+      expect(issue.forUser).not.toBe(issue.message);
+      expect(issue.forUser).not.toMatch(/give the page|write the page|use one of|must list|frontmatter|ISO 639/i);
+    }
+    expect(issues.find((i) => i.field === "title")?.forUser).toBe("The model left the title of page 1 empty.");
+    expect(validate().issues[0]?.forUser).toBe("The model replied with no pages.");
+  });
+
   it("accepts a page that follows every rule", () => {
     expect(validate(aPage().build())).toMatchObject({ valid: true, issues: [] });
   });

@@ -61,14 +61,39 @@ describe("the notice an ingest ends with", () => {
     expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "cancelled" })).text).toBe('Ingest of "Bees" cancelled; nothing was written.');
     expect(
       outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "max_iter", attempts: { analyze: 1, generate: 3 }, issues: ['Page "X" has no sources.'] })).text,
-    ).toBe('Synapse could not produce valid pages for "Bees" in 3 attempts; nothing was written. Last problem: Page "X" has no sources.');
-    expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "budget" })).text).toContain("at the token budget (2.0k tokens used)");
+    ).toBe('Synapse wrote nothing for "Bees": the pages failed the checks 3 times. Page "X" has no sources.');
+    expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "budget" })).text).toContain("at the token budget (2.0k tokens)");
     expect(outcomeNotice("Bees.md", aReport({ converged: false, stopReason: "deadline" })).text).toContain("Raise the run timeout");
     const refused = aReport({ converged: false, stopReason: "error", error: { kind: "transport", message: "Ollama at http://127.0.0.1:11434 is not running." } });
     expect(outcomeNotice("Bees.md", refused)).toEqual({
       ok: false,
       text: 'Synapse could not ingest "Bees": Ollama at http://127.0.0.1:11434 is not running. Use the test connection button in the settings to check the server.',
     });
+  });
+
+  it("gives one hint, never a second after an error that carries its own advice", () => {
+    const ownAdvice = aReport({
+      converged: false,
+      stopReason: "error",
+      error: { kind: "transport", message: "Could not reach Ollama at http://127.0.0.1:11434; check that it is running and the address is right." },
+    });
+    expect(outcomeNotice("Bees.md", ownAdvice).text).toBe(
+      'Synapse could not ingest "Bees": Could not reach Ollama at http://127.0.0.1:11434; check that it is running and the address is right.',
+    );
+    const again = aReport({ converged: false, stopReason: "error", error: { kind: "rate_limit", message: "Anthropic is limiting requests; try again in a minute." } });
+    expect(outcomeNotice("Bees.md", again).text).not.toMatch(/try again.*try again/i);
+  });
+
+  it("keeps failure notices short: at most 25 words", () => {
+    const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
+    const reports = [
+      aReport({ converged: false, stopReason: "max_iter", attempts: { analyze: 1, generate: 3 }, issues: ["The model left the title of page 1 empty."] }),
+      aReport({ converged: false, stopReason: "budget" }),
+      aReport({ converged: false, stopReason: "deadline" }),
+      aReport({ converged: false, stopReason: "error", error: { kind: "timeout", message: "Ollama did not answer within 120 s." } }),
+      aReport({ converged: false, stopReason: "error", error: { kind: "request", message: 'The model "m" does not exist.' } }),
+    ];
+    for (const report of reports) expect(words(outcomeNotice("Notes/Bees and honey.md", report).text), outcomeNotice("Notes/Bees and honey.md", report).text).toBeLessThanOrEqual(25);
   });
 
   it("sums up a folder", () => {
@@ -91,7 +116,7 @@ describe("the result listing", () => {
     const listing = buildResultListing([first, second, failed], "Ingested from the vault");
     expect(listing.groups.map((g) => g.heading)).toEqual(["Created (2)", "Updated (1)"]);
     expect(listing.groups[0]?.pages.map((p) => p.title)).toEqual(["Bees", "Pollination"]);
-    expect(listing.failures).toEqual([{ notePath: "Notes/Wax.md", message: expect.stringContaining("in 3 attempts") as string, issues: ["one", "two"] }]);
+    expect(listing.failures).toEqual([{ notePath: "Notes/Wax.md", message: expect.stringContaining("failed the checks 3 times. one") as string, issues: ["two"] }]);
     expect(listing.summary[0]).toBe("Bees: anthropic (claude-sonnet-4-5), sent off this machine · 2.0k tokens · $0.0123 · 4.3 s");
     expect(listing.calls).toEqual([{ line: "analyze · anthropic (claude-sonnet-4-5) · attempt 1 · ok · 812 ms · 700 in, 90 out", prompt: "Read this note", reply: "{}" }]);
   });

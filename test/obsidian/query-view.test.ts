@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RunContext } from "../../src/core/run-context";
 import type { Message } from "../../src/core/schemas";
 import { NOT_IN_WIKI } from "../../src/query/ask";
-import { QUERY_VIEW_TYPE, type QueryView } from "../../src/ui/query-view";
+import { QUERY_VIEW_TYPE, snippet, type QueryView } from "../../src/ui/query-view";
 import type { ReviewHook, ReviewPlan } from "../../src/wiki/review";
 import { ChatProvider } from "../query/fakes";
 import { eventually } from "../helpers/eventually";
@@ -111,6 +111,15 @@ const button = (view: QueryView, text: string) => {
   return found as HTMLButtonElement;
 };
 
+/** Answers the confirmation "Clear conversation" asks for: `confirm` clears, else it keeps the conversation. */
+function confirmClear(harness: Harness, confirm = true): void {
+  const modal = harness.opened.at(-1);
+  const label = confirm ? "Clear" : "Keep";
+  const found = [...(modal?.contentEl.querySelectorAll("button") ?? [])].find((b) => b.textContent === label);
+  if (!found) throw new Error("Clearing the conversation did not ask first");
+  found.click();
+}
+
 function ask(view: QueryView, question: string) {
   const box = $(view, "textarea") as HTMLTextAreaElement;
   box.value = question;
@@ -157,7 +166,8 @@ describe("Ask the wiki: the view", () => {
     const sources = $$(view, ".synapse-query-sources li");
     expect(sources.map((li) => li.className)).toEqual(["is-verified", "is-unverified"]);
     expect(sources[0]?.querySelector("a")?.textContent).toBe("Ada Lovelace");
-    expect(sources[0]?.querySelector("blockquote")?.textContent).toContain("wrote the first program");
+    expect(sources[0]?.querySelector(".synapse-query-passage")?.textContent).toContain("wrote the first program");
+    expect($(view, ".synapse-query-sources-heading")?.textContent).toBe("Sources");
     expect(sources[1]?.textContent).toMatch(/Charles Darwin — unverified: This page was not among the passages sent/);
     expect($(view, ".synapse-query-unverified-answer")).toBeNull();
     // What the model was sent: the wiki page, never the excluded folder's note.
@@ -193,13 +203,41 @@ describe("Ask the wiki: the view", () => {
   });
 
   it("unloads every answer's render component when the conversation is cleared", async () => {
-    const { view } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it."]));
+    const { view, harness } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it."]));
     await ask(view, QUESTION);
     await ask(view, QUESTION);
     expect(children(view).filter((c) => components.includes(c))).toHaveLength(2);
     button(view, "Clear conversation").click();
+    confirmClear(harness);
     await eventually(() => expect($$(view, ".synapse-query-turn")).toHaveLength(0));
     expect(children(view).filter((c) => components.includes(c))).toEqual([]);
+  });
+
+  it("asks before clearing the conversation, and keeps it when the user says so", async () => {
+    const { view, harness } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it."]));
+    await ask(view, QUESTION);
+    button(view, "Clear conversation").click();
+    expect($$(view, ".synapse-query-turn")).toHaveLength(1);
+    confirmClear(harness, false);
+    expect($$(view, ".synapse-query-turn")).toHaveLength(1);
+    expect(await harness.plugin.query?.history()).toHaveLength(1);
+  });
+
+  it("lists each cited page once, with a short snippet of its passage", async () => {
+    const { view } = await open(new ChatProvider(["[[Ada Lovelace]] wrote it, as [[Ada Lovelace]] says again."]));
+    await ask(view, QUESTION);
+    const sources = $$(view, ".synapse-query-sources li");
+    expect(sources.map((li) => li.querySelector("a")?.textContent)).toEqual(["Ada Lovelace"]);
+    expect(sources[0]?.querySelector(".synapse-query-passage")?.textContent?.length).toBeLessThanOrEqual(141);
+  });
+
+  it("cuts a long passage to a short snippet at a word, without its heading marks", () => {
+    const passage = `## Ada Lovelace\n\n${"Ada wrote notes on the Analytical Engine that hold the first published program. ".repeat(6)}`;
+    const short = snippet(passage);
+    expect(short.length).toBeLessThanOrEqual(141);
+    expect(short).toMatch(/^Ada Lovelace Ada wrote notes/);
+    expect(short).toMatch(/[a-z]…$/);
+    expect(snippet("A short passage.")).toBe("A short passage.");
   });
 
   it("opens a source when its link is clicked", async () => {
@@ -264,6 +302,7 @@ describe("Ask the wiki: the view", () => {
       "And what did Ada Lovelace write about the Analytical Engine?",
     ]);
     button(again, "Clear conversation").click();
+    confirmClear(harness);
     await eventually(() => expect($$(again, ".synapse-query-turn")).toHaveLength(0));
     expect(await harness.plugin.query?.history()).toEqual([]);
     await ask(again, QUESTION);
