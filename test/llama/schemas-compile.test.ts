@@ -13,6 +13,9 @@ import { pairRequest, PairReplySchema } from "../../src/lint/pair-prompt";
 import type { PageRecord } from "../../src/lint/snapshot";
 import { jsonSchemaFor, type SchemaDialect } from "../../src/providers/json-schema";
 import { oneOffRequest } from "../../src/providers/structured-request";
+import { sameSubjectRequest } from "../../src/wiki/model-confirm";
+import type { PageRecord as WikiPageRecord } from "../../src/wiki/identity";
+import { aPage } from "../builders";
 import { ROOT } from "../providers/harness";
 import { loadRuntime, skipNotice, type Runtime } from "./runtime";
 
@@ -24,7 +27,9 @@ const SENT: Record<string, (dialect: SchemaDialect) => Record<string, unknown>> 
   AnalysisSchema: (dialect) => jsonSchemaFor(AnalysisSchema, dialect),
   PagesReplySchema: (dialect) => jsonSchemaFor(PagesReplySchema, dialect),
   pairRequest: (dialect) => oneOffRequest(dialect, pairRequest(page("A"), page("B"))).schema,
+  sameSubjectRequest: (dialect) => oneOffRequest(dialect, sameSubjectRequest(aPage().titled("Zettelkasten").build(), candidate)).schema,
 };
+const candidate: WikiPageRecord = { path: "wiki/concepts/Zettelkasten method.md", id: "sy-z", type: "concept", title: "Zettelkasten method", aliases: [], locked: false, body: "Small linked cards." };
 const DIALECTS: readonly SchemaDialect[] = ["ollama", "openai", "anthropic"];
 
 function sourceFiles(dir: string): string[] {

@@ -71,7 +71,7 @@ describe("the wiki language setting", () => {
     const loaded = loadSettings({ version: 1, wikiLanguage: value, maxIter: 4 });
     expect(loaded.settings.wikiLanguage).toBe("auto");
     expect(loaded.settings.maxIter).toBe(4);
-    expect(loaded.warnings.join(" ")).toMatch(/wikiLanguage/);
+    expect(loaded.warnings.join(" ")).toMatch(/Wiki language/);
   });
 
   it("keeps any ISO 639-1 code", () => {
