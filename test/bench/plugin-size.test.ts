@@ -27,13 +27,13 @@ describe("main.js size", () => {
     expect(inputs.filter((p) => anthropicParts.some((part) => p.includes(`@anthropic-ai/sdk/${part}`)))).toEqual([]);
   });
 
-  it("keeps the openai client's chat, embeddings, models, files and batches, and none of its other resources", async () => {
+  it("keeps the openai client's chat, embeddings, models, files and batches, and none of its other resources or chat helpers", async () => {
     const { inputs } = await bundle;
     const real = inputs.filter((p) => p.startsWith("node_modules/openai/"));
     for (const kept of ["resources/chat/completions/completions.mjs", "resources/embeddings.mjs", "resources/models.mjs", "resources/files.mjs", "resources/batches.mjs"]) {
       expect(real).toContain(`node_modules/openai/${kept}`);
     }
-    const leftOut = ["resources/beta/", "resources/responses/", "resources/realtime/", "resources/admin/", "lib/AssistantStream", "lib/responses/", "azure.mjs", "bedrock.mjs"];
+    const leftOut = ["resources/beta/", "resources/responses/", "resources/realtime/", "resources/admin/", "lib/AssistantStream", "lib/responses/", "lib/ChatCompletionStream", "lib/AbstractChatCompletionRunner", "lib/EventStream", "azure.mjs", "bedrock.mjs"];
     expect(real.filter((p) => leftOut.some((part) => p.startsWith(`node_modules/openai/${part}`)))).toEqual([]);
   });
 });

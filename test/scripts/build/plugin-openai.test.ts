@@ -1,6 +1,6 @@
 /**
  * The OpenAI-compatible backend as main.js bundles it: built with the plugin's own esbuild options
- * (scripts/build/plugin-options.mjs, which leave the client's unused resources out), then driven
+ * (scripts/build/openai-used-parts.mjs leaves the client's unused parts out), then driven
  * against the scripted OpenAI server for everything the plugin asks of the SDK — a structured
  * request (streamed), a refusal, an error status, embeddings, the readiness check's model list —
  * and, for the batch path, files and batches.
@@ -109,5 +109,7 @@ describe("the OpenAI-compatible backend as bundled in main.js", () => {
     // What main.js leaves out: the Responses and Beta (Assistants) resources are there only by name.
     expect(typeof (client.responses as { create?: unknown }).create).toBe("undefined");
     expect(typeof (client.beta as { assistants?: unknown }).assistants).toBe("undefined");
+    // The SDK's own chat helpers (Synapse reads the stream itself) say so if anything calls them.
+    expect(() => client.chat.completions.stream({ model: "m", messages: [] })).toThrow(/chat\.completions\.stream is not part of the Synapse plugin's openai client/);
   });
 });
