@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions.
  * `npm run bench -- --only=scan` runs only the adversarial-notes scan; `--only=local-pace` only the
- * ingest against a server paced like a CPU.
+ * ingest against a server paced like a CPU; `--only=size` only main.js's size and its bytes per package.
  */
 import { benchAdversarialScan } from "./adversarial-scan.bench";
 import { benchCli } from "./cli.bench";
@@ -12,6 +12,7 @@ import { benchLanguage } from "./language.bench";
 import { benchLint } from "./lint.bench";
 import { benchLocalPace } from "./local-pace.bench";
 import { benchPlugin } from "./plugin.bench";
+import { measureBundle, sizeResults } from "./plugin-size";
 import { benchQuery } from "./query.bench";
 import { benchRetrieval } from "./retrieval.bench";
 import { benchRetrievalQuality } from "./retrieval-quality.bench";
@@ -24,6 +25,11 @@ const results: BenchResult[] = [];
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 if (only === "scan") {
   results.push(...benchAdversarialScan());
+  printResults(results);
+  process.exit(results.some((r) => r.pass === false) ? 1 : 0);
+}
+if (only === "size") {
+  results.push(...sizeResults(await measureBundle()));
   printResults(results);
   process.exit(results.some((r) => r.pass === false) ? 1 : 0);
 }

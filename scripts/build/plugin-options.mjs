@@ -31,7 +31,7 @@ module.exports = {
 const noOpenTelemetry = {
   name: "no-opentelemetry",
   setup(build) {
-    build.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: "otel", namespace: "synapse-otel" }));
+    build.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: "@opentelemetry/api", namespace: "synapse-otel" }));
     build.onLoad({ filter: /.*/, namespace: "synapse-otel" }, () => ({ contents: OTEL_STAND_IN, loader: "js" }));
   },
 };
