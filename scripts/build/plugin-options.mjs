@@ -1,6 +1,7 @@
 // The esbuild options of the Obsidian plugin bundle (main.js), shared by esbuild.config.mjs and the
 // size benchmark (bench/plugin-size.ts), so the bench measures exactly what the build ships.
 import { builtinModules } from "node:module";
+import { anthropicUsedParts } from "./anthropic-used-parts.mjs";
 import { openaiUsedParts } from "./openai-used-parts.mjs";
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
@@ -46,7 +47,7 @@ export function pluginOptions(production) {
     target: "es2022",
     outfile: "main.js",
     external: ["obsidian", "electron", "@codemirror/*", "@lezer/*", ...nodeBuiltins],
-    plugins: [noFetchPolyfill, noOpenTelemetry, openaiUsedParts],
+    plugins: [noFetchPolyfill, noOpenTelemetry, openaiUsedParts, anthropicUsedParts],
     // UTF-8 as it is instead of \\u escapes: smaller, and Obsidian reads main.js as UTF-8.
     charset: "utf8",
     minify: production,

@@ -28,6 +28,12 @@ describe("main.js size", () => {
     expect(inputs.filter((p) => anthropicParts.some((part) => p.includes(`@anthropic-ai/sdk/${part}`)))).toEqual([]);
   });
 
+  it("keeps the Anthropic SDK's credential chain out: Synapse passes the key", async () => {
+    const { inputs } = await bundle;
+    const chain = ["lib/credentials/credential-chain", "lib/credentials/user-oauth", "lib/credentials/oidc-federation", "lib/credentials/identity-token", "core/credentials"];
+    expect(inputs.filter((p) => chain.some((part) => p.startsWith(`node_modules/@anthropic-ai/sdk/${part}`)))).toEqual([]);
+  });
+
   it("keeps the openai client's chat, embeddings, models, files and batches, and none of its other resources or chat helpers", async () => {
     const { inputs } = await bundle;
     const real = inputs.filter((p) => p.startsWith("node_modules/openai/"));

@@ -5,13 +5,10 @@
  * request (streamed), a refusal, an error status, embeddings, the readiness check's model list —
  * and, for the batch path, files and batches.
  */
-import { createRequire } from "node:module";
-import { runInThisContext } from "node:vm";
-import esbuild from "esbuild";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type * as Factory from "../../../src/providers/factory";
 import type * as Readiness from "../../../src/providers/readiness";
-import { pluginOptions } from "../../../scripts/build/plugin-options.mjs";
+import { bundleAsPlugin } from "../../helpers/plugin-bundle";
 import { startScriptedServer, type ScriptedServer } from "../../helpers/scripted-server";
 import { ANALYSIS, REPLIES, SERVER_MODELS, content, envFor, failure, ingestRun } from "../../providers/harness";
 
@@ -22,28 +19,10 @@ interface Bundled {
   checkReadiness: typeof Readiness.checkReadiness;
 }
 
-/** The factory and the readiness check, bundled as main.js bundles them and evaluated as CommonJS. */
+/** The factory and the readiness check, bundled as main.js bundles them. */
 async function bundleFactory(): Promise<Bundled> {
-  const { entryPoints: _entry, outfile: _outfile, ...options } = pluginOptions(true);
-  const result = await esbuild.build({
-    ...options,
-    stdin: {
-      contents: `export { createProvider, createOpenAI, openaiClient } from "./src/providers/factory";\nexport { checkReadiness } from "./src/providers/readiness";`,
-      resolveDir: process.cwd(),
-      loader: "ts",
-    },
-    write: false,
-    logLevel: "error",
-  });
-  const source = result.outputFiles?.[0]?.text ?? "";
-  const module = { exports: {} as Record<string, unknown> };
-  const wrapper = runInThisContext(`(function (require, module, exports) {\n${source}\n})`, { filename: "bundled-factory.js" }) as (
-    require: NodeJS.Require,
-    module: { exports: Record<string, unknown> },
-    exports: Record<string, unknown>,
-  ) => void;
-  wrapper(createRequire(import.meta.url), module, module.exports);
-  return module.exports as unknown as Bundled;
+  const entry = `export { createProvider, createOpenAI, openaiClient } from "./src/providers/factory";\nexport { checkReadiness } from "./src/providers/readiness";`;
+  return (await bundleAsPlugin(entry)) as unknown as Bundled;
 }
 
 describe("the OpenAI-compatible backend as bundled in main.js", () => {
