@@ -82,9 +82,10 @@ describe("the OpenAI-compatible backend as bundled in main.js", () => {
     const client = await bundled.openaiClient(env, new URL(`${server.url}/v1`), "key", transport);
     await client.files.create({ file: new File(["{}\n"], "requests.jsonl"), purpose: "batch" });
     await client.files.retrieve("file-1");
+    await client.files.content("file-1");
     await client.batches.create({ input_file_id: "file-1", endpoint: "/v1/chat/completions", completion_window: "24h" });
     await client.batches.retrieve("batch-1");
-    expect(sent).toEqual(["POST /v1/files", "GET /v1/files/file-1", "POST /v1/batches", "GET /v1/batches/batch-1"]);
+    expect(sent).toEqual(["POST /v1/files", "GET /v1/files/file-1", "GET /v1/files/file-1/content", "POST /v1/batches", "GET /v1/batches/batch-1"]);
     // What main.js leaves out: the Responses and Beta (Assistants) resources are there only by name.
     expect(typeof (client.responses as { create?: unknown }).create).toBe("undefined");
     expect(typeof (client.beta as { assistants?: unknown }).assistants).toBe("undefined");
