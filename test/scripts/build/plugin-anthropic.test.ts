@@ -2,7 +2,8 @@
  * The Anthropic backend as main.js bundles it: built with the plugin's own esbuild options
  * (scripts/build/anthropic-used-parts.mjs leaves the SDK's credential chain out, since Synapse
  * always passes the key), then driven against the scripted Anthropic server: a structured request,
- * a streamed chat, an error status, and the readiness check's model list, with and without a key.
+ * a streamed chat, an error status, the readiness check's model list, with and without a key, and
+ * the message batches the batch path uses.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRunContext } from "../../../src/core/run-context";
@@ -14,6 +15,7 @@ import { API_KEY, REPLIES, collect, content, envFor, failure, ingestRun, startSe
 
 interface Bundled {
   createProvider: typeof Factory.createProvider;
+  anthropicClient: typeof Factory.anthropicClient;
   checkReadiness: typeof Readiness.checkReadiness;
 }
 
@@ -21,7 +23,7 @@ describe("the Anthropic backend as bundled in main.js", () => {
   let bundled: Bundled;
   let server: ScriptedServer;
   beforeAll(async () => {
-    const entry = `export { createProvider } from "./src/providers/factory";\nexport { checkReadiness } from "./src/providers/readiness";`;
+    const entry = `export { anthropicClient, createProvider } from "./src/providers/factory";\nexport { checkReadiness } from "./src/providers/readiness";`;
     [bundled, server] = await Promise.all([bundleAsPlugin(entry) as Promise<unknown> as Promise<Bundled>, startServer("anthropic")]);
   });
   afterAll(() => server.close());
@@ -52,5 +54,19 @@ describe("the Anthropic backend as bundled in main.js", () => {
     const keyless = await bundled.checkReadiness("anthropic", envFor("anthropic", server, { key: null }));
     expect(keyless.ok).toBe(false);
     expect(keyless.problems.join(" ")).not.toMatch(/credential chain/);
+  });
+
+  it("keeps the message batches for the batch path", async () => {
+    const sent: string[] = [];
+    const transport: typeof fetch = (input, init) => {
+      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+      sent.push(`${init?.method ?? "GET"} ${url.pathname}`);
+      return Promise.resolve(new Response(JSON.stringify({ id: "msgbatch_1", type: "message_batch" }), { status: 200, headers: { "content-type": "application/json" } }));
+    };
+    const client = await bundled.anthropicClient(envFor("anthropic", server), new URL(server.url), API_KEY, transport);
+    await client.messages.batches.create({ requests: [{ custom_id: "a", params: { model: "claude-haiku-4-5", max_tokens: 10, messages: [{ role: "user", content: "hi" }] } }] });
+    await client.messages.batches.retrieve("msgbatch_1");
+    await client.messages.batches.cancel("msgbatch_1");
+    expect(sent).toEqual(["POST /v1/messages/batches", "GET /v1/messages/batches/msgbatch_1", "POST /v1/messages/batches/msgbatch_1/cancel"]);
   });
 });
