@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { defineConfig } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
 import tseslint from "typescript-eslint";
@@ -42,7 +43,7 @@ const LAYERS = {
   bridge: ["query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
   query: ["wiki", "retrieval", "providers", "vault", "settings", "core"],
   lint: ["wiki", "retrieval", "providers", "vault", "settings", "core"],
-  wiki: ["vault", "settings", "core"],
+  wiki: ["retrieval", "vault", "settings", "core"],
   retrieval: ["vault", "settings", "core"],
   providers: ["settings", "core"],
   vault: ["settings", "core"],
@@ -53,14 +54,8 @@ const LAYERS = {
 // keeps them from growing into circles between files). `except` lists the files of the lower folder
 // that may be imported.
 const LAYER_EXCEPTIONS = {
-  // The ingest packs its context with retrieval (wiki ↔ retrieval is a known loop); `Retriever` is
-  // the search contract the ingest is handed (a type).
-  wiki: { retrieval: ["./context.ts", "./pack.ts", "./related-pages.ts", "./time-slice.ts", "./types.ts"] },
-  // Retrieval hashes notes, strips provenance and skips index.md/log.md as the wiki defines them.
-  // The catalog implements the ingest's `WikiCatalog` (a type).
-  retrieval: { wiki: ["./content-hash.ts", "./provenance-strip.ts", "./index-log.ts", "./ingest-types.ts"] },
-  // A provider that embeds implements retrieval's `Embedder` contract (a type).
-  providers: { retrieval: ["./embedder.ts"] },
+  // A provider that embeds implements retrieval's `Embedder` contract (a type, from its door).
+  providers: { retrieval: ["./index.ts"] },
   // The Node write context builds the write path's contract and names the lock's holder.
   vault: { wiki: ["./write-context.ts", "./write-lock.ts", "./write-records.ts"] },
 };
@@ -75,6 +70,18 @@ const layerZones = Object.entries(LAYERS).flatMap(([target, allowed]) =>
       message: `src/${target} sits below src/${from} (docs/contributing/architecture.md, "Layers").`,
     })),
 );
+
+// Retrieval has one door, src/retrieval/index.ts (docs/contributing/retrieval.md): every other part
+// of src/ imports that module only, so the rest of the folder (segments, shards, the update
+// protocol's steps) can change freely. test/ and bench/ are outside the zone on purpose: tests check
+// the internals themselves, and the benchmarks measure them (the quality benchmark fuses the
+// index's own candidates under each setting).
+const retrievalDoor = {
+  target: readdirSync(new URL("./src", import.meta.url)).filter((name) => name !== "retrieval").map(folderGlob),
+  from: "./src/retrieval",
+  except: ["./index.ts"],
+  message: "Import retrieval through its door, src/retrieval/index.ts (docs/contributing/retrieval.md).",
+};
 
 export default defineConfig([
   { ignores: ["node_modules/**", "dist/**", "main.js", "coverage/**", "examples/**", ".tmp/**", "*.config.mjs", "*.config.ts"] },
@@ -94,7 +101,7 @@ export default defineConfig([
       "no-undef": "off",
       "@typescript-eslint/no-explicit-any": "error",
       "no-restricted-syntax": ["error", ZOD_NAMED],
-      "import/no-restricted-paths": ["error", { zones: layerZones }],
+      "import/no-restricted-paths": ["error", { zones: [...layerZones, retrievalDoor] }],
       "no-restricted-imports": [
         "error",
         { paths: [{ name: "gray-matter", message: "gray-matter evaluates ---js frontmatter; use the yaml package." }] },

@@ -9,7 +9,7 @@ import { plainText } from "../src/core/plain-text";
 import { wikilinkTargets } from "../src/core/wikilinks";
 import { parseNote, searchableText } from "../src/retrieval/chunker";
 import { parseLinks } from "../src/retrieval/links";
-import { tokenize } from "../src/retrieval/tokenize";
+import { tokenize } from "../src/core/tokenize";
 import { tile } from "../test/helpers/adversarial-texts";
 import { corpusNotes } from "../test/helpers/corpus";
 import type { BenchResult } from "./stats";

@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { performance, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
-import { TimeSlicer } from "../src/retrieval/time-slice";
+import { TimeSlicer } from "../src/core/time-slice";
 import type { StateStore } from "../src/vault/state-store";
 
 export interface MainThreadFigures {

@@ -11,7 +11,7 @@
  * make the query trivial.
  */
 import { parse as parseYaml } from "yaml";
-import { tokenize } from "../src/retrieval/tokenize";
+import { tokenize } from "../src/core/tokenize";
 import { seededRandom } from "../test/helpers/seeded-random";
 
 export type QueryKind = "passage-en" | "passage-other" | "headings" | "link-sentence" | "link-label";

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { DEFAULT_SLICE_MS } from "../src/retrieval/time-slice";
+import { DEFAULT_SLICE_MS } from "../src/core/time-slice";
 import { CORPUS, requireCorpus } from "../test/helpers/corpus";
 import type { BenchResult } from "./stats";
 

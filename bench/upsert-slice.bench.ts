@@ -10,7 +10,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { runPieces, runPiecesSliced } from "../src/retrieval/time-slice";
+import { runPieces, runPiecesSliced } from "../src/core/time-slice";
 import { VaultIndex } from "../src/retrieval/vault-index";
 import { MemoryStateStore } from "../src/vault/memory-state-store";
 import { corpusNotes } from "../test/helpers/corpus";

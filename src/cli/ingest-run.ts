@@ -10,7 +10,7 @@ import type { VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "../wiki/apply";
 import { ingestNote } from "../wiki/ingest-note";
 import type { IngestReport, WikiCatalog } from "../wiki/ingest-types";
-import type { Retriever } from "../retrieval/types";
+import type { Retriever } from "../retrieval";
 import type { ReviewPlan } from "../wiki/review";
 import type { CliIO } from "./io";
 import type { MemoryRunLogger } from "../core/log";

@@ -3,10 +3,7 @@ import { plural } from "../core/plural";
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
-import { indexCatalog } from "../retrieval/catalog";
-import type { Embedder } from "../retrieval/embedder";
-import { syncIndex, type SyncPart, type SyncResult } from "../retrieval/sync";
-import { VaultIndex } from "../retrieval/vault-index";
+import { openIndex, type Embedder, type SearchIndex, type SyncPart, type SyncResult } from "../retrieval";
 import { NodeStateStore } from "../vault/node-state-store";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
@@ -20,7 +17,7 @@ import { readVaultSettings } from "./vault-settings";
 import type { Settings } from "../settings/schema";
 
 export interface OpenedIndex {
-  readonly index: VaultIndex;
+  readonly index: SearchIndex;
   readonly sync: SyncResult;
   readonly vaultRoot: string;
   readonly store: NodeStateStore;
@@ -93,7 +90,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
   const listing = vault.list("");
   // Its error, if any, is raised where the sync awaits it; an index that fails to open must not leave it unhandled.
   listing.catch(() => undefined);
-  const index = await VaultIndex.open({
+  const index = await openIndex({
     store,
     reader: vault,
     wikiFolder: effectiveWikiFolder(settings.wikiFolder),
@@ -104,11 +101,12 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
     configuredEmbeddingModel: embedding?.configuredEmbeddingModelId(settings) ?? null,
   });
   io.mark?.("indexLoaded");
-  const rejectedVectors = index.vectors?.rejectedShards ?? 0;
+  const opened = index.stats();
+  const rejectedVectors = opened.vectors?.rejectedShards ?? 0;
   if (rejectedVectors > 0) io.stderr(`Warning: ${plural(rejectedVectors, "vector shard")} ${rejectedVectors === 1 ? "was" : "were"} damaged, outdated or made by another model; their notes are embedded again.\n`);
-  if (index.rejectedShards > 0) io.stderr(`Warning: ${plural(index.rejectedShards, "index shard")} ${index.rejectedShards === 1 ? "was" : "were"} damaged or outdated; their notes are indexed again.\n`);
+  if (opened.rejectedShards > 0) io.stderr(`Warning: ${plural(opened.rejectedShards, "index shard")} ${opened.rejectedShards === 1 ? "was" : "were"} damaged or outdated; their notes are indexed again.\n`);
   let last = 0;
-  const sync = await syncIndex(index, vault, {
+  const sync = await index.sync(vault, {
     batchSize: 200,
     listing,
     flush: (options.persist ?? "sync") === "sync",
@@ -136,7 +134,7 @@ export async function openIndexIn(vaultRoot: string, settings: Settings, io: Cli
   io.mark?.("synced");
   if (sync.vectorError) io.stderr(`${options.progress ? "\n" : ""}Warning: ${sync.vectorError}\n`);
   let wrote = false;
-  const catalog = indexCatalog(index, vault, { changed: () => void (wrote = true) });
+  const catalog = index.catalog(vault, { changed: () => void (wrote = true) });
   const finish = async () => {
     if (options.persist === "refresh" && wrote) await index.flush();
   };

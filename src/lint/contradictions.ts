@@ -6,7 +6,7 @@
  */
 import { SynapseError } from "../core/errors";
 import { splitFrontmatter } from "../core/markdown";
-import { contentHash } from "../wiki/content-hash";
+import { contentHash } from "../core/content-hash";
 import { HASH_KEY } from "../wiki/page-markdown";
 import { keepOwnership } from "../wiki/provenance";
 import { sourceKey } from "../core/sources";

@@ -5,7 +5,7 @@
  */
 import { sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
-import { contentHash } from "../wiki/content-hash";
+import { contentHash } from "../core/content-hash";
 import { indexPath, logPath } from "../wiki/index-log";
 import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
@@ -15,7 +15,7 @@ import { boundedEditDistance } from "./edit-distance";
 import { describeDrift, indexDrift } from "./index-drift";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
-import { runPieces, runPiecesSliced, type Pieces } from "../retrieval/time-slice";
+import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
 export interface CheckInputs {
   readonly snapshot: WikiSnapshot;

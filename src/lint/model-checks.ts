@@ -18,7 +18,7 @@ import { estimateCost, runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
 import { createRunContext, throwIfStopped, type RunContext } from "../core/run-context";
 import type { Message } from "../core/schemas";
-import { estimateTokens } from "../retrieval/tokens";
+import { estimateTokens } from "../core/tokens";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { WriteContext } from "../wiki/apply";

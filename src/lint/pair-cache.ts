@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import type { StateStore } from "../vault/state-store";
-import { contentHash } from "../wiki/content-hash";
+import { contentHash } from "../core/content-hash";
 import type { PagePair } from "./pair-candidates";
 
 export const PAIR_CACHE_KEY = "lint-model-checks.json";

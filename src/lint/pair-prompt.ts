@@ -10,8 +10,8 @@ import * as z from "zod";
 import type { StructuredAsk } from "../core/provider";
 import type { Message } from "../core/schemas";
 import { findJson } from "../core/json-repair";
-import { truncateToTokens } from "../retrieval/tokens";
-import { stripProvenance } from "../wiki/provenance-strip";
+import { truncateToTokens } from "../core/tokens";
+import { stripProvenance } from "../core/provenance-strip";
 import type { PageRecord } from "./snapshot";
 
 /** Each page's text is cut to this many tokens, so a pair's prompt stays small whatever the pages. */

@@ -6,7 +6,7 @@
  * The CLI passes no `yieldNow`: its checkpoints only let pending promises run.
  */
 import { SynapseError } from "../core/errors";
-import { TimeSlicer } from "../retrieval/time-slice";
+import { TimeSlicer } from "../core/time-slice";
 
 export interface PassOptions {
   readonly signal?: AbortSignal;

@@ -11,7 +11,7 @@
  * frequency) leaves every pair of those pages below 0.6 while two pages about one subject in other
  * words still score above 0.7 (test/lint/near-duplicates.test.ts holds both).
  */
-import { forEachToken } from "../retrieval/tokenize";
+import { forEachToken } from "../core/tokenize";
 import type { PageRecord } from "./snapshot";
 
 /** A text's words as ranks (0 the rarest word of the set) in ascending order and their weights, of length 1. */

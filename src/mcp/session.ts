@@ -9,7 +9,6 @@ import { createProvider } from "../providers/factory";
 import type { InferenceProvider } from "../core/provider";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import { ProposalStore } from "../proposals/proposal-store";
-import { syncIndex } from "../retrieval/sync";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
@@ -79,7 +78,7 @@ export class McpSession {
     const held = this.opened;
     if (held && held.shape === shape) {
       const opened = await held.index;
-      await syncIndex(opened.index, this.vault, { batchSize: 200, flush: true, ...(signal ? { signal } : {}) });
+      await opened.index.sync(this.vault, { batchSize: 200, flush: true, ...(signal ? { signal } : {}) });
       return opened;
     }
     const index = openIndexIn(this.options.vaultRoot, settings, this.options.io, { progress: false, ...(signal ? { signal } : {}) });

@@ -4,9 +4,9 @@
  * Frontmatter `sources` still come from the markdown parser.
  */
 import { getAllTags, type CachedMetadata } from "obsidian";
-import type { NoteLinks } from "../retrieval/links";
+import type { HostLinks } from "../retrieval";
 
-export function linksFromCache(cache: CachedMetadata): Pick<NoteLinks, "links" | "embeds" | "tags"> {
+export function linksFromCache(cache: CachedMetadata): HostLinks {
   const target = (link: string) => link.replace(/[#^|].*$/s, "").trim();
   const unique = (items: readonly string[]) => [...new Set(items.filter(Boolean))];
   return {

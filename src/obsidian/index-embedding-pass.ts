@@ -6,8 +6,7 @@
  * 10 min, and once it answers and the notes changed meanwhile are embedded, vector search is back
  * on — one more notice. A failure during a search (the query's embedding) counts the same.
  */
-import type { VaultIndex } from "../retrieval/vault-index";
-import type { VectorBackend } from "../retrieval/vector-backend";
+import type { SearchIndex, VectorControl } from "../retrieval";
 import { embeddingStatus } from "./index-status";
 
 /** Runs `run` once after `ms`; returns how to cancel it (`window.setTimeout` in Obsidian, a fake clock in tests). */
@@ -19,8 +18,8 @@ export const RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 600_000];
 export const BACK_ON_MESSAGE = "Vector search is back on: the embedding server answers again.";
 
 export interface EmbeddingPassOptions {
-  readonly index: VaultIndex;
-  readonly vectors: VectorBackend;
+  readonly index: SearchIndex;
+  readonly vectors: VectorControl;
   /** Aborted when the index closes: the pass stops between requests, no retry follows. */
   readonly signal: AbortSignal;
   /** A checkpoint that yields when the time slice is spent (a fresh slicer per pass). */

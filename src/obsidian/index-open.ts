@@ -5,12 +5,9 @@
  * come from Obsidian's metadata cache when it has parsed the note (else from the markdown), and
  * link targets resolve as Obsidian resolves them. Embedding is left to the background pass.
  */
-import type { App, CachedMetadata } from "obsidian";
-import type { Embedder } from "../retrieval/embedder";
-import { parseLinks, sourcesOf, type LinkExtractor } from "../retrieval/links";
-import { syncIndex } from "../retrieval/sync";
-import type { TimeSlicer } from "../retrieval/time-slice";
-import { VaultIndex } from "../retrieval/vault-index";
+import type { App } from "obsidian";
+import type { TimeSlicer } from "../core/time-slice";
+import { openIndex, type Embedder, type SearchIndex } from "../retrieval";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import { effectiveWikiFolder } from "../wiki/page-paths";
@@ -30,8 +27,6 @@ export interface OpenIndexDeps {
   readonly embedder?: (settings: Settings) => Promise<Embedder | null>;
   /** Tells the user why vector search is off (a notice). */
   readonly tell: (message: string) => void;
-  /** The metadata cache that came with the vault event being applied, if any. */
-  readonly currentCache: () => CachedMetadata | null;
 }
 
 /** The embedder the settings choose; when it cannot be built, a notice and text and links only. */
@@ -47,16 +42,13 @@ async function embedderFor(deps: OpenIndexDeps): Promise<Embedder | null> {
   }
 }
 
-export async function openAndSync(deps: OpenIndexDeps): Promise<VaultIndex> {
+export async function openAndSync(deps: OpenIndexDeps): Promise<SearchIndex> {
   const { app, settings, signal } = deps;
-  const cacheOf = (path: string): CachedMetadata | null => {
+  // Links from the metadata cache when Obsidian has parsed the note; a vault event brings its own (index-service.ts).
+  const knownLinks = (path: string) => {
     const file = app.vault.getFileByPath(path);
-    return file ? app.metadataCache.getFileCache(file) : null;
-  };
-  const links: LinkExtractor = (path, markdown, parsed) => {
-    const cache = deps.currentCache() ?? cacheOf(path);
-    // With the cache, the note's text is not scanned for links (tens of ms for a note of megabytes).
-    return cache ? { sources: sourcesOf(parsed), ...linksFromCache(cache) } : parseLinks(path, markdown, parsed);
+    const cache = file ? app.metadataCache.getFileCache(file) : null;
+    return cache ? linksFromCache(cache) : null;
   };
   const read = async (path: string): Promise<string> => {
     const file = app.vault.getFileByPath(path);
@@ -66,7 +58,7 @@ export async function openAndSync(deps: OpenIndexDeps): Promise<VaultIndex> {
   const embedder = await embedderFor(deps);
   signal.throwIfAborted();
   const loading = deps.slicer();
-  const index = await VaultIndex.open({
+  const index = await openIndex({
     // A warm start loads every shard: in time slices too.
     checkpoint: (force) => loading.checkpoint(force),
     store: deps.store,
@@ -74,15 +66,15 @@ export async function openAndSync(deps: OpenIndexDeps): Promise<VaultIndex> {
     wikiFolder: effectiveWikiFolder(settings.wikiFolder),
     excludedFolders: settings.excludedFolders,
     maxNoteBytes: settings.maxNoteBytes,
-    links,
+    knownLinks,
     resolver: { resolve: (target, from) => app.metadataCache.getFirstLinkpathDest(target, from)?.path ?? null },
     embedder,
     // The plugin's embedder is the one its settings choose: the configured model's vectors.
     configuredEmbeddingModel: embedder?.modelId ?? null,
   });
   signal.throwIfAborted();
-  deps.status(index.size === 0 ? "Indexing the vault…" : "");
-  await syncIndex(index, deps.vault, {
+  deps.status(index.stats().notes === 0 ? "Indexing the vault…" : "");
+  await index.sync(deps.vault, {
     batchSize: 50,
     slicer: deps.slicer(),
     signal,

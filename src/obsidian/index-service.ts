@@ -18,16 +18,13 @@
  * outdated shard is dropped on open and its notes indexed again by the sync.
  */
 import { TFile, type App, type CachedMetadata } from "obsidian";
-import { indexCatalog } from "../retrieval/catalog";
-import type { Embedder } from "../retrieval/embedder";
-import { runPiecesSliced, TimeSlicer, type Pieces } from "../retrieval/time-slice";
-import type { Retriever } from "../retrieval/types";
-import type { PreparedNote } from "../retrieval/note-preparation";
-import type { VaultIndex } from "../retrieval/vault-index";
+import { TimeSlicer } from "../core/time-slice";
+import type { Embedder, Retriever, SearchIndex } from "../retrieval";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { WikiCatalog } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";
+import { linksFromCache } from "./cache-links";
 import { embeddingKey } from "./index-embedding";
 import { EmbeddingPass, type Schedule } from "./index-embedding-pass";
 import { openAndSync } from "./index-open";
@@ -72,9 +69,9 @@ export interface IndexServiceOptions {
 interface Session {
   readonly key: string;
   readonly controller: AbortController;
-  opening: Promise<VaultIndex | null>;
+  opening: Promise<SearchIndex | null>;
   /** Set once the first sync is done: the index vault events and ingests use. */
-  index: VaultIndex | null;
+  index: SearchIndex | null;
   /** The background embedding and its retries, once the index is open with an embedder. */
   embedding: EmbeddingPass | null;
 }
@@ -98,8 +95,6 @@ export class IndexService {
   private session: Session | null = null;
   /** Paths changed since the last update, with the metadata cache Obsidian sent with the change. */
   private readonly pending = new Map<string, CachedMetadata | null>();
-  /** The cache of the note being indexed right now, for the link extractor. */
-  private current: CachedMetadata | null = null;
   private updateTimer: number | null = null;
   private flushTimer: number | null = null;
   private reopenTimer: number | null = null;
@@ -119,7 +114,7 @@ export class IndexService {
   }
 
   /** The open index, when its first sync is done; null before, and while it reopens. */
-  private get index(): VaultIndex | null {
+  private get index(): SearchIndex | null {
     return this.session?.index ?? null;
   }
 
@@ -128,7 +123,7 @@ export class IndexService {
    * could not be opened. When the settings that shape the index changed, the index opened for the
    * old ones is cancelled (its sync stops at its next yield) and closed before the new one opens.
    */
-  async ready(): Promise<VaultIndex | null> {
+  async ready(): Promise<SearchIndex | null> {
     for (;;) {
       const session = this.sessionForSettings();
       if (!session) return null;
@@ -180,7 +175,7 @@ export class IndexService {
     session.embedding?.stop();
     await session.embedding?.idle();
     await this.updating;
-    if (session.index) await this.write(session.index);
+    if (session.index) await this.write(session.index, true);
   }
 
   /** Retrieval and the wiki catalogue for one ingest; null when the index is unavailable. */
@@ -188,7 +183,7 @@ export class IndexService {
     const index = await this.ready();
     if (!index) return null;
     await this.settle();
-    return { retriever: index, catalog: indexCatalog(index, this.vault, { changed: () => this.changedByRun() }) };
+    return { retriever: index, catalog: index.catalog(this.vault, { changed: () => this.changedByRun() }) };
   }
 
   /** The index for a question ("Ask the wiki"): up to date with every change made so far. */
@@ -221,7 +216,7 @@ export class IndexService {
     const index = this.index;
     if (index) {
       const slicer = this.slicer();
-      await runPiecesSliced(index.searchMergePieces(), () => slicer.checkpoint());
+      await index.compact(() => slicer.checkpoint());
     }
   }
 
@@ -239,7 +234,7 @@ export class IndexService {
     if (this.session === session && !this.disposed) this.options.notify?.(message);
   }
 
-  private async open(session: Session): Promise<VaultIndex> {
+  private async open(session: Session): Promise<SearchIndex> {
     const { signal } = session.controller;
     const index = await openAndSync({
       app: this.options.app,
@@ -251,7 +246,6 @@ export class IndexService {
       status: this.options.status,
       ...(this.options.embedder ? { embedder: this.options.embedder } : {}),
       tell: (message) => this.tell(session, message),
-      currentCache: () => this.current,
     });
     session.index = index;
     // Changes made while the sync ran are applied now (most are already in: their text hashes match).
@@ -314,7 +308,10 @@ export class IndexService {
       return;
     }
     this.pending.delete(path);
-    if (index.remove(path)) this.scheduleFlush();
+    // The note is out of the index before `apply` returns its promise.
+    void index.apply([{ kind: "delete", path }]).then(({ outcomes }) => {
+      if (outcomes[0] === "changed") this.scheduleFlush();
+    });
   }
 
   private scheduleUpdate(delay: number): void {
@@ -341,31 +338,28 @@ export class IndexService {
       if (session.controller.signal.aborted) return;
       const file = this.options.app.vault.getFileByPath(path);
       if (!file) {
-        changed = index.remove(path) || changed;
+        const { outcomes } = await index.apply([{ kind: "delete", path }]);
+        changed = outcomes[0] === "changed" || changed;
         continue;
       }
       const text = await this.options.app.vault.cachedRead(file).catch(() => null);
       if (text === null || session.controller.signal.aborted) continue;
       // Deleted or moved while it was read: its event has dropped it already, and its text must not come back.
-      if (file.path !== path || this.options.app.vault.getFileByPath(path) !== file) continue;
-      let preparing: Pieces<PreparedNote>;
-      this.current = cache;
-      try {
-        // The links now, from this event's metadata cache; a large note's terms in pieces after.
-        preparing = index.prepare(path, text, { mtime: file.stat.mtime, size: file.stat.size });
-      } finally {
-        this.current = null;
-      }
-      const prepared = await runPiecesSliced(preparing, () => slicer.checkpoint());
-      // Reopened, or the note changed, moved or went meanwhile: its newer event has dealt with it.
-      if (session.controller.signal.aborted || this.pending.has(path)) continue;
-      if (file.path !== path || this.options.app.vault.getFileByPath(path) !== file) continue;
-      const outcome = index.commit(prepared, { mergeLater: true });
+      const inPlace = () => file.path === path && this.options.app.vault.getFileByPath(path) === file;
+      const { outcomes } = await index.apply(
+        // The links of this event's metadata cache; without one, the index asks the cache for them.
+        [{ kind: "upsert", path, text, stat: { mtime: file.stat.mtime, size: file.stat.size }, links: cache && linksFromCache(cache) }],
+        {
+          checkpoint: () => slicer.checkpoint(),
+          // Reopened, or the note changed, moved or went since it was read: its newer event deals with it.
+          stillCurrent: () => !session.controller.signal.aborted && !this.pending.has(path) && inPlace(),
+        },
+      );
+      const outcome = outcomes[0];
       // Written or removed meanwhile by something else (a run, a delete, a rename): read it again if it is still there.
       const still = outcome === "stale" ? this.options.app.vault.getFileByPath(path) : null;
       if (still) this.changed(still);
-      changed = outcome !== "stale" || changed;
-      if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), () => slicer.checkpoint());
+      changed = outcome === "changed" || outcome === "unchanged" || changed;
     }
     if (changed) {
       this.scheduleFlush();
@@ -392,11 +386,12 @@ export class IndexService {
    * Writes an index's changed shards, encoding them in time slices like everything else on the main
    * thread. One write at a time, each after the one before: a write that finds nothing left to do
    * must still not settle while an earlier one is writing, or `flush()` and `closed` would settle
-   * before the shards are on disk.
+   * before the shards are on disk. `closing`: the session ends, and its index with this write.
    */
-  private write(index: VaultIndex): Promise<void> {
+  private write(index: SearchIndex, closing = false): Promise<void> {
     const slicer = this.slicer();
-    this.writing = this.writing.then(() => index.flush({ checkpoint: () => slicer.checkpoint() })).then(
+    const options = { checkpoint: () => slicer.checkpoint() };
+    this.writing = this.writing.then<unknown>(() => (closing ? index.close(options) : index.flush(options))).then(
       () => undefined,
       (error: unknown) => this.options.onError?.(error),
     );

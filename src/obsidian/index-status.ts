@@ -1,5 +1,5 @@
 /** The index's status-bar lines: a count while indexing, then while embedding; "" (hidden) when done. */
-import type { SyncProgress } from "../retrieval/sync";
+import type { SyncProgress } from "../retrieval";
 
 const count = (n: number) => n.toLocaleString("en-US");
 

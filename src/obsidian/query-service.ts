@@ -5,7 +5,7 @@
  */
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
-import type { Retriever } from "../retrieval/types";
+import type { Retriever } from "../retrieval";
 import { askWiki, type AskReport } from "../query/ask";
 import { QueryHistory, type Turn } from "../query/history";
 import { planAnswerPage, saveReviewTitle } from "../query/save";

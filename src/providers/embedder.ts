@@ -7,7 +7,7 @@ import { SynapseError } from "../core/errors";
 import { Perimeter } from "../core/perimeter";
 import type { InferenceProvider } from "../core/provider";
 import { createRunContext } from "../core/run-context";
-import type { Embedder } from "../retrieval/embedder";
+import type { Embedder } from "../retrieval";
 import type { Settings } from "../settings/schema";
 import { isEmbeddingProvider } from "./embedding";
 import type { ProviderEnvironment } from "./environment";

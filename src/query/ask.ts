@@ -14,7 +14,7 @@ import { runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
 import { createRunContext, throwIfStopped, type ConsultedPage, type NoteScope } from "../core/run-context";
 import type { Message } from "../core/schemas";
-import type { RetrievalHit, Retriever, Scope } from "../retrieval/types";
+import type { RetrievalHit, Retriever, Scope } from "../retrieval";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
 import { effectiveWikiFolder } from "../wiki/page-paths";

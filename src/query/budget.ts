@@ -8,7 +8,7 @@
  */
 import { SynapseError } from "../core/errors";
 import type { Message } from "../core/schemas";
-import { estimateTokens } from "../retrieval/tokens";
+import { estimateTokens } from "../core/tokens";
 
 /** Below this, the context is not worth sending when the window is what limits it. */
 const MIN_CONTEXT_TOKENS = 500;

@@ -4,9 +4,9 @@
  * the page it came from, so citations can be checked against exactly what was sent.
  */
 import { inFolders } from "../core/perimeter";
-import type { RetrievalHit } from "../retrieval/types";
-import { estimateTokens } from "../retrieval/tokens";
-import { stripProvenance } from "../wiki/provenance-strip";
+import type { RetrievalHit } from "../retrieval";
+import { estimateTokens } from "../core/tokens";
+import { stripProvenance } from "../core/provenance-strip";
 
 export interface ContextPassage {
   /** 1-based number the answer may cite as [n]. */

@@ -4,7 +4,7 @@
  * share a meaningful word with the question. A passage that does not is not context; when none
  * does, the answer is "not in your wiki" and nothing is sent.
  */
-import type { RetrievalHit } from "../retrieval/types";
+import type { RetrievalHit } from "../retrieval";
 
 /** Question words and fillers in the corpus's most common languages; they say nothing of a topic. */
 const STOP = new Set(

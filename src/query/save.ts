@@ -10,7 +10,7 @@ import { sanitiseMarkdown } from "../core/sanitise-markdown";
 import { mergeSources } from "../core/sources";
 import { cleanTitle, nameKey } from "../core/unicode";
 import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "../wiki/content-hash";
+import { contentHash } from "../core/content-hash";
 import { HASH_KEY, composeMarkdown } from "../wiki/page-markdown";
 import { fileNamer, pagePath } from "../wiki/page-paths";
 import type { PlannedChange } from "../wiki/planned-change";

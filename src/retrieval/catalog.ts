@@ -1,31 +1,41 @@
 /**
- * The vault index as an ingest's catalogue of the wiki (`WikiCatalog`): page count and "which
- * files are called X" from the index's own tables, one lookup each, so an ingest never lists the
- * vault; and `refresh`, which indexes the pages a run just wrote so the next ingest retrieves them.
+ * The vault index as an ingest's catalogue of the wiki (the ingest's `WikiCatalog`, which this
+ * shape matches): page count and "which files are called X" from the index's own tables, one
+ * lookup each, so an ingest never lists the vault; and `refresh`, which applies the pages a run
+ * just wrote so the next ingest retrieves them.
  */
 import type { VaultPort } from "../vault/vault-port";
-import type { WikiCatalog } from "../wiki/ingest-types";
+import type { VaultChange } from "./index-apply";
 import type { VaultIndex } from "./vault-index";
 
-export interface CatalogOptions {  /**
+export interface CatalogOptions {
+  /**
    * Called after a refresh changed the index: the CLI flushes at once, the plugin schedules its
    * debounced flush.
    */
   readonly changed?: () => Promise<void> | void;
 }
 
-export function indexCatalog(index: VaultIndex, vault: Pick<VaultPort, "stat" | "read">, options: CatalogOptions = {}): WikiCatalog {
+export interface IndexCatalog {
+  pageCount(): number;
+  pathsNamed(basename: string): readonly string[];
+  linkExists(target: string): boolean;
+  refresh(paths: readonly string[]): Promise<void>;
+}
+
+export function indexCatalog(index: VaultIndex, vault: Pick<VaultPort, "stat" | "read">, options: CatalogOptions = {}): IndexCatalog {
   return {
     pageCount: () => index.wikiSize,
     pathsNamed: (basename) => index.pathsNamed(basename),
     linkExists: (target) => index.linkTarget(target, "").kind !== "missing",
     async refresh(paths) {
+      const changes: VaultChange[] = [];
       for (const path of new Set(paths)) {
         const stat = await vault.stat(path).catch(() => null);
         const text = stat ? await vault.read(path).catch(() => null) : null;
-        if (stat && text !== null) index.upsert(path, text, stat);
-        else index.remove(path);
+        changes.push(stat && text !== null ? { kind: "upsert", path, text, stat } : { kind: "delete", path });
       }
+      await index.apply(changes);
       await options.changed?.();
     },
   };

@@ -8,7 +8,7 @@
  * note of the same name — but are never nodes.
  */
 import { nameKey } from "../core/unicode";
-import { detachAll } from "./detach";
+import { detachAll } from "../core/detach";
 import { retrievalError } from "./errors";
 import { noteNameKey, pickTarget, shortestFirst, targetNameKey, type Candidate } from "./link-resolution";
 import type { NoteLinks } from "./links";
@@ -23,20 +23,10 @@ export interface Neighbour {
   readonly relation: Relation;
 }
 
-export interface GraphHit {
-  readonly path: string;
-  /** Hops from the start. */
-  readonly depth: number;
-  /** 1 / (1 + depth): higher is closer. */
-  readonly score: number;
-}
-
 /** Resolves a link target to a note path; the plugin can hand in Obsidian's own resolver. */
 export interface LinkResolver {
   resolve(target: string, from: string): string | null;
 }
-
-export const MAX_DEPTH = 6;
 
 export class GraphIndex implements LinkResolver {
   /** Each note's links, packed (packed-links.ts): one string per note, not an object and arrays. */
@@ -225,37 +215,12 @@ export class GraphIndex implements LinkResolver {
     return Object.freeze([...out].map(([p, relation]) => Object.freeze({ path: p, relation })));
   }
 
-  /** Every note within `depth` hops (links, embeds, sources, backlinks), nearest first. */
-  traverse(start: string, depth: number): readonly GraphHit[] {
-    checkPath(start);
-    if (!Number.isInteger(depth) || depth < 0 || depth > MAX_DEPTH) {
-      throw retrievalError(`The traversal depth must be a whole number from 0 to ${MAX_DEPTH} (got ${String(depth)}).`);
-    }
-    const seen = new Map<string, number>([[start, 0]]);
-    let frontier = this.notes.has(start) ? [start] : [];
-    for (let d = 1; d <= depth && frontier.length > 0; d++) {
-      const next: string[] = [];
-      for (const p of frontier) {
-        for (const n of this.neighbours(p)) {
-          if (seen.has(n.path)) continue;
-          seen.set(n.path, d);
-          next.push(n.path);
-        }
-      }
-      frontier = next;
-    }
-    seen.delete(start);
-    const hits = [...seen].map(([path, d]) => Object.freeze({ path, depth: d, score: 1 / (1 + d) }));
-    hits.sort((a, b) => a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return Object.freeze(hits);
-  }
-
   /** Notes carrying a tag (without `#`, any case), sorted. */
   withTag(tag: string): readonly string[] {
     return Object.freeze([...this.tagged.get(tag.replace(/^#/, "").toLowerCase())].sort());
   }
 }
 
-function checkPath(path: string): void {
+export function checkPath(path: string): void {
   if (typeof path !== "string" || path.trim() === "") throw retrievalError("A graph query needs the path of a note.");
 }

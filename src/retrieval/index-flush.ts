@@ -6,7 +6,7 @@
 import type { StateStore } from "../vault/state-store";
 import { encodeShardPieces, shardKey, shardOf, type StoredNote } from "./shards";
 import type { TextIndex } from "./text-index";
-import { runPiecesSliced } from "./time-slice";
+import { runPiecesSliced } from "../core/time-slice";
 import type { VectorBackend } from "./vector-backend";
 
 export interface FlushResult {

@@ -4,13 +4,13 @@
  * (`fusedHits`). `VaultIndex.candidates` and `VaultIndex.retrieve` check the query and pass the
  * scope's filter.
  */
-import { contentHash } from "../wiki/content-hash";
+import { contentHash } from "../core/content-hash";
 import { parseNote } from "./chunker";
 import { queryTerms } from "./compound-grams";
 import { fuse, type FusionParameters } from "./fusion";
 import { makeSnippet } from "./snippet";
 import type { TextHit, TextIndex } from "./text-index";
-import { tokenize } from "./tokenize";
+import { tokenize } from "../core/tokenize";
 import type { RetrievalHit, RetrieveOptions } from "./types";
 import type { VectorBackend } from "./vector-backend";
 import type { VectorHit } from "./vector-index";

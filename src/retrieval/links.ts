@@ -21,6 +21,9 @@ export interface NoteLinks {
 /** Where links come from: the markdown parser by default; the plugin may use its metadata cache. */
 export type LinkExtractor = (path: string, markdown: string, parsed: ParsedNote) => NoteLinks;
 
+/** A note's links as the host parsed them (Obsidian's metadata cache); its frontmatter `sources` always come from the markdown. */
+export type HostLinks = Pick<NoteLinks, "links" | "embeds" | "tags">;
+
 /**
  * The note path of a Markdown link's destination, as `/^([^)\s]+\.md)(?:#[^)\s]*)?$/i` would take it
  * (the longest prefix ending in `.md` that the rest leaves as a `#fragment`), or null.
@@ -51,6 +54,17 @@ export const parseLinks: LinkExtractor = (_path, markdown, parsed) => {
   const tags = new Set([...parsed.tags, ...inlineTagsOutsideCode(text)].map((t) => t.replace(/^#/, "").toLowerCase()).filter(Boolean));
   return { links: [...links], embeds: [...embeds], tags: [...tags], sources: sourcesOf(parsed) };
 };
+
+/**
+ * An extractor that takes the links the host knows for a note, else parses the markdown. With the
+ * host's links, the note's text is not scanned for links (tens of ms for a note of megabytes).
+ */
+export function hostLinks(known: (path: string) => HostLinks | null | undefined): LinkExtractor {
+  return (path, markdown, parsed) => {
+    const links = known(path);
+    return links ? { sources: sourcesOf(parsed), ...links } : parseLinks(path, markdown, parsed);
+  };
+}
 
 /** A note's frontmatter `sources` as link targets (without `[[ ]]`, heading or alias). */
 export function sourcesOf(parsed: ParsedNote): string[] {

@@ -4,14 +4,14 @@
  * hashing it and counting its terms in pieces (prepared-note.ts). `VaultIndex.commit` then writes
  * the result in one short step, or refuses it when the note was edited since the preparation began.
  */
-import { contentHash, contentHashPieces } from "../wiki/content-hash";
+import { contentHash, contentHashPieces } from "../core/content-hash";
 import { parseNote } from "./chunker";
 import type { LinkExtractor, NoteLinks } from "./links";
 import { writeNoteTerms } from "./note-terms";
 import { countNoteTerms } from "./prepared-note";
 import type { TermTable } from "./term-table";
 import type { NumberedChunkWriter } from "./text-index";
-import type { Pieces } from "./time-slice";
+import type { Pieces } from "../core/time-slice";
 
 /**
  * A note made ready for the index by `prepare` (chunked, links extracted, terms counted), which

@@ -5,8 +5,8 @@
 import { searchableText, type Chunk, type ParsedNote } from "./chunker";
 import type { ChunkWriter } from "./segment";
 import { withBigrams, withCompoundParts } from "./compound-grams";
-import { runPieces, type Pieces } from "./time-slice";
-import { forEachToken, tokenize } from "./tokenize";
+import { runPieces, type Pieces } from "../core/time-slice";
+import { forEachToken, tokenize } from "../core/tokenize";
 
 /** Extra weight of a title or alias word in every chunk of its note, and of a heading word in its chunk. */
 export const TITLE_BOOST = 3;

@@ -5,7 +5,7 @@
  * quarter of a Set's memory) and becomes a Set the first time a path leaves it (an edit, where
  * finding a path pays off).
  */
-import { detach } from "./detach";
+import { detach } from "../core/detach";
 
 export class PathGroups {
   private readonly groups = new Map<string, string[] | Set<string>>();

@@ -1,7 +1,7 @@
 /**
  * A note's words counted ahead of writing them into the index. Tokenising a large note takes tens
  * of milliseconds (a 512 KB note about 80,000 words), too long for one step on Obsidian's main
- * thread: `countNoteTerms` counts each chunk's terms in pieces (time-slice.ts), numbering them by the
+ * thread: `countNoteTerms` counts each chunk's terms in pieces (core/time-slice.ts), numbering them by the
  * index's TermTable as it goes, and `CountedNote.write` then writes the counts into the index in one
  * short step — one call per distinct term of a chunk, by number, not per word, and no term looked up
  * again — so the index never holds a half-written note. A term numbered for a preparation that is
@@ -11,7 +11,7 @@ import type { ParsedNote } from "./chunker";
 import { noteTermPieces, writeNoteTerms } from "./note-terms";
 import type { ChunkWriter, NumberedChunkWriter } from "./segment";
 import type { TermTable } from "./term-table";
-import type { Pieces } from "./time-slice";
+import type { Pieces } from "../core/time-slice";
 
 /** A note's chunks with their terms counted, by number: what the commit writes. */
 export interface CountedNote {

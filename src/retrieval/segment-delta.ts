@@ -6,7 +6,7 @@
  * kept until a note is written or removed; a merge groups it again, sorted, into the base.
  */
 import { groupDelta, groupDeltaPieces, type GroupedDelta, type Renumbering } from "./segment-merge";
-import type { Pieces } from "./time-slice";
+import type { Pieces } from "../core/time-slice";
 import type { TermTable } from "./term-table";
 
 const MAX_TF = 255;

@@ -4,14 +4,14 @@
  * frozen base. Grouping is a counting sort over the delta alone, so a search can read the postings
  * of a few changed notes without touching the base; merging copies runs of the base's dictionary
  * and postings whole, inserting the delta's terms sorted once. Merging runs in pieces (`Pieces`,
- * time-slice.ts): at 50,000 notes a segment holds hundreds of thousands of postings, and one merge
+ * core/time-slice.ts): at 50,000 notes a segment holds hundreds of thousands of postings, and one merge
  * in a single step would hold Obsidian's main thread for over 50 ms.
  */
 import { DictionaryBuilder } from "./term-dictionary";
 import type { TermTable } from "./term-table";
 import type { FrozenPostings } from "./segment";
 import { sortStringsPieces } from "./sort-pieces";
-import { PIECE_BYTES, runPieces, type Pieces } from "./time-slice";
+import { PIECE_BYTES, runPieces, type Pieces } from "../core/time-slice";
 
 /** Postings copied in one piece of a merge (a piece of PIECE_BYTES), and delta terms placed in one. */
 const PIECE_POSTINGS = PIECE_BYTES / 4;

@@ -17,12 +17,12 @@
  */
 import { ChunkTable, type Compaction, type StoredChunks } from "./chunk-table";
 import { DeadChunks } from "./dead-chunks";
-import { detach } from "./detach";
+import { detach } from "../core/detach";
 import { SegmentDelta } from "./segment-delta";
 import { mergeFrozenPieces } from "./segment-merge";
 import { TermDictionary } from "./term-dictionary";
 import type { TermTable } from "./term-table";
-import { noPieces, runPieces, type Pieces } from "./time-slice";
+import { noPieces, runPieces, type Pieces } from "../core/time-slice";
 import type { ScoredSegment } from "./top-k";
 
 export interface ChunkMeta {

@@ -10,7 +10,7 @@
  * truncated, corrupt or outdated shard is detected, dropped, and its notes indexed again by the
  * next sync. Shards of format 1 (`notes-XX.json`) are removed when the index opens.
  *
- * Encoding and decoding run in pieces (`Pieces`, time-slice.ts): the checksum and the postings check
+ * Encoding and decoding run in pieces (`Pieces`, core/time-slice.ts): the checksum and the postings check
  * go PIECE_BYTES at a time, so a 50,000-note vault's shards (~830 KB each) never hold Obsidian's
  * main thread for a whole shard; the CLI runs the same pieces at once.
  */
@@ -21,7 +21,7 @@ import { chunkColumns, headingsWellFormed } from "./chunk-table";
 import { readInt32s, readUint16s, writeInt32s, writeUint16s } from "./little-endian";
 import { TermDictionary } from "./term-dictionary";
 import type { ChunkMeta, FrozenPostings, StoredSegment } from "./text-index";
-import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-slice";
+import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
 export { SHARD_COUNT, shardOf };
 

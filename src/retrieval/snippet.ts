@@ -3,8 +3,8 @@
  * Synapse's source markers and attribution lines are no part of it.
  */
 import { withCompoundParts } from "./compound-grams";
-import { stripProvenance } from "../wiki/provenance-strip";
-import { foldText, tokenize } from "./tokenize";
+import { stripProvenance } from "../core/provenance-strip";
+import { foldText, tokenize } from "../core/tokenize";
 
 const WIDTH = 160;
 

@@ -4,7 +4,7 @@
  * SORT_RUN strings are sorted by the engine, a run per piece, then merged pairwise, MERGE_STEP
  * strings per piece. The order is that of `<` and of `sort()` without a comparator: UTF-16 code units.
  */
-import type { Pieces } from "./time-slice";
+import type { Pieces } from "../core/time-slice";
 
 /** Strings sorted by the engine in one piece (about a millisecond). */
 const SORT_RUN = 4096;

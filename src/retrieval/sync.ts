@@ -2,12 +2,13 @@
  * Brings a VaultIndex up to date with the vault: new and changed notes are indexed, vanished ones
  * dropped. The cheap test comes first (modification time and size), then the content hash, so a
  * sync that touched every file's time re-reads them but re-indexes none. Work goes in time slices
- * (src/retrieval/time-slice.ts) with a yield between them, so a caller on Obsidian's main thread
+ * (src/core/time-slice.ts) with a yield between them, so a caller on Obsidian's main thread
  * never blocks for long however large the notes. With an embedder, the chunks of new and changed
  * notes are then embedded (cached chunks are not).
  */
 import type { VaultPort, VaultStat } from "../vault/vault-port";
-import { runPiecesSliced, TimeSlicer, type Checkpointer } from "./time-slice";
+import { TimeSlicer, type Checkpointer } from "../core/time-slice";
+import { updateNote } from "./index-apply";
 import type { VaultIndex } from "./vault-index";
 
 export interface SyncProgress {
@@ -207,12 +208,10 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       unchanged += 1;
       continue;
     }
-    // A large note is tokenised in pieces, with the slicer's checkpoint between them.
-    const outcome = await index.upsertSliced(path, note.text, note.stat, () => slicer.checkpoint());
+    // A large note is tokenised, and a segment it grows past its bound merged, in pieces with the slicer's checkpoint between them.
+    const outcome = await updateNote(index, path, note.text, note.stat, null, { checkpoint: () => slicer.checkpoint() });
     if (outcome === "changed") indexed += 1;
     else if (outcome === "unchanged") unchanged += 1;
-    // A segment grown past its bound merges now, in pieces with a checkpoint between them.
-    if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), () => slicer.checkpoint());
   }
   options.signal?.throwIfAborted();
   options.progress?.({ done: checked.length, total: checked.length });

@@ -5,7 +5,7 @@
  * was cut from: no string is made for a word the table already holds. Only new terms are copied
  * out, detached from their text. The table is cleared once every segment has merged what it holds.
  */
-import { detach } from "./detach";
+import { detach } from "../core/detach";
 
 const EMPTY = 0;
 

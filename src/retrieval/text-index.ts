@@ -13,7 +13,7 @@
 import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings, type NumberedChunkWriter, type StoredNoteChunks, type StoredSegment } from "./segment";
 import { shardOf, SHARD_COUNT } from "./shard-of";
 import { TermTable } from "./term-table";
-import type { Pieces } from "./time-slice";
+import type { Pieces } from "../core/time-slice";
 import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "./top-k";
 
 export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings, NumberedChunkWriter, StoredNoteChunks, StoredSegment };

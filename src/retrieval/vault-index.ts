@@ -5,21 +5,26 @@
  * Excluded folders are never indexed; a note moved into one is dropped at the next update.
  */
 import { inFolders, isShareablePage } from "../core/perimeter";
-import { indexPath, logPath } from "../wiki/index-log";
+import { indexPath, logPath } from "../core/wiki-paths";
 import type { StateStore } from "../vault/state-store";
+import type { VaultPort } from "../vault/vault-port";
 import { DEFAULT_FUSION, type FusionParameters } from "./fusion";
 import { GraphIndex, type LinkResolver } from "./graph-index";
 import { flushIndex, type FlushResult } from "./index-flush";
 import { fusedHits, searchCandidates, searchTextHits, type Candidates, type SearchSource } from "./index-search";
 import { linkTargetOf, type LinkTarget } from "./link-target";
-import { parseLinks, type LinkExtractor } from "./links";
+import { hostLinks, parseLinks, type HostLinks, type LinkExtractor } from "./links";
 import type { Embedder } from "./embedder";
+import { applyChanges, type ApplyOptions, type ApplyResult, type VaultChange } from "./index-apply";
+import { indexCatalog, type CatalogOptions, type IndexCatalog } from "./catalog";
+import type { IndexStats, SearchIndex } from "./search-index";
+import { syncIndex, type SyncOptions, type SyncResult } from "./sync";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
 import { packLinks, sameLinks, type PackedLinks } from "./packed-links";
 import { EditLog } from "./prepared-note";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
 import { eachShard, shardOf, type StoredNote } from "./shards";
-import { runPieces, runPiecesSliced, type Pieces } from "./time-slice";
+import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 import { TargetKeyMemo } from "./target-key-memo";
 import { TextIndex, type TextHit } from "./text-index";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
@@ -51,7 +56,7 @@ export interface VaultIndexOptions {
   /**
    * Called between the pieces of each persisted shard's decoding and before it is loaded into
    * memory; on Obsidian's main thread it yields when the time slice is spent
-   * (src/retrieval/time-slice.ts), so a warm start never freezes it — or, `force`d, at once: before
+   * (src/core/time-slice.ts), so a warm start never freezes it — or, `force`d, at once: before
    * a step known to be long (`growsTables`).
    */
   readonly checkpoint?: (force?: boolean) => Promise<unknown>;
@@ -77,7 +82,7 @@ const LARGE_TABLES = 8192;
 /** A Map's table is full, and the next new key doubles it, at these sizes. */
 const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
 
-export class VaultIndex implements Retriever {
+export class VaultIndex implements Retriever, SearchIndex {
   readonly text = new TextIndex();
   readonly graph: GraphIndex;
   private readonly notes = new Map<string, NoteState>();
@@ -190,23 +195,15 @@ export class VaultIndex implements Retriever {
   }
 
   /**
-   * `upsert` for Obsidian's main thread: a large note is hashed and its terms counted in pieces
-   * with `checkpoint` between them (it yields when the time slice is spent), then written in one
-   * short step. A note written or removed meanwhile is left as that edit left it ("stale"). The
-   * segment is never merged inside the write: the caller runs `mergePieces` when `mergeWanted`.
-   */
-  async upsertSliced(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, checkpoint?: () => Promise<unknown>): Promise<CommitOutcome> {
-    return this.commit(await runPiecesSliced(this.prepare(path, markdown, stat), checkpoint), { mergeLater: true });
-  }
-
-  /**
    * The expensive part of `upsert`, as pieces whose result `commit` writes. The note is chunked
    * and its links extracted at once, in this call (the plugin's extractor reads the metadata cache
-   * of the event being applied); a note longer than ONE_STEP_CHARS (note-preparation.ts) is then
-   * hashed and its terms counted in pieces, a shorter one's terms are written by the commit.
+   * the change brought, `links`, else the extractor's); a note longer than ONE_STEP_CHARS
+   * (note-preparation.ts) is then hashed and its terms counted in pieces, a shorter one's terms are
+   * written by the commit.
    */
-  prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): Pieces<PreparedNote> {
-    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract: this.extract, terms: this.text.terms });
+  prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, links?: HostLinks | null): Pieces<PreparedNote> {
+    const extract = links ? hostLinks(() => links) : this.extract;
+    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract, terms: this.text.terms });
   }
 
   /**
@@ -262,14 +259,6 @@ export class VaultIndex implements Retriever {
     return this.text.searchMergePieces();
   }
 
-  /** Records a new modification time for a note whose text did not change. */
-  touch(path: string, stat: { readonly mtime: number; readonly size: number }): void {
-    const known = this.notes.get(path);
-    if (!known) return;
-    this.notes.set(path, { ...known, mtime: stat.mtime, size: stat.size });
-    this.dirty.add(shardOf(path));
-  }
-
   remove(path: string): boolean {
     this.edits.edited(path);
     this.graph.forgetOther(path);
@@ -281,18 +270,6 @@ export class VaultIndex implements Retriever {
     this.vectors?.remove(path);
     this.dirty.add(shardOf(path));
     return true;
-  }
-
-  /**
-   * A note moved or renamed. Its file name is part of its title, which weighs in every chunk, so it
-   * is indexed again from its text rather than carried over.
-   */
-  rename(from: string, to: string, markdown: string, stat?: { readonly mtime: number; readonly size: number }): void {
-    // A note that was not indexed (it lay in an excluded folder) is new to the index where it lands;
-    // with no stat given it keeps the old one, or none (the next sync then reads it once more).
-    const known = stat ?? this.notes.get(from) ?? { mtime: 0, size: -1 };
-    if (this.notes.has(from)) this.remove(from);
-    this.upsert(to, markdown, known);
   }
 
   /**
@@ -385,6 +362,37 @@ export class VaultIndex implements Retriever {
   private stored(path: string, chunkCount: number): StoredNote {
     const state = this.notes.get(path) as NoteState;
     return { path, ...state, chunkCount, links: this.graph.packedLinksOf(path) ?? NO_LINKS };
+  }
+
+  apply(changes: readonly VaultChange[], options: ApplyOptions = {}): Promise<ApplyResult> {
+    return applyChanges(this, changes, options);
+  }
+
+  sync(vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
+    return syncIndex(this, vault, options);
+  }
+
+  async compact(checkpoint?: () => Promise<unknown>): Promise<void> {
+    await runPiecesSliced(this.searchMergePieces(), checkpoint);
+  }
+
+  /** In process, closing is the last flush: the index holds nothing else to let go of. */
+  close(options: { readonly checkpoint?: () => Promise<unknown> } = {}): Promise<unknown> {
+    return this.flush(options);
+  }
+
+  stats(): IndexStats {
+    const vectors = this.vectors;
+    return {
+      notes: this.notes.size,
+      chunks: this.text.chunkCount,
+      rejectedShards: this.rejectedShards,
+      vectors: vectors && { notes: vectors.index.noteCount, rejectedShards: vectors.rejectedShards, error: vectors.error },
+    };
+  }
+
+  catalog(vault: Pick<VaultPort, "stat" | "read">, options: CatalogOptions = {}): IndexCatalog {
+    return indexCatalog(this, vault, options);
   }
 
   /** Text hits alone (BM25): the best notes, each as its best chunk, best first. */

@@ -16,13 +16,13 @@
  */
 import type { StateStore } from "../vault/state-store";
 import { looksBinary } from "../core/note-admission";
-import { contentHash } from "../wiki/content-hash";
+import { contentHash } from "../core/content-hash";
 import { parseNote, type Chunk } from "./chunker";
 import { EMBED_BATCH_SIZE, type Embedder } from "./embedder";
 import { shardOf } from "./shards";
 import { NO_VECTOR, VectorIndex, type VectorHit } from "./vector-index";
 import { chunkKey } from "./vector-math";
-import { runPiecesSliced } from "./time-slice";
+import { runPiecesSliced } from "../core/time-slice";
 import { VectorRetention } from "./vector-retention";
 import { encodeVectorShardPieces, loadVectorShards, vectorShardKey, type VectorNoteRecord } from "./vector-shards";
 

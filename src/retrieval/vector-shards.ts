@@ -14,7 +14,7 @@ import { INDEX_PREFIX } from "./shards";
 import { NO_VECTOR } from "./vector-index";
 import type { QuantisedVector } from "./vector-math";
 import { LEGACY_VECTOR_SHARD, modelFolder, useVectorModel, vectorShardKey } from "./vector-models";
-import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "./time-slice";
+import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
 export { vectorShardKey };
 

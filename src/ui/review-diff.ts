@@ -5,7 +5,7 @@
  * hash changes whenever its note does), so a diff of them is noise: hash-only −/+ pairs, ids.
  * Plain functions, no Obsidian.
  */
-import { isProvenanceLine } from "../wiki/provenance-strip";
+import { isProvenanceLine } from "../core/provenance-strip";
 import { unifiedDiff, type ReviewChange } from "../wiki/review";
 
 const BOOKKEEPING_KEY = /^(synapse_id|synapse_hash):/;

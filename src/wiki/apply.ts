@@ -25,7 +25,7 @@ import { plural } from "../core/plural";
 import { SynapseError, toSynapseError } from "../core/errors";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 import { LOG_PREAMBLE, editIndexWithChange, indexPath, logEntryText, logPath, type IndexEdit } from "./index-log";
 import type { ChangeAction, PlannedChange, PlannedStateChange } from "./planned-change";
 import { reconcileIndex } from "./index-reconcile";

@@ -8,7 +8,7 @@ import * as z from "zod";
 import { SynapseError } from "../core/errors";
 import type { ContradictionClaim } from "../core/schemas";
 import type { StateStore } from "../vault/state-store";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 import type { PlannedStateChange } from "./planned-change";
 
 /** One contradiction on one page, as the run result reports it. */

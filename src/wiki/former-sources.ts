@@ -7,7 +7,7 @@
  */
 import { frontmatterPaths } from "../core/markdown";
 import { mergeSources, sourceKey } from "../core/sources";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 import { isUnedited, type Segment } from "./provenance";
 
 /** The keys (`sourceKey`) of a note's former paths, without its current one. */

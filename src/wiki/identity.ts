@@ -8,7 +8,7 @@
  */
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 import { titleKey } from "./page-identity";
 import { basenameOf } from "./page-paths";
 

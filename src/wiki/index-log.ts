@@ -10,22 +10,13 @@ import type { ChangeAction } from "./planned-change";
 import { ENTRY, SECTIONS, entryKey, entryLink, headingOf, keyOf, linkTarget, linkTitle, type IndexEntry } from "./index-entry";
 import { upsertInText } from "./index-text-edit";
 import type { LineChange } from "./line-changes";
-import { normaliseFolder } from "./page-paths";
 
 export type { IndexEntry } from "./index-entry";
 
 const INDEX_PREAMBLE = "# Wiki index\n\nMaintained by Synapse: one line per page, grouped by type. Your own text, and anything you add after a link, is kept.\n";
 export const LOG_PREAMBLE = "# Synapse log\n\nOne entry per run, newest last: `## [date] operation | what`, then the pages it touched.\n";
 
-export function indexPath(wikiFolder: string): string {
-  const folder = normaliseFolder(wikiFolder);
-  return folder ? `${folder}/index.md` : "index.md";
-}
-
-export function logPath(wikiFolder: string): string {
-  const folder = normaliseFolder(wikiFolder);
-  return folder ? `${folder}/log.md` : "log.md";
-}
+export { indexPath, logPath } from "../core/wiki-paths";
 
 /** Index of the line after the section that starts at `start` (next `## ` heading or the end). */
 function sectionEnd(lines: readonly string[], start: number): number {

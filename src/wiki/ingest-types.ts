@@ -9,7 +9,7 @@ import type { ProviderMode } from "../core/capabilities";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
-import type { Retriever } from "../retrieval/types";
+import type { Retriever } from "../retrieval";
 import type { WriteContext } from "./apply";
 import type { Contradiction } from "./contradictions";
 import type { LinkedNote } from "./canon-notes";

@@ -16,7 +16,7 @@ import type { WikiPage } from "../core/schemas";
 import { looselySame, thresholdConfirm, type ConfirmMatch, type Confirmation } from "./find-existing";
 import type { PageRecord } from "./identity";
 import type { MatchVerdicts } from "./match-verdicts";
-import { stripProvenance } from "./provenance-strip";
+import { stripProvenance } from "../core/provenance-strip";
 
 /** Each page's opening is cut to this many characters: the request stays small whatever the pages. */
 export const OPENING_CHARS = 600;

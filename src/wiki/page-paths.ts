@@ -4,6 +4,9 @@
  */
 import type { PageType } from "../core/schemas";
 import { withoutFormatCharacters } from "../core/unicode";
+import { normaliseFolder } from "../core/wiki-paths";
+
+export { normaliseFolder };
 
 export const TYPE_FOLDERS: Readonly<Record<PageType, string>> = {
   entity: "entities",
@@ -67,16 +70,6 @@ export function fileNamer(title: string): (suffix: string) => string {
   // Leading dots would hide the file; trailing dots and spaces are stripped by Windows.
   base = base.replace(/^[.\s]+/, "").replace(/[.\s]+$/, "");
   return (suffix) => finishName(`${truncateToBytes(base, MAX_NAME_BYTES - utf8Length(suffix)).replace(/[.\s]+$/, "") || "Untitled"}${suffix}`);
-}
-
-/** Normalises a user-given folder: forward slashes, no leading/trailing slash, no `.` or `..` parts. */
-export function normaliseFolder(folder: string): string {
-  const parts = folder
-    .replace(/\\/g, "/")
-    .split("/")
-    .map((p) => p.trim())
-    .filter((p) => p && p !== "." && p !== "..");
-  return parts.join("/");
 }
 
 /** The wiki folder in force: the setting, normalised, or "wiki" when it is empty. */

@@ -8,7 +8,7 @@ import { SynapseError, toSynapseError } from "../core/errors";
 import type { PageType } from "../core/schemas";
 import { nameKey } from "../core/unicode";
 import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 import { isSamePage } from "./page-identity";
 import { basenameOf, fileNamer, filePath } from "./page-paths";
 

@@ -12,7 +12,7 @@
  * `hash` fingerprints the section as Synapse last wrote it, so a user's edit inside it is noticed
  * and never overwritten. Everything outside the markers is the user's and is kept as it stands.
  */
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 
 export interface SourceSection {
   readonly kind: "section";

@@ -13,7 +13,7 @@ import { splitFrontmatter } from "../core/markdown";
 import { canonicalSource, sourceKey } from "../core/sources";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 import { formerKeys } from "./former-sources";
 import { isLocked } from "./identity";
 import { indexPath, logPath } from "./index-log";

@@ -6,7 +6,7 @@
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import type { WikiPage } from "../core/schemas";
 import { sourceKey } from "../core/sources";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../core/content-hash";
 import type { FoundContradiction } from "./contradictions";
 import { isLocked, newPageId } from "./identity";
 import type { PageAction } from "./ingest-types";

@@ -21,9 +21,9 @@ import { guessLanguage } from "../../src/providers/offline/language";
 import { parseNote, searchableText } from "../../src/retrieval/chunker";
 import { parseLinks, sourcesOf } from "../../src/retrieval/links";
 import { makeSnippet } from "../../src/retrieval/snippet";
-import { tokenize } from "../../src/retrieval/tokenize";
+import { tokenize } from "../../src/core/tokenize";
 import { markedSources, parseBody } from "../../src/wiki/provenance";
-import { stripProvenance } from "../../src/wiki/provenance-strip";
+import { stripProvenance } from "../../src/core/provenance-strip";
 import { rewriteLinks } from "../../src/wiki/plan";
 
 export type Scanner = (text: string) => unknown;

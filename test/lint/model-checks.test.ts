@@ -14,7 +14,7 @@ import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
 import { REPLY_TOKENS } from "../../src/lint/pair-prompt";
 import { FakeModel, type Reply } from "./fake-model";
 import type { RunContext } from "../../src/core/run-context";
-import { estimateTokens } from "../../src/retrieval/tokens";
+import { estimateTokens } from "../../src/core/tokens";
 import { SIMILAR_WIKI } from "./similar-wiki";
 
 const NOW = () => Date.UTC(2026, 10, 30, 12, 0);

@@ -3,7 +3,7 @@
  * inside a code block, a link that resolves through an alias, a page deliberately left without
  * sources and marked so. The exact checks must find each defect and only those.
  */
-import { contentHash } from "../../src/wiki/content-hash";
+import { contentHash } from "../../src/core/content-hash";
 
 function page(fm: Record<string, string>, body: string, ours = true): string {
   const lines = Object.entries(fm).map(([k, v]) => `${k}: ${v}`);

@@ -12,6 +12,7 @@ import { BACK_ON_MESSAGE, type Schedule } from "../../src/obsidian/index-embeddi
 import { startScriptedServer, type EmbedReply, type ScriptedServer } from "../helpers/scripted-server";
 import { nodeRequestUrl } from "./node-request-url";
 import { loadPlugin, type Harness } from "./plugin-harness";
+import { readyIndex } from "../helpers/index-internals";
 
 const transport = vi.hoisted(() => ({ requestUrl: null as null | ((p: RequestUrlParam) => Promise<unknown>) }));
 vi.mock("obsidian", async (importOriginal) => {
@@ -82,7 +83,7 @@ describe("a dead embedding server is retried with backoff", () => {
     harness.app.workspace.setLayoutReady__();
     const service = harness.plugin.index;
     await service?.embedded();
-    const index = await service?.ready();
+    const index = await readyIndex(service);
     expect(vectorNotices(harness)).toHaveLength(1);
     expect(vectorNotices(harness)[0]).toMatch(OFF);
     expect(clock.due.map((t) => t.ms)).toEqual([30_000]);
@@ -141,7 +142,7 @@ describe("a dead embedding server is retried with backoff", () => {
     expect(vectorNotices(harness)).toHaveLength(1);
     // Every 10 min from the third retry on.
     expect(clock.due.map((t) => t.ms)).toEqual([30_000, 120_000, 600_000, 600_000]);
-    expect((await harness.plugin.index?.ready())?.vectors?.index.noteCount).toBe(0);
+    expect((await readyIndex(harness.plugin.index))?.vectors?.index.noteCount).toBe(0);
   });
   it("keeps vector search off while a retry's probe hangs: a search neither embeds nor fails again", async () => {
     transport.requestUrl = nodeRequestUrl([]);
@@ -151,7 +152,7 @@ describe("a dead embedding server is retried with backoff", () => {
     harness.app.workspace.setLayoutReady__();
     const service = harness.plugin.index;
     await service?.embedded();
-    const index = await service?.ready();
+    const index = await readyIndex(service);
     expect(index?.vectors?.index.noteCount).toBe(3);
 
     // The server goes down: a search's query embedding fails, vector search goes off.

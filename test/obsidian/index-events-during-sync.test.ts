@@ -14,6 +14,7 @@ import type { VaultIndex } from "../../src/retrieval/vault-index";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { nextMacrotask } from "../helpers/eventually";
+import { readyIndex } from "../helpers/index-internals";
 
 const SETTINGS: Settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
 
@@ -130,7 +131,7 @@ async function markdownFiles(app: App): Promise<Record<string, string>> {
 async function previousSession(app: App, store: MemoryStateStore): Promise<void> {
   const first = service(app, store, nextMacrotask);
   first.start();
-  await first.ready();
+  await readyIndex(first);
   await first.dispose();
 }
 
@@ -140,7 +141,7 @@ async function rebuilt(files: Record<string, string>) {
   const store = new MemoryStateStore();
   const svc = service(app, store, nextMacrotask);
   svc.start();
-  const index = await svc.ready();
+  const index = await readyIndex(svc);
   if (!index) throw new Error("the fresh index did not open");
   await svc.flush();
   const result = { summary: await summary(index), persisted: await persistedPaths(store) };
@@ -156,7 +157,7 @@ function syncGate() {
 
 /** Applies every change still waiting, writes the shards, and says what the index and its shards hold. */
 async function settled(svc: IndexService, store: MemoryStateStore) {
-  const index = await svc.ready();
+  const index = await readyIndex(svc);
   if (!index) throw new Error("the index did not open");
   await svc.retriever();
   await svc.flush();
@@ -274,7 +275,7 @@ async function eventsDuringSync(initial: Record<string, string>, warm: boolean, 
   );
   const svc = service(app, store, script.yieldNow, gate.status);
   svc.start();
-  await svc.ready();
+  await readyIndex(svc);
   // Groups the sync did not reach (it yields once per note) run against the open index.
   for (const step of script.rest()) await step();
   const after = await settled(svc, store);

@@ -6,10 +6,11 @@
 import { App } from "obsidian-test-mocks/obsidian";
 import { describe, expect, it } from "vitest";
 import { IndexService } from "../../src/obsidian/index-service";
-import { tokenize } from "../../src/retrieval/tokenize";
+import { tokenize } from "../../src/core/tokenize";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { eventually, nextMacrotask } from "../helpers/eventually";
+import { readyIndex } from "../helpers/index-internals";
 
 /** About `chars` characters of prose in sections and paragraphs, with `word` in every paragraph. */
 function largeNote(chars: number, word: string): string {
@@ -49,7 +50,7 @@ function service(app: App) {
 /** The indexed notes holding a word, once the changes waiting are applied. */
 async function holding(index: IndexService, word: string): Promise<string[]> {
   await index.retriever();
-  const opened = await index.ready();
+  const opened = await readyIndex(index);
   if (!opened) throw new Error("The index did not open.");
   return [...new Set(opened.text.search(tokenize(word), 10, () => true).map((h) => h.path))];
 }
@@ -59,7 +60,7 @@ describe("a large note in Obsidian", () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": largeNote(512 * 1024, "lighthouse"), "notes/Small.md": "# Small\n\nA buoy.\n" } });
     const { index, counted } = service(app);
     index.start();
-    await index.ready();
+    await readyIndex(index);
     expect(await holding(index, "lighthouse")).toEqual(["notes/Large.md"]);
 
     counted.yields = 0;
@@ -76,7 +77,7 @@ describe("a large note in Obsidian", () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": "# Large\n\nA short note at first.\n", "notes/Small.md": "# Small\n\nA buoy.\n" } });
     const { index, counted } = service(app);
     index.start();
-    await index.ready();
+    await readyIndex(index);
 
     let deleted = false;
     counted.onYield = async () => {
@@ -92,7 +93,7 @@ describe("a large note in Obsidian", () => {
     counted.onYield = null;
     expect(await holding(index, "harbour")).toEqual([]);
     expect(await holding(index, "first")).toEqual([]);
-    expect((await index.ready())?.stateOf("notes/Large.md")).toBeUndefined();
+    expect((await readyIndex(index))?.stateOf("notes/Large.md")).toBeUndefined();
     await index.dispose();
   });
 
@@ -100,7 +101,7 @@ describe("a large note in Obsidian", () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": "# Large\n\nA short note at first.\n" } });
     const { index, counted } = service(app);
     index.start();
-    await index.ready();
+    await readyIndex(index);
 
     let edited = false;
     counted.onYield = async () => {

@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadPlugin } from "./plugin-harness";
+import { readyIndex } from "../helpers/index-internals";
+import { traverse } from "../../src/retrieval/graph-traverse";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -20,7 +22,7 @@ describe("links into excluded folders in Obsidian", () => {
       data: { excludedFolders: ["private"] },
     });
     harness.app.workspace.setLayoutReady__();
-    const index = await harness.plugin.index?.ready();
+    const index = await readyIndex(harness.plugin.index);
     if (!index) throw new Error("no index");
     const from = "notes/Lighthouse.md";
     expect(index.linkTarget("Diary", from)).toEqual({ kind: "excluded", path: "private/Diary.md" });
@@ -28,7 +30,7 @@ describe("links into excluded folders in Obsidian", () => {
     expect(index.linkTarget("Logbook", from)).toEqual({ kind: "indexed", path: "notes/Logbook.md" });
     expect(index.linkTarget("Nowhere", from)).toEqual({ kind: "missing" });
     expect(index.graph.neighbours(from).map((n) => n.path)).toEqual(["notes/Logbook.md"]);
-    expect(index.graph.traverse(from, 3).map((h) => h.path)).toEqual(["notes/Logbook.md"]);
+    expect(traverse(index.graph, from, 3).map((h) => h.path)).toEqual(["notes/Logbook.md"]);
     const hits = await (await harness.plugin.index?.retriever())?.retrieve("lighthouse keeper", { scope: { kind: "all" }, limit: 10 });
     expect(hits?.map((h) => h.path)).toEqual([from, "notes/Logbook.md"]);
   });

@@ -11,6 +11,7 @@ import { loadShards } from "../helpers/stored-shards";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { eventually, nextMacrotask } from "../helpers/eventually";
+import { readyIndex } from "../helpers/index-internals";
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -70,7 +71,7 @@ describe("reopening the index while it syncs", () => {
 
     settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
     index.settingsChanged();
-    const reopened = index.ready();
+    const reopened = readyIndex(index);
     held.release();
     const opened = await reopened;
 
@@ -104,9 +105,9 @@ describe("reopening the index while it syncs", () => {
     await held.firstYield;
 
     settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
-    const first = index.ready();
+    const first = readyIndex(index);
     settings = { ...DEFAULT_SETTINGS, excludedFolders: ["notes"] };
-    const second = index.ready();
+    const second = readyIndex(index);
     held.release();
     const [a, b] = await Promise.all([first, second]);
     expect(a).toBe(b);
@@ -127,7 +128,7 @@ describe("reopening the index while it syncs", () => {
     const closed = index.dispose();
     held.release();
     await closed;
-    expect(await index.ready()).toBeNull();
+    expect(await readyIndex(index)).toBeNull();
     expect((await loadShards(store)).shards).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import SynapsePlugin from "../../src/main";
 import { aPage, ScriptedProvider } from "../builders";
 import { eventually, nextMacrotask } from "../helpers/eventually";
 import { clickNotice, loadPlugin, MANIFEST, readBinaryOfTextFiles, runCommand, statusTexts, type Harness } from "./plugin-harness";
+import { readyIndex } from "../helpers/index-internals";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -51,7 +52,7 @@ describe("the search index in Obsidian", () => {
     expect(await shardFiles(harness.app)).toEqual([]);
 
     harness.app.workspace.setLayoutReady__();
-    const index = await harness.plugin.index?.ready();
+    const index = await readyIndex(harness.plugin.index);
     expect(index?.size).toBe(120);
     expect(texts).toContain("Indexing 0 / 120");
     // At least one line between: a batch is at most 50 notes (sooner on a slow machine), counting up.
@@ -66,7 +67,7 @@ describe("the search index in Obsidian", () => {
   it("keeps up with notes created, modified, renamed and deleted", async () => {
     const harness = await loadPlugin({ files: { ...notes(5), "notes/Telescope.md": "# Telescope\n\nA refractor.\n" } });
     harness.app.workspace.setLayoutReady__();
-    await harness.plugin.index?.ready();
+    await readyIndex(harness.plugin.index);
     const vault = harness.app.vault;
 
     await vault.create("notes/Quasar.md", "# Quasar\n\nA quasar outshines its galaxy.\n");
@@ -86,7 +87,7 @@ describe("the search index in Obsidian", () => {
   it("persists in shards and starts warm on the next load, reading no note", async () => {
     const harness = await loadPlugin({ files: notes(60) });
     harness.app.workspace.setLayoutReady__();
-    await harness.plugin.index?.ready();
+    await readyIndex(harness.plugin.index);
     harness.plugin.unload();
     await harness.plugin.index?.closed;
     const shards = await shardFiles(harness.app);
@@ -95,7 +96,7 @@ describe("the search index in Obsidian", () => {
     const read = vi.spyOn(harness.app.vault, "read");
     const cachedRead = vi.spyOn(harness.app.vault, "cachedRead");
     const again = await restart(harness.app);
-    const index = await again.index?.ready();
+    const index = await readyIndex(again.index);
     expect(index?.size).toBe(60);
     expect(index?.rejectedShards).toBe(0);
     expect(read).not.toHaveBeenCalled();
@@ -105,19 +106,19 @@ describe("the search index in Obsidian", () => {
   it("on unload stops the index and writes what changed since the last write; the next start has it without reading", async () => {
     const harness = await loadPlugin({ files: notes(10) });
     harness.app.workspace.setLayoutReady__();
-    await harness.plugin.index?.ready();
+    await readyIndex(harness.plugin.index);
     await harness.app.vault.modify(harness.app.vault.getFileByPath("notes/Note 3.md") as never, "# Note 3\n\nNow about beekeeping.\n");
     await eventually(async () => expect(await search(harness, "beekeeping")).toEqual(["notes/Note 3.md"]));
     // The mock runs a plugin's unload callbacks only once it counts as loaded (the harness called onload).
     (harness.registered as unknown as { loaded__: boolean }).loaded__ = true;
     harness.plugin.unload();
     await harness.plugin.index?.closed;
-    expect(await harness.plugin.index?.ready()).toBeNull();
+    expect(await readyIndex(harness.plugin.index)).toBeNull();
 
     const read = vi.spyOn(harness.app.vault, "read");
     const cachedRead = vi.spyOn(harness.app.vault, "cachedRead");
     const again = await restart(harness.app);
-    const index = await again.index?.ready();
+    const index = await readyIndex(again.index);
     expect(read).not.toHaveBeenCalled();
     expect(cachedRead).not.toHaveBeenCalled();
     expect(index?.searchText("beekeeping", { scope: { kind: "all" }, limit: 5 }).map((h) => h.path)).toEqual(["notes/Note 3.md"]);
@@ -126,7 +127,7 @@ describe("the search index in Obsidian", () => {
   it("drops a truncated shard on open and indexes its notes again", async () => {
     const harness = await loadPlugin({ files: notes(60) });
     harness.app.workspace.setLayoutReady__();
-    await harness.plugin.index?.ready();
+    await readyIndex(harness.plugin.index);
     harness.plugin.unload();
     await harness.plugin.index?.closed;
     const adapter = harness.app.vault.adapter as unknown as { readBinary(p: string): Promise<ArrayBuffer>; writeBinary(p: string, d: ArrayBuffer): Promise<void> };
@@ -135,13 +136,13 @@ describe("the search index in Obsidian", () => {
     await adapter.writeBinary(shard, bytes.slice(0, Math.floor(bytes.byteLength / 2)));
 
     const again = await restart(harness.app);
-    const index = await again.index?.ready();
+    const index = await readyIndex(again.index);
     expect(index?.rejectedShards).toBe(1);
     expect(index?.size).toBe(60);
     again.unload();
     await again.index?.closed;
     const third = await restart(harness.app);
-    expect((await third.index?.ready())?.rejectedShards).toBe(0);
+    expect((await readyIndex(third.index))?.rejectedShards).toBe(0);
   });
 
   it("an ingest quotes the wiki page related by content, not the unrelated ones, and the page it writes is indexed", async () => {

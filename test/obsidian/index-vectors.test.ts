@@ -11,6 +11,7 @@ import { eventually } from "../helpers/eventually";
 import { startScriptedServer, type ScriptedServer } from "../helpers/scripted-server";
 import { nodeRequestUrl, type ForwardedCall } from "./node-request-url";
 import { loadPlugin, statusTexts, type Harness } from "./plugin-harness";
+import { readyIndex } from "../helpers/index-internals";
 
 // Obsidian's requestUrl, replaced by one that really reaches the scripted server.
 const transport = vi.hoisted(() => ({ requestUrl: null as null | ((p: RequestUrlParam) => Promise<unknown>) }));
@@ -55,7 +56,7 @@ describe("vector search in Obsidian", () => {
     const harness = await loadPlugin({ files: notes(40), data: withOllama(ollama.url) });
     const texts = statusTexts(harness);
     harness.app.workspace.setLayoutReady__();
-    const index = await harness.plugin.index?.ready();
+    const index = await readyIndex(harness.plugin.index);
     // The index answers once the text pass is done; the embedding has not had a reply yet.
     expect(index?.size).toBe(40);
     expect(index?.vectors?.index.noteCount).toBe(0);
@@ -93,7 +94,7 @@ describe("vector search in Obsidian", () => {
 
     const again = await loadPlugin({ app: harness.app, data });
     again.app.workspace.setLayoutReady__();
-    const index = await again.plugin.index?.ready();
+    const index = await readyIndex(again.plugin.index);
     await again.plugin.index?.embedded();
     expect(index?.vectors?.index.noteCount).toBe(20);
     expect(inputsOf(ollama).flat().length).toBe(embeddedBefore);
@@ -115,7 +116,7 @@ describe("vector search in Obsidian", () => {
       harness.app.secretStorage.setSecret("embedding-key", "sk-from-secret-storage");
       harness.app.workspace.setLayoutReady__();
       await harness.plugin.index?.embedded();
-      expect((await harness.plugin.index?.ready())?.vectors?.index.noteCount).toBe(4);
+      expect((await readyIndex(harness.plugin.index))?.vectors?.index.noteCount).toBe(4);
       const requests = openai.embedRequests();
       expect(requests.length).toBeGreaterThan(0);
       expect(requests.every((r) => r.headers.authorization === "Bearer sk-from-secret-storage")).toBe(true);
@@ -153,7 +154,7 @@ describe("vector search in Obsidian", () => {
     setUp();
     const noModel = await loadPlugin({ files: notes(3), data: { embedding: { provider: "ollama", model: "" }, profiles: { ollama: { host: ollama.url } } } });
     noModel.app.workspace.setLayoutReady__();
-    expect((await noModel.plugin.index?.ready())?.vectors).toBeNull();
+    expect((await readyIndex(noModel.plugin.index))?.vectors).toBeNull();
     expect(vectorNotices(noModel)).toEqual([
       "Synapse: Vector search with Ollama needs an embedding model (such as nomic-embed-text); set one or choose no embeddings. Search uses text and links only.",
     ]);
@@ -162,7 +163,7 @@ describe("vector search in Obsidian", () => {
     const remote = await loadPlugin({ files: notes(3), data: { localOnly: true, embedding: { provider: "openai", model: "text-embedding-3-small" } } });
     remote.app.secretStorage.setSecret("synapse-openai-api-key", "sk-test");
     remote.app.workspace.setLayoutReady__();
-    expect((await remote.plugin.index?.ready())?.vectors).toBeNull();
+    expect((await readyIndex(remote.plugin.index))?.vectors).toBeNull();
     expect(vectorNotices(remote)).toHaveLength(1);
     expect(vectorNotices(remote)[0]).toMatch(/Local-only mode is on .*Search uses text and links only\.$/);
     expect(calls).toEqual([]);
@@ -172,11 +173,11 @@ describe("vector search in Obsidian", () => {
     setUp();
     const harness = await loadPlugin({ files: notes(5) });
     harness.app.workspace.setLayoutReady__();
-    expect((await harness.plugin.index?.ready())?.vectors).toBeNull();
+    expect((await readyIndex(harness.plugin.index))?.vectors).toBeNull();
     harness.registered.data__ = withOllama(ollama.url);
     await harness.plugin.onExternalSettingsChange();
     await harness.plugin.index?.embedded();
-    expect((await harness.plugin.index?.ready())?.vectors?.index.noteCount).toBe(5);
+    expect((await readyIndex(harness.plugin.index))?.vectors?.index.noteCount).toBe(5);
     expect(inputsOf(ollama).flat()).toHaveLength(5);
   });
 });

@@ -8,6 +8,7 @@ import { pluginWriteContext } from "../../src/obsidian/write-context";
 import { applyPlan } from "../../src/wiki/apply";
 import { nextMacrotask } from "../helpers/eventually";
 import { loadPlugin, MANIFEST } from "./plugin-harness";
+import { readyIndex } from "../helpers/index-internals";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -52,7 +53,7 @@ it("opens the index only once the interrupted run is rolled back", async () => {
   });
 
   harness.app.workspace.setLayoutReady__();
-  const opened = harness.plugin.index?.ready();
+  const opened = readyIndex(harness.plugin.index);
   // Room for an index that did not wait to load, list and read the vault (it took ~600 host yields
   // here); the test passes whatever the machine's speed, as nothing may be read until the release.
   for (let i = 0; i < 3000 && notesReadDuringRecovery.length === 0; i++) await nextMacrotask();

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { askWiki, NOT_IN_WIKI } from "../../src/query/ask";
 import { ANSWER_TOKENS, PROMPT_TOKENS, questionBudget } from "../../src/query/budget";
-import { estimateTokens } from "../../src/retrieval/tokens";
+import { estimateTokens } from "../../src/core/tokens";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { ChatProvider, FixedRetriever, hit } from "./fakes";

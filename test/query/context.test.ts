@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { estimateTokens } from "../../src/retrieval/tokens";
+import { estimateTokens } from "../../src/core/tokens";
 import { packContext } from "../../src/query/context";
 import { hit } from "./fakes";
 

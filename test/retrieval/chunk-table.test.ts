@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Segment, type ChunkMeta } from "../../src/retrieval/segment";
 import { decodeShard, encodeShardPieces, shardOf } from "../../src/retrieval/shards";
-import { runPieces } from "../../src/retrieval/time-slice";
+import { runPieces } from "../../src/core/time-slice";
 import { TermTable } from "../../src/retrieval/term-table";
 import { applyOp, segmentOps, writeNote } from "../helpers/segment-ops";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { queryTerms, withCompoundParts } from "../../src/retrieval/compound-grams";
-import { tokenize } from "../../src/retrieval/tokenize";
+import { tokenize } from "../../src/core/tokenize";
 import { corpusNotes } from "../helpers/corpus";
 import { itWithCorpus } from "../helpers/with-corpus";
 import { aVault, indexed } from "./index-builder";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { aVault, indexed } from "./index-builder";
+import { traverse } from "../../src/retrieval/graph-traverse";
 
 const notes = {
   "notes/coffee.md": "# Coffee\n\nBrewing coffee with a pour-over gives a clean cup.\n\n## Grinding\n\nGrind the beans medium-fine.",
@@ -78,8 +79,8 @@ describe("the retrieval contract", () => {
     await expect(index.retrieve("x", { scope: { kind: "folders", folders: [] }, limit: 3 })).rejects.toThrow(/at least one folder/);
     await expect(index.retrieve("x", { scope: { kind: "nope" } as never, limit: 3 })).rejects.toThrow(/Unknown scope/);
     await expect(index.retrieve(42 as never, { scope: { kind: "all" }, limit: 3 })).rejects.toThrow(/query must be text/);
-    expect(() => index.graph.traverse("notes/a.md", -1)).toThrow(/depth/);
-    expect(() => index.graph.traverse("", 1)).toThrow(/path of a note/);
+    expect(() => traverse(index.graph, "notes/a.md", -1)).toThrow(/depth/);
+    expect(() => traverse(index.graph, "", 1)).toThrow(/path of a note/);
   });
 
   it("answers an empty or unknown query with nothing", async () => {
@@ -106,6 +107,6 @@ describe("the graph", () => {
     expect(index.graph.neighbours("c.md").map((x) => `${x.path}:${x.relation}`)).toEqual(["a.md:backlink"]);
     expect(index.graph.withTag("#TOPIC")).toEqual(["a.md", "d.md"]);
     expect(index.graph.neighbours("a.md", { tags: true }).map((x) => x.path)).toContain("d.md");
-    expect(index.graph.traverse("b.md", 2).map((h) => `${h.path}@${h.depth}`)).toEqual(["a.md@1", "c.md@2", "src.md@2"]);
+    expect(traverse(index.graph, "b.md", 2).map((h) => `${h.path}@${h.depth}`)).toEqual(["a.md@1", "c.md@2", "src.md@2"]);
   });
 });

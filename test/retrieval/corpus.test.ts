@@ -4,6 +4,7 @@ import { basenameOf } from "../../src/retrieval/chunker";
 import { corpusNotes, HAS_CORPUS } from "../helpers/corpus";
 import { describeWithCorpus } from "../helpers/with-corpus";
 import { aVault, indexed } from "./index-builder";
+import { traverse } from "../../src/retrieval/graph-traverse";
 
 function languageVault(language: string) {
   return aVault(Object.fromEntries(corpusNotes(language).map((n) => [`${language}/${n.path}`, n.text])));
@@ -43,8 +44,8 @@ describeWithCorpus("the graph over the English notes' real links", () => {
     const neighbours = index.graph.neighbours(start);
     expect(neighbours.find((n) => n.path === target)?.relation).toMatch(/link|embed/);
     expect(index.graph.neighbours(target ?? "").some((n) => n.path === start)).toBe(true);
-    const one = index.graph.traverse(start, 1);
-    const two = index.graph.traverse(start, 2);
+    const one = traverse(index.graph, start, 1);
+    const two = traverse(index.graph, start, 2);
     expect(one.length).toBe(neighbours.length);
     expect(two.length).toBeGreaterThan(one.length);
     expect(two.every((h, i) => i === 0 || two[i - 1]!.depth <= h.depth)).toBe(true);

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { INDEX_FORMAT, shardKey, SHARD_COUNT } from "../../src/retrieval/shards";
 import { syncIndex } from "../../src/retrieval/sync";
-import { foldText, tokenize } from "../../src/retrieval/tokenize";
+import { foldText, tokenize } from "../../src/core/tokenize";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { corpusNotes } from "../helpers/corpus";
 import { itWithCorpus } from "../helpers/with-corpus";

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { foldText, tokenize } from "../../src/retrieval/tokenize";
+import { foldText, tokenize } from "../../src/core/tokenize";
 
 const MARKED = /([^\p{M}]?)(\p{M}+)/gu;
 const ANY_MARK = /\p{M}/u;

@@ -9,6 +9,7 @@ import { GraphIndex } from "../../src/retrieval/graph-index";
 import type { NoteLinks } from "../../src/retrieval/links";
 import { packLinks } from "../../src/retrieval/packed-links";
 import { TargetKeyMemo } from "../../src/retrieval/target-key-memo";
+import { traverse } from "../../src/retrieval/graph-traverse";
 
 /** Names in both Unicode spellings (a macOS vault decomposes them) and in several cases. */
 const NAMES = ["Alpha", "alpha", "ALPHA", "Caf\u00e9", "Cafe\u0301", "CAF\u00c9", "Gamma ray", "Straße"];
@@ -53,7 +54,7 @@ function answers(graph: GraphIndex, targets: readonly string[]): unknown {
       has: graph.has(p),
       neighbours: graph.neighbours(p, { tags: true }),
       backlinks: graph.backlinks(p),
-      traverse: graph.traverse(p, 3),
+      traverse: traverse(graph, p, 3),
       locate: targets.map((t) => graph.locate(t, p)),
     })),
     tags: ["idea", "todo", "caf\u00e9"].map((t) => graph.withTag(t)),

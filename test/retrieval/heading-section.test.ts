@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { ChunkTable, headingAt } from "../../src/retrieval/chunk-table";
 import { decodeShard, encodeShard, shardOf, wordsChecksum, type NoteToStore } from "../../src/retrieval/shards";
 import { TermDictionary } from "../../src/retrieval/term-dictionary";
-import { runPieces } from "../../src/retrieval/time-slice";
+import { runPieces } from "../../src/core/time-slice";
 
 const HEADER_BYTES = 16;
 const links = { links: [], embeds: [], tags: [], sources: [] };

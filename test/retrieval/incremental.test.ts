@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { VaultIndex } from "../../src/retrieval/vault-index";
-import { aVault, indexed, openIndex } from "./index-builder";
+import { aVault, indexed, openIndex, rename } from "./index-builder";
+import { traverse } from "../../src/retrieval/graph-traverse";
 
 const WORDS = ["alpha", "beta", "gamma", "delta", "café", "naïve", "링크", "ノート", "заметка", "ملاحظة"];
 const PATHS = ["a.md", "b.md", "wiki/c.md", "wiki/d.md", "x/e.md", "f.md"];
@@ -35,7 +36,7 @@ async function answers(index: VaultIndex) {
     out[`text:${q}`] = index.searchText(q, { scope: { kind: "all" }, limit: 20 }).map((h) => [h.path, h.heading, h.ordinal, h.score.toFixed(9)]);
     out[`fused:${q}`] = (await index.retrieve(q, { scope: { kind: "all" }, limit: 20 })).map((h) => [h.path, h.heading, h.score.toFixed(9)]);
   }
-  for (const p of index.paths()) out[`graph:${p}`] = index.graph.traverse(p, 2);
+  for (const p of index.paths()) out[`graph:${p}`] = traverse(index.graph, p, 2);
   return out;
 }
 
@@ -68,7 +69,7 @@ describe("incremental updates", () => {
           } else if (vault.files.has(e.path) && !vault.files.has(e.to)) {
             vault.files.set(e.to, vault.files.get(e.path) ?? "");
             vault.files.delete(e.path);
-            live.rename(e.path, e.to, vault.files.get(e.to) ?? "", { mtime: t++, size: (vault.files.get(e.to) ?? "").length });
+            await rename(live, e.path, e.to, vault.files.get(e.to) ?? "", { mtime: t++, size: (vault.files.get(e.to) ?? "").length });
           }
         };
         while (next < edits.length) await apply(edits[next++] as (typeof edits)[number]);
@@ -100,7 +101,7 @@ describe("a renamed note", () => {
     live.upsert("x/e.md", "", { mtime: 1, size: 0 });
     vault.files.set("wiki/c.md", "");
     vault.files.delete("x/e.md");
-    live.rename("x/e.md", "wiki/c.md", "", { mtime: 2, size: 0 });
+    await rename(live, "x/e.md", "wiki/c.md", "", { mtime: 2, size: 0 });
     const hits = await live.retrieve("c", { scope: { kind: "all" }, limit: 5 });
     expect(hits.map((h) => h.path)).toEqual(["wiki/c.md"]);
   });
@@ -114,11 +115,11 @@ describe("a renamed note", () => {
       vault.files.delete(from);
     };
     move("private/a.md", "notes/a.md");
-    live.rename("private/a.md", "notes/a.md", "alpha beta", { mtime: 2, size: 10 });
+    await rename(live, "private/a.md", "notes/a.md", "alpha beta", { mtime: 2, size: 10 });
     expect(live.paths()).toEqual(["notes/a.md"]);
     expect((await live.retrieve("alpha", { scope: { kind: "all" }, limit: 5 })).map((h) => h.path)).toEqual(["notes/a.md"]);
     move("notes/a.md", "private/b.md");
-    live.rename("notes/a.md", "private/b.md", "alpha beta", { mtime: 3, size: 10 });
+    await rename(live, "notes/a.md", "private/b.md", "alpha beta", { mtime: 3, size: 10 });
     expect(live.paths()).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 /** A VaultIndex over an in-memory vault, for retrieval tests. */
+import { runPiecesSliced } from "../../src/core/time-slice";
+import type { CommitOutcome } from "../../src/retrieval/note-preparation";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 
@@ -34,4 +36,17 @@ export async function indexed(vault: TestVault, options: { excludedFolders?: str
   let t = 1;
   for (const [path, text] of [...vault.files].sort()) index.upsert(path, text, { mtime: t++, size: text.length });
   return index;
+}
+
+/**
+ * One note's two steps as a caller on the main thread runs them: prepared in pieces with
+ * `checkpoint` between them, then committed; a merge the segment asks for is left to the caller.
+ */
+export async function upsertSliced(index: VaultIndex, path: string, text: string, stat: { readonly mtime: number; readonly size: number }, checkpoint?: () => Promise<unknown>): Promise<CommitOutcome> {
+  return index.commit(await runPiecesSliced(index.prepare(path, text, stat), checkpoint), { mergeLater: true });
+}
+
+/** A note moved or renamed, applied as the vault's change. */
+export async function rename(index: VaultIndex, from: string, to: string, text: string, stat?: { readonly mtime: number; readonly size: number }): Promise<void> {
+  await index.apply([{ kind: "rename", from, to, text, ...(stat ? { stat } : {}) }]);
 }

@@ -16,7 +16,7 @@ import { parseNote } from "../../src/retrieval/chunker";
 import { writeNoteTerms } from "../../src/retrieval/note-terms";
 import type { ChunkWriter } from "../../src/retrieval/segment";
 import { INDEX_FORMAT } from "../../src/retrieval/shards";
-import { tokenize } from "../../src/retrieval/tokenize";
+import { tokenize } from "../../src/core/tokenize";
 import { fixtureLanguages, fixtureNotes } from "../helpers/fixture-notes";
 
 const GOLDEN = join(import.meta.dirname, "index-format-golden.json");

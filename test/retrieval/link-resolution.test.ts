@@ -12,6 +12,7 @@ import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
+import { traverse } from "../../src/retrieval/graph-traverse";
 
 const NFC = "Caf\u00e9 cr\u00e8me";
 const NFD = NFC.normalize("NFD");
@@ -41,7 +42,7 @@ describe("names in either Unicode spelling", () => {
     expect(index.graph.neighbours(note)).toEqual([{ path: "notes/Linker.md", relation: "backlink" }]);
     expect(index.linkTarget(written, "notes/Linker.md")).toEqual({ kind: "indexed", path: note });
     expect(index.linkTarget(`notes/${written}`, "notes/Linker.md")).toEqual({ kind: "indexed", path: note });
-    expect(index.graph.traverse("notes/Linker.md", 1).map((h) => h.path)).toEqual([note]);
+    expect(traverse(index.graph, "notes/Linker.md", 1).map((h) => h.path)).toEqual([note]);
   });
 
   it("an excluded note named in the other spelling is excluded, not missing", async () => {

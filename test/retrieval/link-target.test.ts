@@ -8,6 +8,7 @@ import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
+import { traverse } from "../../src/retrieval/graph-traverse";
 
 const FILES: Record<string, string> = {
   "notes/Lighthouse.md": "# Lighthouse\n\nThe lighthouse keeper wrote it all in [[Diary]], see also [[private/Diary]], [[Logbook]], ![[beam.png]] and [[Nowhere]].\n",
@@ -37,7 +38,7 @@ describe("links into excluded folders", () => {
   it("are neither graph neighbours nor in a traversal, with the index's own resolver", async () => {
     const { index } = await synced();
     expect(index.graph.neighbours("notes/Lighthouse.md").map((n) => n.path)).toEqual(["notes/Logbook.md"]);
-    expect(index.graph.traverse("notes/Lighthouse.md", 3).map((h) => h.path)).toEqual(["notes/Logbook.md"]);
+    expect(traverse(index.graph, "notes/Lighthouse.md", 3).map((h) => h.path)).toEqual(["notes/Logbook.md"]);
   });
 
   it("lead to an excluded note, not nowhere: only a link to no note at all is missing", async () => {
@@ -73,7 +74,7 @@ describe("links into excluded folders", () => {
     expect(index.linkTarget("Logbook", from)).toEqual({ kind: "indexed", path: "notes/Logbook.md" });
     expect(index.linkTarget("Nowhere", from)).toEqual({ kind: "missing" });
     expect(index.graph.neighbours(from).map((n) => n.path)).toEqual(["notes/Logbook.md"]);
-    expect(index.graph.traverse(from, 2).map((h) => h.path)).toEqual(["notes/Logbook.md"]);
+    expect(traverse(index.graph, from, 2).map((h) => h.path)).toEqual(["notes/Logbook.md"]);
     // Graph expansion from the best match lends to Logbook only.
     const hits = await index.retrieve("lighthouse keeper", { scope: { kind: "all" }, limit: 10 });
     expect(hits.map((h) => h.path)).toEqual(["notes/Lighthouse.md", "notes/Logbook.md"]);

@@ -7,9 +7,9 @@
 import { describe, expect, it } from "vitest";
 import type { LinkExtractor, NoteLinks } from "../../src/retrieval/links";
 import { ONE_STEP_CHARS } from "../../src/retrieval/note-preparation";
-import { runPiecesSliced } from "../../src/retrieval/time-slice";
+import { runPiecesSliced } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
-import { aVault } from "./index-builder";
+import { aVault, upsertSliced } from "./index-builder";
 
 const linksTo = (...targets: string[]): NoteLinks => ({ links: targets, embeds: [], tags: [], sources: [] });
 
@@ -45,9 +45,9 @@ describe("links of a note whose text is unchanged", () => {
     const { index, cache } = await indexOverCache();
     const text = `# Big\n\n${"The lighthouse keeper's long log. ".repeat(Math.ceil((2 * ONE_STEP_CHARS) / 34))}\n`;
     cache.links = linksTo("E");
-    expect(await index.upsertSliced("notes/Big.md", text, stat(text, 1), () => Promise.resolve())).toBe("changed");
+    expect(await upsertSliced(index, "notes/Big.md", text, stat(text, 1), () => Promise.resolve())).toBe("changed");
     cache.links = linksTo("A", "B");
-    expect(await index.upsertSliced("notes/Big.md", text, stat(text, 2), () => Promise.resolve())).toBe("changed");
+    expect(await upsertSliced(index, "notes/Big.md", text, stat(text, 2), () => Promise.resolve())).toBe("changed");
     expect(index.graph.linksOf("notes/Big.md")?.links).toEqual(["A", "B"]);
     const again = await runPiecesSliced(index.prepare("notes/Big.md", text, stat(text, 3)), () => Promise.resolve());
     expect(again.change).toMatchObject({ kind: "same" });

@@ -9,7 +9,7 @@ import { Segment, type ChunkTerms } from "../../src/retrieval/segment";
 import { shardOf } from "../../src/retrieval/shard-of";
 import { syncIndex } from "../../src/retrieval/sync";
 import { TermTable } from "../../src/retrieval/term-table";
-import { runPieces, type Pieces } from "../../src/retrieval/time-slice";
+import { runPieces, type Pieces } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";

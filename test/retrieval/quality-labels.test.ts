@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { labelledQueries, plain } from "../../bench/quality-labels";
 import { pairedDifference, scoreRanking } from "../../bench/quality-metrics";
-import { tokenize } from "../../src/retrieval/tokenize";
+import { tokenize } from "../../src/core/tokenize";
 import { corpusNotes } from "../helpers/corpus";
 import { describeWithCorpus } from "../helpers/with-corpus";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { searchableText, type Chunk } from "../../src/retrieval/chunker";
-import { tokenize } from "../../src/retrieval/tokenize";
+import { tokenize } from "../../src/core/tokenize";
 import { runsOfEachPiece } from "../helpers/adversarial-texts";
 
 /** The regexes a chunk's links were rewritten with before they became single passes. */

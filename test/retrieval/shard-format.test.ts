@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { readInt32s, readUint16s, writeInt32s, writeUint16s } from "../../src/retrieval/little-endian";
 import { decodeShard, encodeShard, shardOf, wordsChecksum } from "../../src/retrieval/shards";
 import { TermDictionary } from "../../src/retrieval/term-dictionary";
-import { PIECE_BYTES, runPieces } from "../../src/retrieval/time-slice";
+import { PIECE_BYTES, runPieces } from "../../src/core/time-slice";
 
 const HEADER_BYTES = 16;
 const path = "notes/n1.md";

@@ -9,7 +9,7 @@ import type { Embedder } from "../../src/retrieval/embedder";
 import { shardOf } from "../../src/retrieval/shard-of";
 import { decodeShard, decodeShardPieces, shardKey } from "../../src/retrieval/shards";
 import { syncIndex } from "../../src/retrieval/sync";
-import { PIECE_BYTES, runPieces, TimeSlicer } from "../../src/retrieval/time-slice";
+import { PIECE_BYTES, runPieces, TimeSlicer } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { vectorShardKey } from "../../src/retrieval/vector-models";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";

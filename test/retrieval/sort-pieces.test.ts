@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sortStringsPieces } from "../../src/retrieval/sort-pieces";
-import { runPieces } from "../../src/retrieval/time-slice";
+import { runPieces } from "../../src/core/time-slice";
 
 const piecesOf = (items: readonly string[], run: number, step: number) => {
   const pieces = sortStringsPieces(items, run, step);

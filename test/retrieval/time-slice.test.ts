@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
-import { checkSliceBudget, DEFAULT_SLICE_MS, MAX_SLICE_MS, TimeSlicer } from "../../src/retrieval/time-slice";
+import { checkSliceBudget, DEFAULT_SLICE_MS, MAX_SLICE_MS, TimeSlicer } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";

@@ -12,13 +12,13 @@ import { countNoteTerms, EditLog } from "../../src/retrieval/prepared-note";
 import { parseLinks, type LinkExtractor } from "../../src/retrieval/links";
 import { syncIndex } from "../../src/retrieval/sync";
 import { TextIndex } from "../../src/retrieval/text-index";
-import { runPieces, runPiecesSliced } from "../../src/retrieval/time-slice";
-import { tokenize } from "../../src/retrieval/tokenize";
+import { runPieces, runPiecesSliced } from "../../src/core/time-slice";
+import { tokenize } from "../../src/core/tokenize";
 import { ONE_STEP_CHARS } from "../../src/retrieval/note-preparation";
-import { HASH_PIECE_CHARS } from "../../src/wiki/content-hash";
+import { HASH_PIECE_CHARS } from "../../src/core/content-hash";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { aVault, openIndex } from "./index-builder";
+import { aVault, openIndex, upsertSliced } from "./index-builder";
 
 const WORDS = ["alpha", "beta", "gamma", "delta", "garden", "compost", "river", "mountain", "quantum", "lattice", "Café", "東京都庁", "喫茶店", "ガラス"];
 
@@ -52,16 +52,16 @@ describe("a note prepared in pieces", () => {
       checkpoints += 1;
       return Promise.resolve();
     };
-    expect(await index.upsertSliced("notes/big.md", big, stat(big), counting)).toBe("changed");
+    expect(await upsertSliced(index, "notes/big.md", big, stat(big), counting)).toBe("changed");
     // 16 KB of text a piece: about 32 pieces for 512 KB.
     expect(checkpoints).toBeGreaterThanOrEqual(25);
     expect(paths(index, "big")).toEqual(["notes/big.md"]);
 
     checkpoints = 0;
     const small = "# Small\n\nA short note about compost.\n";
-    expect(await index.upsertSliced("notes/small.md", small, stat(small), counting)).toBe("changed");
+    expect(await upsertSliced(index, "notes/small.md", small, stat(small), counting)).toBe("changed");
     expect(checkpoints).toBe(0);
-    expect(await index.upsertSliced("notes/small.md", small, stat(small, 2), counting)).toBe("unchanged");
+    expect(await upsertSliced(index, "notes/small.md", small, stat(small, 2), counting)).toBe("unchanged");
     expect(index.stateOf("notes/small.md")?.mtime).toBe(2);
   });
 
@@ -70,7 +70,7 @@ describe("a note prepared in pieces", () => {
     const a = await openIndex(aVault());
     const b = await openIndex(aVault());
     a.upsert("notes/big.md", big, stat(big));
-    expect(await b.upsertSliced("notes/big.md", big, stat(big), () => Promise.resolve())).toBe("changed");
+    expect(await upsertSliced(b, "notes/big.md", big, stat(big), () => Promise.resolve())).toBe("changed");
     expect(b.text.chunksOf("notes/big.md")).toEqual(a.text.chunksOf("notes/big.md"));
     expect(b.stateOf("notes/big.md")).toEqual(a.stateOf("notes/big.md"));
     for (const query of ["alpha12", "same words", "café", "喫茶店", "ガラス", "section 2000", "lattice quantum"]) {
@@ -103,7 +103,7 @@ describe("a note prepared in pieces", () => {
     const index = await openIndex(aVault());
     const big = largeNote(2 * ONE_STEP_CHARS, "removed");
     let removed = false;
-    const outcome = await index.upsertSliced("notes/big.md", big, stat(big), () => {
+    const outcome = await upsertSliced(index, "notes/big.md", big, stat(big), () => {
       if (!removed) removed = index.remove("notes/big.md") || true;
       return Promise.resolve();
     });
@@ -118,11 +118,11 @@ describe("a note prepared in pieces", () => {
     const older = largeNote(2 * ONE_STEP_CHARS, "older");
     const newer = largeNote(2 * ONE_STEP_CHARS, "newer");
     let wrote = false;
-    const outcome = await index.upsertSliced("notes/big.md", older, stat(older), async () => {
+    const outcome = await upsertSliced(index, "notes/big.md", older, stat(older), async () => {
       if (wrote) return;
       wrote = true;
       // The newer text, itself in pieces, starts and finishes inside the older one's preparation.
-      expect(await index.upsertSliced("notes/big.md", newer, stat(newer, 2), () => Promise.resolve())).toBe("changed");
+      expect(await upsertSliced(index, "notes/big.md", newer, stat(newer, 2), () => Promise.resolve())).toBe("changed");
     });
     expect(outcome).toBe("stale");
     expect(paths(index, "newer")).toEqual(["notes/big.md"]);
@@ -134,7 +134,7 @@ describe("a note prepared in pieces", () => {
     const index = await openIndex(aVault());
     const big = largeNote(2 * ONE_STEP_CHARS, "kept");
     let other = 0;
-    const outcome = await index.upsertSliced("notes/big.md", big, stat(big), () => {
+    const outcome = await upsertSliced(index, "notes/big.md", big, stat(big), () => {
       other += 1;
       index.upsert(`notes/other-${other}.md`, `other note ${other}`, stat("x"));
       return Promise.resolve();
@@ -204,7 +204,7 @@ describe("a note prepared in pieces", () => {
       return parseLinks(path, markdown, parsed);
     };
     const index = await VaultIndex.open({ store, reader, wikiFolder: "wiki", excludedFolders: [], links });
-    await index.upsertSliced("notes/big.md", big, stat(big), () => Promise.resolve());
+    await upsertSliced(index, "notes/big.md", big, stat(big), () => Promise.resolve());
     // The same text again: hashed in pieces (one checkpoint after the links, then one between each
     // two pieces of the hash), found unchanged, nothing counted.
     const preparing = index.prepare("notes/big.md", big, stat(big, 2));
@@ -221,7 +221,7 @@ describe("a note prepared in pieces", () => {
     const b = await openIndex(aVault());
     a.upsert("notes/big.md", big, stat(big));
     expect(a.mergeWanted).toBe(false);
-    await b.upsertSliced("notes/big.md", big, stat(big), () => Promise.resolve());
+    await upsertSliced(b, "notes/big.md", big, stat(big), () => Promise.resolve());
     expect(b.mergeWanted).toBe(true);
     runPieces(b.mergePieces());
     expect(b.text.search(["merged"], 5, () => true)).toEqual(a.text.search(["merged"], 5, () => true));
@@ -237,7 +237,7 @@ describe("a note prepared in pieces", () => {
     const during = await openIndex(aVault());
     let flushed = false;
     const generation = during.text.terms.generation;
-    await during.upsertSliced("notes/big.md", big, stat(big), async () => {
+    await upsertSliced(during, "notes/big.md", big, stat(big), async () => {
       if (flushed || during.text.terms.size === 0) return;
       flushed = true;
       // A flush clears the table once it has written every segment holding terms (this one's).

@@ -11,6 +11,7 @@ import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { fakeEmbedding } from "../helpers/fake-embedding";
 import { until } from "../helpers/eventually";
+import { rename } from "./index-builder";
 import { countingEmbedder, embeddedTexts } from "./vector-embedder";
 
 function notes(count: number): Record<string, string> {
@@ -51,7 +52,7 @@ async function renamedAfterEmbedding() {
   const text = await vault.read("notes/n1.md");
   await vault.create("moved/n1.md", text);
   await vault.remove("notes/n1.md");
-  index.rename("notes/n1.md", "moved/n1.md", text);
+  await rename(index, "notes/n1.md", "moved/n1.md", text);
   return { store, vault, embedder, index, before };
 }
 

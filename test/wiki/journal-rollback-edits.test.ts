@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
-import { contentHash } from "../../src/wiki/content-hash";
+import { contentHash } from "../../src/core/content-hash";
 import { rollBackEntries } from "../../src/wiki/journal";
 import type { JournalEntry } from "../../src/wiki/write-records";
 import { hookedFs } from "../helpers/hooked-fs";

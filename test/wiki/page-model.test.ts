@@ -113,7 +113,7 @@ describe("the page model through ingest", () => {
 
   it("converts a page written before provenance sections without duplicating it", async () => {
     const legacy = "---\ntype: concept\ntitle: Ada\nsources:\n  - notes/A.md\nlang: en\ntags: []\ncreated: 2026-11-01\nupdated: 2026-11-01\nsynapse_hash: 1d1e5d6ac2d1a6d5\n---\n\nOld body.\n";
-    const { contentHash } = await import("../../src/wiki/content-hash");
+    const { contentHash } = await import("../../src/core/content-hash");
     const { vault, ingest } = setup({ "wiki/concepts/Ada.md": legacy.replace("1d1e5d6ac2d1a6d5", contentHash("Old body.")) });
     const report = await ingest(A, [from(A, "Ada", "New body.")]);
     expect(report.pages[0]?.action).toBe("updated");

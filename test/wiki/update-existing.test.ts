@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentHash } from "../../src/wiki/content-hash";
+import { contentHash } from "../../src/core/content-hash";
 import { updateExisting } from "../../src/wiki/update-page";
 import { SOURCE_PATH, aPage } from "../builders";
 

@@ -1,5 +1,5 @@
 /**
- * Words for the text index: lower-cased, diacritics folded ("Café" and "cafe" meet; see `fold` for
+ * Words for the search index and lint's similar pages: lower-cased, diacritics folded ("Café" and "cafe" meet; see `fold` for
  * which marks are diacritics and which are letters), and scripts
  * written without spaces (Chinese, Japanese, Thai, Lao, Khmer, Myanmar) cut into words with
  * `Intl.Segmenter` — present in Node 20, Electron and the mobile WebViews, so no dictionary ships

@@ -6,7 +6,7 @@
  * blank line; cl100k cuts non-English text finest of the tokenizers measured.
  */
 import { describe, expect, it } from "vitest";
-import { estimateTokens } from "../../src/retrieval/tokens";
+import { estimateTokens } from "../../src/core/tokens";
 import { corpusNotes } from "../helpers/corpus";
 import { itWithCorpus } from "../helpers/with-corpus";
 

@@ -8,9 +8,9 @@
 import { frontmatterList, headings, inlineTags, splitFrontmatter } from "../core/markdown";
 import { plainText } from "../core/plain-text";
 import { wikilinkTargets, linkBasename } from "../core/wikilinks";
-import { packHits, packedText, type Packed } from "./pack";
-import { estimateTokens } from "./tokens";
-import type { RetrievalHit, Retriever } from "./types";
+import { packHits, packedText, type Packed } from "./context-pack";
+import { estimateTokens } from "../core/tokens";
+import type { RetrievalHit, Retriever } from "../retrieval";
 
 /** Assumed window when a provider declares none (Offline, an unknown model). */
 export const DEFAULT_CONTEXT_WINDOW = 8192;

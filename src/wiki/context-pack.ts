@@ -6,9 +6,9 @@
  * attribution lines never go in.
  */
 import type { ContextEvent } from "../core/log";
-import { stripProvenance } from "../wiki/provenance-strip";
-import type { RetrievalHit } from "./types";
-import { estimateTokens, truncateToTokens } from "./tokens";
+import { stripProvenance } from "../core/provenance-strip";
+import type { RetrievalHit } from "../retrieval";
+import { estimateTokens, truncateToTokens } from "../core/tokens";
 
 export interface PackedBlock {
   readonly hit: RetrievalHit;

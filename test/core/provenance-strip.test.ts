@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { attribution, newSection, renderBody, type Segment } from "../../src/wiki/provenance";
-import { isProvenanceLine, stripProvenance } from "../../src/wiki/provenance-strip";
+import { isProvenanceLine, stripProvenance } from "../../src/core/provenance-strip";
 
 const OPEN = "%% synapse:source notes/a.md hash=0123456789abcdef %%";
 const CLOSE = "%% /synapse:source %%";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildIngestContext, contextBudget, noteQuery, DEFAULT_CONTEXT_WINDOW } from "../../src/retrieval/context";
-import { estimateTokens } from "../../src/retrieval/tokens";
+import { buildIngestContext, contextBudget, noteQuery, DEFAULT_CONTEXT_WINDOW } from "../../src/wiki/ingest-context";
+import { estimateTokens } from "../../src/core/tokens";
 import type { Retriever } from "../../src/retrieval/types";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { wordOverlapRetriever } from "../helpers/word-overlap-retriever";

@@ -7,7 +7,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { forEachToken, MAX_TOKEN, tokenize } from "../../src/retrieval/tokenize";
+import { forEachToken, MAX_TOKEN, tokenize } from "../../src/core/tokenize";
 import { CORPUS, corpusNotes } from "../helpers/corpus";
 import { fixtureLanguages, fixtureNotes } from "../helpers/fixture-notes";
 import { itWithCorpus } from "../helpers/with-corpus";

@@ -2,7 +2,7 @@
  * A fingerprint of the body Synapse last wrote, kept in the page's frontmatter. If the body no
  * longer matches it, the user has edited the page and Synapse must not overwrite it.
  */
-import { runPieces, type Pieces } from "../retrieval/time-slice";
+import { runPieces, type Pieces } from "./time-slice";
 
 /** Characters hashed in one piece by `contentHashPieces`: a couple of milliseconds at most. */
 export const HASH_PIECE_CHARS = 256 * 1024;

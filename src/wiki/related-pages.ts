@@ -5,7 +5,7 @@
  */
 import { splitFrontmatter } from "../core/markdown";
 import type { VaultPort } from "../vault/vault-port";
-import { stripProvenance } from "../wiki/provenance-strip";
+import { stripProvenance } from "../core/provenance-strip";
 
 export interface WikiContext {
   /** Existing page titles, for analysis and linking. */

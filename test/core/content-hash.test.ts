@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contentHash, contentHashPieces, HASH_PIECE_CHARS } from "../../src/wiki/content-hash";
+import { contentHash, contentHashPieces, HASH_PIECE_CHARS } from "../../src/core/content-hash";
 
 /** The definition: FNV-1a twice over the normalised copy of the text. */
 function reference(text: string): string {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { packHits, packedText } from "../../src/retrieval/pack";
-import { estimateTokens, truncateToTokens } from "../../src/retrieval/tokens";
+import { packHits, packedText } from "../../src/wiki/context-pack";
+import { estimateTokens, truncateToTokens } from "../../src/core/tokens";
 import type { RetrievalHit } from "../../src/retrieval/types";
 
 function hit(path: string, text: string, score = 1, heading = ""): RetrievalHit {

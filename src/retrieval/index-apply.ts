@@ -1,0 +1,83 @@
+/**
+ * The one way vault changes reach the index: a batch of upserts, renames and deletions, each note
+ * prepared in pieces (hashed, chunked, its terms counted) and then committed in one short step,
+ * a preparation refused when the note was written or removed meanwhile ("stale"), and a segment
+ * grown past its bound merged in pieces right after. The plugin's vault events, the sync and the
+ * catalogue's refresh all update notes through here, so the protocol is written once.
+ *
+ * The links a host already knows for a note (Obsidian's metadata cache) come with the change as
+ * data; without them the index reads the links from the markdown.
+ */
+import { runPiecesSliced } from "../core/time-slice";
+import type { HostLinks } from "./links";
+import type { CommitOutcome } from "./note-preparation";
+import type { VaultIndex } from "./vault-index";
+
+export interface NoteStat {
+  readonly mtime: number;
+  readonly size: number;
+}
+
+export type VaultChange =
+  | { readonly kind: "upsert"; readonly path: string; readonly text: string; readonly stat: NoteStat; readonly links?: HostLinks | null }
+  | { readonly kind: "delete"; readonly path: string }
+  /** A note moved or renamed: indexed again from its text (its file name is part of its title). Without a stat it keeps the one it had. */
+  | { readonly kind: "rename"; readonly from: string; readonly to: string; readonly text: string; readonly stat?: NoteStat; readonly links?: HostLinks | null };
+
+export interface ApplyOptions {
+  /**
+   * Runs before each change after the first, between the pieces of a large note and of a merge:
+   * on Obsidian's main thread it yields when the time slice is spent. Absent: all at once.
+   */
+  readonly checkpoint?: () => Promise<unknown>;
+  /**
+   * Asked once a note is prepared, just before it is written: false leaves it unwritten ("skipped")
+   * — a newer event for the note is queued, or the note moved or went while it was read.
+   */
+  readonly stillCurrent?: (path: string) => boolean;
+}
+
+/**
+ * What became of a change: "changed" (the index holds something new), "unchanged" (the same text;
+ * only its time and size recorded, or a deleted note the index never held), "stale" (written or
+ * removed by something else while it was prepared: read it again if it is still there), "skipped".
+ */
+export type ChangeOutcome = CommitOutcome | "skipped";
+
+export interface ApplyResult {
+  /** One per change, in order. */
+  readonly outcomes: readonly ChangeOutcome[];
+}
+
+/** One note's update: prepared in pieces, committed unless no longer current, then a merge if a segment asks for one. */
+export async function updateNote(index: VaultIndex, path: string, text: string, stat: NoteStat, links: HostLinks | null | undefined, options: ApplyOptions): Promise<ChangeOutcome> {
+  // The links now, with the preparation's first step; a large note's terms in pieces after.
+  const prepared = await runPiecesSliced(index.prepare(path, text, stat, links), options.checkpoint);
+  if (options.stillCurrent && !options.stillCurrent(path)) return "skipped";
+  const outcome = index.commit(prepared, { mergeLater: true });
+  // A segment grown past its bound merges now, in pieces with a checkpoint between them.
+  if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), options.checkpoint);
+  return outcome;
+}
+
+/** Applies the changes in order. The first runs before anything is awaited: a deletion is out of the index when this returns its promise. */
+export async function applyChanges(index: VaultIndex, changes: readonly VaultChange[], options: ApplyOptions = {}): Promise<ApplyResult> {
+  const outcomes: ChangeOutcome[] = [];
+  for (const change of changes) {
+    if (outcomes.length > 0) await options.checkpoint?.();
+    if (change.kind === "delete") {
+      outcomes.push(index.remove(change.path) ? "changed" : "unchanged");
+      continue;
+    }
+    if (change.kind === "upsert") {
+      outcomes.push(await updateNote(index, change.path, change.text, change.stat, change.links, options));
+      continue;
+    }
+    // A note that was not indexed (it lay in an excluded folder) is new to the index where it lands;
+    // with no stat given it keeps the old one, or none (the next sync then reads it once more).
+    const stat = change.stat ?? index.stateOf(change.from) ?? { mtime: 0, size: -1 };
+    if (index.stateOf(change.from)) index.remove(change.from);
+    outcomes.push(await updateNote(index, change.to, change.text, stat, change.links, options));
+  }
+  return { outcomes };
+}
