@@ -84,8 +84,12 @@ export async function findPagesById(vault: VaultPort, paths: readonly string[]):
   const records: PageRecord[] = [];
   for (const path of paths) {
     // A page that vanished or cannot be read since the listing simply is not a candidate.
-    const text = await vault.read(path).catch(() => null);
-    if (text === null) continue;
+    let text: string;
+    try {
+      text = await vault.read(path);
+    } catch {
+      continue;
+    }
     const before = known.get(path);
     const parsed = before?.text === text ? before : { text, record: recordOf(path, text) };
     known.set(path, parsed);
