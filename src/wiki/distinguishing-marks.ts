@@ -85,9 +85,10 @@ const ELEMENTS = new Set(
 );
 
 /** Prefixes that turn a stem into its opposite or a sibling: the same stem under two of them is two subjects. */
-const OPPOSED_PREFIXES = ["hypo", "hyper", "micro", "macro", "intra", "inter", "infra", "ultra", "endo", "exo", "homo", "hetero", "mono", "poly", "pre", "post", "sub", "super", "under", "over", "uni", "multi"];
+// Longest first: the longest prefix a word starts with is the one that counts (stemAfter).
+const OPPOSED_PREFIXES = ["hypo", "hyper", "micro", "macro", "intra", "inter", "infra", "ultra", "endo", "exo", "homo", "hetero", "mono", "poly", "pre", "post", "sub", "super", "under", "over", "uni", "multi"].sort((x, y) => y.length - x.length);
 /** Prefixes that negate a stem: the stem alone is another subject. */
-const NEGATING_PREFIXES = ["un", "non", "anti", "dis", "counter"];
+const NEGATING_PREFIXES = ["un", "non", "anti", "dis", "counter"].sort((x, y) => y.length - x.length);
 const MIN_STEM = 3;
 
 const ROMAN = /^(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$/;
@@ -111,7 +112,20 @@ function foldKey(text: string): string {
  * The title's words: "U.S.A." is one word, a hyphen or slash separates ("Carbon-14", "HTTP/2"),
  * a dot between digits does not ("3.11"), `+` and `#` stay on the word they end ("C#", "A+").
  */
-export function titleWords(title: string): Word[] {
+export function titleWords(title: string): readonly Word[] {
+  const known = splitTitles.get(title);
+  if (known) return known;
+  const words = Object.freeze(splitTitle(title));
+  // One ingest compares each new title with every page's: the split is made once per title.
+  if (splitTitles.size >= SPLIT_CACHE_LIMIT) splitTitles.clear();
+  splitTitles.set(title, words);
+  return words;
+}
+
+const SPLIT_CACHE_LIMIT = 50_000;
+const splitTitles = new Map<string, readonly Word[]>();
+
+function splitTitle(title: string): Word[] {
   const out: Word[] = [];
   for (const spaced of title.normalize("NFC").split(/\s+/u)) {
     // "Men's" is one word; "O'Brien" too.
@@ -140,7 +154,19 @@ function numberOf(word: Word): string | null {
   return null;
 }
 
+/** A word's mark, worked out once per spelling: every title is compared with every page's. */
 function markOf(word: Word): Mark | null {
+  const known = wordMarks.get(word.text);
+  if (known !== undefined) return known;
+  const mark = findMark(word);
+  if (wordMarks.size >= SPLIT_CACHE_LIMIT) wordMarks.clear();
+  wordMarks.set(word.text, mark);
+  return mark;
+}
+
+const wordMarks = new Map<string, Mark | null>();
+
+function findMark(word: Word): Mark | null {
   const { key, text } = word;
   const number = numberOf(word);
   if (number !== null) return { kind: "number", value: number, word: text };
@@ -169,20 +195,36 @@ function leftOver(a: readonly Word[], b: readonly Word[]): Word[] {
   return out;
 }
 
+/** `prefixes` longest first. */
 function stemAfter(key: string, prefixes: readonly string[]): { prefix: string; stem: string } | null {
-  for (const prefix of [...prefixes].sort((x, y) => y.length - x.length)) {
+  for (const prefix of prefixes) {
     if (key.startsWith(prefix) && key.length - prefix.length >= MIN_STEM) return { prefix, stem: key.slice(prefix.length) };
   }
   return null;
 }
 
+interface Stems {
+  readonly opposed: { prefix: string; stem: string } | null;
+  readonly negated: { prefix: string; stem: string } | null;
+}
+
+/** A word's stems after each kind of prefix, worked out once per word. */
+function stemsOf(key: string): Stems {
+  const known = wordStems.get(key);
+  if (known) return known;
+  const stems = { opposed: stemAfter(key, OPPOSED_PREFIXES), negated: stemAfter(key, NEGATING_PREFIXES) };
+  if (wordStems.size >= SPLIT_CACHE_LIMIT) wordStems.clear();
+  wordStems.set(key, stems);
+  return stems;
+}
+
+const wordStems = new Map<string, Stems>();
+
 /** "Hypothyroidism" / "Hyperthyroidism", "Employment" / "Unemployment". */
 function prefixDistinction(x: Word, y: Word): Distinction | null {
-  const px = stemAfter(x.key, OPPOSED_PREFIXES);
-  const py = stemAfter(y.key, OPPOSED_PREFIXES);
+  const { opposed: px, negated: nx } = stemsOf(x.key);
+  const { opposed: py, negated: ny } = stemsOf(y.key);
   if (px && py && px.stem === py.stem && px.prefix !== py.prefix) return { kind: "prefix", first: x.text, second: y.text };
-  const nx = stemAfter(x.key, NEGATING_PREFIXES);
-  const ny = stemAfter(y.key, NEGATING_PREFIXES);
   if ((nx && nx.stem === y.key) || (ny && ny.stem === x.key)) return { kind: "prefix", first: x.text, second: y.text };
   return null;
 }

@@ -73,13 +73,39 @@ export function registryOf(records: readonly PageRecord[]): PageRegistry {
   return { records, byId: (id) => ids.get(id) };
 }
 
-/** Reads the frontmatter of every wiki page once: the id → path lookup of one ingest. */
+/**
+ * Reads the frontmatter of every wiki page once: the id → path lookup of one ingest. A page whose
+ * text is what it was at the last lookup on this vault keeps its record: a folder ingest reads
+ * every page per note, and parsing a thousand frontmatters each time was most of its cost.
+ */
 export async function findPagesById(vault: VaultPort, paths: readonly string[]): Promise<PageRegistry> {
+  const known = parsedPages.get(vault) ?? new Map<string, ParsedPage>();
+  parsedPages.set(vault, known);
   const records: PageRecord[] = [];
   for (const path of paths) {
     // A page that vanished or cannot be read since the listing simply is not a candidate.
-    const text = await vault.read(path).catch(() => null);
-    if (text !== null) records.push(recordOf(path, text));
+    let text: string;
+    try {
+      text = await vault.read(path);
+    } catch {
+      continue;
+    }
+    const before = known.get(path);
+    const parsed = before?.text === text ? before : { text, record: recordOf(path, text) };
+    known.set(path, parsed);
+    records.push(parsed.record);
+  }
+  // Pages deleted or renamed since leave with the next full lookup: the cache stays near the wiki's size.
+  if (known.size > 2 * paths.length + 1000) {
+    const current = new Set(paths);
+    for (const path of known.keys()) if (!current.has(path)) known.delete(path);
   }
   return registryOf(records);
 }
+
+interface ParsedPage {
+  readonly text: string;
+  readonly record: PageRecord;
+}
+
+const parsedPages = new WeakMap<VaultPort, Map<string, ParsedPage>>();

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { MemoryVault } from "../../src/vault/memory-vault";
+import { findPagesById } from "../../src/wiki/identity";
+
+const page = (id: string, title: string) => `---\ntype: concept\ntitle: ${title}\nsynapse_id: ${id}\n---\n\nBody of ${title}.\n`;
+
+describe("findPagesById across lookups on one vault", () => {
+  it("sees a page's new frontmatter, a new page, and a page gone, though it keeps records of unchanged pages", async () => {
+    const vault = new MemoryVault({ "wiki/a.md": page("sy-a", "Alpha"), "wiki/b.md": page("sy-b", "Beta") });
+    const first = await findPagesById(vault, ["wiki/a.md", "wiki/b.md"]);
+    expect(first.byId("sy-a")?.title).toBe("Alpha");
+
+    await vault.process("wiki/a.md", () => page("sy-a", "Alpha renamed"));
+    await vault.create("wiki/c.md", page("sy-c", "Gamma"));
+    await vault.remove("wiki/b.md");
+    const second = await findPagesById(vault, ["wiki/a.md", "wiki/b.md", "wiki/c.md"]);
+    expect(second.byId("sy-a")?.title).toBe("Alpha renamed");
+    expect(second.byId("sy-c")?.path).toBe("wiki/c.md");
+    expect(second.byId("sy-b")).toBeUndefined();
+    // The unchanged page's record is the one read before: nothing parsed twice.
+    const third = await findPagesById(vault, ["wiki/a.md", "wiki/c.md"]);
+    expect(third.byId("sy-c")).toBe(second.byId("sy-c"));
+  });
+
+  it("keeps each vault's pages apart", async () => {
+    const one = new MemoryVault({ "wiki/a.md": page("sy-a", "One") });
+    const two = new MemoryVault({ "wiki/a.md": page("sy-a", "Two") });
+    expect((await findPagesById(one, ["wiki/a.md"])).byId("sy-a")?.title).toBe("One");
+    expect((await findPagesById(two, ["wiki/a.md"])).byId("sy-a")?.title).toBe("Two");
+  });
+});
