@@ -32,8 +32,8 @@ export interface BatchDeps {
   readonly now: () => number;
   /** Ctrl-C: the running note stops (writing nothing) and no other starts. */
   readonly signal?: AbortSignal;
-  /** Told of each note as its pass ends (for progress lines). */
-  readonly onNote?: (note: BatchNote, report: IngestReport | null) => void;
+  /** Told of each note whose pass settled it (applied, failed, changed), once the record holds it. */
+  readonly onNote?: (note: BatchNote) => void;
 }
 
 export interface AdvanceOptions {
@@ -67,7 +67,6 @@ async function passNote(deps: BatchDeps, record: BatchRecord, index: number, rou
   if (text === null || (await noteFingerprint(text)) !== note.hash) {
     note.state = "changed";
     note.message = text === null ? "The note is gone since it was submitted; nothing was written." : "The note was edited since it was submitted; it was skipped and nothing was overwritten. Ingest it again to take the edit in.";
-    deps.onNote?.(note, null);
     return [];
   }
   const pass = new NotePass(note, { provider: record.provider, round, noteIndex: index, ...(live ? { live: { replay: replayRule(note) } } : {}) });
@@ -80,7 +79,11 @@ async function passNote(deps: BatchDeps, record: BatchRecord, index: number, rou
   }
   // Ctrl-C, not the batch: the note stays as it was, for the next collect.
   if (deps.signal?.aborted) return [];
-  if (report.upToDate) {
+  if (report.upToDate && note.calls.length > 0) {
+    // Its pages went in after the batch answered (a collect stopped before it recorded so, or an ingest of the note).
+    note.state = "applied";
+    note.message = "Its pages were written already.";
+  } else if (report.upToDate) {
     note.state = "up_to_date";
     note.message = "Already ingested, unchanged since.";
   } else if (report.converged) {
@@ -90,7 +93,6 @@ async function passNote(deps: BatchDeps, record: BatchRecord, index: number, rou
     note.state = "failed";
     note.message = failureText(report);
   }
-  deps.onNote?.(note, report);
   return [];
 }
 
@@ -106,8 +108,11 @@ export async function advance(deps: BatchDeps, record: BatchRecord, options: Adv
     if (deps.signal?.aborted) break;
     const live = options.retryFailed === true && note.state === "failed";
     if (note.state !== "running" && !live) continue;
-    held.push(...(await passNote(deps, record, index, round, live)));
+    const kept = await passNote(deps, record, index, round, live);
+    held.push(...kept);
     await deps.store.save(record);
+    // Told once the record says so: a process stopped after this line has lost nothing.
+    if (kept.length === 0 && note.state !== "running") deps.onNote?.(note);
   }
   if (held.length === 0 || deps.signal?.aborted) {
     // Calls kept by a pass Ctrl-C cut short are forgotten; the next collect builds them again.
