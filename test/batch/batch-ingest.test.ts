@@ -139,6 +139,34 @@ describe.each(["anthropic", "openai"] as const)("batch ingest through the %s bat
     expect(status.stdout).toContain(`changed: ${notePath(2)} — The note was edited since it was submitted`);
   });
 
+  it("a round the provider refused to take is sent again by the next collect, nothing lost or sent twice", async () => {
+    const s = await start(protocol);
+    const vault = makeVault(notes(3));
+    s.refuseNextCreate(529);
+    const submit = await cli(["ingest", "notes", "--vault", vault, "--batch", ...backendFlags(protocol, s.url)]);
+    expect(submit.code).toBe(4);
+    expect(s.batches).toHaveLength(0);
+    const status = await cli(["batch", "status", "--vault", vault, "--json"]);
+    const [batch] = (JSON.parse(status.stdout) as { batches: { id: string; notes: Record<string, number>; rounds: number }[] }).batches;
+    expect(batch).toMatchObject({ notes: { running: 3 }, rounds: 0 });
+    await collectUntilSettled(vault, batch?.id ?? "");
+    expect(s.batches[0]?.requests).toHaveLength(3);
+    expect(ledger(vault).entries).toBe(3);
+  });
+
+  it("a round recorded but never acknowledged (the process died while sending it) is built and sent again", async () => {
+    const s = await start(protocol);
+    const vault = makeVault(notes(2));
+    const id = batchIdIn((await cli(["ingest", "notes", "--vault", vault, "--batch", ...backendFlags(protocol, s.url)])).stdout);
+    const file = join(vault, `.obsidian/plugins/synapse/state/batches/${id}.json`);
+    const record = JSON.parse(readFileSync(file, "utf8")) as { rounds: { remoteId: string | null }[] };
+    record.rounds[0]!.remoteId = null;
+    writeFileSync(file, JSON.stringify(record));
+    await collectUntilSettled(vault, id);
+    expect(s.batches[1]?.requests.map((r) => r.customId)).toEqual(s.batches[0]?.requests.map((r) => r.customId));
+    expect(ledger(vault).entries).toBe(2);
+  });
+
   it("a cancelled batch reports its notes as failed, retried interactively", async () => {
     const s = await start(protocol, 5);
     const vault = makeVault(notes(2));

@@ -55,6 +55,8 @@ export interface BatchServer {
   /** Requests sent to the interactive model endpoint. */
   readonly interactive: ScriptedRequest[];
   setAnswer(answer: (request: ScriptedRequest) => BatchAnswer): void;
+  /** The next batch creation is refused with this HTTP status (an outage, an overloaded API). */
+  refuseNextCreate(status: number): void;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,14 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
   const files = new Map<string, string>();
   const interactive: ScriptedRequest[] = [];
   let url = "";
+  let refuseCreate: number | null = null;
+  const refused = (res: ServerResponse): boolean => {
+    if (refuseCreate === null) return false;
+    const status = refuseCreate;
+    refuseCreate = null;
+    json(res, status, options.protocol === "anthropic" ? { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } : { error: { message: "The server is overloaded.", type: "server_error" } });
+    return true;
+  };
 
   const finish = (batch: StoredBatch) => {
     batch.results ??= batch.requests.map((r) => ({ customId: r.customId, answer: batch.canceled ? { kind: "canceled" as const } : answer(describeRequest(r.body, false)) }));
@@ -232,6 +242,7 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
     if (options.protocol === "anthropic") {
       if (method === "POST" && path === "/v1/messages") return interactiveReply(res, body);
       if (method === "POST" && path === "/v1/messages/batches") {
+        if (refused(res)) return;
         const requests = (body.requests as { custom_id: string; params: Record<string, unknown> }[]).map((r) => ({ customId: r.custom_id, body: r.params }));
         const batch: StoredBatch = { id: `msgbatch_${batches.length + 1}`, requests, polls: 0, canceled: false, results: null };
         batches.push(batch);
@@ -271,6 +282,7 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
         return json(res, 200, { id, object: "file", bytes: raw.length, created_at: 0, filename: "synapse-batch.jsonl", purpose: "batch" });
       }
       if (method === "POST" && path === "/v1/batches") {
+        if (refused(res)) return;
         const input = files.get(String(body.input_file_id)) ?? "";
         const requests = input
           .split("\n")
@@ -315,6 +327,9 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
     interactive,
     setAnswer(next) {
       answer = next;
+    },
+    refuseNextCreate(status) {
+      refuseCreate = status;
     },
     close: () =>
       new Promise<void>((resolve) => {
