@@ -36,10 +36,12 @@ const ROOTS_ONLY = { group: ["**/bridge/*", "!**/providers/**"], message: "Impor
 // (wiki/, retrieval/, providers/), the base (vault/, settings/) and core/ at the bottom. Each folder
 // may import the folders listed for it; every other import between folders is an error.
 const LAYERS = {
-  "main.ts": ["obsidian", "ui", "cli", "bridge", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  obsidian: ["ui", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  ui: ["obsidian", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  cli: ["bridge", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  "main.ts": ["obsidian", "ui", "cli", "bridge", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  obsidian: ["ui", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  ui: ["obsidian", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  cli: ["bridge", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  // A batch ingest (src/batch) runs the ingest over the providers' batch APIs; the plugin and the CLI drive it.
+  batch: ["query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
   bridge: ["query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
   query: ["wiki", "retrieval", "providers", "vault", "settings", "core"],
   lint: ["wiki", "retrieval", "providers", "vault", "settings", "core"],

@@ -7,7 +7,7 @@
 import { BRIDGE_USAGE } from "../bridge/usage";
 import type { CliIO } from "./io";
 import { MCP_USAGE } from "../mcp/usage";
-import { HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, RETRACT_USAGE, REVIEW_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
+import { BATCH_USAGE, HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, RETRACT_USAGE, REVIEW_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
 
 export interface CommandContext {
   readonly signal?: AbortSignal;
@@ -82,6 +82,12 @@ export const COMMANDS: readonly CliCommand[] = [
     name: "review",
     usage: REVIEW_USAGE,
     run: async (argv, io) => (await import("./review-command")).runReviewCommand(argv, io),
+  },
+  {
+    name: "batch",
+    usage: BATCH_USAGE,
+    run: async (argv, io, context) =>
+      (await import("./batch-command")).runBatchCommand(argv, io, { ...(context.signal ? { signal: context.signal } : {}), ...(context.writing ? { writing: context.writing } : {}) }),
   },
   {
     name: "mcp",

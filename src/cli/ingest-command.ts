@@ -45,6 +45,7 @@ function parse(argv: readonly string[]) {
       force: { type: "boolean" },
       json: { type: "boolean" },
       verbose: { type: "boolean" },
+      batch: { type: "boolean" },
     },
   });
 }
@@ -116,6 +117,26 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
   const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
   await recoverVault(vault, settings.wikiFolder, write, io);
   const folder = await isFolder(vault, notePath);
+  if (values.batch) {
+    if (values.force) throw new UsageError("--force does not go with --batch: a batch ingests the notes that changed since their last ingest.");
+    const { runBatchIngest } = await import("./batch-ingest-command");
+    return runBatchIngest({
+      vaultRoot,
+      vault,
+      write,
+      id,
+      settings,
+      target: notePath,
+      folder,
+      flags: { baseUrl: values["base-url"] ?? null, maxIter: values["max-iter"] ?? null, lang: values.lang ?? null },
+      dryRun: values["dry-run"] === true,
+      diff: values.diff === true,
+      json,
+      io,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.writing ? { writing: options.writing } : {}),
+    });
+  }
   const logger = new MemoryRunLogger(settings.logContent);
   let provider;
   try {

@@ -4,7 +4,8 @@
  * module re-exports its own.
  */
 export const INGEST_USAGE = `Usage: synapse ingest <note|folder> --vault <dir> [--provider offline|ollama|anthropic|openai|cli]
-        [--model M] [--base-url URL] [--bridge-url URL] [--max-iter N] [--lang auto|CODE] [--force] [--dry-run] [--diff] [--json] [--verbose]`;
+        [--model M] [--base-url URL] [--bridge-url URL] [--max-iter N] [--lang auto|CODE] [--force] [--dry-run] [--diff] [--json] [--verbose]
+        [--batch]   (Anthropic or OpenAI: through the provider's batch API, half the price; see synapse batch --help)`;
 
 export const MODELS_USAGE = "Usage: synapse models --provider ollama|anthropic|openai [--model M] [--base-url URL] [--vault <dir>] [--json]";
 
@@ -43,3 +44,14 @@ export const REVIEW_USAGE = `Usage: synapse review --vault <dir> [list] [--json]
 Changes an agent proposed through synapse mcp wait here until you decide. "show" prints the diff of
 each file; "accept" plans the change again against the vault as it is now and applies it as one run
 (synapse undo takes it back); "refuse" drops it and writes nothing.`;
+
+export const BATCH_USAGE = `Usage: synapse batch status [<id>] --vault <dir> [--json]
+       synapse batch collect [<id>] --vault <dir> [--retry-failed] [--diff] [--json]
+       synapse batch cancel <id> --vault <dir> [--json]
+
+A batch ingest (synapse ingest <folder> --batch) runs in rounds at the provider's batch API, at half
+the price; results come within hours. "status" says where each batch is; "collect" takes in a
+finished round, writes every note whose pages are complete (one run per note: synapse undo takes it
+back) and sends the next round; run it again until nothing is left. "--retry-failed" ingests the
+notes whose requests failed or expired interactively, at the usual price. "cancel" stops the round
+at the provider; collect then takes in what it finished.`;

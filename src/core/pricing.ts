@@ -47,9 +47,43 @@ export function estimateCost(
   return (inputTokens * price.input + outputTokens * price.output) / 1_000_000;
 }
 
+/** What a request answered through a batch API costs against the same request sent interactively: Anthropic and OpenAI both document 50%. */
+export const BATCH_PRICE_FACTOR = 0.5;
+
+/**
+ * The estimated cost of a run's calls, each at its own rate: a call answered through a batch API
+ * (`mode: "batch"`) at the batch discount, every other at the table's price. Null when the model
+ * has no price.
+ */
+export function usageCost(
+  entries: readonly { readonly inputTokens: number; readonly outputTokens: number; readonly mode?: "batch" }[],
+  model: string | null,
+  overrides: Readonly<Record<string, ModelPrice>> = {},
+): number | null {
+  let input = 0;
+  let output = 0;
+  let batchInput = 0;
+  let batchOutput = 0;
+  for (const e of entries) {
+    if (e.mode === "batch") {
+      batchInput += e.inputTokens;
+      batchOutput += e.outputTokens;
+    } else {
+      input += e.inputTokens;
+      output += e.outputTokens;
+    }
+  }
+  const interactive = estimateCost(model, input, output, overrides);
+  if (interactive === null || batchInput + batchOutput === 0) return interactive;
+  return interactive + BATCH_PRICE_FACTOR * (estimateCost(model, batchInput, batchOutput, overrides) ?? 0);
+}
+
 /** A run's cost: what providers reported (agent runs), else an estimate from the price table. */
 export function runCost(
-  usage: { readonly entries: readonly { readonly costUsd?: number }[]; totals(): { inputTokens: number; outputTokens: number; calls: number } },
+  usage: {
+    readonly entries: readonly { readonly costUsd?: number; readonly inputTokens: number; readonly outputTokens: number; readonly mode?: "batch" }[];
+    totals(): { inputTokens: number; outputTokens: number; calls: number };
+  },
   model: string | null,
   overrides: Readonly<Record<string, ModelPrice>> = {},
 ): number | null {
@@ -57,5 +91,5 @@ export function runCost(
   if (reported.length > 0) return reported.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
   const t = usage.totals();
   if (t.calls === 0) return 0;
-  return estimateCost(model, t.inputTokens, t.outputTokens, overrides);
+  return usageCost(usage.entries, model, overrides);
 }

@@ -15,6 +15,8 @@ export interface UsageRecord {
    * tokens are Synapse's estimate of the prompt (and of what arrived of the reply), not a count.
    */
   readonly estimated?: boolean;
+  /** The reply came from a provider's batch API (a batch ingest): priced at its batch discount (pricing.ts). */
+  readonly mode?: "batch";
 }
 
 /** What an operation spent, as reports show it: tokens, and the cost when the model has a price (else null). */

@@ -6,7 +6,7 @@
 import { SynapseError, toSynapseError } from "../core/errors";
 import { orchestrate, type RunResult } from "../core/orchestrator";
 import { Perimeter } from "../core/perimeter";
-import { estimateCost } from "../core/pricing";
+import { usageCost } from "../core/pricing";
 import { fixedWikiLanguage } from "../core/wiki-language";
 import { createRunContext, throwIfStopped } from "../core/run-context";
 import { sourceChecker } from "../core/source-check";
@@ -74,11 +74,10 @@ function logDetails(notePath: string, sourceTitle: string, provider: string, usa
 function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDeps["settings"]["prices"]): number | null {
   const reported = usage.entries.filter((e) => e.costUsd !== undefined);
   if (reported.length > 0) return reported.reduce((sum, e) => sum + (e.costUsd ?? 0), 0);
-  const t = usage.totals();
   // No model, no cost. A model without a price has no cost to tell, even for a run that failed
   // before spending anything: "$0" would read as "priced, and free".
   if (model === null) return 0;
-  return estimateCost(model, t.inputTokens, t.outputTokens, prices);
+  return usageCost(usage.entries, model, prices);
 }
 
 /** Without a link resolver (outside Obsidian), the vault listing tells which notes exist. */
