@@ -29,6 +29,8 @@ import { planWindow, promptCutError, promptFilledWindow, promptFilledWindowError
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { planEmbedding } from "./embed-window";
 import { streamedReply } from "./stream-reply";
+import { fitPrompt, replyReserve, type PromptMeasure } from "../prompt-fit";
+import { calibrationFor, type TokenCalibration } from "../token-calibration";
 
 export interface OllamaAdapterConfig {
   readonly connect: OllamaConnect;
@@ -66,11 +68,13 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private embedInfo: ModelInfo | null = null;
   private readonly call: CallConfig;
   private readonly limits: Readonly<Record<StructuredStep, OutputLimits>>;
+  private readonly calibration: TokenCalibration;
 
   constructor(private readonly config: OllamaAdapterConfig) {
     this.call = callConfig("ollama", "Ollama", config);
     const limits = (step: StructuredStep) => new OutputLimits(stepOutputLimit(step, config.maxTokens));
     this.limits = { analysis: limits("analysis"), pages: limits("pages"), check: limits("check") };
+    this.calibration = calibrationFor("ollama", config.host, config.model);
   }
 
   /** The largest window a request may ask for: the setting, within what the model reported. */
@@ -211,12 +215,16 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
 
   /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
   private async structured<T>(run: RunContext, step: StructuredStep, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
-    const { operation, pair, schema, replySchema, what } = request;
-    const prompt = promptText(pair);
+    const { operation, schema, replySchema, what } = request;
     checkCapabilities(this.capabilities(), "Ollama", {});
     await this.modelInfo(run);
+    // The note packed within the largest window allowed, less its reply's share (prompt-fit.ts).
+    const ceiling = this.windowCeiling();
+    const reserve = replyReserve(fixedLimit ?? this.limits[step].current(run), ceiling);
+    const pair = fitPrompt(request, ceiling - reserve, this.measure());
+    const prompt = promptText(pair);
     const estimated = estimateTokens(prompt);
-    const promptTokens = windowTokens(prompt);
+    const promptTokens = this.measure().tokens(prompt);
     // Refused before anything is sent, naming the setting, when no window allowed can hold it.
     planWindow(promptTokens, 0, this.windowCeiling(), this.config.model);
     checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimated });
@@ -266,6 +274,12 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       });
     };
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
+  }
+
+  /** Prompts measured as this model on this server was seen to count them. */
+  private measure(): PromptMeasure {
+    const calibration = this.calibration;
+    return { tokens: (prompt) => calibration.tokens(windowTokens(prompt)), ratio: calibration.ratio };
   }
 
   /**

@@ -30,6 +30,12 @@ import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply } from "./envelope"
 import { streamedCompletion } from "./stream-completion";
 import { reasoningSwitch } from "./reasoning-switch";
 import type { EmbeddingProvider } from "../embedding";
+import { fitPrompt, replyReserve, type PromptMeasure } from "../prompt-fit";
+import { calibrationFor, type TokenCalibration } from "../token-calibration";
+import { stepOutputLimit, type OutputStep } from "../ollama/step-output";
+
+/** The output each kind of structured request needs, which its share of the window is sized by. */
+const STEPS: Readonly<Record<StructuredRequest<unknown>["operation"], Exclude<OutputStep, "answer">>> = { analyze: "analysis", generate: "pages", chat: "check" };
 
 export type OpenAIClient = Pick<OpenAI, "chat" | "embeddings">;
 
@@ -81,10 +87,12 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   private windowKnown: WindowInUse | null = null;
   /** What the server said about itself when asked for its window (which server, whether the model thinks). */
   private reported: ReportedWindow | null = null;
+  private readonly calibration: TokenCalibration;
 
   constructor(private readonly config: OpenAIAdapterConfig) {
     this.promptOnly = config.structuredOutput === "prompt";
     this.call = callConfig("openai", "The OpenAI-compatible server", config);
+    this.calibration = calibrationFor("openai", config.where, config.model);
     this.output = {
       label: "The OpenAI-compatible server",
       limits: new OutputLimits(config.maxTokens),
@@ -215,11 +223,14 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   }
 
   /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
-  private async structured<T>(run: RunContext, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
-    const { pair, what } = request;
-    const prompt = promptText(pair);
+  private async structured<T>(run: RunContext, whole: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
+    const { what } = whole;
     const window = await this.contextWindow();
-    const promptTokens = windowTokens(prompt);
+    // The note packed within the window, less its reply's share (prompt-fit.ts); a window not known packs nothing.
+    const replyLimit = Math.min(fixedLimit ?? this.output.limits.current(run), stepOutputLimit(STEPS[whole.operation], 0));
+    const request = window.tokens > 0 ? { ...whole, pair: fitPrompt(whole, window.tokens - replyReserve(replyLimit, window.tokens), this.measure()) } : whole;
+    const prompt = promptText(request.pair);
+    const promptTokens = this.measure().tokens(prompt);
     // First, so a prompt too long for the window is refused with the window's own advice.
     fitOutput(promptTokens, 0, window, this.config.model);
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
@@ -273,6 +284,12 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
     });
+  }
+
+  /** Prompts measured as this model on this server was seen to count them. */
+  private measure(): PromptMeasure {
+    const calibration = this.calibration;
+    return { tokens: (prompt) => calibration.tokens(windowTokens(prompt)), ratio: calibration.ratio };
   }
 
   /**
