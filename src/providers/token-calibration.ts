@@ -1,6 +1,6 @@
 /**
  * How many tokens a server counts for what Synapse estimates, per backend, server and model. The
- * window estimate (chars/3) holds for most prose but not for every script or model: a CJK or
+ * window estimate (chars/3 of the prompt's text, `textTokens`) holds for most prose but not for every script or model: a CJK or
  * code-heavy note can count 1.6× as many tokens, and a window sized by the estimate then cuts the
  * prompt (Ollama) or is refused (llama-server, vLLM). Each reply that reports its prompt's real
  * count (Ollama `prompt_eval_count`, OpenAI-compatible `usage.prompt_tokens`) sets the ratio the
@@ -22,11 +22,6 @@ export class TokenCalibration {
   /** Tokens counted per token estimated, 1 until a reply says otherwise. */
   get ratio(): number {
     return ratios.get(this.key) ?? 1;
-  }
-
-  /** The estimate as the server is expected to count it. */
-  tokens(estimate: number): number {
-    return Math.ceil(estimate * this.ratio);
   }
 
   /** Learns from a reply: the last count read is what the next request is sized by. */

@@ -25,7 +25,7 @@ import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
 import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
-import { planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, windowTokens, WINDOW_STEP } from "./context-window";
+import { isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, textTokens, windowCeiling, windowTokens, WINDOW_STEP, type WindowPlan } from "./context-window";
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { planEmbedding } from "./embed-window";
 import { streamedReply } from "./stream-reply";
@@ -134,7 +134,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
     checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: estimateTokens(prompt) });
     // Questions get a bounded answer too, and a window that holds the excerpts they are sent.
-    const window = planWindow(windowTokens(prompt), chatOutputLimit(stepOutputLimit("answer", this.config.maxTokens), run), this.windowCeiling(), this.config.model);
+    const window = planWindow(this.measure().tokens(prompt), chatOutputLimit(stepOutputLimit("answer", this.config.maxTokens), run), this.windowCeiling(), this.config.model);
     let retryAfterMs: number | undefined;
     return streamWithPolicy(this.call, run, {
       prompt,
@@ -230,9 +230,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimated });
     const output = this.outputContext(step, promptTokens);
     let retryAfterMs: number | undefined;
-    const attempt = (limit: number) => {
-      const window = planWindow(promptTokens, limit, this.windowCeiling(), this.config.model);
-      return callWithPolicy(this.call, run, {
+    const send = (window: WindowPlan) =>
+      callWithPolicy(this.call, run, {
         operation,
         outputLimit: window.numPredict,
         prompt,
@@ -262,7 +261,13 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         interpret: (reply) => {
           // A cut prompt lost its instructions: whatever came back is not an answer to them.
           if (promptWasCut(reply.prompt_eval_count, estimated)) throw promptCutError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
-          if (promptFilledWindow(reply.prompt_eval_count, window.numCtx)) throw promptFilledWindowError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
+          if (promptFilledWindow(reply.prompt_eval_count, window.numCtx)) {
+            // It counts at least the window: the next requests are sized by that much at least.
+            this.calibration.observeAtLeast(textTokens(prompt), reply.prompt_eval_count ?? 0);
+            throw promptFilledWindowError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
+          }
+          // What the server counted sizes the next requests' windows and packing (token-calibration.ts).
+          this.calibration.observe(textTokens(prompt), reply.prompt_eval_count);
           try {
             return parseReply(reply.message.content ?? "", replySchema, "Ollama", what);
           } catch (error) {
@@ -272,6 +277,17 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
           }
         },
       });
+    const attempt = async (limit: number) => {
+      const window = planWindow(promptTokens, limit, ceiling, this.config.model);
+      try {
+        return await send(window);
+      } catch (error) {
+        // The prompt counted more than the window it was sized for: once more in the largest window
+        // allowed, which is not the same request. Otherwise the cut-prompt failure stands.
+        if (!isWindowOutgrown(error) || window.numCtx >= ceiling) throw error;
+        run.progress?.({ type: "activity", message: `Ollama counted more prompt tokens than estimated; sending again in a ${ceiling}-token context window.` });
+        return send({ numCtx: ceiling, numPredict: window.numPredict });
+      }
     };
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
   }
@@ -279,7 +295,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   /** Prompts measured as this model on this server was seen to count them. */
   private measure(): PromptMeasure {
     const calibration = this.calibration;
-    return { tokens: (prompt) => calibration.tokens(windowTokens(prompt)), ratio: calibration.ratio };
+    return { tokens: (prompt) => windowTokens(prompt, calibration.ratio), ratio: calibration.ratio };
   }
 
   /**
