@@ -1,10 +1,12 @@
 /**
- * The note as the page-writing step sees it: whole when it fits the room the window leaves, else
- * its best parts — the start of each section the analysis names, then the opening, then the rest of
- * those sections, then everything else
- * — cut only at paragraph boundaries (a fenced code block is one paragraph) and put back in the
- * note's own order, with a marker where something was left out. Pages can then quote the note
- * instead of summarising its summary.
+ * The note as a model step sees it: whole when it fits the room the window leaves, else its best
+ * parts, cut only at paragraph boundaries (a fenced code block is one paragraph) and put back in
+ * the note's own order, with a marker where something was left out.
+ * - For the page-writing step: the start of each section the analysis names, then the opening, then
+ *   the rest of those sections, then everything else. Pages can then quote the note instead of
+ *   summarising its summary.
+ * - For the analysis (no analysis yet): the opening, then the start of every section (its heading
+ *   and first paragraph), then the rest, so the analysis sees what each part of the note is about.
  */
 import type { Analysis } from "./schemas";
 
@@ -63,7 +65,8 @@ function paragraphs(text: string): Paragraph[] {
 }
 
 /** The names the analysis gives, most telling first: concepts, entities, topics. */
-function namedSubjects(analysis: Analysis): string[] {
+function namedSubjects(analysis: Analysis | null): string[] {
+  if (!analysis) return [];
   const names = [...analysis.concepts.map((c) => c.name), ...analysis.entities.map((e) => e.name), ...analysis.topics];
   return names.map((name) => name.trim().toLowerCase()).filter((name) => name.length > 0);
 }
@@ -91,19 +94,22 @@ export function excerptTokens(text: string): number {
 
 /**
  * The note's text within `maxTokens`: all of it when it fits; otherwise whole paragraphs in the
- * order named sections, opening, rest, shown in the note's order. Empty when there is no room.
+ * order named sections, opening, rest (without an analysis: opening, section starts, rest), shown
+ * in the note's order. Empty when there is no room.
  */
-export function noteExcerpt(text: string, analysis: Analysis, maxTokens: number): string {
+export function noteExcerpt(text: string, analysis: Analysis | null, maxTokens: number): string {
   const room = Math.max(0, Math.floor(maxTokens)) * CHARS_PER_TOKEN;
   if (text.length <= room) return text;
   if (room === 0) return "";
   const all = paragraphs(text);
   const subjects = namedSubjects(analysis);
   // The start of each named section (heading and first paragraph), by the subject's rank; then the
-  // opening; then the rest of the named sections; then everything else in the note's order.
+  // opening; then the rest of the named sections (without an analysis: every section's start);
+  // then everything else in the note's order.
   const tier = (paragraph: Paragraph, rank: number): number => {
     if (rank >= 0) return paragraph.place <= 1 ? 0 : 2;
-    return paragraph.index < OPENING_PARAGRAPHS ? 1 : 3;
+    if (paragraph.index < OPENING_PARAGRAPHS) return 1;
+    return !analysis && paragraph.section && paragraph.place <= 1 ? 2 : 3;
   };
   const ranked = all
     .map((paragraph) => {

@@ -29,7 +29,7 @@ import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
 import { distinctSubjects } from "./similar-pages";
 import { PairCache, pairKey, pairPaths, type PairVerdict } from "./pair-cache";
-import { onPage, pairMessages, pairRequest, readPairReply, REPLY_TOKENS, type ReadReply } from "./pair-prompt";
+import { onPage, pageTokensFor, pairMessages, pairRequest, readPairReply, REPLY_TOKENS, type ReadReply } from "./pair-prompt";
 import type { WikiSnapshot } from "./snapshot";
 import type { Finding } from "./types";
 
@@ -131,9 +131,11 @@ async function chatText(provider: InferenceProvider, messages: Message[], run: R
  * message, read as strictly. A reply that does not follow the schema is `ok: false`, with why.
  */
 async function askPair(provider: InferenceProvider, pair: PagePair, note: string | undefined, run: RunContext): Promise<ReadReply> {
-  if (!provider.ask) return readPairReply(await chatText(provider, pairMessages(pair.a, pair.b, note), run));
+  // Read at each request: a local server's window is learned with the first.
+  const pageTokens = pageTokensFor(provider.capabilities().maxContext);
+  if (!provider.ask) return readPairReply(await chatText(provider, pairMessages(pair.a, pair.b, note, pageTokens), run));
   try {
-    const reply = await provider.ask(pairRequest(pair.a, pair.b, note), run);
+    const reply = await provider.ask(pairRequest(pair.a, pair.b, note, pageTokens), run);
     throwIfStopped(run);
     return { ok: true, reply };
   } catch (thrown) {
@@ -242,7 +244,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       if (leftOut.length < LEFT_OUT_SHOWN) leftOut.push(`${p.pair.a.path} ↔ ${p.pair.b.path}`);
     };
     for (const p of uncached) {
-      const tokens = estimateTokens(pairMessages(p.pair.a, p.pair.b).map((m) => m.content).join("\n")) + 50;
+      const tokens = estimateTokens(pairMessages(p.pair.a, p.pair.b, undefined, pageTokensFor(caps.maxContext)).map((m) => m.content).join("\n")) + 50;
       if (budget > 0 && inputTokens + tokens + (toCheck.length + 1) * REPLY_TOKENS > budget) {
         overBudget++;
         leave(p);

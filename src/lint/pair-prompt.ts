@@ -44,29 +44,45 @@ const SYSTEM = [
   'Reply with JSON only: {"contradictions": [{"first": "<a sentence copied exactly from page A>", "second": "<a sentence copied exactly from page B>"}], "duplicate": true|false, "reason": "<one sentence>"}.',
 ].join(" ");
 
+/** Below this much of each page a verdict means nothing. */
+const MIN_PAGE_TOKENS = 200;
+/** The instructions, the titles, a retry's note and the chat template, with room to spare, in window tokens. */
+const PAIR_OVERHEAD_TOKENS = 512;
+
 /**
- * The page as the model sees it: the body without Synapse's markers and attribution lines, nor
- * any other hidden comment, cut to PAGE_TOKENS.
+ * Each page's share of a model's context window (0: not known): the window less the reply and the
+ * overhead, halved, and counted as the backends size their windows (chars/3, against chars/4 for
+ * prose here), so both pages and the reply fit a small local window instead of being refused.
  */
-export function pageText(page: PageRecord): string {
-  return truncateToTokens(stripProvenance(page.body).replace(/%%[\s\S]*?%%/g, "").replace(/\n{3,}/g, "\n\n").trim(), PAGE_TOKENS);
+export function pageTokensFor(maxContext: number): number {
+  const share = Math.floor(((maxContext - REPLY_TOKENS - PAIR_OVERHEAD_TOKENS) / 2) * 0.75);
+  // Too little of each page to judge by: left whole, so the backend refuses it, naming the window.
+  return maxContext <= 0 || share < MIN_PAGE_TOKENS ? PAGE_TOKENS : Math.min(PAGE_TOKENS, share);
 }
 
-function pairUser(a: PageRecord, b: PageRecord, retryNote?: string): string {
-  const user = `Page A: "${a.title}"\n\n${pageText(a)}\n\n---\n\nPage B: "${b.title}"\n\n${pageText(b)}`;
+/**
+ * The page as the model sees it: the body without Synapse's markers and attribution lines, nor
+ * any other hidden comment, cut to `tokens`.
+ */
+export function pageText(page: PageRecord, tokens = PAGE_TOKENS): string {
+  return truncateToTokens(stripProvenance(page.body).replace(/%%[\s\S]*?%%/g, "").replace(/\n{3,}/g, "\n\n").trim(), tokens);
+}
+
+function pairUser(a: PageRecord, b: PageRecord, retryNote?: string, pageTokens = PAGE_TOKENS): string {
+  const user = `Page A: "${a.title}"\n\n${pageText(a, pageTokens)}\n\n---\n\nPage B: "${b.title}"\n\n${pageText(b, pageTokens)}`;
   return retryNote ? `${user}\n\n---\n\nYour previous reply could not be used: ${retryNote} Reply again with the JSON object only.` : user;
 }
 
 /** The pair as a structured request: one system message, the page texts, the verdict's schema. */
-export function pairRequest(a: PageRecord, b: PageRecord, retryNote?: string): StructuredAsk<PairReply> {
-  return { system: SYSTEM, user: pairUser(a, b, retryNote), schema: PairReplySchema, name: "pair_verdict", what: "the pair verdict" };
+export function pairRequest(a: PageRecord, b: PageRecord, retryNote?: string, pageTokens = PAGE_TOKENS): StructuredAsk<PairReply> {
+  return { system: SYSTEM, user: pairUser(a, b, retryNote, pageTokens), schema: PairReplySchema, name: "pair_verdict", what: "the pair verdict" };
 }
 
 /** The same request as chat messages, for a backend without structured requests (one system message too). */
-export function pairMessages(a: PageRecord, b: PageRecord, retryNote?: string): Message[] {
+export function pairMessages(a: PageRecord, b: PageRecord, retryNote?: string, pageTokens = PAGE_TOKENS): Message[] {
   return [
     { role: "system", content: SYSTEM },
-    { role: "user", content: pairUser(a, b, retryNote) },
+    { role: "user", content: pairUser(a, b, retryNote, pageTokens) },
   ];
 }
 

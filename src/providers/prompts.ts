@@ -25,7 +25,8 @@ function schemaBlock(schema: Record<string, unknown>): string {
   return ["Reply with exactly one JSON object, no prose and no code fences, that follows this JSON Schema:", JSON.stringify(schema)].join("\n");
 }
 
-export function analyzePrompt(sourceText: string, vaultContext: string, schema: Record<string, unknown>, run: RunContext): PromptPair {
+/** `partial`: the note is shown in parts (note-excerpt.ts), and the prompt says so. */
+export function analyzePrompt(sourceText: string, vaultContext: string, schema: Record<string, unknown>, run: RunContext, partial = false): PromptPair {
   const path = sourcePathOf(run);
   const system = [
     "You analyse one source note for a personal wiki kept in an Obsidian vault.",
@@ -36,7 +37,7 @@ export function analyzePrompt(sourceText: string, vaultContext: string, schema: 
   ].join("\n");
   const user = [
     vaultContext.trim() ? `What the wiki already holds:\n${vaultContext.trim()}\n` : "",
-    `Source note "${path}":`,
+    partial ? `Source note "${path}", shown in parts: "${OMITTED}" marks what was left out; do not guess at it.` : `Source note "${path}":`,
     "<source>",
     sourceText,
     "</source>",

@@ -20,6 +20,18 @@ export interface StructuredRequest<T> {
   readonly replySchema: z.ZodType<T>;
   /** What the reply holds, for error messages ("the analysis"). */
   readonly what: string;
+  /** For a prompt that carries the note: how to build it again around fewer of the note's parts (prompt-fit.ts). */
+  readonly packing?: NotePacking;
+}
+
+/** How a prompt that carries the note is rebuilt around a shorter excerpt of it. */
+export interface NotePacking {
+  /** The whole note, packed from again each time. */
+  readonly text: string;
+  /** Ranks the note's parts for the page-writing step; null for the analysis (there is none yet). */
+  readonly analysis: Analysis | null;
+  /** The prompt around `note`; `partial` when parts of the note were left out. */
+  readonly build: (note: string, partial: boolean) => PromptPair;
 }
 
 export function analysisRequest(dialect: SchemaDialect, sourceText: string, vaultContext: string, run: RunContext): StructuredRequest<Analysis> {
@@ -31,6 +43,7 @@ export function analysisRequest(dialect: SchemaDialect, sourceText: string, vaul
     schemaName: "analysis",
     replySchema: AnalysisSchema,
     what: "the analysis",
+    packing: { text: sourceText, analysis: null, build: (note, partial) => analyzePrompt(note, vaultContext, schema, run, partial) },
   };
 }
 
@@ -47,6 +60,11 @@ export function pagesRequest(
     schemaName: "wiki_pages",
     replySchema: LenientPagesReplySchema,
     what: "the pages",
+    // Packed again from the whole note when the orchestrator's excerpt does not fit the window after all
+    // (the exact prompt, a calibrated count); the generate prompt always says how omissions are marked.
+    ...(input.note && run.source?.text
+      ? { packing: { text: run.source.text, analysis: input.analysis, build: (note: string) => generatePrompt({ ...input, note }, schema, run) } }
+      : {}),
   };
 }
 

@@ -41,6 +41,19 @@ describe("noteExcerpt", () => {
     expect(excerpt).toContain(OMITTED);
   });
 
+  it("without an analysis, puts the opening and then every section's start before the rest of the sections", () => {
+    const filler = (section: string) => Array.from({ length: 20 }, (_, i) => `${section} detail ${i}, words that take some room here.`);
+    const sections = ["Habitat", "Diet", "Lifecycle"];
+    const text = ["# Bees", "Opening line.", ...sections.flatMap((s) => [`## ${s}`, `${s} in one line.`, ...filler(s)])].join("\n\n");
+    const excerpt = noteExcerpt(text, null, 120);
+    expect(excerpt).toContain("Opening line.");
+    for (const s of sections) {
+      expect(excerpt).toContain(`## ${s}\n\n${s} in one line.`);
+      expect(excerpt).not.toContain(`${s} detail 19`);
+    }
+    expect(excerpt.indexOf("Diet in one line.")).toBeGreaterThan(excerpt.indexOf("Habitat in one line."));
+  });
+
   it("keeps a fenced code block with blank lines as one paragraph", () => {
     const code = "```\nline one\n\nline two\n```";
     const text = [code, ...Array.from({ length: 40 }, (_, i) => `Paragraph ${i} of filler text.`)].join("\n\n");

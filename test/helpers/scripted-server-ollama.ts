@@ -6,7 +6,7 @@
  *   the tokens kept, not those sent;
  * - `num_predict` bounds the reply (`done_reason: "length"` when it stops there), absent it is unbounded;
  * - output can be paced at `tokensPerSecond`, and stops when the client goes away.
- * A token is counted as four characters, a message's template as four tokens.
+ * A token is counted as four characters (`charsPerToken`), a message's template as four tokens.
  */
 import type { ServerResponse } from "node:http";
 import {
@@ -49,7 +49,7 @@ function positive(value: unknown): number | null {
 /** Counts the prompt, applies the window (recording it on the request) and returns the tokens the model read. */
 function readPrompt(request: RecordedRequest, ctx: RenderContext): number {
   const body = (request.body ?? {}) as ChatBody;
-  const tokens = (body.messages ?? []).reduce((sum, m) => sum + Math.ceil((typeof m.content === "string" ? m.content.length : 0) / CHARS_PER_TOKEN) + TEMPLATE_TOKENS, 0);
+  const tokens = (body.messages ?? []).reduce((sum, m) => sum + Math.ceil((typeof m.content === "string" ? m.content.length : 0) / ctx.charsPerToken) + TEMPLATE_TOKENS, 0);
   const numCtx = positive(body.options?.num_ctx) ?? ctx.defaultNumCtx;
   request.promptTokens = tokens;
   request.numCtx = numCtx;

@@ -13,7 +13,8 @@
  *   400 "This model's maximum context length is M tokens. However, you requested T tokens …".
  * - Ollama's /v1: `POST /api/show` answers with `model_info` (how a client tells it is Ollama).
  *
- * A token is four characters of the messages here, a little under the client's own estimate.
+ * A token is four characters of the messages here (`charsPerToken`), a little under the client's
+ * own estimate; a completion's `usage.prompt_tokens` is that count, as the real servers report theirs.
  */
 import type { ServerResponse } from "node:http";
 import { jsonResponse, type RecordedRequest, type ScriptedModel } from "./scripted-server";
@@ -26,6 +27,8 @@ export interface LocalOpenAIServer {
   readonly maxContextLength?: number;
   /** LM Studio: the model is not loaded, so the list carries no `loaded_context_length`. */
   readonly notLoaded?: boolean;
+  /** Characters of the messages per token the server counts (default 4; fewer for a dense script). */
+  readonly charsPerToken?: number;
 }
 
 interface ChatBody {
@@ -34,15 +37,15 @@ interface ChatBody {
   max_completion_tokens?: number;
 }
 
-export function promptTokensOf(request: RecordedRequest): number {
+export function promptTokensOf(request: RecordedRequest, charsPerToken = 4): number {
   const body = (request.body ?? {}) as ChatBody;
   const chars = (body.messages ?? []).reduce((n, m) => n + (typeof m.content === "string" ? m.content.length : 0), 0);
-  return Math.ceil(chars / 4);
+  return Math.ceil(chars / charsPerToken);
 }
 
 /** The server's refusal of a chat request too long for its window, sent; false when it fits. */
 export function refuseOversized(server: LocalOpenAIServer, request: RecordedRequest, res: ServerResponse): boolean {
-  const prompt = promptTokensOf(request);
+  const prompt = promptTokensOf(request, server.charsPerToken);
   const body = (request.body ?? {}) as ChatBody;
   const output = body.max_tokens ?? body.max_completion_tokens ?? 0;
   const n = server.contextSize;

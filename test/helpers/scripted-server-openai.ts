@@ -4,7 +4,7 @@
  * its refusal of a request too long for the window (scripted-server-openai-local.ts).
  */
 import type { ServerResponse } from "node:http";
-import { modelListExtras, refuseOversized, serveWindowEndpoint } from "./scripted-server-openai-local";
+import { modelListExtras, promptTokensOf, refuseOversized, serveWindowEndpoint } from "./scripted-server-openai-local";
 import { chunksOf, cutJson, defaultMessage, jsonResponse, usageOf, writeCut, type RecordedRequest, type RenderContext, type Renderer, type Reply } from "./scripted-server";
 
 interface ChatBody {
@@ -78,7 +78,9 @@ export const renderOpenAI: Renderer = {
         // A model told not to think writes no reasoning (Qwen3's template with enable_thinking false; Ollama's reasoning_effort "none").
         const reasoning = thinkingOff(request) ? undefined : reply.reasoning;
         // Servers count every generated token, thinking included, as completion tokens.
-        const usage = reply.usage ?? (reasoning ? { input: usageOf(reply).input, output: Math.ceil((reasoning.length + reply.text.length) / 4) } : usageOf(reply));
+        const scripted = reply.usage ?? (reasoning ? { input: usageOf(reply).input, output: Math.ceil((reasoning.length + reply.text.length) / 4) } : usageOf(reply));
+        // A local server reports the prompt as it counted it.
+        const usage = ctx.localServer ? { ...scripted, input: promptTokensOf(request, ctx.localServer.charsPerToken) } : scripted;
         const finish = reply.finish ?? "stop";
         if (!stream) {
           return jsonResponse(res, 200, {

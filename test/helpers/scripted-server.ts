@@ -105,6 +105,8 @@ export interface ScriptedServerOptions {
   readonly embed?: readonly EmbedReply[] | ((request: RecordedRequest, index: number) => EmbedReply);
   /** Ollama: the context window of a request that sets no num_ctx (Ollama's default: 4,096). */
   readonly defaultNumCtx?: number;
+  /** Ollama: characters of the prompt per token the server counts (default 4; fewer for a dense script, or a model with a small vocabulary). */
+  readonly charsPerToken?: number;
   /** Ollama: output tokens per second (a token is about four characters); absent, replies come at once. */
   readonly tokensPerSecond?: number;
   /** Ollama: prompt tokens read per second before the first output token (a CPU's prompt evaluation); absent, at once. */
@@ -140,6 +142,7 @@ export interface RenderContext {
   readonly models: readonly ScriptedModel[];
   readonly version: string;
   readonly defaultNumCtx: number;
+  readonly charsPerToken: number;
   readonly tokensPerSecond: number | null;
   readonly promptTokensPerSecond: number | null;
   readonly localServer: LocalOpenAIServer | null;
@@ -236,6 +239,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       models: options.models ?? [],
       version: options.version ?? "0.12.3",
       defaultNumCtx: options.defaultNumCtx ?? 4096,
+      charsPerToken: options.charsPerToken ?? 4,
       tokensPerSecond: options.tokensPerSecond ?? null,
       promptTokensPerSecond: options.promptTokensPerSecond ?? null,
       localServer: options.localServer ?? null,

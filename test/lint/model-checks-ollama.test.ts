@@ -60,6 +60,26 @@ describe("lint's model checks through Ollama", () => {
     expect(Object.keys(await cachedVerdicts(store))).toHaveLength(1);
   });
 
+  it("fits both pages into a small \"Context window\", each cut to its share, and the reply keeps its whole limit", async () => {
+    server.setScript([said('{"contradictions": [], "duplicate": false, "reason": "Different births."}')]);
+    const long = (first: string) => `${first} ${"She corresponded with mathematicians about the engine and its uses. ".repeat(150)}`;
+    const vault = new MemoryVault({
+      ...WIKI,
+      "wiki/entities/Ada Lovelace.md": page("Ada Lovelace", long("Ada Lovelace was born in 1815 in London.")),
+      "wiki/entities/Ada.md": page("Ada", long("Ada was born in 1816, in London.")),
+    });
+    const store = new MemoryStateStore();
+    const provider = createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 4096 } }));
+    const report = await runLint({ ...deps(store, provider), vault }, { modelChecks: true });
+    expect(report.error).toBeNull();
+    expect(report.modelChecks).toMatchObject({ checked: 1, unreadable: 0 });
+    const [request] = server.modelRequests();
+    const options = (request!.body as { options: { num_ctx: number; num_predict: number } }).options;
+    expect(options.num_ctx).toBeLessThanOrEqual(4096);
+    expect(options.num_predict).toBe(REPLY_TOKENS);
+    expect(request!.promptCut).toBe(false);
+  });
+
   it.each([
     ["an empty object", "{}"],
     ["a stray brace in prose", "Well { it depends on what you mean"],

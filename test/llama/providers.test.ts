@@ -113,11 +113,33 @@ describe.skipIf(!runtime.ok).each(["ollama", "openai"] as const)("Synapse's %s p
     expect(new Set(bodies).size).toBe(bodies.length);
   });
 
-  it("refuses a prompt longer than the server's window with advice, before any generation", async () => {
+  it("packs a note longer than the server's window into it, by the real tokenizer's count: nothing generated from a cut prompt", async () => {
+    const provider = providerOn(protocol, server);
+    const run = createRunContext({ timeoutMs: 240_000 });
+    const long = Array.from({ length: 400 }, (_, i) => `Ada wrote program ${i} for the Analytical Engine, and Babbage read it.`).join("\n\n");
+    const result = await outcome(() => provider.analyze(long, "", run));
+    const generated = server.modelCalls().filter((call) => call.generation);
+    expect(generated.length).toBeGreaterThan(0);
+    // The note went in parts, and the prompt said so.
+    expect(JSON.stringify(generated.at(-1)!.body)).toContain("shown in parts");
+    if (result.ok || result.error.kind !== "context") {
+      // A reply was read: from a prompt the server did not cut, and never refused for the window.
+      expect(generated.at(-1)!.generation!.promptCut).toBe(false);
+      if (!result.ok) expect(result.error.kind, result.error.message).not.toBe("capability");
+      return;
+    }
+    // This tokenizer counts far more than the estimate: llama-server's refusal names its count and
+    // the note is packed again by it, but Ollama cuts silently, and a prompt that filled the
+    // largest window allowed is the failure (its reply is never used), not sent again.
+    expect(protocol, result.error.message).toBe("ollama");
+    expect(result.error.message).toMatch(/cut the start of the prompt/);
+  });
+
+  it("refuses, with advice and before any generation, a prompt whose fixed part the window cannot hold", async () => {
     const provider = providerOn(protocol, server);
     const run = createRunContext({ timeoutMs: 120_000 });
-    const long = "Ada wrote the first program for the Analytical Engine. ".repeat(900);
-    const result = await outcome(() => provider.analyze(long, "", run));
+    const wiki = "Ada wrote the first program for the Analytical Engine. ".repeat(900);
+    const result = await outcome(() => provider.analyze("A short note.", wiki, run));
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.message).toMatch(/context|window/i);

@@ -443,7 +443,8 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
       server.reset();
       const maxContext = p.capabilities().maxContext;
       expect(maxContext).toBeGreaterThan(0);
-      const tooLong = await failure(() => p.analyze("word ".repeat(maxContext), "", ingestRun()));
+      // The note would be packed into the window; what the wiki holds is not, and cannot fit.
+      const tooLong = await failure(() => p.analyze("short", "word ".repeat(maxContext), ingestRun()));
       expect(tooLong.kind).toBe("capability");
       expect(server.requests).toHaveLength(0);
     });

@@ -47,3 +47,26 @@ describe.each(["llama-server", "vllm", "lmstudio"] as const)("a 5,000-token note
     }
   });
 });
+
+describe("a 5,000-token note through llama-server with a 4,096-token window", () => {
+  it("ingests: the analysis and the pages get the note's best parts, no request refused and no reply stopped at the window's end", async () => {
+    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: { kind: "llama-server", contextSize: 4096 } });
+    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
+    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL })), OPTIONS, run);
+    expect(result.error).toBeNull();
+    expect(result.converged).toBe(true);
+    const calls = server.modelRequests();
+    expect(calls).toHaveLength(2);
+    const [analysis] = calls;
+    const user = (analysis!.body as { messages: { content: string }[] }).messages[1]!.content;
+    // Packed, and said so: the model is told where parts were left out.
+    expect(user).toContain('shown in parts: "[…]" marks what was left out');
+    expect(user).toContain("[…]");
+    for (const call of calls) {
+      const maxTokens = (call.body as { max_tokens?: number }).max_tokens!;
+      expect(promptTokensOf(call) + maxTokens).toBeLessThanOrEqual(4096);
+      // The reply keeps its share: the analysis its 1,024 tokens, the pages half the window.
+      expect(maxTokens).toBeGreaterThanOrEqual(1024);
+    }
+  });
+});

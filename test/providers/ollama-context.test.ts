@@ -72,14 +72,33 @@ describe("Ollama's context window", () => {
     expect(server.modelRequests()).toHaveLength(1);
   });
 
-  it("refuses, before sending, a prompt the largest window allowed cannot hold", async () => {
-    const provider = createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 4096 } }));
+  it("ingests a 5,000-token note with \"Context window\" at 4,096: the note's best parts, each prompt and its reply within the window", async () => {
+    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
+    const result = await orchestrate(createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 4096 } })), OPTIONS, run);
+    expect(result.error).toBeNull();
+    expect(result.converged).toBe(true);
+    const calls = server.modelRequests();
+    expect(calls).toHaveLength(2);
+    const user = (calls[0]!.body as { messages: { content: string }[] }).messages[1]!.content;
+    expect(user).toContain('shown in parts: "[…]" marks what was left out');
+    for (const call of calls) {
+      expect(call.promptCut).toBe(false);
+      const options = (call.body as OllamaBody).options ?? {};
+      expect(options.num_ctx).toBeLessThanOrEqual(4096);
+      expect(options.num_ctx).toBeGreaterThanOrEqual(call.promptTokens! + options.num_predict!);
+    }
+    // The analysis keeps its whole output limit.
+    expect((calls[0]!.body as OllamaBody).options?.num_predict).toBe(1024);
+  });
+
+  it("refuses, before sending, a prompt the largest window allowed cannot hold even with the note in parts", async () => {
+    const provider = createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 1024 } }));
     const error = await provider.analyze(longNote(), "", ingestRun()).then(
       () => null,
       (e: unknown) => e as { kind: string; message: string },
     );
     expect(error?.kind).toBe("capability");
-    expect(error?.message).toMatch(/4096-token context window \(setting "Context window" under Local: Ollama/);
+    expect(error?.message).toMatch(/1024-token context window \(setting "Context window" under Local: Ollama/);
     expect(server.modelRequests()).toHaveLength(0);
   });
 

@@ -50,11 +50,19 @@ describe("OpenAI-compatible context window", () => {
     }
   });
 
-  it("refuses a prompt that cannot fit before sending it, with what to change", async () => {
+  it("packs a long note into the window for the analysis, saying parts were left out", async () => {
     const s = await start({ kind: "llama-server", contextSize: 4096 });
+    await createProvider("openai", env(s)).analyze(LONG_NOTE, "", ingestRun());
+    const [call] = s.modelRequests();
+    expect((call!.body as { messages: { content: string }[] }).messages[1]!.content).toMatch(/shown in parts[\s\S]*<source>\nword word[\s\S]*\[…\]\n<\/source>/);
+  });
+
+  it("refuses a prompt that cannot fit before sending it, with what to change", async () => {
+    // Not even the instructions and a useful part of the note fit 1,024 tokens with the reply's share.
+    const s = await start({ kind: "llama-server", contextSize: 1024 });
     const error = await failure(() => createProvider("openai", env(s)).analyze(LONG_NOTE, "", ingestRun()));
     expect(error.kind).toBe("capability");
-    expect(error.message).toMatch(/runs in a 4096-token context window; start llama-server with a larger --ctx-size/);
+    expect(error.message).toMatch(/runs in a 1024-token context window; start llama-server with a larger --ctx-size/);
     expect(error.message).toContain('"Context window" under API: OpenAI-compatible');
     expect(s.modelRequests()).toHaveLength(0);
   });

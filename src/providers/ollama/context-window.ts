@@ -19,11 +19,20 @@ const TEMPLATE_TOKENS = 64;
 const CUT_SHARE = 0.8;
 
 /**
- * A prompt's size for sizing its window: chars/3, on the high side (the chars/4 of `estimateTokens`
- * errs low for code and non-English text, and an estimate too low here is a prompt cut).
+ * A prompt's text in tokens by the estimate: chars/3, on the high side (the chars/4 of
+ * `estimateTokens` errs low for code and non-English text, and an estimate too low here is a prompt
+ * cut). What a server counts is compared with this (token-calibration.ts).
  */
-export function windowTokens(prompt: string): number {
-  return Math.ceil(prompt.length / 3) + TEMPLATE_TOKENS;
+export function textTokens(prompt: string): number {
+  return Math.ceil(prompt.length / 3);
+}
+
+/**
+ * A prompt's size for sizing its window: its text's estimate times `ratio` (what the server was
+ * seen to count per token estimated, ≥ 1), and the chat template's own tokens.
+ */
+export function windowTokens(prompt: string, ratio = 1): number {
+  return Math.ceil(textTokens(prompt) * ratio) + TEMPLATE_TOKENS;
 }
 
 /** The largest window a request may ask for: the setting, within the model's own (0: not known). */
@@ -76,12 +85,21 @@ export function promptFilledWindow(reportedPromptTokens: number | null | undefin
   return typeof reportedPromptTokens === "number" && reportedPromptTokens >= numCtx - FULL_WINDOW_ROOM;
 }
 
+const OUTGROWN = Symbol.for("synapse.windowOutgrown");
+
 /** The failure for a prompt that outgrew its window: its start (the instructions) was cut. */
 export function promptFilledWindowError(reported: number, estimated: number, numCtx: number): SynapseError {
-  return new SynapseError(
+  const error = new SynapseError(
     "context",
     `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): the note takes more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and the reply is not used. Ingest a shorter note, or split it.`,
   );
+  Object.defineProperty(error, OUTGROWN, { value: numCtx });
+  return error;
+}
+
+/** Whether the failure is a prompt that outgrew the window it was sized for (a larger one may hold it). */
+export function isWindowOutgrown(error: unknown): boolean {
+  return SynapseError.isInstance(error) && OUTGROWN in error;
 }
 
 /** The failure for a cut prompt: never an output-limit raise, never re-sent as it was. */

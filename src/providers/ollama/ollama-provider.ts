@@ -25,10 +25,12 @@ import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
 import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
-import { planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, windowTokens, WINDOW_STEP } from "./context-window";
+import { isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, textTokens, windowCeiling, windowTokens, WINDOW_STEP, type WindowPlan } from "./context-window";
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { planEmbedding } from "./embed-window";
 import { streamedReply } from "./stream-reply";
+import { fitPrompt, replyReserve, type PromptMeasure } from "../prompt-fit";
+import { calibrationFor, type TokenCalibration } from "../token-calibration";
 
 export interface OllamaAdapterConfig {
   readonly connect: OllamaConnect;
@@ -66,11 +68,13 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private embedInfo: ModelInfo | null = null;
   private readonly call: CallConfig;
   private readonly limits: Readonly<Record<StructuredStep, OutputLimits>>;
+  private readonly calibration: TokenCalibration;
 
   constructor(private readonly config: OllamaAdapterConfig) {
     this.call = callConfig("ollama", "Ollama", config);
     const limits = (step: StructuredStep) => new OutputLimits(stepOutputLimit(step, config.maxTokens));
     this.limits = { analysis: limits("analysis"), pages: limits("pages"), check: limits("check") };
+    this.calibration = calibrationFor("ollama", config.host, config.model);
   }
 
   /** The largest window a request may ask for: the setting, within what the model reported. */
@@ -130,7 +134,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
     checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: estimateTokens(prompt) });
     // Questions get a bounded answer too, and a window that holds the excerpts they are sent.
-    const window = planWindow(windowTokens(prompt), chatOutputLimit(stepOutputLimit("answer", this.config.maxTokens), run), this.windowCeiling(), this.config.model);
+    const window = planWindow(this.measure().tokens(prompt), chatOutputLimit(stepOutputLimit("answer", this.config.maxTokens), run), this.windowCeiling(), this.config.model);
     let retryAfterMs: number | undefined;
     return streamWithPolicy(this.call, run, {
       prompt,
@@ -211,20 +215,23 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
 
   /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
   private async structured<T>(run: RunContext, step: StructuredStep, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
-    const { operation, pair, schema, replySchema, what } = request;
-    const prompt = promptText(pair);
+    const { operation, schema, replySchema, what } = request;
     checkCapabilities(this.capabilities(), "Ollama", {});
     await this.modelInfo(run);
+    // The note packed within the largest window allowed, less its reply's share (prompt-fit.ts).
+    const ceiling = this.windowCeiling();
+    const reserve = replyReserve(fixedLimit ?? this.limits[step].current(run), ceiling);
+    const pair = fitPrompt(request, ceiling - reserve, this.measure());
+    const prompt = promptText(pair);
     const estimated = estimateTokens(prompt);
-    const promptTokens = windowTokens(prompt);
+    const promptTokens = this.measure().tokens(prompt);
     // Refused before anything is sent, naming the setting, when no window allowed can hold it.
     planWindow(promptTokens, 0, this.windowCeiling(), this.config.model);
     checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimated });
     const output = this.outputContext(step, promptTokens);
     let retryAfterMs: number | undefined;
-    const attempt = (limit: number) => {
-      const window = planWindow(promptTokens, limit, this.windowCeiling(), this.config.model);
-      return callWithPolicy(this.call, run, {
+    const send = (window: WindowPlan) =>
+      callWithPolicy(this.call, run, {
         operation,
         outputLimit: window.numPredict,
         prompt,
@@ -254,7 +261,13 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         interpret: (reply) => {
           // A cut prompt lost its instructions: whatever came back is not an answer to them.
           if (promptWasCut(reply.prompt_eval_count, estimated)) throw promptCutError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
-          if (promptFilledWindow(reply.prompt_eval_count, window.numCtx)) throw promptFilledWindowError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
+          if (promptFilledWindow(reply.prompt_eval_count, window.numCtx)) {
+            // It counts at least the window: the next requests are sized by that much at least.
+            this.calibration.observeAtLeast(textTokens(prompt), reply.prompt_eval_count ?? 0);
+            throw promptFilledWindowError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
+          }
+          // What the server counted sizes the next requests' windows and packing (token-calibration.ts).
+          this.calibration.observe(textTokens(prompt), reply.prompt_eval_count);
           try {
             return parseReply(reply.message.content ?? "", replySchema, "Ollama", what);
           } catch (error) {
@@ -264,8 +277,25 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
           }
         },
       });
+    const attempt = async (limit: number) => {
+      const window = planWindow(promptTokens, limit, ceiling, this.config.model);
+      try {
+        return await send(window);
+      } catch (error) {
+        // The prompt counted more than the window it was sized for: once more in the largest window
+        // allowed, which is not the same request. Otherwise the cut-prompt failure stands.
+        if (!isWindowOutgrown(error) || window.numCtx >= ceiling) throw error;
+        run.progress?.({ type: "activity", message: `Ollama counted more prompt tokens than estimated; sending again in a ${ceiling}-token context window.` });
+        return send({ numCtx: ceiling, numPredict: window.numPredict });
+      }
     };
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
+  }
+
+  /** Prompts measured as this model on this server was seen to count them. */
+  private measure(): PromptMeasure {
+    const calibration = this.calibration;
+    return { tokens: (prompt) => windowTokens(prompt, calibration.ratio), ratio: calibration.ratio };
   }
 
   /**

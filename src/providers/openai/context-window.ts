@@ -77,3 +77,14 @@ export function fitOutput(promptTokens: number, limit: number, window: WindowInU
   const room = window.tokens - promptTokens;
   return limit > 0 ? Math.min(limit, room) : room;
 }
+
+/**
+ * The prompt's tokens as the server counted them, from its refusal of a request too long for its
+ * window (llama-server "request (N tokens) exceeds…", vLLM "(N in the messages, …)", LM Studio
+ * "n_keep: N >= n_ctx"); null when the message names no count.
+ */
+export function refusedPromptTokens(message: string): number | null {
+  const found = /request \((\d+) tokens\) exceeds the available context size|\((\d+) in the messages|n_keep: (\d+) >= n_ctx/.exec(message);
+  const count = Number(found?.[1] ?? found?.[2] ?? found?.[3]);
+  return Number.isFinite(count) && count > 0 ? count : null;
+}

@@ -17,9 +17,9 @@ import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWi
 import { envelopeError } from "../classify-error";
 import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, isTruncated, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
-import { windowTokens } from "../ollama/context-window";
+import { textTokens, windowTokens } from "../ollama/context-window";
 import type { ReportedWindow } from "./context-probe";
-import { fitOutput, resolveWindow, windowAdvice, type WindowInUse } from "./context-window";
+import { fitOutput, refusedPromptTokens, resolveWindow, windowAdvice, type WindowInUse } from "./context-window";
 import { parseReply } from "../../core/json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
@@ -30,6 +30,12 @@ import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply } from "./envelope"
 import { streamedCompletion } from "./stream-completion";
 import { reasoningSwitch } from "./reasoning-switch";
 import type { EmbeddingProvider } from "../embedding";
+import { fitPrompt, replyReserve, type PromptMeasure } from "../prompt-fit";
+import { calibrationFor, type TokenCalibration } from "../token-calibration";
+import { stepOutputLimit, type OutputStep } from "../ollama/step-output";
+
+/** The output each kind of structured request needs, which its share of the window is sized by. */
+const STEPS: Readonly<Record<StructuredRequest<unknown>["operation"], Exclude<OutputStep, "answer">>> = { analyze: "analysis", generate: "pages", chat: "check" };
 
 export type OpenAIClient = Pick<OpenAI, "chat" | "embeddings">;
 
@@ -81,10 +87,12 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   private windowKnown: WindowInUse | null = null;
   /** What the server said about itself when asked for its window (which server, whether the model thinks). */
   private reported: ReportedWindow | null = null;
+  private readonly calibration: TokenCalibration;
 
   constructor(private readonly config: OpenAIAdapterConfig) {
     this.promptOnly = config.structuredOutput === "prompt";
     this.call = callConfig("openai", "The OpenAI-compatible server", config);
+    this.calibration = calibrationFor("openai", config.where, config.model);
     this.output = {
       label: "The OpenAI-compatible server",
       limits: new OutputLimits(config.maxTokens),
@@ -151,7 +159,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
 
   private async *chatWithinWindow(run: RunContext, prompt: string, all: readonly Message[]): AsyncGenerator<string> {
     const window = await this.contextWindow();
-    const maxTokens = fitOutput(windowTokens(prompt), chatOutputLimit(this.config.maxTokens, run), window, this.config.model);
+    const maxTokens = fitOutput(this.measure().tokens(prompt), chatOutputLimit(this.config.maxTokens, run), window, this.config.model);
     yield* streamWithPolicy(this.call, run, {
       prompt,
       mapError: (error) => this.mapError(error),
@@ -215,11 +223,15 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   }
 
   /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
-  private async structured<T>(run: RunContext, request: StructuredRequest<T>, fixedLimit?: number): Promise<T> {
-    const { pair, what } = request;
-    const prompt = promptText(pair);
+  /** `resent`: this is the one re-send after the server refused the prompt and said what it counted. */
+  private async structured<T>(run: RunContext, whole: StructuredRequest<T>, fixedLimit?: number, resent = false): Promise<T> {
+    const { what } = whole;
     const window = await this.contextWindow();
-    const promptTokens = windowTokens(prompt);
+    // The note packed within the window, less its reply's share (prompt-fit.ts); a window not known packs nothing.
+    const replyLimit = Math.min(fixedLimit ?? this.output.limits.current(run), stepOutputLimit(STEPS[whole.operation], 0));
+    const request = window.tokens > 0 ? { ...whole, pair: fitPrompt(whole, window.tokens - replyReserve(replyLimit, window.tokens), this.measure()) } : whole;
+    const prompt = promptText(request.pair);
+    const promptTokens = this.measure().tokens(prompt);
     // First, so a prompt too long for the window is refused with the window's own advice.
     fitOutput(promptTokens, 0, window, this.config.model);
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
@@ -235,7 +247,22 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
         throw error;
       }
     };
-    return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
+    try {
+      return await (fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt));
+    } catch (error) {
+      // Refused as too long, with the server's own count: sized and packed again by it, once (not the same request).
+      if (resent || window.tokens <= 0 || !this.learnFromRefusal(error, textTokens(prompt))) throw error;
+      run.progress?.({ type: "activity", message: `The OpenAI-compatible server counted more prompt tokens than estimated; sending ${what} again within its ${window.tokens}-token context window.` });
+      return this.structured(run, whole, fixedLimit, true);
+    }
+  }
+
+  /** Whether a refusal for size named the prompt's count and that raised the calibration. */
+  private learnFromRefusal(error: unknown, estimate: number): boolean {
+    if (!SynapseError.isInstance(error) || error.kind !== "context") return false;
+    const before = this.calibration.ratio;
+    this.calibration.observe(estimate, refusedPromptTokens(error.message));
+    return this.calibration.ratio > before;
   }
 
   private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number): Promise<T> {
@@ -268,11 +295,19 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
           }
         }
         const raw = await streamedCompletion(stream, received);
+        // What the server counted sizes the next requests and their packing (token-calibration.ts).
+        this.calibration.observe(textTokens(prompt), raw.usage?.prompt_tokens);
         const usage = raw.usage ? { inputTokens: raw.usage.prompt_tokens ?? 0, outputTokens: raw.usage.completion_tokens ?? 0 } : null;
         return { raw, usage, replyText: raw.choices[0]?.message.content ?? "" };
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
     });
+  }
+
+  /** Prompts measured as this model on this server was seen to count them. */
+  private measure(): PromptMeasure {
+    const calibration = this.calibration;
+    return { tokens: (prompt) => windowTokens(prompt, calibration.ratio), ratio: calibration.ratio };
   }
 
   /**

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SynapseError } from "../../../src/core/errors";
 import { MIN_REPLY_TOKENS } from "../../../src/providers/ollama/context-window";
-import { fitOutput, resolveWindow, type WindowInUse } from "../../../src/providers/openai/context-window";
+import { fitOutput, refusedPromptTokens, resolveWindow, type WindowInUse } from "../../../src/providers/openai/context-window";
 
 describe("the window in use", () => {
   it("is the server's, lowered (never raised) by the setting", () => {
@@ -50,5 +50,14 @@ describe("the output limit sent", () => {
 
   it("is the step's own limit when the window is not known", () => {
     expect(fitOutput(50_000, 8192, { tokens: 0, from: "none", source: null }, "m")).toBe(8192);
+  });
+});
+
+describe("the prompt's count in a refusal for size", () => {
+  it("is read from llama-server's, vLLM's and LM Studio's messages, and is null when there is none", () => {
+    expect(refusedPromptTokens("request (4915 tokens) exceeds the available context size (4096 tokens), try increasing it")).toBe(4915);
+    expect(refusedPromptTokens("This model's maximum context length is 4096 tokens. However, you requested 5939 tokens (4915 in the messages, 1024 in the completion).")).toBe(4915);
+    expect(refusedPromptTokens("The number of tokens to keep from the initial prompt is greater than the context length (n_keep: 4915 >= n_ctx: 4096).")).toBe(4915);
+    expect(refusedPromptTokens("context length exceeded")).toBeNull();
   });
 });
