@@ -22,6 +22,7 @@ import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { anthropicSdk } from "./sdk";
 import { AnthropicMessage, AnthropicStreamEvent, inputTokensOf } from "./envelope";
+import { streamedMessage } from "./stream-message";
 
 export type AnthropicClient = Pick<Anthropic, "messages">;
 
@@ -136,17 +137,20 @@ export class AnthropicProvider implements InferenceProvider {
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Anthropic", { inputTokens: estimateTokens(prompt) });
     const attempt = (limit: number) => {
-      const body = this.body(pair, schema, what, limit) as unknown as Anthropic.MessageCreateParamsNonStreaming;
+      const body = this.body(pair, schema, what, limit) as unknown as Anthropic.MessageCreateParamsStreaming;
       return callWithPolicy(this.call, run, {
       operation,
       outputLimit: limit,
       prompt,
       mapError: (error) => this.mapError(error),
-      send: async (signal) => {
-        const raw: unknown = await (await this.config.client()).messages.create(body, { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs });
-        const parsed = AnthropicMessage.safeParse(raw);
-        const usage = parsed.success && parsed.data.usage ? { inputTokens: inputTokensOf(parsed.data.usage), outputTokens: parsed.data.usage.output_tokens ?? 0 } : null;
-        return { raw, usage, ...(parsed.success ? { replyText: JSON.stringify(parsed.data.content) } : {}) };
+      // Streamed, so a long reply is timed by silence between tokens, not by its length.
+      streamed: true,
+      send: async (signal, received) => {
+        const client = await this.config.streamingClient();
+        const stream = await client.messages.create({ ...body, stream: true }, { signal, ...this.sdkOptions() });
+        const raw = await streamedMessage(stream, received);
+        const usage = raw.usage ? { inputTokens: inputTokensOf(raw.usage), outputTokens: raw.usage.output_tokens ?? 0 } : null;
+        return { raw, usage, replyText: JSON.stringify(raw.content) };
       },
       interpret: (raw) => interpretMessage(raw, replySchema, what, limit),
       });
@@ -154,12 +158,19 @@ export class AnthropicProvider implements InferenceProvider {
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
   }
 
+  /**
+   * The SDK's own timeout runs only until the response headers: it must not fire before our
+   * first-token limit does (the attempt timer, not the SDK, times a streamed reply).
+   */
+  private sdkOptions(): { maxRetries: number; timeout: number } {
+    return { maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) };
+  }
+
   private async *streamChat(signal: AbortSignal, system: string, turns: readonly { role: "user" | "assistant"; content: string }[], maxTokens: number): AsyncGenerator<StreamPart> {
     const client = await this.config.streamingClient();
     const stream = await client.messages.create(
       { ...this.config.options, model: this.config.model, max_tokens: maxTokens, system, messages: [...turns], stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
-      // The SDK's timeout runs until the headers: never before our own first-token limit (the attempt timer times the stream).
-      { signal, maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) },
+      { signal, ...this.sdkOptions() },
     );
     let inputTokens = 0;
     let outputTokens = 0;

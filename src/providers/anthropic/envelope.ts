@@ -19,8 +19,21 @@ export type AnthropicMessage = z.infer<typeof AnthropicMessage>;
 
 export const AnthropicStreamEvent = z.looseObject({
   type: z.string(),
+  /** The content block an event is about (content_block_start / _delta / _stop). */
+  index: z.number().int().nonnegative().nullish(),
   message: z.looseObject({ usage: AnthropicUsage.nullish() }).nullish(),
-  delta: z.looseObject({ type: z.string().nullish(), text: z.string().nullish(), stop_reason: z.string().nullish() }).nullish(),
+  content_block: z.looseObject({ type: z.string(), text: z.string().nullish(), name: z.string().nullish() }).nullish(),
+  delta: z
+    .looseObject({
+      type: z.string().nullish(),
+      text: z.string().nullish(),
+      /** A tool call's input, a piece of JSON at a time (input_json_delta). */
+      partial_json: z.string().nullish(),
+      /** Extended thinking (thinking_delta): activity, never the reply. */
+      thinking: z.string().nullish(),
+      stop_reason: z.string().nullish(),
+    })
+    .nullish(),
   usage: AnthropicUsage.nullish(),
 });
 
