@@ -78,7 +78,7 @@ function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDe
   // No model, no cost. A model without a price has no cost to tell, even for a run that failed
   // before spending anything: "$0" would read as "priced, and free".
   if (model === null) return 0;
-  return estimateCost(model, t.inputTokens, t.outputTokens, prices);
+  return estimateCost(model, t.inputTokens, t.outputTokens, prices, usage.cache());
 }
 
 /** Without a link resolver (outside Obsidian), the vault listing tells which notes exist. */
@@ -412,7 +412,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       pages: converged ? pages : [],
       upToDate: upToDate && !error ? { since: upToDate.entry.ingestedAt, movedFrom: upToDate.movedFrom } : null,
       declined: converged ? declined : [],
-      usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), estimatedCalls: usage.estimatedCalls },
+      usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), estimatedCalls: usage.estimatedCalls, ...run.usage.cache() },
       provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
       error: error ? { kind: error.kind, message: error.message } : null,
       issues: [...(result?.issues ?? []).map((i) => i.forUser), ...warnings],

@@ -36,8 +36,16 @@ function contentBlocks(body: Body, text: string): Record<string, unknown>[] {
   return [{ type: "text", text }];
 }
 
-function message(model: string, content: Record<string, unknown>[], stopReason: string, usage: { input: number; output: number }): Record<string, unknown> {
-  return { id: "msg_1", type: "message", role: "assistant", model, content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: usage.output } };
+interface MessageUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
+}
+
+function message(model: string, content: Record<string, unknown>[], stopReason: string, usage: MessageUsage): Record<string, unknown> {
+  const cache = usage.cacheRead !== undefined ? { cache_creation_input_tokens: usage.cacheWrite ?? 0, cache_read_input_tokens: usage.cacheRead } : {};
+  return { id: "msg_1", type: "message", role: "assistant", model, content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: usage.output, ...cache } };
 }
 
 /**
@@ -50,9 +58,9 @@ function answersWithTool(body: Body, text: string): boolean {
 }
 
 /** The start of a streamed message, as Anthropic sends it: message_start, one content block's start, its deltas. */
-function streamText(res: ServerResponse, body: Body, text: string, usage: { input: number; output: number }, asTool = answersWithTool(body, text)): void {
+function streamText(res: ServerResponse, body: Body, text: string, usage: MessageUsage, asTool = answersWithTool(body, text)): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  res.write(event("message_start", { message: { ...message(body.model ?? "", [], "", { input: usage.input, output: 1 }), stop_reason: null } }));
+  res.write(event("message_start", { message: { ...message(body.model ?? "", [], "", { ...usage, output: 1 }), stop_reason: null } }));
   res.write(event("ping", {}));
   if (asTool) {
     res.write(event("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_1", name: body.tool_choice?.name ?? "", input: {} } }));
@@ -99,7 +107,9 @@ export const renderAnthropic: Renderer = {
         return finish("refusal", 3);
       }
       case "content": {
-        const usage = usageOf(reply);
+        // With a prompt cache, the input is the request's own, split into uncached, read and written.
+        const cached = ctx.promptCache?.anthropic(request.body);
+        const usage: MessageUsage = cached ? { output: usageOf(reply).output, ...cached } : usageOf(reply);
         const stopReason = reply.finish === "length" ? "max_tokens" : "end_turn";
         if (!stream) {
           const blocks = contentBlocks(body, reply.text);

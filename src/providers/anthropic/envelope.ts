@@ -41,3 +41,13 @@ export function inputTokensOf(usage: z.infer<typeof AnthropicUsage> | null | und
   if (!usage) return 0;
   return (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }
+
+/** The usage as Synapse counts it: every input token, with the cache's reads and writes as parts of it. */
+export function tokenUsageOf(usage: z.infer<typeof AnthropicUsage>): { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number } {
+  return {
+    inputTokens: inputTokensOf(usage),
+    outputTokens: usage.output_tokens ?? 0,
+    cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+  };
+}
