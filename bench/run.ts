@@ -13,6 +13,7 @@ import { benchLint } from "./lint.bench";
 import { benchLocalPace } from "./local-pace.bench";
 import { benchPlugin } from "./plugin.bench";
 import { measureBundle, sizeResults } from "./plugin-size";
+import { benchPromptCache } from "./prompt-cache.bench";
 import { benchQuery } from "./query.bench";
 import { benchRetrieval } from "./retrieval.bench";
 import { benchRetrievalQuality } from "./retrieval-quality.bench";
@@ -50,6 +51,8 @@ if (!withoutCorpus) results.push(...benchLanguage());
 results.push(...benchLint());
 // One ingest against a server paced like a CPU: time lost waiting, prompts re-sent.
 results.push(...(await benchLocalPace()));
+// The input cost of 20 related notes with prompt caching against without (a ratio, no timing).
+results.push(...(await benchPromptCache()));
 if (!withoutCorpus) {
   results.push(...(await benchQuery()));
   // Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.

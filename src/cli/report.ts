@@ -32,7 +32,14 @@ export function jsonReportObject(report: IngestReport, diffs?: ReadonlyMap<strin
     contradictions: report.contradictions.map((c) => ({ page: c.page, sources: [...c.sources], passages: [...c.passages] })),
     locked: report.locked.map((l) => ({ path: l.path, title: l.title, wouldAdd: l.wouldAdd })),
     linkedNotes: report.linkedNotes.map((l) => ({ title: l.title, note: l.notePath, sentence: l.sentence })),
-    usage: { inputTokens: report.usage.inputTokens, outputTokens: report.usage.outputTokens, costUsd: report.usage.costUsd, estimatedCalls: report.usage.estimatedCalls ?? 0 },
+    usage: {
+      inputTokens: report.usage.inputTokens,
+      outputTokens: report.usage.outputTokens,
+      cacheReadTokens: report.usage.cacheReadTokens ?? 0,
+      cacheWriteTokens: report.usage.cacheWriteTokens ?? 0,
+      costUsd: report.usage.costUsd,
+      estimatedCalls: report.usage.estimatedCalls ?? 0,
+    },
     provider: { name: report.provider.name, mode: report.provider.mode, isLocal: report.provider.isLocal },
     error: report.error ? { kind: report.error.kind, message: report.error.message } : null,
   };
@@ -56,7 +63,7 @@ export function jsonProviderFailure(id: ProviderId, kind: ErrorKind, message: st
     contradictions: [],
     locked: [],
     linkedNotes: [],
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: null, estimatedCalls: 0 },
+    usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, estimatedCalls: 0 },
     provider: { name: id, mode: MODES[id], isLocal: id === "offline" },
     error: { kind, message },
   });

@@ -17,7 +17,23 @@ export interface UsageRecord {
   readonly estimated?: boolean;
   /** The reply came from a provider's batch API (a batch ingest): priced at its batch discount (pricing.ts). */
   readonly mode?: "batch";
+  /**
+   * Of `inputTokens`, those read from the provider's prompt cache (Anthropic
+   * `cache_read_input_tokens`, OpenAI `prompt_tokens_details.cached_tokens`), billed at the
+   * cached rate. Absent: none.
+   */
+  readonly cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the prompt cache (Anthropic `cache_creation_input_tokens`), billed at the write rate. Absent: none. */
+  readonly cacheWriteTokens?: number;
 }
+
+/** Input tokens that went through the prompt cache, each kind a part of the input count. */
+export interface CacheTokens {
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+}
+
+export const NO_CACHE: CacheTokens = { cacheReadTokens: 0, cacheWriteTokens: 0 };
 
 /** What an operation spent, as reports show it: tokens, and the cost when the model has a price (else null). */
 export interface UsageSummary {
@@ -81,6 +97,17 @@ export class UsageAccumulator {
       });
     }
     return out;
+  }
+
+  /** The input tokens read from and written to the prompt cache, over every call (both part of `totals().inputTokens`). */
+  cache(): CacheTokens {
+    let cacheReadTokens = 0;
+    let cacheWriteTokens = 0;
+    for (const r of this.records) {
+      cacheReadTokens += r.cacheReadTokens ?? 0;
+      cacheWriteTokens += r.cacheWriteTokens ?? 0;
+    }
+    return { cacheReadTokens, cacheWriteTokens };
   }
 
   totalTokens(): number {

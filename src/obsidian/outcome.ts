@@ -176,7 +176,9 @@ function summaryLine(note: IngestedNote): string {
   const tokens = r.usage.inputTokens + r.usage.outputTokens;
   const cost = r.usage.costUsd !== null ? ` · $${r.usage.costUsd.toFixed(r.usage.costUsd < 1 ? 4 : 2)}` : r.provider.model ? " · no price" : "";
   const where = r.provider.isLocal ? "on this machine" : "sent off this machine";
-  return `${noteName(note.notePath)}: ${r.provider.name}${model}, ${where} · ${formatTokens(tokens)} tokens${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
+  // Input read from the prompt cache is billed at a fraction of the price: worth a word when there was some.
+  const cached = (r.usage.cacheReadTokens ?? 0) > 0 ? ` (${formatTokens(r.usage.cacheReadTokens ?? 0)} from the prompt cache)` : "";
+  return `${noteName(note.notePath)}: ${r.provider.name}${model}, ${where} · ${formatTokens(tokens)} tokens${cached}${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
 }
 
 export function buildResultListing(notes: readonly IngestedNote[], title: string): ResultListing {

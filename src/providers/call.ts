@@ -18,8 +18,13 @@ import { isTruncated } from "./output-limit";
 import { nextDelay, sleep, withRetry, type RetryPolicy } from "./retry";
 
 export interface TokenUsage {
+  /** Every input token, the cached ones included. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Of the input, read from the provider's prompt cache. */
+  readonly cacheReadTokens?: number;
+  /** Of the input, written to the provider's prompt cache. */
+  readonly cacheWriteTokens?: number;
 }
 
 export type Operation = CallEvent["operation"];
@@ -166,7 +171,11 @@ function logAttempt(run: RunContext, config: CallConfig, event: Omit<CallEvent, 
 function recordUsage(run: RunContext, config: CallConfig, operation: Operation, usage: TokenUsage | null): void {
   // Readiness calls (/api/show) spend no tokens.
   if (!usage || operation === "readiness") return;
-  run.usage.record({ provider: config.provider, model: config.model, operation, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
+  const cache = {
+    ...(usage.cacheReadTokens ? { cacheReadTokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+  };
+  run.usage.record({ provider: config.provider, model: config.model, operation, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, ...cache });
   run.progress?.({ type: "usage", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens });
 }
 

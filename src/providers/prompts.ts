@@ -3,6 +3,11 @@
  * instructions. Each structured prompt states the JSON schema in words as well as sending it as
  * a constraint, because servers that ignore the constraint (some OpenAI-compatible ones) still
  * read the prompt.
+ *
+ * Ordered for prompt caching (Anthropic's `cache_control`, OpenAI's automatic prefix cache): what
+ * is the same for every note comes first — the system prompt (instructions and schema), then the
+ * wiki's context — and what belongs to one note (its path, its language, its text, the feedback
+ * on a retry) after it, so no varying text sits before the part that repeats.
  */
 import { isIso6391 } from "../core/iso639";
 import type { GenerationInput } from "../core/provider";
@@ -12,8 +17,14 @@ import { OMITTED } from "../core/note-excerpt";
 import { describeLanguage } from "../core/wiki-language";
 
 export interface PromptPair {
+  /** The same for every note: instructions and schema. */
   readonly system: string;
   readonly user: string;
+  /**
+   * The start of `user` that repeats from one note to the next (the wiki's context), so an adapter
+   * can mark it for its prompt cache; `user` always begins with it.
+   */
+  readonly stableUser?: string;
 }
 
 /** The source path the pages must cite, exactly as the validator will compare it. */
@@ -35,16 +46,11 @@ export function analyzePrompt(sourceText: string, vaultContext: string, schema: 
     "Use only what the source says; do not invent facts.",
     schemaBlock(schema),
   ].join("\n");
-  const user = [
-    vaultContext.trim() ? `What the wiki already holds:\n${vaultContext.trim()}\n` : "",
-    partial ? `Source note "${path}", shown in parts: "${OMITTED}" marks what was left out; do not guess at it.` : `Source note "${path}":`,
-    "<source>",
-    sourceText,
-    "</source>",
-  ]
-    .filter(Boolean)
-    .join("\n");
-  return { system, user };
+  // The wiki's context before the note: it repeats across the notes of one ingest.
+  const stableUser = vaultContext.trim() ? `What the wiki already holds:\n${vaultContext.trim()}\n\n` : "";
+  const heading = partial ? `Source note "${path}", shown in parts: "${OMITTED}" marks what was left out; do not guess at it.` : `Source note "${path}":`;
+  const note = [heading, "<source>", sourceText, "</source>"].join("\n");
+  return { system, user: `${stableUser}${note}`, ...(stableUser ? { stableUser } : {}) };
 }
 
 export function generatePrompt(input: GenerationInput, schema: Record<string, unknown>, run: RunContext): PromptPair {
@@ -62,8 +68,7 @@ export function generatePrompt(input: GenerationInput, schema: Record<string, un
     "You write pages for a personal wiki kept in an Obsidian vault, from one source note and its analysis.",
     "Rules for every page:",
     `- "type" is one of: ${PAGE_TYPES.join(", ")}. Write one "source" page for the note itself, and entity or concept pages for what deserves its own page.`,
-    `- "frontmatter.sources" lists "${path}" exactly as written here.`,
-    language,
+    '- "frontmatter.sources" lists the source note\'s path exactly as the message gives it.',
     '- "frontmatter.tags" holds a few lowercase tags.',
     '- "content" is the Markdown body without frontmatter; link other pages with [[Page Title]] wikilinks.',
     "- When the wiki already has a page for the same subject (perhaps under another name or in another language), use that page's exact title.",
@@ -73,8 +78,12 @@ export function generatePrompt(input: GenerationInput, schema: Record<string, un
     `- Where the note is shown in parts, "${OMITTED}" marks what was left out; do not guess at it.`,
     schemaBlock(schema),
   ].join("\n");
+  // This note's own rules come after the system prompt, which stays the same for every note (cacheable).
   const user = [
-    `Analysis of "${path}":`,
+    "For this note:",
+    `- "frontmatter.sources" lists "${path}" exactly as written here.`,
+    language,
+    `\nAnalysis of "${path}":`,
     JSON.stringify(analysis, null, 2),
     note.trim() ? `\nSource note "${path}":\n<source>\n${note}\n</source>` : "",
     related.trim() ? `\nRelated wiki content and notes:\n${related.trim()}` : "",

@@ -3,7 +3,10 @@
  * the model has a price (built-in table or the user's overrides in settings.prices).
  */
 import { estimateCost, type ModelPrice } from "../core/pricing";
-import type { UsageTotals } from "../core/usage";
+import type { CacheTokens, UsageTotals } from "../core/usage";
+
+/** Tokens as reports carry them: the cached parts of the input are optional (absent: none, as in reports written before caching). */
+export type ShownUsage = Pick<UsageTotals, "inputTokens" | "outputTokens"> & Partial<CacheTokens>;
 
 const NUMBER = new Intl.NumberFormat("en-US");
 
@@ -15,13 +18,22 @@ export function formatUsd(amount: number): string {
   return `$${amount.toFixed(2)}`;
 }
 
-export function usageCost(usage: Pick<UsageTotals, "inputTokens" | "outputTokens">, model: string | null, prices: Readonly<Record<string, ModelPrice>> = {}): number | null {
-  return estimateCost(model, usage.inputTokens, usage.outputTokens, prices);
+export function usageCost(usage: ShownUsage, model: string | null, prices: Readonly<Record<string, ModelPrice>> = {}): number | null {
+  return estimateCost(model, usage.inputTokens, usage.outputTokens, prices, usage);
+}
+
+/** " (1,024 read from the prompt cache, 2,048 written to it)", or "" when the cache was not used. */
+export function cacheNote(usage: Partial<CacheTokens>): string {
+  const read = usage.cacheReadTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  if (read + written === 0) return "";
+  const parts = [read > 0 ? `${NUMBER.format(read)} read from the prompt cache` : "", written > 0 ? `${NUMBER.format(written)} written to ${read > 0 ? "it" : "the prompt cache"}` : ""];
+  return ` (${parts.filter(Boolean).join(", ")})`;
 }
 
 /** "1,234 in / 567 out tokens, ~$0.0123" or "1,234 in / 567 out tokens (no price for model llama3)". */
 export function formatUsageSummary(
-  usage: Pick<UsageTotals, "inputTokens" | "outputTokens">,
+  usage: ShownUsage,
   model: string | null,
   prices: Readonly<Record<string, ModelPrice>> = {},
 ): string {
@@ -29,8 +41,9 @@ export function formatUsageSummary(
 }
 
 /** The same line for a cost already known (reported by the provider, or estimated earlier). */
-export function formatUsageLine(usage: Pick<UsageTotals, "inputTokens" | "outputTokens">, model: string | null, costUsd: number | null): string {
-  const tokens = `${NUMBER.format(usage.inputTokens)} in / ${NUMBER.format(usage.outputTokens)} out tokens`;
+export function formatUsageLine(usage: ShownUsage, model: string | null, costUsd: number | null): string {
+  // The cached input is part of the "in" count, priced at its own rate.
+  const tokens = `${NUMBER.format(usage.inputTokens)} in${cacheNote(usage)} / ${NUMBER.format(usage.outputTokens)} out tokens`;
   if (!model) return tokens;
   return costUsd === null ? `${tokens} (no price for model ${model})` : `${tokens}, ~${formatUsd(costUsd)}`;
 }

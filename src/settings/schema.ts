@@ -99,7 +99,13 @@ export const CliProfileSchema = z.object({
 export const REVIEW_MODES = ["always", "changes", "never"] as const;
 export type ReviewMode = (typeof REVIEW_MODES)[number];
 
-const ModelPriceSchema = z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() });
+/** USD per million tokens; the cache prices are optional (absent: cached input is priced as input, so a cost is never understated). */
+const ModelPriceSchema = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cacheRead: z.number().nonnegative().optional(),
+  cacheWrite: z.number().nonnegative().optional(),
+});
 
 export const SettingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),

@@ -70,6 +70,12 @@ function logDetails(notePath: string, sourceTitle: string, provider: string, usa
   ];
 }
 
+/** The prompt cache's reads and writes, only when there were some (reports before caching had neither). */
+function cacheParts(usage: UsageAccumulator): { cacheReadTokens?: number; cacheWriteTokens?: number } {
+  const { cacheReadTokens, cacheWriteTokens } = usage.cache();
+  return { ...(cacheReadTokens > 0 ? { cacheReadTokens } : {}), ...(cacheWriteTokens > 0 ? { cacheWriteTokens } : {}) };
+}
+
 /** Cost the providers reported (agent runs), else an estimate from the price table. */
 function runCost(usage: UsageAccumulator, model: string | null, prices: IngestDeps["settings"]["prices"]): number | null {
   const reported = usage.entries.filter((e) => e.costUsd !== undefined);
@@ -411,7 +417,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       pages: converged ? pages : [],
       upToDate: upToDate && !error ? { since: upToDate.entry.ingestedAt, movedFrom: upToDate.movedFrom } : null,
       declined: converged ? declined : [],
-      usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), estimatedCalls: usage.estimatedCalls },
+      usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), estimatedCalls: usage.estimatedCalls, ...cacheParts(run.usage) },
       provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
       error: error ? { kind: error.kind, message: error.message } : null,
       issues: [...(result?.issues ?? []).map((i) => i.forUser), ...warnings],

@@ -67,7 +67,8 @@ export interface IngestReport {
    * `estimatedCalls`: requests among them that never returned usage (cancelled, timed out), whose
    * tokens are estimated from the prompt; 0 when every count is the server's.
    */
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null; readonly estimatedCalls?: number };
+  /** Cache reads and writes are parts of the input count (absent: none). */
+  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null; readonly estimatedCalls?: number; readonly cacheReadTokens?: number; readonly cacheWriteTokens?: number };
   readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
   readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
   /** The last attempt's validation problems, one sentence each. */

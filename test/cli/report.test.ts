@@ -38,7 +38,7 @@ describe("an ingest that did not converge explains itself", () => {
 
   it("usage says how many requests' tokens are estimated, in --json and the human output", () => {
     const cut = aReport({ converged: false, stopReason: "deadline", usage: { inputTokens: 3200, outputTokens: 0, costUsd: null, estimatedCalls: 1 } });
-    expect(jsonReportObject(cut).usage).toEqual({ inputTokens: 3200, outputTokens: 0, costUsd: null, estimatedCalls: 1 });
+    expect(jsonReportObject(cut).usage).toEqual({ inputTokens: 3200, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, estimatedCalls: 1 });
     expect(humanReport(cut, "notes/Bees.md")).toContain("(1 request never returned usage: its tokens are estimated)");
     expect(humanReport(aReport(), "notes/Bees.md")).not.toContain("estimated");
   });

@@ -76,7 +76,10 @@ describe("usage and cost", () => {
   });
 
   it("prices known models by prefix, honours overrides, and has no price for unknown models", () => {
-    expect(priceFor("claude-sonnet-4-5-20250929")).toEqual({ input: 3, output: 15 });
+    expect(priceFor("claude-sonnet-4-5-20250929")).toMatchObject({ input: 3, output: 15 });
+    // Anthropic's prompt cache: reads at 0.1× the input price, 5-minute writes at 1.25×.
+    expect(priceFor("claude-sonnet-4-5-20250929")?.cacheRead).toBeCloseTo(0.3, 12);
+    expect(priceFor("claude-sonnet-4-5-20250929")?.cacheWrite).toBeCloseTo(3.75, 12);
     expect(estimateCost("gpt-4o-mini", 1_000_000, 1_000_000)).toBeCloseTo(0.75);
     expect(estimateCost("my-model", 1000, 1000, { "my-model": { input: 1, output: 1 } })).toBeCloseTo(0.002);
     expect(estimateCost("llama3.2", 1000, 1000)).toBeNull();

@@ -3,14 +3,15 @@
  * `setTimeout` — `firstMs` of silence (a CPU reading the prompt), then one token every
  * `1000 / tokensPerSecond` ms — so under vitest's fake timers a reply of minutes runs in
  * milliseconds while the real SDKs and our attempt timers see every pause as it would be. Ollama
- * (/api/chat NDJSON, /api/show) or an OpenAI-compatible llama-server (/v1/chat/completions SSE,
- * /props). A token is four characters. The scripted servers (scripted-server.ts) pace in real time;
+ * (/api/chat NDJSON, /api/show), an OpenAI-compatible llama-server (/v1/chat/completions SSE,
+ * /props) or Anthropic's Messages API (/v1/messages SSE: a forced tool call's input comes as
+ * input_json_delta pieces, anything else as text_delta). A token is four characters. The scripted servers (scripted-server.ts) pace in real time;
  * this is for replies too slow to wait for.
  */
 import type { FetchLike } from "../../src/providers/environment";
 
 export interface PacedReply {
-  readonly protocol: "ollama" | "openai";
+  readonly protocol: "ollama" | "openai" | "anthropic";
   /** The reply's content, written four characters a token. */
   readonly text: string;
   /** Silence before the first token. */
@@ -36,7 +37,34 @@ function tokensOf(text: string): string[] {
   return out;
 }
 
-function frames(reply: PacedReply, model: string): { token: (t: string) => string; end: (count: number) => string } {
+interface Frames {
+  /** Sent with the first token (Anthropic's message_start and content_block_start). */
+  readonly start?: string;
+  readonly token: (t: string) => string;
+  readonly end: (count: number) => string;
+}
+
+interface PacedBody {
+  model?: string;
+  stream?: boolean;
+  tool_choice?: { type?: string; name?: string };
+}
+
+function anthropicFrames(body: PacedBody, model: string): Frames {
+  const event = (name: string, data: Record<string, unknown>) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+  const tool = body.tool_choice?.type === "tool" ? (body.tool_choice.name ?? "") : null;
+  const message = { id: "msg_1", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 1 } };
+  return {
+    start: `${event("message_start", { message })}${event("content_block_start", { index: 0, content_block: tool !== null ? { type: "tool_use", id: "toolu_1", name: tool, input: {} } : { type: "text", text: "" } })}`,
+    token: (t) => event("content_block_delta", { index: 0, delta: tool !== null ? { type: "input_json_delta", partial_json: t } : { type: "text_delta", text: t } }),
+    end: (count) =>
+      `${event("content_block_stop", { index: 0 })}${event("message_delta", { delta: { stop_reason: tool !== null ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: count } })}${event("message_stop", {})}`,
+  };
+}
+
+function frames(reply: PacedReply, body: PacedBody): Frames {
+  const model = body.model ?? "";
+  if (reply.protocol === "anthropic") return anthropicFrames(body, model);
   if (reply.protocol === "ollama") {
     const line = (o: unknown) => `${JSON.stringify(o)}\n`;
     return {
@@ -56,9 +84,13 @@ function json(body: unknown): Response {
   return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
 }
 
-function whole(reply: PacedReply, model: string, count: number, signal: AbortSignal | undefined, onAbort: () => void): Promise<Response> {
+function whole(reply: PacedReply, request: PacedBody, count: number, signal: AbortSignal | undefined, onAbort: () => void): Promise<Response> {
+  const model = request.model ?? "";
+  const tool = request.tool_choice?.type === "tool" ? (request.tool_choice.name ?? "") : null;
   const body =
-    reply.protocol === "ollama"
+    reply.protocol === "anthropic"
+      ? { id: "msg_1", type: "message", role: "assistant", model, content: [tool !== null ? { type: "tool_use", id: "toolu_1", name: tool, input: JSON.parse(reply.text) as unknown } : { type: "text", text: reply.text }], stop_reason: tool !== null ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 0, output_tokens: count } }
+      : reply.protocol === "ollama"
       ? { model, message: { role: "assistant", content: reply.text }, done: true, done_reason: "stop", prompt_eval_count: 0, eval_count: count }
       : { id: "c", object: "chat.completion", created: 0, model, choices: [{ index: 0, message: { role: "assistant", content: reply.text }, finish_reason: "stop" }], usage: { prompt_tokens: 0, completion_tokens: count, total_tokens: count } };
   return new Promise((resolve, reject) => {
@@ -77,16 +109,16 @@ export function pacedFetch(reply: PacedReply): PacedFetch {
   const contextSize = reply.contextSize ?? 8192;
   const fetch: FetchLike = (input, init) => {
     const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { model?: string; stream?: boolean }) : {};
+    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as PacedBody) : {};
     if (url.pathname === "/api/show") return Promise.resolve(json({ capabilities: ["completion"], model_info: { "general.architecture": "qwen2", "qwen2.context_length": contextSize } }));
     if (url.pathname === "/props") return Promise.resolve(json({ default_generation_settings: { n_ctx: contextSize }, total_slots: 1 }));
-    if (url.pathname !== "/api/chat" && !url.pathname.endsWith("/chat/completions")) return Promise.resolve(new Response("not found", { status: 404 }));
+    if (url.pathname !== "/api/chat" && !url.pathname.endsWith("/chat/completions") && url.pathname !== "/v1/messages") return Promise.resolve(new Response("not found", { status: 404 }));
     requests.push(body);
     const signal = init?.signal ?? undefined;
-    const { token, end } = frames(reply, body.model ?? "");
+    const { start, token, end } = frames(reply, body);
     const tokens = tokensOf(reply.text);
     // Asked for whole (OpenAI's default, Ollama's `stream: false`), the reply comes when it is all written.
-    if (reply.protocol === "openai" ? body.stream !== true : body.stream === false) return whole(reply, body.model ?? "", tokens.length, signal, () => aborted++);
+    if (reply.protocol === "ollama" ? body.stream === false : body.stream !== true) return whole(reply, body, tokens.length, signal, () => aborted++);
     const encoder = new TextEncoder();
     let sent = 0;
     let closed = false;
@@ -101,6 +133,7 @@ export function pacedFetch(reply: PacedReply): PacedFetch {
           return;
         }
         const next = tokens[sent++];
+        if (sent === 1 && start) controller.enqueue(encoder.encode(start));
         if (next !== undefined) controller.enqueue(encoder.encode(token(next)));
         else {
           controller.enqueue(encoder.encode(end(tokens.length)));

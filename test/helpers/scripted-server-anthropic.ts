@@ -36,15 +36,43 @@ function contentBlocks(body: Body, text: string): Record<string, unknown>[] {
   return [{ type: "text", text }];
 }
 
-function message(model: string, content: Record<string, unknown>[], stopReason: string, usage: { input: number; output: number }): Record<string, unknown> {
-  return { id: "msg_1", type: "message", role: "assistant", model, content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: usage.output } };
+interface MessageUsage {
+  readonly input: number;
+  readonly output: number;
+  readonly cacheRead?: number;
+  readonly cacheWrite?: number;
 }
 
-function streamText(res: ServerResponse, model: string, text: string, usage: { input: number; output: number }): void {
+function message(model: string, content: Record<string, unknown>[], stopReason: string, usage: MessageUsage): Record<string, unknown> {
+  const cache = usage.cacheRead !== undefined ? { cache_creation_input_tokens: usage.cacheWrite ?? 0, cache_read_input_tokens: usage.cacheRead } : {};
+  return { id: "msg_1", type: "message", role: "assistant", model, content, stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: usage.output, ...cache } };
+}
+
+/**
+ * Whether a streamed forced tool call answers `text` with a tool_use block (its input in
+ * input_json_delta pieces): whenever the text is meant as a JSON object, even one that does not
+ * parse (cut at max_tokens, or malformed) — the API streams the pieces before anyone parses them.
+ */
+function answersWithTool(body: Body, text: string): boolean {
+  return isToolCall(body) && text.trimStart().startsWith("{");
+}
+
+/** The start of a streamed message, as Anthropic sends it: message_start, one content block's start, its deltas. */
+function streamText(res: ServerResponse, body: Body, text: string, usage: MessageUsage, asTool = answersWithTool(body, text)): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  res.write(event("message_start", { message: { ...message(model, [], "", { input: usage.input, output: 1 }), stop_reason: null } }));
+  res.write(event("message_start", { message: { ...message(body.model ?? "", [], "", { ...usage, output: 1 }), stop_reason: null } }));
+  res.write(event("ping", {}));
+  if (asTool) {
+    res.write(event("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_1", name: body.tool_choice?.name ?? "", input: {} } }));
+    for (const part of chunksOf(text)) res.write(event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: part } }));
+    return;
+  }
   res.write(event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }));
   for (const part of chunksOf(text)) res.write(event("content_block_delta", { index: 0, delta: { type: "text_delta", text: part } }));
+}
+
+function isToolCall(body: Body): boolean {
+  return body.tool_choice?.type === "tool" && Boolean(body.tool_choice.name);
 }
 
 export const renderAnthropic: Renderer = {
@@ -75,30 +103,32 @@ export const renderAnthropic: Renderer = {
       case "refusal": {
         const text = reply.text ?? "";
         if (!stream) return jsonResponse(res, 200, message(model, text ? [{ type: "text", text }] : [], "refusal", { input: 20, output: 3 }));
-        streamText(res, model, text, { input: 20, output: 3 });
+        streamText(res, body, text, { input: 20, output: 3 }, false);
         return finish("refusal", 3);
       }
       case "content": {
-        const usage = usageOf(reply);
+        // With a prompt cache, the input is the request's own, split into uncached, read and written.
+        const cached = ctx.promptCache?.anthropic(request.body);
+        const usage: MessageUsage = cached ? { output: usageOf(reply).output, ...cached } : usageOf(reply);
         const stopReason = reply.finish === "length" ? "max_tokens" : "end_turn";
         if (!stream) {
           const blocks = contentBlocks(body, reply.text);
           return jsonResponse(res, 200, message(model, blocks, blocks[0]?.type === "tool_use" && reply.finish !== "length" ? "tool_use" : stopReason, usage));
         }
-        streamText(res, model, reply.text, usage);
+        streamText(res, body, reply.text, usage);
         return finish(stopReason, usage.output);
       }
       case "cut": {
         if (!stream) return cutJson(res, message(model, [{ type: "text", text: reply.text }], "end_turn", { input: 1, output: 1 }), reply.afterChars + 40);
-        streamText(res, model, reply.text.slice(0, reply.afterChars), { input: 10, output: 1 });
+        streamText(res, body, reply.text.slice(0, reply.afterChars), { input: 10, output: 1 }, false);
         writeCut(res, `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${reply.text.slice(reply.afterChars, reply.afterChars + 5)}`);
         return;
       }
       case "stall":
-        streamText(res, model, reply.text, { input: 10, output: 1 });
+        streamText(res, body, reply.text, { input: 10, output: 1 });
         return;
       case "stream-error":
-        streamText(res, model, reply.text, { input: 10, output: 1 });
+        streamText(res, body, reply.text, { input: 10, output: 1 }, false);
         res.end(`event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: reply.message } })}\n\n`);
         return;
     }

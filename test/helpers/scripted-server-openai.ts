@@ -45,8 +45,10 @@ export const renderOpenAI: Renderer = {
     const body = bodyOf(request);
     const model = body.model ?? "";
     const stream = body.stream === true;
-    const usageChunk = (u: { input: number; output: number }) =>
-      body.stream_options?.include_usage ? sse({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output } }) : "";
+    const usageChunk = (u: { input: number; output: number; cached?: number }) =>
+      body.stream_options?.include_usage
+        ? sse({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 0, model, choices: [], usage: { prompt_tokens: u.input, completion_tokens: u.output, total_tokens: u.input + u.output, ...(u.cached !== undefined ? { prompt_tokens_details: { cached_tokens: u.cached } } : {}) } })
+        : "";
     const sseHead = () => res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     if (ctx.localServer && request.path.endsWith("/chat/completions") && refuseOversized(ctx.localServer, request, res)) return;
     switch (reply.kind) {
@@ -81,12 +83,15 @@ export const renderOpenAI: Renderer = {
         const scripted = reply.usage ?? (reasoning ? { input: usageOf(reply).input, output: Math.ceil((reasoning.length + reply.text.length) / 4) } : usageOf(reply));
         // A local server reports the prompt as it counted it.
         const usage = ctx.localServer ? { ...scripted, input: promptTokensOf(request, ctx.localServer.charsPerToken) } : scripted;
+        // With a prompt cache, the prompt is counted from the request and its cached prefix reported (OpenAI's automatic caching).
+        const cache = ctx.promptCache?.openai(request.body);
+        const counted = cache ? { input: cache.prompt, output: usage.output, cached: cache.cached } : usage;
         const finish = reply.finish ?? "stop";
         if (!stream) {
           return jsonResponse(res, 200, {
             id: "chatcmpl-1", object: "chat.completion", created: 0, model,
             choices: [{ index: 0, message: { role: "assistant", content: reply.text, refusal: null, ...(reasoning ? { reasoning_content: reasoning } : {}) }, finish_reason: finish }],
-            usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
+            usage: { prompt_tokens: counted.input, completion_tokens: usage.output, total_tokens: counted.input + usage.output, ...(cache ? { prompt_tokens_details: { cached_tokens: cache.cached } } : {}) },
           });
         }
         sseHead();
@@ -95,7 +100,7 @@ export const renderOpenAI: Renderer = {
         for (const part of chunksOf(reasoning ?? "")) res.write(sse(chunk(model, { content: null, reasoning_content: part })));
         for (const part of chunksOf(reply.text)) res.write(sse(chunk(model, { content: part })));
         res.write(sse(chunk(model, {}, finish)));
-        res.write(usageChunk(usage));
+        res.write(usageChunk(counted));
         res.end(sse("[DONE]"));
         return;
       }

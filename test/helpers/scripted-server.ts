@@ -20,6 +20,7 @@ import { renderOllama } from "./scripted-server-ollama";
 import { renderOpenAI } from "./scripted-server-openai";
 import type { LocalOpenAIServer } from "./scripted-server-openai-local";
 import { fakeEmbedding, FAKE_DIMENSIONS } from "./fake-embedding";
+import { createPromptCache, type PromptCache } from "./scripted-prompt-cache";
 
 export type Protocol = "ollama" | "openai" | "anthropic";
 
@@ -115,6 +116,11 @@ export interface ScriptedServerOptions {
   readonly parallel?: number;
   /** OpenAI: behave as this local server does (its window endpoint, its refusal of a prompt too long). */
   readonly localServer?: LocalOpenAIServer;
+  /**
+   * Anthropic and OpenAI: count the prompt from the request and report prompt-cache reads and writes
+   * as the provider documents them (scripted-prompt-cache.ts), instead of a reply's scripted input.
+   */
+  readonly promptCache?: boolean;
 }
 
 export interface ScriptedServer {
@@ -146,6 +152,7 @@ export interface RenderContext {
   readonly tokensPerSecond: number | null;
   readonly promptTokensPerSecond: number | null;
   readonly localServer: LocalOpenAIServer | null;
+  readonly promptCache: PromptCache | null;
   /** Registers a timer that is cleared when the connection closes. */
   later(ms: number, fn: () => void): void;
 }
@@ -184,6 +191,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   let script = options.script ?? [];
   const overrides = new Map<string, Reply>(Object.entries(options.overrides ?? {}));
   let modelCalls = 0;
+  const promptCache = options.promptCache ? createPromptCache() : null;
   let embedScript = options.embed ?? [{ kind: "vectors" }];
   let embedCalls = 0;
   const pickEmbed = (request: RecordedRequest): EmbedReply => {
@@ -243,6 +251,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       tokensPerSecond: options.tokensPerSecond ?? null,
       promptTokensPerSecond: options.promptTokensPerSecond ?? null,
       localServer: options.localServer ?? null,
+      promptCache,
       later: (ms, fn) => {
         const timer = setTimeout(() => {
           timers.delete(timer);

@@ -32,8 +32,8 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
     /** The prompt tokens the server reported: as scripted, except on Ollama, which counts the prompt it read. */
     const reportedInput = (scripted: number, requests = modelCalls()) =>
       protocol === "ollama" ? requests.reduce((sum, r) => sum + (r.promptEvalCount ?? 0), 0) : scripted * requests.length;
-    /** Structured requests stream on Ollama and OpenAI-compatible servers (so a slow model is timed by silence); Anthropic's come whole. */
-    const structuredStreams = protocol !== "anthropic";
+    /** Structured requests stream on every protocol, so a slow model is timed by silence, not by the length of its reply. */
+    const structuredStreams = true;
 
     beforeAll(async () => {
       server = await startServer(protocol);

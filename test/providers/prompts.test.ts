@@ -36,9 +36,10 @@ describe("prompts", () => {
 
   it("generate: names the exact source path, the language, the page types and wikilinks", () => {
     const pair = generatePrompt({ analysis: ANALYSIS, note: NOTE, related: "Properties: structured fields." }, jsonSchemaFor(PagesReplySchema, "openai"), run);
-    expect(pair.system).toContain(`"frontmatter.sources" lists "${NOTE_PATH}" exactly`);
+    // The note's own rules open the user message: the system prompt is the same for every note (prompt caching).
+    expect(pair.user).toContain(`"frontmatter.sources" lists "${NOTE_PATH}" exactly`);
     expect(pair.system).toContain("entity, concept, source, synthesis, comparison");
-    expect(pair.system).toContain('("en")');
+    expect(pair.user).toContain('("en")');
     expect(pair.system).toContain("[[Page Title]]");
     verify("generate", promptText(pair));
   });

@@ -21,7 +21,9 @@ import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } 
 import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { anthropicSdk } from "./sdk";
-import { AnthropicMessage, AnthropicStreamEvent, inputTokensOf } from "./envelope";
+import { AnthropicMessage, AnthropicStreamEvent, tokenUsageOf } from "./envelope";
+import { cachedPrompt } from "./prompt-cache";
+import { streamedMessage } from "./stream-message";
 
 export type AnthropicClient = Pick<Anthropic, "messages">;
 
@@ -113,19 +115,19 @@ export class AnthropicProvider implements InferenceProvider {
   }
 
   private body(pair: PromptPair, schema: Record<string, unknown>, what: string, maxTokens: number): Record<string, unknown> {
+    const tools = [{ name: TOOL_NAME, description: `Submit ${what} as structured data.`, input_schema: schema }];
     const constraint =
       this.config.structuredOutput === "tool"
-        ? {
-            tools: [{ name: TOOL_NAME, description: `Submit ${what} as structured data.`, input_schema: schema }],
-            tool_choice: { type: "tool", name: TOOL_NAME },
-          }
+        ? { tools, tool_choice: { type: "tool", name: TOOL_NAME } }
         : { output_config: { format: { type: "json_schema", schema } } };
+    // What repeats from note to note is marked for the prompt cache (prompt-cache.ts); the tool comes before the system prompt in it.
+    const prompt = cachedPrompt(pair, this.config.structuredOutput === "tool" ? JSON.stringify(tools) : "", this.config.model);
     return {
       ...this.config.options,
       model: this.config.model,
       max_tokens: maxTokens,
-      system: pair.system,
-      messages: [{ role: "user", content: pair.user }],
+      system: prompt.system,
+      messages: [{ role: "user", content: prompt.user }],
       ...constraint,
     };
   }
@@ -136,17 +138,20 @@ export class AnthropicProvider implements InferenceProvider {
     const prompt = promptText(pair);
     checkCapabilities(this.capabilities(), "Anthropic", { inputTokens: estimateTokens(prompt) });
     const attempt = (limit: number) => {
-      const body = this.body(pair, schema, what, limit) as unknown as Anthropic.MessageCreateParamsNonStreaming;
+      const body = this.body(pair, schema, what, limit) as unknown as Anthropic.MessageCreateParamsStreaming;
       return callWithPolicy(this.call, run, {
       operation,
       outputLimit: limit,
       prompt,
       mapError: (error) => this.mapError(error),
-      send: async (signal) => {
-        const raw: unknown = await (await this.config.client()).messages.create(body, { signal, maxRetries: 0, timeout: this.config.requestTimeoutMs });
-        const parsed = AnthropicMessage.safeParse(raw);
-        const usage = parsed.success && parsed.data.usage ? { inputTokens: inputTokensOf(parsed.data.usage), outputTokens: parsed.data.usage.output_tokens ?? 0 } : null;
-        return { raw, usage, ...(parsed.success ? { replyText: JSON.stringify(parsed.data.content) } : {}) };
+      // Streamed, so a long reply is timed by silence between tokens, not by its length.
+      streamed: true,
+      send: async (signal, received) => {
+        const client = await this.config.streamingClient();
+        const stream = await client.messages.create({ ...body, stream: true }, { signal, ...this.sdkOptions() });
+        const raw = await streamedMessage(stream, received);
+        const usage = raw.usage ? tokenUsageOf(raw.usage) : null;
+        return { raw, usage, replyText: JSON.stringify(raw.content) };
       },
       interpret: (raw) => interpretMessage(raw, replySchema, what, limit),
       });
@@ -154,32 +159,41 @@ export class AnthropicProvider implements InferenceProvider {
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt);
   }
 
+  /**
+   * The SDK's own timeout runs only until the response headers: it must not fire before our
+   * first-token limit does (the attempt timer, not the SDK, times a streamed reply).
+   */
+  private sdkOptions(): { maxRetries: number; timeout: number } {
+    return { maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) };
+  }
+
   private async *streamChat(signal: AbortSignal, system: string, turns: readonly { role: "user" | "assistant"; content: string }[], maxTokens: number): AsyncGenerator<StreamPart> {
     const client = await this.config.streamingClient();
     const stream = await client.messages.create(
       { ...this.config.options, model: this.config.model, max_tokens: maxTokens, system, messages: [...turns], stream: true } as unknown as Anthropic.MessageCreateParamsStreaming,
-      // The SDK's timeout runs until the headers: never before our own first-token limit (the attempt timer times the stream).
-      { signal, maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) },
+      { signal, ...this.sdkOptions() },
     );
-    let inputTokens = 0;
+    // The input (its cache reads and writes among it) from message_start, the output from message_delta.
+    let input = tokenUsageOf({});
     let outputTokens = 0;
     let stopReason: string | null = null;
+    const usage = (): StreamPart => ({ type: "usage", usage: { ...input, outputTokens } });
     for await (const raw of stream) {
       const parsed = AnthropicStreamEvent.safeParse(raw);
       if (!parsed.success) throw envelopeError("Anthropic", "a stream event without a type");
       const event = parsed.data;
       if (event.type === "message_start") {
-        inputTokens = inputTokensOf(event.message?.usage);
+        input = tokenUsageOf(event.message?.usage ?? {});
         // Reported now, so a stream cut before its end still counts the input it was billed for.
-        yield { type: "usage", usage: { inputTokens, outputTokens } };
+        yield usage();
       } else if (event.type === "content_block_delta" && event.delta?.type === "text_delta" && event.delta.text) {
         yield { type: "text", text: event.delta.text };
       } else if (event.type === "message_delta") {
         stopReason = event.delta?.stop_reason ?? stopReason;
         outputTokens = event.usage?.output_tokens ?? outputTokens;
-        yield { type: "usage", usage: { inputTokens, outputTokens } };
+        yield usage();
       } else if (event.type === "message_stop") {
-        yield { type: "usage", usage: { inputTokens, outputTokens } };
+        yield usage();
         if (stopReason === "refusal") throw refusal();
         return;
       }

@@ -19,12 +19,35 @@ export type AnthropicMessage = z.infer<typeof AnthropicMessage>;
 
 export const AnthropicStreamEvent = z.looseObject({
   type: z.string(),
+  /** The content block an event is about (content_block_start / _delta / _stop). */
+  index: z.number().int().nonnegative().nullish(),
   message: z.looseObject({ usage: AnthropicUsage.nullish() }).nullish(),
-  delta: z.looseObject({ type: z.string().nullish(), text: z.string().nullish(), stop_reason: z.string().nullish() }).nullish(),
+  content_block: z.looseObject({ type: z.string(), text: z.string().nullish(), name: z.string().nullish() }).nullish(),
+  delta: z
+    .looseObject({
+      type: z.string().nullish(),
+      text: z.string().nullish(),
+      /** A tool call's input, a piece of JSON at a time (input_json_delta). */
+      partial_json: z.string().nullish(),
+      /** Extended thinking (thinking_delta): activity, never the reply. */
+      thinking: z.string().nullish(),
+      stop_reason: z.string().nullish(),
+    })
+    .nullish(),
   usage: AnthropicUsage.nullish(),
 });
 
 export function inputTokensOf(usage: z.infer<typeof AnthropicUsage> | null | undefined): number {
   if (!usage) return 0;
   return (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}
+
+/** The usage as Synapse counts it: every input token, with the cache's reads and writes as parts of it. */
+export function tokenUsageOf(usage: z.infer<typeof AnthropicUsage>): { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number } {
+  return {
+    inputTokens: inputTokensOf(usage),
+    outputTokens: usage.output_tokens ?? 0,
+    cacheReadTokens: usage.cache_read_input_tokens ?? 0,
+    cacheWriteTokens: usage.cache_creation_input_tokens ?? 0,
+  };
 }

@@ -3,7 +3,17 @@ import * as z from "zod";
 
 const Count = z.number().nonnegative().nullish();
 
-export const OpenAIUsage = z.looseObject({ prompt_tokens: Count, completion_tokens: Count });
+export const OpenAIUsage = z.looseObject({
+  prompt_tokens: Count,
+  completion_tokens: Count,
+  /** Of prompt_tokens, those OpenAI's automatic prefix cache served (billed at the cached rate). */
+  prompt_tokens_details: z.looseObject({ cached_tokens: Count }).nullish(),
+});
+
+/** The usage as Synapse counts it: prompt tokens, of which the cached ones are a part. */
+export function tokenUsageOf(usage: z.infer<typeof OpenAIUsage>): { inputTokens: number; outputTokens: number; cacheReadTokens: number } {
+  return { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0, cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0 };
+}
 
 export const OpenAICompletion = z.looseObject({
   choices: z

@@ -26,7 +26,7 @@ import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } 
 import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { openaiSdk } from "./sdk";
-import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply } from "./envelope";
+import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply, tokenUsageOf } from "./envelope";
 import { streamedCompletion } from "./stream-completion";
 import { reasoningSwitch } from "./reasoning-switch";
 import type { EmbeddingProvider } from "../embedding";
@@ -297,7 +297,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
         const raw = await streamedCompletion(stream, received);
         // What the server counted sizes the next requests and their packing (token-calibration.ts).
         this.calibration.observe(textTokens(prompt), raw.usage?.prompt_tokens);
-        const usage = raw.usage ? { inputTokens: raw.usage.prompt_tokens ?? 0, outputTokens: raw.usage.completion_tokens ?? 0 } : null;
+        const usage = raw.usage ? tokenUsageOf(raw.usage) : null;
         return { raw, usage, replyText: raw.choices[0]?.message.content ?? "" };
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
@@ -344,7 +344,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
         if (choice.delta?.refusal) refusal += choice.delta.refusal;
         if (choice.finish_reason) finished = true;
       }
-      if (chunk.usage) yield { type: "usage", usage: { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 } };
+      if (chunk.usage) yield { type: "usage", usage: tokenUsageOf(chunk.usage) };
     }
     if (refusal) throw refusalError(refusal);
     if (!finished) throw new SynapseError("transport", "The OpenAI-compatible stream ended before the reply was complete; try again.");
