@@ -11,6 +11,7 @@ import { ingestNote } from "../wiki/ingest-note";
 import type { IngestDeps, IngestReport } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { everything, previewChanges, selectReviewed, type ReviewHook } from "../wiki/review";
+import { acceptLintFix } from "./lint-fix-proposal";
 import type { Proposal } from "./proposal";
 import type { ProposalStore } from "./proposal-store";
 import { replayProvider } from "./replay-provider";
@@ -67,6 +68,7 @@ async function apply(deps: AcceptDeps, proposal: Proposal, review: ReviewHook): 
     if (written.length === 0) return { status: "unchanged", changes: [], runId: null, report };
     return { status: "applied", changes: written.map((p) => ({ path: p.path, action: p.action })), runId: null, report };
   }
+  if (payload.kind === "lint-fix") return acceptLintFix(deps, payload, proposal.title, review);
   const wikiFolder = effectiveWikiFolder(deps.settings.wikiFolder);
   const now = deps.now ?? (() => Date.now());
   const change = await planAnswerPage(deps.vault, wikiFolder, payload, [], new Date(now()).toISOString().slice(0, 10));
