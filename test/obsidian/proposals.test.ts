@@ -5,6 +5,9 @@ import { pluginWriteContext } from "../../src/obsidian/write-context";
 import type { Proposal } from "../../src/proposals/proposal";
 import { ProposalStore } from "../../src/proposals/proposal-store";
 import { proposeIngest } from "../../src/proposals/propose";
+import { proposeLintFix } from "../../src/proposals/lint-fix-proposal";
+import { fixId } from "../../src/lint/fix-id";
+import { checkWiki, type LintDeps } from "../../src/lint/run-lint";
 import { ConfirmModal } from "../../src/ui/confirm-modal";
 import { ProposalSuggestModal } from "../../src/ui/proposal-suggest";
 import { readHistory } from "../../src/wiki/run-history";
@@ -19,8 +22,8 @@ const NOTE_TEXT = "# Source note\n\nA note about the Example concept.\n";
 const PAGE = "wiki/concepts/Example concept.md";
 const AT = Date.UTC(2026, 11, 2, 7, 15);
 
-async function setUp(): Promise<{ harness: Harness; write: WriteContext; proposals: ProposalStore }> {
-  const harness = await loadPlugin({ files: { [SOURCE_PATH]: NOTE_TEXT } });
+async function setUp(files: Record<string, string> = {}): Promise<{ harness: Harness; write: WriteContext; proposals: ProposalStore }> {
+  const harness = await loadPlugin({ files: { [SOURCE_PATH]: NOTE_TEXT, ...files } });
   harness.app.workspace.setLayoutReady__();
   await harness.plugin.recovered;
   // The plugin's own state folder, where `synapse mcp` stages what agents propose.
@@ -138,6 +141,25 @@ describe("proposals from agents, reviewed in Obsidian", () => {
     await eventually(() => expect(again.notices).toContain("Synapse: 1 proposal from agents is waiting for your review."));
     await again.plugin.proposals?.check();
     expect(again.notices.filter((n) => n.includes("proposal"))).toHaveLength(1);
+  });
+
+  it("a proposed lint fix is listed and applied the same way, as one lint run", async () => {
+    const { harness, write, proposals } = await setUp({ "wiki/concepts/My page.md": "---\ntype: concept\ntitle: My page\nsources: [notes/Source note.md]\n---\n\nSee [[Fog]].\n" });
+    const deps: LintDeps = { vault: new ObsidianVault(harness.app.asOriginalType__()), settings: harness.plugin.currentSettings, store: write.store, write };
+    const { findings } = await checkWiki(deps);
+    const finding = findings.find((f) => f.fixes.some((x) => x.kind === "create-stub"));
+    const fix = finding?.fixes.find((x) => x.kind === "create-stub");
+    if (!finding || !fix) throw new Error("no stub fix");
+    const proposal = await proposeLintFix(deps, proposals, fixId(finding, fix), { proposedBy: "claude-code 2.0", now: AT });
+
+    await pick(harness, proposal);
+    const review = await reviewWindow(harness);
+    expect(review.contentEl.textContent).toContain("Fog");
+    click(review, (t) => t.startsWith("Apply"));
+    await eventually(() => expect(harness.notices.some((n) => n.startsWith(`Synapse applied "${proposal.title}"`))).toBe(true));
+    expect(exists(harness, "wiki/concepts/Fog.md")).toBe(true);
+    expect((await readHistory(write.store)).runs.map((r) => r.operation)).toEqual(["lint"]);
+    expect((await proposals.list()).proposals).toEqual([]);
   });
 
   it("says so when no proposal waits", async () => {
