@@ -8,7 +8,7 @@
 import { toSynapseError } from "../core/errors";
 import { plural } from "../core/plural";
 import { acceptProposal, refuseProposal, type AcceptDeps, type AcceptOutcome } from "../proposals/accept";
-import type { Proposal } from "../proposals/proposal";
+import { PROPOSALS_PREFIX, type Proposal } from "../proposals/proposal";
 import { ProposalStore } from "../proposals/proposal-store";
 import type { StateStore } from "../vault/state-store";
 import type { IngestReport } from "../wiki/ingest-types";
@@ -79,18 +79,24 @@ export class ProposalReviewService {
   }
 
   private async look(): Promise<void> {
-    let listed: readonly Proposal[];
+    const fresh: Proposal[] = [];
+    const first = this.seen === null;
     try {
-      listed = (await this.proposals.list()).proposals;
+      // A listing of one small folder; only proposals not seen before are read.
+      const seen = this.seen ?? new Set<string>();
+      const ids = (await this.deps.store.list(PROPOSALS_PREFIX)).filter((k) => k.endsWith(".json")).map((k) => k.slice(PROPOSALS_PREFIX.length + 1, -".json".length));
+      for (const id of ids.filter((i) => !seen.has(i)).sort()) {
+        seen.add(id);
+        // One that cannot be read is named by the review's list, not announced.
+        const proposal = await this.proposals.get(id).catch(() => null);
+        if (proposal) fresh.push(proposal);
+      }
+      this.seen = seen;
     } catch (error) {
       // The state folder being unreadable for a moment is no reason to interrupt the user.
       console.error("Synapse: could not list the proposals from agents", error);
       return;
     }
-    const first = this.seen === null;
-    const seen = this.seen ?? new Set<string>();
-    const fresh = listed.filter((p) => !seen.has(p.id));
-    this.seen = new Set([...seen, ...fresh.map((p) => p.id)]);
     if (fresh.length === 0) return;
     this.deps.notify(newProposalsText(fresh, first), [{ label: "Review", run: () => void this.review() }], 15000);
   }
