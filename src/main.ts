@@ -11,6 +11,8 @@ import { IngestService, providerServices, type ProviderFactory } from "./obsidia
 import { IndexService } from "./obsidian/index-service";
 import { NoteMoves } from "./obsidian/note-moves";
 import { PageFollower } from "./obsidian/page-follow";
+import { registerProposals } from "./obsidian/proposal-commands";
+import type { ProposalReviewService } from "./obsidian/proposal-service";
 import { RetractService } from "./obsidian/retract-service";
 import { GoneSourceSuggestModal } from "./ui/source-suggest";
 import type { Schedule } from "./obsidian/index-embedding-pass";
@@ -65,6 +67,8 @@ export default class SynapsePlugin extends Plugin {
   pages: PageFollower | null = null;
   /** Set by onload; "Retract a deleted source". */
   retract: RetractService | null = null;
+  /** Set by onload; "Review proposals from agents". */
+  proposals: ProposalReviewService | null = null;
   private store: SettingsStore | null = null;
   /**
    * Settles once the start-up recovery of an interrupted run is done (tests wait on it). Set when
@@ -140,6 +144,9 @@ export default class SynapsePlugin extends Plugin {
     });
     this.retract = retract;
     this.addCommand({ id: "retract-deleted-source", name: "Retract a deleted source", callback: () => void retract.choose() });
+    // An agent's change is shown as diffs first, whatever the ingest review setting says.
+    const proposals = registerProposals(this, { write, ingest, review: this.seams.review ?? modalReviewHook(this.app), undo });
+    this.proposals = proposals;
     this.registerQuery(store, environment, write, index);
     this.registerLint(store, environment, write, ingest);
     const status = new StatusBar(this.addStatusBarItem());
@@ -194,6 +201,8 @@ export default class SynapsePlugin extends Plugin {
           new Notice(`Synapse could not check for an interrupted run: ${error instanceof Error ? error.message : String(error)}`);
         });
       index.start();
+      // Proposals agents left while Obsidian was closed, once the wiki is whole again.
+      void this.recovered.then(() => proposals.check());
       // Ingests still queued when Obsidian closed resume once the wiki is whole again.
       this.resumed = this.recovered
         .then(() => ingest.resume())

@@ -3,6 +3,7 @@ import { plural } from "../core/plural";
 import type { ModelCheckSummary } from "../lint/model-checks";
 export { estimateLine } from "../lint/estimate-text";
 import { spentLine } from "../lint/estimate-text";
+import { fixId } from "../lint/fix-id";
 import type { LintReport } from "../lint/run-lint";
 import type { Finding } from "../lint/types";
 import type { SettleReport } from "../lint/settle-contradiction";
@@ -17,7 +18,7 @@ export function jsonLintReport(report: LintReport): string {
   return JSON.stringify({
     findings: report.findings.map((f) => {
       const id = contradictionId(f);
-      return { check: f.check, severity: f.severity, page: f.page, message: f.message, ...(id ? { id } : {}), fixes: f.fixes.map((x) => ({ kind: x.kind, label: x.label, safe: x.safe })) };
+      return { check: f.check, severity: f.severity, page: f.page, message: f.message, ...(id ? { id } : {}), fixes: f.fixes.map((x) => ({ id: fixId(f, x), kind: x.kind, label: x.label, safe: x.safe })) };
     }),
     counts: report.counts,
     fixed: report.fixed,

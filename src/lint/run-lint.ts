@@ -197,6 +197,12 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   return { snapshot, findings, model };
 }
 
+/** The exact checks' findings (and the recorded ones) with the snapshot they were found in: what a fix is planned against. */
+export async function checkWiki(deps: LintDeps, signal?: AbortSignal): Promise<{ readonly snapshot: WikiSnapshot; readonly findings: readonly Finding[] }> {
+  const { snapshot, findings } = await check(deps, signal ? { signal } : {});
+  return { snapshot, findings };
+}
+
 export async function runLint(deps: LintDeps, request: LintRequest = {}): Promise<LintReport> {
   const now = deps.now ?? (() => Date.now());
   const started = now();

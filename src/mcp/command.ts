@@ -50,6 +50,7 @@ export async function runMcpCommand(argv: readonly string[], io: CliIO, context:
   // A bad --provider or --max-iter is a usage error now, not a failed call later.
   applyFlags(loaded.settings, session.options.flags, "query");
   await session.recover(loaded.settings, "write");
+  const prepared = session.prepareIndex(loaded.settings);
   const server = createMcpServer(session, context.version ?? "unknown");
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
@@ -60,6 +61,8 @@ export async function runMcpCommand(argv: readonly string[], io: CliIO, context:
   await server.connect(transport);
   io.stderr(`Synapse MCP server for ${vaultRoot}${session.options.allowWrites ? " (writes allowed)" : " (proposals wait for review)"}.\n`);
   await closed;
+  // An index still being built is finished and written, not cut off half-way (Ctrl-C does not wait).
+  if (!context.signal?.aborted) await prepared;
   await server.close().catch(() => undefined);
   return context.signal?.aborted ? EXIT.cancelled : EXIT.ok;
 }

@@ -12,3 +12,7 @@ export const MAX_PAGE_CHARS = 100_000;
 export const MAX_PATH_CHARS = 1024;
 /** Characters of an answer `ask` returns. */
 export const MAX_ANSWER_CHARS = 50_000;
+/** Findings per `lint` call; `offset` pages through the rest. */
+export const MAX_LINT_FINDINGS = 200;
+/** Characters of a fix id argument (they are about 40). */
+export const MAX_FIX_ID_CHARS = 200;

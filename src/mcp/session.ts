@@ -89,6 +89,19 @@ export class McpSession {
     return index;
   }
 
+  /**
+   * Builds (or brings up to date) the search index as the server starts, and writes it, while the
+   * client connects: the first search does not pay for it, and a vault that had no index has one
+   * on disk even if the session ends early. A failure here is only a warning; the first tool that
+   * needs the index tries again and reports it.
+   */
+  prepareIndex(settings: Settings): Promise<void> {
+    return this.index(settings).then(
+      () => undefined,
+      (error: unknown) => this.options.io.stderr(`Warning: the search index could not be opened yet: ${error instanceof Error ? error.message : String(error)}\n`),
+    );
+  }
+
   /** The backend the vault's settings (or the flags) choose for this operation. */
   provider(settings: Settings, operation: "ingest" | "query"): { provider: InferenceProvider; settings: Settings } {
     const chosen = applyFlags(settings, this.options.flags, operation);

@@ -9,31 +9,41 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import { SynapseError } from "../core/errors";
 import { acceptProposal } from "../proposals/accept";
+import { proposeLintFix } from "../proposals/lint-fix-proposal";
 import { proposeAnswer, proposeIngest } from "../proposals/propose";
 import type { Proposal } from "../proposals/proposal";
 import { MAX_QUESTION_CHARS } from "../query/ask";
-import { MAX_PATH_CHARS } from "./limits";
+import { MAX_FIX_ID_CHARS, MAX_PATH_CHARS } from "./limits";
 import type { McpSession } from "./session";
 import { answer } from "./tool-ask";
 import { guarded } from "./tool-result";
 
 export const ProposeArgs = {
-  action: z.enum(["ingest", "save_answer"]).describe('"ingest": write wiki pages from a note; "save_answer": file the answer to a question as a synthesis page'),
+  action: z
+    .enum(["ingest", "save_answer", "lint_fix"])
+    .describe('"ingest": write wiki pages from a note; "save_answer": file the answer to a question as a synthesis page; "lint_fix": apply one of the fixes the lint tool lists'),
   note: z.string().min(1).max(MAX_PATH_CHARS).optional().describe("for ingest: the note's path inside the vault"),
   force: z.boolean().optional().describe("for ingest: propose it even when the note is already up to date"),
   question: z.string().trim().min(1).max(MAX_QUESTION_CHARS).optional().describe("for save_answer: the question whose answer is saved"),
+  fix: z.string().trim().min(1).max(MAX_FIX_ID_CHARS).optional().describe("for lint_fix: the fix's id, as the lint tool lists it"),
 };
-type ProposeInput = { action: "ingest" | "save_answer"; note?: string | undefined; force?: boolean | undefined; question?: string | undefined };
+type ProposeInput = { action: "ingest" | "save_answer" | "lint_fix"; note?: string | undefined; force?: boolean | undefined; question?: string | undefined; fix?: string | undefined };
 
 async function stage(session: McpSession, args: ProposeInput, signal: AbortSignal): Promise<Proposal> {
   const meta = { proposedBy: session.client, now: Date.now() };
   if (args.action === "save_answer") {
-    if (args.question === undefined || args.note !== undefined || args.force !== undefined) throw new SynapseError("input", 'save_answer takes a question (and no note or force).');
+    if (args.question === undefined || args.note !== undefined || args.force !== undefined || args.fix !== undefined) throw new SynapseError("input", "save_answer takes a question (and no note, force or fix).");
     const report = await answer(session, args.question, undefined, signal);
     const settings = await session.settings();
     return proposeAnswer(session.vault, settings.wikiFolder, session.proposals, report, meta);
   }
-  if (args.note === undefined || args.question !== undefined) throw new SynapseError("input", "ingest takes the note's path (and no question).");
+  if (args.action === "lint_fix") {
+    if (args.fix === undefined || args.note !== undefined || args.question !== undefined || args.force !== undefined) throw new SynapseError("input", "lint_fix takes the fix's id as the lint tool lists it (and no note, question or force).");
+    const settings = await session.admitContent();
+    await session.recover(settings, "read");
+    return proposeLintFix({ vault: session.vault, settings, store: session.write.store, write: session.write }, session.proposals, args.fix, { ...meta, signal });
+  }
+  if (args.note === undefined || args.question !== undefined || args.fix !== undefined) throw new SynapseError("input", "ingest takes the note's path (and no question or fix).");
   const base = await session.admitContent();
   await session.recover(base, "read");
   const { provider, settings } = session.provider(base, "ingest");
@@ -58,8 +68,8 @@ export function registerPropose(server: McpServer, session: McpSession): void {
     {
       title: "Propose a change to the wiki",
       description: writes
-        ? "Ingests a note into the wiki or saves an answer as a page. This server was started with --allow-writes: the change is applied at once (journaled; the user can undo it)."
-        : "Proposes to ingest a note into the wiki or to save an answer as a page. Nothing is written: the change waits for the user to accept or refuse it (with `synapse review`). Returns the proposal's id and the files it would change.",
+        ? "Ingests a note into the wiki, saves an answer as a page, or applies a lint fix. This server was started with --allow-writes: the change is applied at once (journaled; the user can undo it)."
+        : "Proposes to ingest a note into the wiki, to save an answer as a page, or to apply a lint fix (by the id the lint tool gives it). Nothing is written: the change waits for the user to accept or refuse it (in Obsidian's review, or with `synapse review`). Returns the proposal's id and the files it would change.",
       inputSchema: ProposeArgs,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },

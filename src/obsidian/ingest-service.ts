@@ -146,6 +146,15 @@ export class IngestService {
     return plan;
   }
 
+  /**
+   * What accepting an agent's proposal writes through, as an ingest here would: the vault through
+   * Obsidian, the settings in force, the write path and the search index (no provider: the
+   * proposal brings the model's pages).
+   */
+  async acceptDeps(): Promise<Omit<IngestDeps, "provider">> {
+    return this.writeDeps(new ObsidianVault(this.app), this.store.settings, await this.index?.forIngest());
+  }
+
   /** Queues every ingestible note under a folder; one notice and one result modal for the batch. */
   ingestFolder(folder: TFolder): Promise<void> {
     const { notes, skipped } = ingestibleNotes(folder, this.store.settings);
@@ -255,9 +264,12 @@ export class IngestService {
   /** Shows the plan before writing when the review setting asks for it (read per plan); a cancel closes it. */
   /** What an ingest in the plugin runs on: the vault through Obsidian, the write path, the search index when it is open. */
   private ingestDeps(vault: ObsidianVault, provider: InferenceProvider, settings: Settings, indexed: IngestIndex | null | undefined): IngestDeps {
+    return { ...this.writeDeps(vault, settings, indexed), provider };
+  }
+
+  private writeDeps(vault: ObsidianVault, settings: Settings, indexed: IngestIndex | null | undefined): Omit<IngestDeps, "provider"> {
     return {
       vault,
-      provider,
       settings,
       ...(this.write ? { write: this.write } : {}),
       linkExists: (name) => vault.linkExists(name),
@@ -369,7 +381,7 @@ export class IngestService {
 }
 
 /** A notice with buttons after its text. */
-function actionNotice(text: string, actions: readonly { label: string; run: () => void }[]): DocumentFragment {
+export function actionNotice(text: string, actions: readonly { label: string; run: () => void }[]): DocumentFragment {
   return createFragment((f) => {
     f.appendText(text);
     const row = f.createDiv({ cls: "synapse-notice-actions" });

@@ -8,9 +8,10 @@ import { SynapseError } from "../core/errors";
 import { planAnswerPage, saveReviewTitle } from "../query/save";
 import { applyPlan } from "../wiki/apply";
 import { ingestNote } from "../wiki/ingest-note";
-import type { IngestDeps } from "../wiki/ingest-types";
+import type { IngestDeps, IngestReport } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { everything, previewChanges, selectReviewed, type ReviewHook } from "../wiki/review";
+import { acceptLintFix } from "./lint-fix-proposal";
 import type { Proposal } from "./proposal";
 import type { ProposalStore } from "./proposal-store";
 import { replayProvider } from "./replay-provider";
@@ -19,20 +20,34 @@ import { replayProvider } from "./replay-provider";
 export type AcceptDeps = Omit<IngestDeps, "provider">;
 
 export interface AcceptOutcome {
-  /** "applied": written as one run; "declined": the review kept nothing; nothing is written then. */
-  readonly status: "applied" | "declined";
+  /**
+   * "applied": written as one run; "declined": the review kept none of the changes (nothing is
+   * written, and the proposal keeps waiting); "unchanged": the vault already holds it (the proposal
+   * is done with).
+   */
+  readonly status: "applied" | "declined" | "unchanged";
   /** The files written, with what happened to each. */
   readonly changes: readonly { readonly path: string; readonly action: string }[];
   /** The run's id in the history (undo takes it back), null when nothing was written. */
   readonly runId: string | null;
+  /** An ingest's report, as a single-note ingest ends with it (its notice is the same). */
+  readonly report?: IngestReport;
 }
 
 /**
  * Applies the proposal and then removes it. A failure (the vault changed in a way the plan cannot
- * take, the note is gone) throws a SynapseError and leaves the proposal waiting.
+ * take, the note is gone) throws a SynapseError and leaves the proposal waiting; so does a review
+ * that kept none of its changes (the user closed the window: refusing is a choice of its own).
  */
 export async function acceptProposal(deps: AcceptDeps, proposals: ProposalStore, proposal: Proposal, review: ReviewHook = (plan) => Promise.resolve(everything(plan))): Promise<AcceptOutcome> {
-  const outcome = await apply(deps, proposal, review);
+  let declined = false;
+  const watched: ReviewHook = async (plan) => {
+    const selection = await review(plan);
+    if (plan.changes.length > 0 && selection.length === 0) declined = true;
+    return selection;
+  };
+  const outcome = await apply(deps, proposal, watched);
+  if (declined && outcome.status !== "applied") return { ...outcome, status: "declined" };
   await proposals.remove(proposal.id);
   return outcome;
 }
@@ -50,9 +65,10 @@ async function apply(deps: AcceptDeps, proposal: Proposal, review: ReviewHook): 
     if (report.error) throw new SynapseError(report.error.kind, report.error.message);
     if (!report.converged) throw new SynapseError("input", `The proposed pages no longer pass the checks (${report.issues[0] ?? report.stopReason}); refuse the proposal and propose the ingest again.`);
     const written = report.pages.filter((p) => p.action !== "unchanged");
-    if (written.length === 0) return { status: "declined", changes: [], runId: null };
-    return { status: "applied", changes: written.map((p) => ({ path: p.path, action: p.action })), runId: null };
+    if (written.length === 0) return { status: "unchanged", changes: [], runId: null, report };
+    return { status: "applied", changes: written.map((p) => ({ path: p.path, action: p.action })), runId: null, report };
   }
+  if (payload.kind === "lint-fix") return acceptLintFix(deps, payload, proposal.title, review);
   const wikiFolder = effectiveWikiFolder(deps.settings.wikiFolder);
   const now = deps.now ?? (() => Date.now());
   const change = await planAnswerPage(deps.vault, wikiFolder, payload, [], new Date(now()).toISOString().slice(0, 10));
@@ -60,7 +76,7 @@ async function apply(deps: AcceptDeps, proposal: Proposal, review: ReviewHook): 
   const changes = previews.filter((c) => c.action !== "unchanged");
   const selection = await review({ notePath: "", sourceTitle: payload.question, title: saveReviewTitle(payload.question), dryRun: false, changes });
   const chosen = selectReviewed([change], previews, selection);
-  if (changes.length > 0 && selection.length === 0) return { status: "declined", changes: [], runId: null };
+  if (changes.length === 0 || selection.length === 0) return { status: "unchanged", changes: [], runId: null };
   if (!deps.write) throw new SynapseError("config", "Saving an answer needs the write path; none was given.");
   const result = await applyPlan(deps.vault, chosen, { ...deps.write, operation: "query", label: payload.question, wikiFolder, now });
   return { status: "applied", changes: result.changes.filter((c) => c.action !== "unchanged"), runId: result.runId };

@@ -2,7 +2,7 @@
  * A proposal: a change to the wiki that an agent asked for (through `synapse mcp`) and that waits
  * in the state folder until the user accepts or refuses it. It holds what is needed to plan the
  * change again, without a model, against the vault as it is when accepted — the model's pages for
- * an ingest, the answer and its citations for a saved answer — and a preview of the changes as they looked when proposed, for listing and review.
+ * an ingest, the answer and its citations for a saved answer, the id of a lint fix — and a preview of the changes as they looked when proposed, for listing and review.
  */
 import * as z from "zod";
 import { AnalysisSchema, WikiPageSchema } from "../core/schemas";
@@ -50,7 +50,22 @@ export const AnswerPayloadSchema = z.object({
   consulted: z.array(CitedPassageSchema),
 });
 
-export const ProposalPayloadSchema = z.discriminatedUnion("kind", [IngestPayloadSchema, AnswerPayloadSchema]);
+/**
+ * One of lint's fixes, named by its id (`lint/fix-id.ts`). Accepting runs the checks again and
+ * finds the fix by that id, so what is applied is what lint finds then, never what the agent said;
+ * the rest is what lint reported when it was proposed, for the list and the review.
+ */
+export const LintFixPayloadSchema = z.object({
+  kind: z.literal("lint-fix"),
+  fixId: z.string(),
+  check: z.string(),
+  page: z.string(),
+  message: z.string(),
+  fixKind: z.string(),
+  label: z.string(),
+});
+
+export const ProposalPayloadSchema = z.discriminatedUnion("kind", [IngestPayloadSchema, AnswerPayloadSchema, LintFixPayloadSchema]);
 export type ProposalPayload = z.infer<typeof ProposalPayloadSchema>;
 export type ProposalKind = ProposalPayload["kind"];
 

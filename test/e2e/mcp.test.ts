@@ -62,7 +62,7 @@ describe("synapse mcp (the built CLI driven by the SDK's own client over stdio)"
     const vault = await wiki();
     const client = await connect(vault);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["ask", "list_pages", "propose", "read_page", "search"]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["ask", "lint", "list_pages", "propose", "read_page", "search"]);
 
     const found = json(await call(client, "search", { query: "Analytical Engine", scope: "all", limit: 20 })) as { results: { path: string; snippet: string }[] };
     expect(found.results.length).toBeGreaterThan(0);
