@@ -16,7 +16,8 @@ import { GoneSourceSuggestModal } from "./ui/source-suggest";
 import type { Schedule } from "./obsidian/index-embedding-pass";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
-import { CancelIngestConfirmModal } from "./ui/cancel-ingest-confirm-modal";
+import { ConfirmModal } from "./ui/confirm-modal";
+import { cancelIngestQuestion } from "./ui/confirm-questions";
 import { ObsidianVault } from "./obsidian/obsidian-vault";
 import { QueryService } from "./obsidian/query-service";
 import { confirmWithModal, undoLastChange } from "./obsidian/undo-service";
@@ -150,7 +151,7 @@ export default class SynapsePlugin extends Plugin {
     this.registerDomEvent(status.element, "click", () => {
       const { running, queued } = ingest.queue.snapshot();
       if (running === null) return;
-      new CancelIngestConfirmModal(this.app, running.label, queued, (cancel) => {
+      new ConfirmModal(this.app, cancelIngestQuestion(running.label, queued), (cancel) => {
         if (cancel && ingest.cancel()) new Notice("Cancelling the ingest…");
       }).open();
     });

@@ -9,6 +9,7 @@ import { Component, ItemView, Keymap, MarkdownRenderer, Platform, type Workspace
 import type { AskReport } from "../query/ask";
 import type { Turn } from "../query/history";
 import { ConfirmModal } from "./confirm-modal";
+import { CLEAR_CONVERSATION } from "./confirm-questions";
 import { StreamingRender } from "./streaming-render";
 
 export const QUERY_VIEW_TYPE = "synapse-query";
@@ -245,8 +246,7 @@ export class QueryView extends ItemView {
       void this.clear();
       return;
     }
-    const question = { title: "Clear the conversation?", text: "Every question and answer here is removed. Answers you saved as pages stay in the wiki.", confirm: "Clear", keep: "Keep" };
-    new ConfirmModal(this.app, question, (confirmed) => {
+    new ConfirmModal(this.app, CLEAR_CONVERSATION, (confirmed) => {
       if (confirmed) void this.clear();
     }).open();
   }
