@@ -226,6 +226,7 @@ export default class SynapsePlugin extends Plugin {
     });
     this.query = query;
     this.registerView(QUERY_VIEW_TYPE, (leaf) => new QueryView(leaf, query));
+    this.registerHoverLinkSource(QUERY_VIEW_TYPE, { display: "Synapse: ask the wiki", defaultMod: true });
     this.addCommand({ id: "ask-the-wiki", name: "Ask the wiki", callback: () => void this.openQueryView() });
     this.addRibbonIcon("message-circle-question", "Ask the wiki", () => void this.openQueryView());
   }
