@@ -36,8 +36,9 @@ export class ConfirmModal extends Modal {
       for (const item of this.question.list) list.createEl("li", { text: item });
     }
     const buttons = contentEl.createDiv({ cls: "modal-button-container" });
-    buttons.createEl("button", { text: this.question.keep }).addEventListener("click", () => this.finish(false));
+    // The action first, then the way out, as Obsidian's own "Delete file" asks.
     buttons.createEl("button", { text: this.question.confirm, cls: "mod-warning" }).addEventListener("click", () => this.finish(true));
+    buttons.createEl("button", { text: this.question.keep }).addEventListener("click", () => this.finish(false));
   }
 
   override onClose(): void {

@@ -32,8 +32,8 @@ describe("the one confirm modal", () => {
     const modal = asked(harness);
     expect([...modal.contentEl.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["wiki/entities/Ada Lovelace.md"]);
     expect(buttons(modal)).toEqual([
-      { text: "Keep everything", warning: false },
       { text: "Undo anyway", warning: true },
+      { text: "Keep everything", warning: false },
     ]);
     modal.close();
     await expect(answer).resolves.toBe(false);
@@ -48,7 +48,7 @@ describe("the one confirm modal", () => {
     (harness.registered.statusBarItems__[0] as HTMLElement).click();
     const modal = asked(harness);
     expect(modal.contentEl.textContent).toContain("The note waiting after it will not be ingested.");
-    expect(buttons(modal).map((b) => b.text)).toEqual(["Keep going", "Cancel ingest"]);
+    expect(buttons(modal).map((b) => b.text)).toEqual(["Cancel ingest", "Keep going"]);
     [...modal.contentEl.querySelectorAll("button")].find((b) => b.textContent === "Cancel ingest")?.click();
     expect(cancel).toHaveBeenCalledTimes(1);
   });
@@ -68,8 +68,8 @@ describe("the one confirm modal", () => {
     [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === "Clear conversation")?.click();
     const modal = asked(harness);
     expect(buttons(modal)).toEqual([
-      { text: "Keep", warning: false },
       { text: "Clear", warning: true },
+      { text: "Keep", warning: false },
     ]);
     modal.close();
     expect(clear).not.toHaveBeenCalled();
