@@ -18,7 +18,8 @@ import { GoneSourceSuggestModal } from "./ui/source-suggest";
 import type { Schedule } from "./obsidian/index-embedding-pass";
 import { SettingsStore } from "./obsidian/settings-store";
 import { StatusBar } from "./obsidian/status-bar";
-import { CancelIngestConfirmModal } from "./ui/cancel-ingest-confirm-modal";
+import { ConfirmModal } from "./ui/confirm-modal";
+import { cancelIngestQuestion } from "./ui/confirm-questions";
 import { ObsidianVault } from "./obsidian/obsidian-vault";
 import { QueryService } from "./obsidian/query-service";
 import { confirmWithModal, undoLastChange } from "./obsidian/undo-service";
@@ -157,7 +158,7 @@ export default class SynapsePlugin extends Plugin {
     this.registerDomEvent(status.element, "click", () => {
       const { running, queued } = ingest.queue.snapshot();
       if (running === null) return;
-      new CancelIngestConfirmModal(this.app, running.label, queued, (cancel) => {
+      new ConfirmModal(this.app, cancelIngestQuestion(running.label, queued), (cancel) => {
         if (cancel && ingest.cancel()) new Notice("Cancelling the ingest…");
       }).open();
     });
@@ -234,6 +235,7 @@ export default class SynapsePlugin extends Plugin {
     });
     this.query = query;
     this.registerView(QUERY_VIEW_TYPE, (leaf) => new QueryView(leaf, query));
+    this.registerHoverLinkSource(QUERY_VIEW_TYPE, { display: "Synapse: ask the wiki", defaultMod: true });
     this.addCommand({ id: "ask-the-wiki", name: "Ask the wiki", callback: () => void this.openQueryView() });
     this.addRibbonIcon("message-circle-question", "Ask the wiki", () => void this.openQueryView());
   }

@@ -65,6 +65,8 @@ function freezeControls(root: HTMLElement): void {
 export function frame(kind: FrameKind, viewType: string, rendered: Rendered): string {
   const root = createDiv();
   freezeControls(rendered.content);
+  // measure.ts looks for what sticks out sideways inside the surface, not in the frame around it.
+  rendered.content.setAttribute("data-shot-surface", "");
   switch (kind) {
     case "modal": {
       workspace(root, note);

@@ -29,13 +29,16 @@ export function renderMarkdown(markdown: string, el: HTMLElement): void {
     if (lines.length === 0) continue;
     const first = lines[0] ?? "";
     const heading = /^(#{1,6})\s+(.*)$/.exec(first);
-    if (heading && lines.length === 1) {
+    if (heading) {
       inline(el.createEl(`h${heading[1]?.length ?? 1}` as "h1", {}), heading[2] ?? "");
+      // A heading ends at its line: what follows it is a block of its own.
+      if (lines.length > 1) renderMarkdown(lines.slice(1).join("\n"), el);
     } else if (lines.every((l) => /^\s*([-*]|\d+\.)\s/.test(l))) {
       const list = el.createEl(/^\s*\d/.test(first) ? "ol" : "ul");
       for (const line of lines) inline(list.createEl("li"), line.replace(/^\s*([-*]|\d+\.)\s+/, ""));
     } else if (lines.every((l) => l.startsWith(">"))) {
-      inline(el.createEl("blockquote").createEl("p"), lines.map((l) => l.replace(/^>\s?/, "")).join(" "));
+      // A quote holds Markdown of its own (headings, lists), as Obsidian renders it.
+      renderMarkdown(block.split("\n").map((l) => l.replace(/^>\s?/, "")).join("\n"), el.createEl("blockquote"));
     } else {
       const p = el.createEl("p");
       lines.forEach((line, i) => {

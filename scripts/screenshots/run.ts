@@ -2,13 +2,16 @@
  * `npm run screenshots [-- words…]`: renders every surface of the plugin (scripts/screenshots/
  * surfaces/*) with the real UI code, frames it in Obsidian's markup, and shoots it with headless
  * Chromium in the dark and light themes at desktop (1280×800) and phone (390×844) widths, into
- * `screenshots/<surface>-<theme>-<desktop|phone>.png`. Words keep the surfaces whose name has one.
+ * `screenshots/<surface>-<theme>-<desktop|phone>.png`. A picture grows taller than the window until
+ * its whole surface is in it (measure.ts); what sticks out sideways is printed as a warning. Words
+ * keep the surfaces whose name has one.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { measure } from "./measure";
 
 const ROOT = join(import.meta.dirname, "../..");
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
@@ -46,6 +49,18 @@ for (const file of readdirSync(HTML).filter((f) => f.endsWith(".html")).sort()) 
   }
 }
 
+const measured = measure(CHROMIUM, HTML, jobs.map((j) => ({ file: j.page, width: j.width, height: j.height })));
+let warnings = 0;
+for (const job of jobs) {
+  const found = measured.get(job.page.split("/").at(-1) ?? "");
+  if (!found) throw new Error(`${job.label} was not laid out`);
+  job.height = found.height;
+  for (const wide of found.wide) {
+    console.warn(`${job.label}: ${wide}`);
+    warnings++;
+  }
+}
+
 /** One Chromium per picture, a few at a time; each has its own profile, so they never share state. */
 function shoot(job: (typeof jobs)[number]): Promise<void> {
   const profile = mkdtempSync(join(tmpdir(), "synapse-shots-"));
@@ -76,4 +91,4 @@ try {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 }
-console.log(`${jobs.length} screenshots in ${OUT}`);
+console.log(`${jobs.length} screenshots in ${OUT}${warnings > 0 ? `; ${warnings} elements stick out sideways (above)` : ""}`);

@@ -17,7 +17,7 @@ function original<T, V>(prototype: object, name: string): (this: T, value: V) =>
 
 vi.mock("obsidian", async () => {
   const mocks = await import("obsidian-test-mocks/obsidian");
-  const { DropdownComponent, MarkdownRenderer, Setting, TextAreaComponent, TextComponent, ToggleComponent } = mocks;
+  const { DropdownComponent, MarkdownRenderer, SecretComponent, Setting, TextAreaComponent, TextComponent, ToggleComponent } = mocks;
 
   Setting.prototype.constructor__ = function (this: InstanceType<typeof Setting>) {
     this.settingEl.addClass("setting-item");
@@ -48,6 +48,16 @@ vi.mock("obsidian", async () => {
   TextAreaComponent.prototype.setValue = function (this: InstanceType<typeof TextAreaComponent>, value: string) {
     this.inputEl.textContent = value;
     return setArea.call(this, value);
+  };
+  // The mock draws nothing for a secret; Obsidian shows a picker naming the chosen secret.
+  const pickers = new WeakMap<object, HTMLElement>();
+  SecretComponent.prototype.constructor2__ = function (this: InstanceType<typeof SecretComponent>, _app: unknown, containerEl: HTMLElement) {
+    pickers.set(this, containerEl.createDiv({ cls: "dropdown synapse-shot-secret", text: "Choose a secret…" }));
+  };
+  SecretComponent.prototype.setValue = function (this: InstanceType<typeof SecretComponent>, value: string) {
+    const picker = pickers.get(this);
+    if (picker && value !== "") picker.setText(value);
+    return this;
   };
   MarkdownRenderer.render = (_app: unknown, markdown: string, el: HTMLElement) => {
     renderMarkdown(markdown, el);

@@ -9,13 +9,14 @@ import type { WriteContext } from "../wiki/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { describeRunForUndo } from "../wiki/run-description";
 import { previewUndo, undoLastRun } from "../wiki/undo";
-import { UndoConfirmModal } from "../ui/undo-confirm-modal";
+import { ConfirmModal } from "../ui/confirm-modal";
+import { undoEditsQuestion } from "../ui/confirm-questions";
 import { ObsidianVault } from "./obsidian-vault";
 
 export type ConfirmUndo = (what: string, files: readonly string[]) => Promise<boolean>;
 
 export function confirmWithModal(app: App): ConfirmUndo {
-  return (what, files) => new Promise((resolve) => new UndoConfirmModal(app, what, files, resolve).open());
+  return (what, files) => new Promise((resolve) => new ConfirmModal(app, undoEditsQuestion(what, files), resolve).open());
 }
 
 export async function undoLastChange(app: App, write: WriteContext, wikiFolder: string, confirm: ConfirmUndo): Promise<void> {

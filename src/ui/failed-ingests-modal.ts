@@ -4,6 +4,7 @@
  */
 import { Keymap, Modal, Setting, type App } from "obsidian";
 import type { FailedNote } from "../obsidian/ingest-queue-store";
+import { pageTitle } from "./page-link";
 
 export interface FailedIngestActions {
   retryAll(): void;
@@ -58,10 +59,11 @@ export class FailedIngestsModal extends Modal {
   }
 
   private renderNote(list: HTMLElement, note: FailedNote): void {
-    const row = new Setting(list).setName(note.notePath);
+    // Named as Obsidian names a file, with its folder under it: two notes may share a name.
+    const row = new Setting(list).setName(pageTitle(note.notePath));
     row.settingEl.addClass("synapse-failed-note");
     row.descEl.createDiv({ cls: "synapse-failed-reason", text: note.reason });
-    row.descEl.createDiv({ cls: "synapse-result-type", text: `Failed ${localTime(note.at)}` });
+    row.descEl.createDiv({ cls: "synapse-result-type", text: `${note.notePath} · Failed ${localTime(note.at)}` });
     // Plain buttons with their own listeners, as the modal's footer has.
     const button = (text: string, run: (event: MouseEvent) => void) => row.controlEl.createEl("button", { text }).addEventListener("click", run);
     button("Retry", () => {

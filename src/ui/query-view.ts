@@ -5,10 +5,12 @@
  * short snippet of the passage that supported it, unverified citations marked as such. Clearing the
  * conversation asks first. Display only: the controller does the work.
  */
-import { Component, ItemView, Keymap, MarkdownRenderer, Platform, type WorkspaceLeaf } from "obsidian";
+import { Component, ItemView, Keymap, MarkdownRenderer, Platform, type HoverPopover, type WorkspaceLeaf } from "obsidian";
 import type { AskReport } from "../query/ask";
 import type { Turn } from "../query/history";
 import { ConfirmModal } from "./confirm-modal";
+import { renderPageLink, type PageLinkHost } from "./page-link";
+import { CLEAR_CONVERSATION } from "./confirm-questions";
 import { StreamingRender } from "./streaming-render";
 
 export const QUERY_VIEW_TYPE = "synapse-query";
@@ -23,6 +25,8 @@ export interface QueryController {
 }
 
 export class QueryView extends ItemView {
+  /** The page preview open over one of this view's links (HoverParent). */
+  hoverPopover: HoverPopover | null = null;
   private running: AbortController | null = null;
   private streaming: StreamingRender | null = null;
   /** Each answer's current render and the component it registered with, unloaded when replaced or cleared. */
@@ -58,6 +62,8 @@ export class QueryView extends ItemView {
     const bar = root.createDiv({ cls: "synapse-query-bar" });
     bar.createEl("button", { cls: "synapse-query-clear", text: "Clear conversation" }).addEventListener("click", () => this.confirmClear());
     this.conversationEl = root.createDiv({ cls: "synapse-query-conversation" });
+    // Shown while the conversation is empty (styles.css), as Obsidian's side views say what they hold.
+    root.createDiv({ cls: "synapse-query-empty", text: "Ask about your wiki: answers come from its pages and name the ones they use." });
     const form = root.createDiv({ cls: "synapse-query-form" });
     form.createEl("label", { cls: "synapse-query-label", text: "Question", attr: { for: "synapse-query-question" } });
     this.questionEl = form.createEl("textarea", {
@@ -73,12 +79,13 @@ export class QueryView extends ItemView {
     });
     const buttons = form.createDiv({ cls: "synapse-query-buttons" });
     this.askButton = buttons.createEl("button", { cls: "mod-cta", text: "Ask" });
-    // Enter makes a new line in the box, so the way to send is said where it is needed.
-    buttons.createSpan({ cls: "synapse-query-hint", text: Platform.isMacOS ? "⌘+Enter to ask" : "Ctrl+Enter to ask" });
     this.askButton.addEventListener("click", () => void this.ask(false));
+    // Beside Ask, where the eye is after asking.
     this.stopButton = buttons.createEl("button", { text: "Stop" });
     this.stopButton.hide();
     this.stopButton.addEventListener("click", () => this.running?.abort());
+    // Enter makes a new line in the box, so the way to send is said where it is needed.
+    buttons.createSpan({ cls: "synapse-query-hint", text: Platform.isMacOS ? "⌘+Enter to ask" : "Ctrl+Enter to ask" });
     this.setRunning(false);
     for (const turn of await this.controller.history()) this.renderPastTurn(turn);
     this.questionEl.focus();
@@ -148,14 +155,23 @@ export class QueryView extends ItemView {
     this.rendered.set(answerEl, { body, component });
   }
 
-  /** The answer's `[[links]]` open their page, in a new tab with Ctrl/Cmd, as links in a note do. */
+  /** Links in this view behave like Obsidian's own: a click opens, Ctrl/Cmd-click in a new tab, hovering previews. */
+  private linkHost(): PageLinkHost {
+    return { app: this.app, hoverParent: this, source: QUERY_VIEW_TYPE, open: (path, newLeaf) => this.controller.open(path, newLeaf !== false) };
+  }
+
+  /** The answer's `[[links]]` open their page, in a new tab with Ctrl/Cmd, and preview on hover, as links in a note do. */
   private linkInternal(body: HTMLElement): void {
+    const host = this.linkHost();
     for (const link of Array.from(body.querySelectorAll<HTMLAnchorElement>("a.internal-link"))) {
       const target = link.dataset.href ?? link.getAttribute("href") ?? "";
       if (target === "") continue;
       link.addEventListener("click", (event) => {
         event.preventDefault();
-        this.controller.open(target, Keymap.isModEvent(event) !== false);
+        host.open(target, Keymap.isModEvent(event));
+      });
+      link.addEventListener("mouseover", (event) => {
+        this.app.workspace.trigger("hover-link", { event, source: QUERY_VIEW_TYPE, hoverParent: this, targetEl: link, linktext: target, sourcePath: "" });
       });
     }
   }
@@ -174,16 +190,8 @@ export class QueryView extends ItemView {
     const list = turnEl.createEl("ul", { cls: "synapse-query-sources", attr: { "aria-label": "Sources" } });
     for (const citation of report.citations) {
       const item = list.createEl("li", { cls: citation.verified ? "is-verified" : "is-unverified" });
-      if (citation.path) {
-        const path = citation.path;
-        const link = item.createEl("a", { cls: "internal-link", text: citation.page, href: path });
-        link.addEventListener("click", (event) => {
-          event.preventDefault();
-          this.controller.open(path, Keymap.isModEvent(event) !== false);
-        });
-      } else {
-        item.createSpan({ text: citation.page });
-      }
+      if (citation.path) renderPageLink(item, citation.path, true, this.linkHost()).setText(citation.page);
+      else item.createSpan({ text: citation.page });
       if (!citation.verified) item.createSpan({ cls: "synapse-query-unverified", text: ` — unverified: ${citation.reason}` });
       // A page the agent read itself shows what it read, as a sent passage shows what was sent.
       const passage = report.passages.find((p) => p.path === citation.path) ?? report.consulted.find((p) => p.path === citation.path);
@@ -202,19 +210,14 @@ export class QueryView extends ItemView {
       const save = async (withConversation: boolean) => {
         for (const b of buttons) b.disabled = true;
         turnEl.querySelector(".synapse-query-saved")?.remove();
-        const status = turnEl.createDiv({ cls: "synapse-query-saved" });
+        const status = turnEl.createDiv({ cls: "synapse-query-saved", text: "Saving…" });
         try {
           const saved = await this.controller.save(report, withConversation);
           if (saved) {
             // Saved once: the buttons go, so the answer cannot be filed twice; the page is a link.
             actions.remove();
-            status.appendText("Saved as ");
-            const link = status.createEl("a", { cls: "internal-link", text: saved.slice(saved.lastIndexOf("/") + 1).replace(/\.md$/i, ""), href: saved });
-            link.dataset.href = saved;
-            link.addEventListener("click", (event) => {
-              event.preventDefault();
-              this.controller.open(saved, Keymap.isModEvent(event) !== false);
-            });
+            status.setText("Saved as ");
+            renderPageLink(status, saved, true, this.linkHost());
             return;
           }
           status.setText("Not saved.");
@@ -245,8 +248,7 @@ export class QueryView extends ItemView {
       void this.clear();
       return;
     }
-    const question = { title: "Clear the conversation?", text: "Every question and answer here is removed. Answers you saved as pages stay in the wiki.", confirm: "Clear", keep: "Keep" };
-    new ConfirmModal(this.app, question, (confirmed) => {
+    new ConfirmModal(this.app, CLEAR_CONVERSATION, (confirmed) => {
       if (confirmed) void this.clear();
     }).open();
   }
@@ -262,9 +264,14 @@ export class QueryView extends ItemView {
 /** The most a source's snippet shows: a line or two, enough to recognise the passage, not the whole of it. */
 const SNIPPET_CHARS = 140;
 
-/** A passage as one short line: its Markdown headings and whitespace flattened, cut at a word. */
+/** A passage as one short line, read as text: headings, list marks, emphasis and `[[links]]` flattened, cut at a word. */
 export function snippet(text: string): string {
-  const flat = text.replace(/^#+\s+/gm, "").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/^\s*(?:#+|[-*+]|\d+\.)\s+/gm, "")
+    .replace(/\[\[(?:[^\]|]*\|)?([^\]]*)\]\]/g, "$1")
+    .replace(/\*\*|__/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
   if (flat.length <= SNIPPET_CHARS) return flat;
   const cut = flat.slice(0, SNIPPET_CHARS);
   const space = cut.lastIndexOf(" ");

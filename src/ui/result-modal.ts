@@ -62,7 +62,8 @@ export class ResultModal extends Modal {
     }
     if (listing.calls.length > 0 || listing.context.length > 0) {
       const details = contentEl.createEl("details", { cls: "synapse-result-log" });
-      details.createEl("summary", { text: `Run log (${listing.calls.length} provider calls)` });
+      const calls = listing.calls.length;
+      details.createEl("summary", { text: calls === 0 ? "Run log" : `Run log (${calls} provider ${calls === 1 ? "call" : "calls"})` });
       for (const line of listing.context) details.createDiv({ cls: "synapse-result-call", text: line });
       for (const call of listing.calls) {
         details.createDiv({ cls: "synapse-result-call", text: call.line });

@@ -56,6 +56,14 @@ describe("the failed ingests window", () => {
     expect([...modal.contentEl.querySelectorAll(".modal-button-container button")].map((b) => b.textContent)).toEqual(["Retry all", "Close"]);
   });
 
+  it("names each note as Obsidian names a file, with its path under the name", async () => {
+    const { modal } = await showFailed();
+    const rows = [...modal.contentEl.querySelectorAll(".synapse-failed-note")];
+    // The mocks build a row as settingEl > [controlEl, infoEl > [nameEl, descEl]].
+    expect(rows.map((row) => row.children[1]?.children[0]?.textContent)).toEqual(["Ants", "Bees"]);
+    expect(rows.map((row) => row.querySelector(".synapse-result-type")?.textContent?.split(" · ")[0])).toEqual(["Inbox/Ants.md", "Inbox/Bees.md"]);
+  });
+
   it("shows when each failed in the user's local time, not as UTC", async () => {
     const { modal } = await showFailed();
     const text = modal.contentEl.textContent ?? "";

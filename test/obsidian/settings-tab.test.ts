@@ -55,8 +55,9 @@ const BACKENDS = [
   "Backends › Lint with",
   "Backends › Lint cost limit (USD)",
   "Backends › Vector search with",
-  "Backends › Embedding model",
 ];
+/** The routing with vector search on: its model's row shows too. */
+const BACKENDS_WITH_VECTORS = [...BACKENDS, "Backends › Embedding model"];
 const OLLAMA = [
   "Local: Ollama › Host",
   "Local: Ollama › Model",
@@ -100,7 +101,7 @@ const GENERAL = [
 /** With the defaults (Offline for everything) only the routing, the wiki and privacy show. */
 const DEFAULT_ROWS = [...BACKENDS, ...GENERAL];
 /** Every backend in use: every row. */
-const EVERY_ROW = [...BACKENDS, ...OLLAMA, ...ANTHROPIC, ...OPENAI, ...CLI, ...GENERAL];
+const EVERY_ROW = [...BACKENDS_WITH_VECTORS, ...OLLAMA, ...ANTHROPIC, ...OPENAI, ...CLI, ...GENERAL];
 const EVERY_BACKEND = { version: 1, operations: { ingest: "ollama", query: "anthropic", lint: "openai" }, embedding: { provider: "none" } };
 /** Settings that route ingest to the CLI agent as well, so every section shows. */
 const ALL = (extra: Record<string, unknown> = {}) => ({ ...EVERY_BACKEND, ...extra, operations: { ingest: "ollama", query: "anthropic", lint: "cli", ...((extra.operations as object | undefined) ?? {}) }, embedding: { provider: "openai" } });
@@ -146,7 +147,7 @@ describe("the settings tab", () => {
     };
     expect(await rowsOf()).toEqual(DEFAULT_ROWS);
     expect(await rowsOf({ version: 1, operations: { query: "anthropic" } })).toEqual([...BACKENDS, ...ANTHROPIC, ...GENERAL]);
-    expect(await rowsOf({ version: 1, embedding: { provider: "ollama" } })).toEqual([...BACKENDS, ...OLLAMA, ...GENERAL]);
+    expect(await rowsOf({ version: 1, embedding: { provider: "ollama" } })).toEqual([...BACKENDS_WITH_VECTORS, ...OLLAMA, ...GENERAL]);
     expect(await rowsOf({ version: 1, operations: { lint: "cli", ingest: "openai" } })).toEqual([...BACKENDS, ...OPENAI, ...CLI, ...GENERAL]);
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadPlugin, type Harness } from "./plugin-harness";
 import { startProgress } from "../../src/obsidian/progress";
-import { CancelIngestConfirmModal } from "../../src/ui/cancel-ingest-confirm-modal";
+import { ConfirmModal } from "../../src/ui/confirm-modal";
 
 /** A running ingest as the status bar sees it, and a cancel that only records that it was asked. */
 function running(harness: Harness, queued: number) {
@@ -14,13 +14,13 @@ function statusItem(harness: Harness): HTMLElement {
   return harness.registered.statusBarItems__[0] as HTMLElement;
 }
 
-function confirmModal(harness: Harness): CancelIngestConfirmModal {
+function confirmModal(harness: Harness): ConfirmModal {
   const modal = harness.opened.at(-1);
-  if (!(modal instanceof CancelIngestConfirmModal)) throw new Error("No confirmation was asked");
+  if (!(modal instanceof ConfirmModal)) throw new Error("No confirmation was asked");
   return modal;
 }
 
-function button(modal: CancelIngestConfirmModal, label: string): HTMLButtonElement {
+function button(modal: ConfirmModal, label: string): HTMLButtonElement {
   const found = [...modal.contentEl.querySelectorAll("button")].find((b) => b.textContent === label);
   if (!found) throw new Error(`No button "${label}"`);
   return found;

@@ -91,7 +91,7 @@ describe("Undo last ingest (plugin command)", () => {
       await eventually(() => expect(harness.opened.length).toBeGreaterThan(opened));
       const modal = harness.opened.at(-1)?.contentEl as HTMLElement;
       expect(modal.textContent).toContain("You edited these files after the ingest of “Source note”");
-      expect([...modal.querySelectorAll(".synapse-undo-files li")].map((li) => li.textContent)).toEqual([page]);
+      expect([...modal.querySelectorAll(".synapse-confirm-list li")].map((li) => li.textContent)).toEqual([page]);
       const before = harness.notices.length;
       [...modal.querySelectorAll("button")].find((b) => b.textContent === button)?.click();
       await eventually(() => expect(harness.notices.length).toBeGreaterThan(before));

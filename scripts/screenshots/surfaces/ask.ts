@@ -113,9 +113,8 @@ export const surfaces: readonly Surface[] = [
     frame: "side-view",
     viewType: QUERY_VIEW_TYPE,
     render: async () => {
-      const { rig } = await import("../rig");
-      // A real question to an Ollama server that is not running.
-      const r = await rig({ data: { version: 1, operations: { query: "ollama" }, profiles: { ollama: { host: "http://127.0.0.1:9" } } } });
+      // A real question, over the ingested example vault, to an Ollama server that is not running.
+      const r = await ingestedRig({ data: { version: 1, operations: { query: "ollama" }, profiles: { ollama: { host: "http://127.0.0.1:9", model: "llama3.2" } } } });
       const real = r.harness.plugin.query;
       if (!real) throw new Error("The plugin has no query service");
       const view = new QueryView(WorkspaceLeaf.create2__(r.harness.app).asOriginalType3__(), bound(real));
@@ -148,7 +147,7 @@ export const surfaces: readonly Surface[] = [
       const save = [...view.contentEl.querySelectorAll("button")].find((b) => /^Save/.test(b.textContent ?? ""));
       if (!save) throw new Error("No save button");
       save.click();
-      await until(() => view.contentEl.querySelector(".synapse-query-saved") !== null);
+      await until(() => view.contentEl.querySelector(".synapse-query-saved a") !== null);
       return shown(view);
     },
   },

@@ -1,4 +1,4 @@
-/** Review before writing: the example vault's first ingest (new pages), and a re-ingest of an edited note (updates). */
+/** Review before writing: the example vault's first ingest (new pages), a re-ingest of an edited note (updates), and a new note whose subject matches an existing page. */
 import { Modal } from "obsidian-test-mocks/obsidian";
 import { ReviewModal } from "../../../src/ui/review-modal";
 import type { ReviewPlan } from "../../../src/wiki/review";
@@ -6,6 +6,7 @@ import { exampleVault, ingest, rig } from "../rig";
 import type { Rendered, Surface } from "../surface";
 
 const NOTE = "Notes/Ada Lovelace.md";
+const MATCHING_NOTE = "Notes/Difference engines.md";
 
 /** The plans the plugin asked about: every note ingested under "review always", then one note edited and ingested again. */
 async function plans(): Promise<ReviewPlan[]> {
@@ -30,6 +31,9 @@ async function plans(): Promise<ReviewPlan[]> {
     const text = await app.vault.read(file);
     await app.vault.modify(file, `${text}\n## Legacy\n\nHer notes were republished in 1953 by B. V. Bowden, a century after her death, in *Faster than Thought*.\n`);
     await ingest(r.harness, NOTE);
+    // A new note naming an existing page's subject differently: the page it would make is matched to that page.
+    await app.vault.create(MATCHING_NOTE, "# Difference engines\n\nThe [[analytical engines]] of [[charles babbage]] were never finished; his Difference Engine No. 2 was built in 1991.\n");
+    await ingest(r.harness, MATCHING_NOTE);
   } finally {
     Modal.prototype.open = open;
   }
@@ -50,5 +54,6 @@ async function show(pick: (plans: ReviewPlan[]) => ReviewPlan | undefined): Prom
 
 export const surfaces: readonly Surface[] = [
   { name: "review-new-pages", frame: "modal", render: () => show((p) => p.find((plan) => plan.changes.every((c) => c.before === null))) },
-  { name: "review-updates", frame: "modal", render: () => show((p) => p.at(-1)) },
+  { name: "review-updates", frame: "modal", render: () => show((p) => p.filter((plan) => plan.notePath === NOTE).at(-1)) },
+  { name: "review-match", frame: "modal", render: () => show((p) => p.find((plan) => plan.changes.some((c) => c.match !== undefined))) },
 ];

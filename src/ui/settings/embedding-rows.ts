@@ -19,13 +19,17 @@ export function embeddingRows(ctx: SettingsContext): SettingRow[] {
       (d, v) => (d.embedding.provider = v),
       ctx.refresh,
     ),
-    textRow(
-      ctx,
-      "Embedding model",
-      "Such as text-embedding-3-small; empty with Ollama uses the Ollama section's embedding model.",
-      (s) => s.embedding.model,
-      (d, v) => (d.embedding.model = v),
-      "nomic-embed-text",
-    ),
+    {
+      ...textRow(
+        ctx,
+        "Embedding model",
+        "Such as text-embedding-3-small; empty with Ollama uses the Ollama section's embedding model.",
+        (s) => s.embedding.model,
+        (d, v) => (d.embedding.model = v),
+        "nomic-embed-text",
+      ),
+      // A model for vector search means nothing while there is none.
+      visible: (s) => s.embedding.provider !== "none",
+    },
   ];
 }

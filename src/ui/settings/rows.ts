@@ -17,6 +17,8 @@ export interface SettingRow {
   readonly name: string;
   readonly desc: string;
   readonly build: (setting: Setting) => void;
+  /** Shown only while this holds (a row that matters only once another choice is made); always when absent. */
+  readonly visible?: (settings: Settings) => boolean;
 }
 
 export interface SettingSection {
@@ -41,7 +43,7 @@ export function renderSections(containerEl: HTMLElement, sections: readonly Sett
   for (const section of sections) {
     if (section.visible && !section.visible(settings)) continue;
     new Setting(containerEl).setName(section.heading).setHeading();
-    for (const row of section.rows) row.build(new Setting(containerEl).setName(row.name).setDesc(row.desc));
+    for (const row of section.rows) if (!row.visible || row.visible(settings)) row.build(new Setting(containerEl).setName(row.name).setDesc(row.desc));
   }
 }
 
@@ -50,7 +52,12 @@ export function toDefinitions(sections: readonly SettingSection[], settings: () 
     type: "group" as const,
     heading: section.heading,
     ...(section.visible ? { visible: () => section.visible?.(settings()) ?? true } : {}),
-    items: section.rows.map((row) => ({ name: row.name, desc: row.desc, render: (setting: Setting) => row.build(setting) })),
+    items: section.rows.map((row) => ({
+      name: row.name,
+      desc: row.desc,
+      ...(row.visible ? { visible: () => row.visible?.(settings()) ?? true } : {}),
+      render: (setting: Setting) => row.build(setting),
+    })),
   }));
 }
 

@@ -1,0 +1,26 @@
+/** The questions asked through the one confirm modal, each naming what would be lost. */
+import type { ConfirmQuestion } from "./confirm-modal";
+
+export const CLEAR_CONVERSATION: ConfirmQuestion = {
+  title: "Clear the conversation?",
+  text: "Every question and answer here is removed. Answers you saved as pages stay in the wiki.",
+  confirm: "Clear",
+  keep: "Keep",
+};
+
+/** Before an undo would discard edits the user made after the run: it lists the files, never decides alone. */
+export function undoEditsQuestion(what: string, files: readonly string[]): ConfirmQuestion {
+  return {
+    title: "Undo and lose your edits?",
+    text: `You edited these files after ${what}. Undoing restores them as they were before it, and your edits to them are lost:`,
+    list: files,
+    confirm: "Undo anyway",
+    keep: "Keep everything",
+  };
+}
+
+/** Before the status bar's click stops the running ingest, so one stray click loses no run. */
+export function cancelIngestQuestion(label: string, queued: number): ConfirmQuestion {
+  const waiting = queued === 0 ? "" : ` The ${queued === 1 ? "note" : `${queued} notes`} waiting after it will not be ingested.`;
+  return { title: "Cancel the ingest?", text: `Synapse stops ingesting "${label}".${waiting}`, confirm: "Cancel ingest", keep: "Keep going" };
+}
