@@ -2,7 +2,7 @@
 import { plural } from "../core/plural";
 import type { ModelCheckSummary } from "../lint/model-checks";
 export { estimateLine } from "../lint/estimate-text";
-import { spentLine } from "../lint/estimate-text";
+import { notCheckedParts, spentLine } from "../lint/estimate-text";
 import type { LintReport } from "../lint/run-lint";
 import type { Finding } from "../lint/types";
 import type { SettleReport } from "../lint/settle-contradiction";
@@ -29,8 +29,7 @@ export function jsonLintReport(report: LintReport): string {
 
 function summaryLine(m: ModelCheckSummary): string {
   const parts = [`${plural(m.checked, "pair")} checked`, `${m.cached} from the cache`];
-  if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
-  if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
+  parts.push(...notCheckedParts(m));
   if (m.overBudget > 0) parts.push(`${m.overBudget} over the token budget`);
   if (m.overCost > 0) parts.push(`${m.overCost} over the cost limit`);
   return `Model checks: ${parts.join(", ")}.`;

@@ -7,7 +7,8 @@
  * or at its deadline. Every request's reply is capped at the output the estimate reserves
  * (`REPLY_TOKENS`, as the run's `maxOutputTokens`), so only the input estimate can be off. Verdicts
  * are cached by both pages' content hashes, so a second lint asks only about pairs that changed;
- * only a verdict the model really gave is cached (an unreadable reply is asked again next time).
+ * only a verdict the model really gave is cached: an unreadable reply, and one that names
+ * contradictions none of whose quotes are on the pages (unverified), is asked again next time.
  * Each pair is its own structured request (`provider.ask`), not a question to the chat path.
  * Contradictions go into the contradictions record (lint lists them from there, with their
  * lifecycle); likely duplicates become `duplicate` findings.
@@ -69,6 +70,12 @@ export interface ModelCheckSummary extends ModelCheckEstimate {
   readonly checked: number;
   /** Pairs whose replies could not be read even when asked again; not cached, asked next time. */
   readonly unreadable: number;
+  /**
+   * Pairs whose replies named contradictions but quoted nothing that is on the pages, even when
+   * asked again: the verdict cannot be told from a made-up one, so it is not one (not cached,
+   * asked next time) — never "checked, nothing found".
+   */
+  readonly unverified: number;
   /** Planned pairs not sent: the budget or the cost limit was reached, or the run stopped. */
   readonly unchecked: number;
 }
@@ -155,26 +162,43 @@ function verified(pair: PagePair, contradictions: readonly { first: string; seco
   return out;
 }
 
+/** What one pair's questioning came to: a verdict to cache, or why there is none. */
+type PairOutcome = { readonly verdict: PairVerdict } | { readonly verdict: null; readonly why: "unreadable" | "unverified" };
+
+const UNVERIFIED_NOTE = "none of the passages you quoted is on the pages; copy each sentence exactly as the page words it.";
+
 /**
- * One pair: ask, read; a reply that cannot be read is asked again once with what was wrong, if
- * `mayAsk` (the cost limit) still allows another request.
+ * One pair: ask, read; a reply that cannot be read, or whose every quoted passage is not on the
+ * pages, is asked again once with what was wrong, if `mayAsk` (the cost limit) still allows
+ * another request. Some quotes verified is a verdict (the made-up ones dropped); none is not.
  */
-async function checkPair(pair: PagePair, send: (note: string | undefined) => Promise<ReadReply>, mayAsk: () => boolean): Promise<PairVerdict | null> {
+async function checkPair(pair: PagePair, send: (note: string | undefined) => Promise<ReadReply>, mayAsk: () => boolean): Promise<PairOutcome> {
   let note: string | undefined;
+  let why: "unreadable" | "unverified" = "unreadable";
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (attempt > 0 && !mayAsk()) return null;
+    if (attempt > 0 && !mayAsk()) break;
     let read: ReadReply;
     try {
       read = await send(note);
     } catch (thrown) {
       const error = toSynapseError(thrown);
-      if (error.kind === "schema" || error.kind === "refusal") return null;
+      if (error.kind === "schema" || error.kind === "refusal") return { verdict: null, why: "unreadable" };
       throw error;
     }
-    if (read.ok) return { contradictions: verified(pair, read.reply.contradictions), duplicate: read.reply.duplicate, reason: (read.reply.reason ?? "").trim() };
-    note = read.problem;
+    if (!read.ok) {
+      why = "unreadable";
+      note = read.problem;
+      continue;
+    }
+    const quoted = verified(pair, read.reply.contradictions);
+    if (read.reply.contradictions.length > 0 && quoted.length === 0) {
+      why = "unverified";
+      note = UNVERIFIED_NOTE;
+      continue;
+    }
+    return { verdict: { contradictions: quoted, duplicate: read.reply.duplicate, reason: (read.reply.reason ?? "").trim() } };
   }
-  return null;
+  return { verdict: null, why };
 }
 
 function duplicateFinding(pair: PagePair, reason: string): Finding {
@@ -207,7 +231,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     },
   });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, unchecked: 0 };
   const findings: Finding[] = [];
   const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
   let cache: PairCache | null = null;
@@ -275,7 +299,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       outputTokens,
       costUsd: estimateCost(model, inputTokens, outputTokens, settings.prices),
     };
-    summary = { ...estimate, checked: 0, unreadable: 0, unchecked: toCheck.length };
+    summary = { ...estimate, checked: 0, unreadable: 0, unverified: 0, unchecked: toCheck.length };
     if (options.confirm && !(await options.confirm(estimate))) return { summary, findings, usage: usage(), error: null };
 
     // What was really spent, plus what the next request is expected to cost, must stay within the
@@ -300,13 +324,13 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       throwIfStopped(run);
       if (budget > 0 && run.usage.totalTokens() >= budget) break;
       if (!affordable(p)) break;
-      const verdict = await checkPair(p.pair, (note) => sendCounted(p, note), () => affordable(p));
+      const outcome = await checkPair(p.pair, (note) => sendCounted(p, note), () => affordable(p));
       done++;
-      if (verdict) {
-        cache.set(p.key, verdict);
+      if (outcome.verdict) {
+        cache.set(p.key, outcome.verdict);
         summary = { ...summary, checked: summary.checked + 1, unchecked: summary.unchecked - 1 };
       } else {
-        summary = { ...summary, unreadable: summary.unreadable + 1, unchecked: summary.unchecked - 1 };
+        summary = { ...summary, [outcome.why]: summary[outcome.why] + 1, unchecked: summary.unchecked - 1 };
       }
       options.progress?.(done, toCheck.length);
     }

@@ -10,6 +10,7 @@ import { MemoryVault } from "../../src/vault/memory-vault";
 import { readContradictions, recordContradictions } from "../../src/wiki/contradictions";
 import { acquireWriteLock } from "../../src/wiki/write-lock";
 import { estimateLine } from "../../src/lint/estimate-text";
+import { humanLintReport } from "../../src/cli/lint-report";
 import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
 import { REPLY_TOKENS } from "../../src/lint/pair-prompt";
 import { FakeModel, type Reply } from "./fake-model";
@@ -172,6 +173,29 @@ describe("lint's model checks (fake backend)", () => {
     const next = new FakeModel(adaJudge);
     await runLint(deps(vault, store, next), { modelChecks: true });
     expect(next.calls).toHaveLength(2);
+  });
+
+  it("a verdict whose every quoted passage is made up is no verdict: not recorded, not cached, reported as not checked, asked again", async () => {
+    // The Ada pair "contradicts", but neither quote is on either page (asked twice, the same answer).
+    const madeUp: Reply = (messages) =>
+      titlesIn(messages).join("|") === "Ada|Ada Lovelace"
+        ? JSON.stringify({ contradictions: [{ first: "Ada was born on the Moon.", second: "Ada was born on Mars in 1900." }], duplicate: false, reason: "Different birthplaces." })
+        : '{"contradictions": [], "duplicate": false, "reason": "Different subjects."}';
+    const store = new MemoryStateStore();
+    const vault = new MemoryVault(wiki());
+    const model = new FakeModel(madeUp);
+    const report = await runLint(deps(vault, store, model), { modelChecks: true });
+    expect(report.error).toBeNull();
+    expect(report.modelChecks).toMatchObject({ checked: 3, unverified: 1, unreadable: 0, unchecked: 0 });
+    expect(await readContradictions(store)).toEqual([]);
+    // Asked again once with what was wrong.
+    expect(model.calls.filter(isRetry).map((m) => m[1]?.content ?? "")).toEqual([expect.stringContaining("none of the passages you quoted is on the pages") as unknown]);
+    expect(humanLintReport(report, false)).toContain("1 not checked: the model named contradictions but quoted nothing that is on the pages (asked again next time)");
+    const next = new FakeModel(adaJudge);
+    const again = await runLint(deps(vault, store, next), { modelChecks: true });
+    expect(next.calls.map(titlesIn)).toEqual([["Ada", "Ada Lovelace"]]);
+    expect(again.modelChecks).toMatchObject({ cached: 3, checked: 1, unverified: 0 });
+    expect((await readContradictions(store)).map((r) => r.passages)).toEqual([[BORN_1815, BORN_1816]]);
   });
 
   it("stays within the token budget and says how many pairs it left out", async () => {
