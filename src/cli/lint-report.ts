@@ -2,7 +2,7 @@
 import { plural } from "../core/plural";
 import type { ModelCheckSummary } from "../lint/model-checks";
 export { estimateLine } from "../lint/estimate-text";
-import { notCheckedParts, spentLine } from "../lint/estimate-text";
+import { notCheckedParts, recordedRunLine, spentLine } from "../lint/estimate-text";
 import type { LintReport } from "../lint/run-lint";
 import type { Finding } from "../lint/types";
 import type { SettleReport } from "../lint/settle-contradiction";
@@ -32,7 +32,8 @@ function summaryLine(m: ModelCheckSummary): string {
   parts.push(...notCheckedParts(m));
   if (m.overBudget > 0) parts.push(`${m.overBudget} over the token budget`);
   if (m.overCost > 0) parts.push(`${m.overCost} over the cost limit`);
-  return `Model checks: ${parts.join(", ")}.`;
+  const recorded = recordedRunLine(m, "undo with synapse undo");
+  return `Model checks: ${parts.join(", ")}.${recorded ? ` ${recorded}` : ""}`;
 }
 
 export function humanLintReport(report: LintReport, dryRun: boolean): string {

@@ -38,3 +38,8 @@ export function notCheckedParts(m: ModelCheckSummary): string[] {
   if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
   return parts;
 }
+
+/** The run that recorded what the model checks found, for the report; empty when there was none. */
+export function recordedRunLine(m: ModelCheckSummary, undo: string): string {
+  return m.recordedRun ? `The contradictions found were recorded as run ${m.recordedRun.id} (${undo}).` : "";
+}

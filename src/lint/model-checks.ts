@@ -11,7 +11,8 @@
  * contradictions none of whose quotes are on the pages (unverified), is asked again next time.
  * Each pair is its own structured request (`provider.ask`), not a question to the chat path.
  * Contradictions go into the contradictions record (lint lists them from there, with their
- * lifecycle); likely duplicates become `duplicate` findings.
+ * lifecycle) as a run of the write path — journaled, in the history, undone like any run; likely
+ * duplicates become `duplicate` findings.
  */
 import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
 import { isExcluded, isShareablePage, Perimeter } from "../core/perimeter";
@@ -22,10 +23,10 @@ import type { Message } from "../core/schemas";
 import { estimateTokens } from "../retrieval/tokens";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
-import type { WriteContext } from "../wiki/apply";
-import { recordContradictions, type Contradiction } from "../wiki/contradictions";
-import { acquireWriteLock } from "../wiki/write-lock";
-import { basenameOf } from "../wiki/page-paths";
+import type { VaultPort } from "../vault/vault-port";
+import { applyPlan, type WriteContext } from "../wiki/apply";
+import { contradictionsFoundChange, type Contradiction } from "../wiki/contradictions";
+import { basenameOf, effectiveWikiFolder } from "../wiki/page-paths";
 import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
 import { distinctSubjects } from "./similar-pages";
@@ -78,7 +79,15 @@ export interface ModelCheckSummary extends ModelCheckEstimate {
   readonly unverified: number;
   /** Planned pairs not sent: the budget or the cost limit was reached, or the run stopped. */
   readonly unchecked: number;
+  /**
+   * The run that added the contradictions found to the record (undone with `synapse undo` like
+   * any run); null when nothing new was recorded.
+   */
+  readonly recordedRun: { readonly id: string; readonly label: string } | null;
 }
+
+/** The label of the run that records what the model checks found, in the history and log.md. */
+export const RECORD_LABEL = "contradictions found by the model checks";
 
 export interface ModelCheckDeps {
   readonly settings: Settings;
@@ -87,8 +96,10 @@ export interface ModelCheckDeps {
   readonly provider: InferenceProvider;
   /** Pairs of page paths whose words are alike (see similar-pages.ts): candidate pairs too. */
   readonly alike?: readonly (readonly [string, string])[];
-  /** The write path's lock: found contradictions are added to the record while holding it. */
-  readonly write?: WriteContext;
+  /** The wiki: the run that records found contradictions writes its log.md entry there. */
+  readonly vault: VaultPort;
+  /** The write path: found contradictions are added to the record as a run of it. */
+  readonly write: WriteContext;
   readonly now?: () => number;
 }
 
@@ -231,7 +242,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     },
   });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, unchecked: 0 };
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, unchecked: 0, recordedRun: null };
   const findings: Finding[] = [];
   const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
   let cache: PairCache | null = null;
@@ -299,7 +310,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       outputTokens,
       costUsd: estimateCost(model, inputTokens, outputTokens, settings.prices),
     };
-    summary = { ...estimate, checked: 0, unreadable: 0, unverified: 0, unchecked: toCheck.length };
+    summary = { ...estimate, checked: 0, unreadable: 0, unverified: 0, unchecked: toCheck.length, recordedRun: null };
     if (options.confirm && !(await options.confirm(estimate))) return { summary, findings, usage: usage(), error: null };
 
     // What was really spent, plus what the next request is expected to cost, must stay within the
@@ -363,18 +374,20 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       }
     }
     if (found.length === 0) return;
-    const record = () => recordContradictions(deps.store, found, new Date(now()).toISOString().slice(0, 10));
-    if (!deps.write) {
-      await record();
-      return;
-    }
-    // The record is read, added to and written back: under the write lock, so that an ingest or a
-    // resolution running meanwhile (in the plugin, or another command) cannot lose its change to ours.
-    const lock = await acquireWriteLock(deps.write.store, { ...deps.write.lock, writer: deps.write.writer, activity: "lint's model checks", now });
-    try {
-      await record();
-    } finally {
-      await lock.release();
-    }
+    // A run of its own (state only, one log.md entry), so undo takes it back like any other. The
+    // record is read and added to under the write lock, so that an ingest or a resolution running
+    // meanwhile (in the plugin, or another command) cannot lose its change to ours; a record
+    // already holding everything found makes no run.
+    const applied = await applyPlan(deps.vault, [], {
+      ...deps.write,
+      operation: "lint",
+      label: RECORD_LABEL,
+      wikiFolder: effectiveWikiFolder(settings.wikiFolder),
+      maintainIndex: false,
+      state: [contradictionsFoundChange(found, new Date(now()).toISOString().slice(0, 10))],
+      logDetails: [`model: ${caps.model ?? "none"}`],
+      now,
+    });
+    if (applied.runId) summary = { ...summary, recordedRun: { id: applied.runId, label: RECORD_LABEL } };
   }
 }
