@@ -9,7 +9,8 @@ import type { SettleReport } from "../lint/settle-contradiction";
 
 /** The id --resolve and --dismiss take; the message itself names the sources, not the record. */
 function contradictionId(f: Finding): string | undefined {
-  return f.check === "contradiction" ? f.fixes.find((x) => x.params.id)?.params.id : undefined;
+  for (const fix of f.fixes) if (fix.kind === "resolve-contradiction" || fix.kind === "dismiss-contradiction") return fix.params.id;
+  return undefined;
 }
 
 /** The `--json` object; `modelChecks` is added only when the model checks were asked for. */

@@ -102,11 +102,11 @@ export class LintService implements LintController {
       return { written: undone.length, usage: NO_USAGE };
     }
     if (fix.kind === "dismiss-contradiction") {
-      await dismissContradiction(deps, fix.params.id ?? "");
+      await dismissContradiction(deps, fix.params.id);
       return { written: 1, usage: NO_USAGE };
     }
     if (fix.kind === "resolve-contradiction") {
-      const settled = await resolveContradiction(deps, fix.params.id ?? "", fix.params.keep ?? "", this.reviewed(fix.label));
+      const settled = await resolveContradiction(deps, fix.params.id, fix.params.keep, this.reviewed(fix.label));
       return { written: settled.changed.length, usage: NO_USAGE };
     }
     // Every other fix, a re-ingest included, is one reviewed lint run (undone in one step).

@@ -55,7 +55,7 @@ describe("contradictions in lint", () => {
     expect(finding?.message).toMatch(/^B says .+ but A says /);
     // The record id is for the CLI's --resolve and --dismiss; a person reads the sources and passages.
     expect(finding?.message).not.toMatch(/c-[0-9a-f]{4}/);
-    expect(finding?.fixes.map((f) => `${f.kind} ${f.params.keep ?? ""}`.trim())).toEqual(["resolve-contradiction 1", "resolve-contradiction 2", "dismiss-contradiction"]);
+    expect(finding?.fixes.map((f) => `${f.kind} ${f.kind === "resolve-contradiction" ? f.params.keep : ""}`.trim())).toEqual(["resolve-contradiction 1", "resolve-contradiction 2", "dismiss-contradiction"]);
   });
 
   it("resolving keeps one side: the other passage and the callout leave the page, the record is resolved, and undo restores every byte", async () => {
