@@ -11,7 +11,7 @@ import { HASH_KEY } from "../wiki/page-markdown";
 import { keepOwnership } from "../wiki/provenance";
 import { sourceKey } from "../core/sources";
 import { quoted, type ContradictionRecord } from "../wiki/contradictions";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { PlannedChange } from "../write/planned-change";
 import { basenameOf } from "../wiki/page-paths";
 import type { WikiSnapshot } from "./snapshot";
 import type { Finding, Fix } from "./types";

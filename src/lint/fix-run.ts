@@ -8,11 +8,11 @@
 import { sourceKey } from "../core/sources";
 import { SynapseError } from "../core/errors";
 import { addUsage, NO_USAGE, type UsageSummary } from "../core/usage";
-import { applyPlan } from "../wiki/apply";
+import { applyPlan } from "../write/apply";
 import { editIndex, indexPath, type IndexEdit } from "../wiki/index-log";
 import type { DeferredIngest } from "../wiki/ingest-note";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import type { PlannedChange, PlannedStateChange } from "../wiki/planned-change";
+import type { PlannedChange, PlannedStateChange } from "../write/planned-change";
 import { planFixes, type ChosenFix } from "./fixes";
 import type { LintDeps } from "./run-lint";
 import type { WikiSnapshot } from "./snapshot";

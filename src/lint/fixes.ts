@@ -15,7 +15,7 @@ import { mergeSources, sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
 import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { PlannedChange } from "../write/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
 import { planRetractPages, retractNoteFromPage, retractTarget, noteTitleOf } from "../wiki/retract-note";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";

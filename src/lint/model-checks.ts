@@ -24,7 +24,7 @@ import { estimateTokens } from "../retrieval/tokens";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
-import { applyPlan, type WriteContext } from "../wiki/apply";
+import { applyPlan, type WriteContext } from "../write/apply";
 import { contradictionsFoundChange, type Contradiction } from "../wiki/contradictions";
 import { basenameOf, effectiveWikiFolder } from "../wiki/page-paths";
 import { costLimitFor } from "./cost-limit";

@@ -12,7 +12,7 @@ export const CHECKS = [
   "empty-page",
   "wrong-folder",
   "contradiction",
-  /** A run another device left half-written, brought in by sync (see `wiki/foreign-run-undo.ts`). */
+  /** A run another device left half-written, brought in by sync (see `write/foreign-run-undo.ts`). */
   "interrupted-run",
 ] as const;
 export type Check = (typeof CHECKS)[number];

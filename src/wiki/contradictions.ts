@@ -9,7 +9,7 @@ import { SynapseError } from "../core/errors";
 import type { ContradictionClaim } from "../core/schemas";
 import type { StateStore } from "../vault/state-store";
 import { contentHash } from "./content-hash";
-import type { PlannedStateChange } from "./planned-change";
+import type { PlannedStateChange } from "../write/planned-change";
 
 /** One contradiction on one page, as the run result reports it. */
 export interface Contradiction {

@@ -5,12 +5,12 @@ import { dismissContradiction, resolveContradiction } from "../../src/lint/settl
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { readContradictions } from "../../src/wiki/contradictions";
 import { recordContradictions } from "../helpers/record-contradictions";
 import { ingestNote } from "../../src/wiki/ingest-note";
-import { undoLastRun } from "../../src/wiki/undo";
-import { readHistory } from "../../src/wiki/run-history";
+import { undoLastRun } from "../../src/write/undo";
+import { readHistory } from "../../src/write/run-history";
 import { splitFrontmatter } from "../../src/core/markdown";
 import { isUnedited, parseBody } from "../../src/wiki/provenance";
 import { ScriptedProvider, aPage } from "../builders";

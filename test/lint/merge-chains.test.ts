@@ -7,8 +7,8 @@ import { loadSnapshot } from "../../src/lint/snapshot";
 import type { Finding } from "../../src/lint/types";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type WriteContext } from "../../src/wiki/apply";
-import { undoLastRun } from "../../src/wiki/undo";
+import { applyPlan, type WriteContext } from "../../src/write/apply";
+import { undoLastRun } from "../../src/write/undo";
 import { removedBy } from "../helpers/fixes";
 
 const NOW = () => Date.UTC(2026, 11, 1, 1, 0);

@@ -5,12 +5,12 @@ import { RECORD_LABEL } from "../../src/lint/model-checks";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { CONTRADICTIONS_KEY, readContradictions } from "../../src/wiki/contradictions";
-import { recoverInterruptedRun } from "../../src/wiki/recover";
-import { readHistory } from "../../src/wiki/run-history";
-import { undoLastRun } from "../../src/wiki/undo";
-import { journalKeyOf } from "../../src/wiki/writer-device";
+import { recoverInterruptedRun } from "../../src/write/recover";
+import { readHistory } from "../../src/write/run-history";
+import { undoLastRun } from "../../src/write/undo";
+import { journalKeyOf } from "../../src/write/writer-device";
 import { FakeModel, type Reply } from "./fake-model";
 
 const NOW = () => Date.UTC(2026, 11, 2, 9, 0);

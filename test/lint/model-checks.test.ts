@@ -9,7 +9,7 @@ import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { readContradictions } from "../../src/wiki/contradictions";
 import { recordContradictions } from "../helpers/record-contradictions";
-import { acquireWriteLock } from "../../src/wiki/write-lock";
+import { acquireWriteLock } from "../../src/write/write-lock";
 import { estimateLine } from "../../src/lint/estimate-text";
 import { humanLintReport } from "../../src/cli/lint-report";
 import { GROUP_LIMIT } from "../../src/lint/pair-candidates";

@@ -9,7 +9,7 @@
 import { plural } from "../core/plural";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../wiki/content-hash";
 import { applyLineChange, revertLineChange } from "./line-changes";
 import { hasRun } from "./run-history";
 import { JournalSchema, parseRecord, type Journal, type JournalEntry, type WriterIdentity } from "./write-records";

@@ -9,7 +9,7 @@
 import { SynapseError } from "../core/errors";
 import type { VaultPort } from "../vault/vault-port";
 import { applyPlan, type ApplyResult, type WriteContext } from "./apply";
-import { contentHash } from "./content-hash";
+import { contentHash } from "../wiki/content-hash";
 import { foreignJournals, type ForeignRun } from "./journal";
 import { revertLineChange } from "./line-changes";
 import type { PlannedChange, PlannedStateChange } from "./planned-change";
