@@ -33,7 +33,7 @@ function summaryLine(m: ModelCheckSummary): string {
   parts.push(...notCheckedParts(m));
   if (m.overBudget > 0) parts.push(`${m.overBudget} over the token budget`);
   if (m.overCost > 0) parts.push(`${m.overCost} over the cost limit`);
-  const recorded = recordedRunLine(m, "undo with synapse undo");
+  const recorded = recordedRunLine(m);
   return `Model checks: ${parts.join(", ")}.${recorded ? ` ${recorded}` : ""}`;
 }
 

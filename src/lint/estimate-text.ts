@@ -34,12 +34,12 @@ export function estimateLine(e: ModelCheckEstimate): string {
 export function notCheckedParts(m: ModelCheckSummary): string[] {
   const parts: string[] = [];
   if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
-  if (m.unverified > 0) parts.push(`${m.unverified} not checked: the model named contradictions but quoted nothing that is on the pages (asked again next time)`);
+  if (m.unverified > 0) parts.push(`${m.unverified} not checked: no quote on the pages (asked again next time)`);
   if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
   return parts;
 }
 
 /** The run that recorded what the model checks found, for the report; empty when there was none. */
-export function recordedRunLine(m: ModelCheckSummary, undo: string): string {
-  return m.recordedRun ? `The contradictions found were recorded as run ${m.recordedRun.id} (${undo}).` : "";
+export function recordedRunLine(m: ModelCheckSummary): string {
+  return m.recordedRun ? `Contradictions recorded as run ${m.recordedRun} (undo takes it back).` : "";
 }

@@ -80,10 +80,10 @@ export interface ModelCheckSummary extends ModelCheckEstimate {
   /** Planned pairs not sent: the budget or the cost limit was reached, or the run stopped. */
   readonly unchecked: number;
   /**
-   * The run that added the contradictions found to the record (undone with `synapse undo` like
+   * The id of the run that added the contradictions found to the record (undone with `synapse undo` like
    * any run); null when nothing new was recorded.
    */
-  readonly recordedRun: { readonly id: string; readonly label: string } | null;
+  readonly recordedRun: string | null;
 }
 
 /** The label of the run that records what the model checks found, in the history and log.md. */
@@ -176,16 +176,14 @@ function verified(pair: PagePair, contradictions: readonly { first: string; seco
 /** What one pair's questioning came to: a verdict to cache, or why there is none. */
 type PairOutcome = { readonly verdict: PairVerdict } | { readonly verdict: null; readonly why: "unreadable" | "unverified" };
 
-const UNVERIFIED_NOTE = "none of the passages you quoted is on the pages; copy each sentence exactly as the page words it.";
-
 /**
- * One pair: ask, read; a reply that cannot be read, or whose every quoted passage is not on the
- * pages, is asked again once with what was wrong, if `mayAsk` (the cost limit) still allows
- * another request. Some quotes verified is a verdict (the made-up ones dropped); none is not.
+ * One pair: ask, read; a reply that cannot be read is asked again once with what was wrong, if
+ * `mayAsk` (the cost limit) still allows another request. Some quotes verified is a verdict (the
+ * made-up ones dropped); none is not one, and is not asked again in this run: a model that made up
+ * every quote once is not made more truthful by paying for a second reply.
  */
 async function checkPair(pair: PagePair, send: (note: string | undefined) => Promise<ReadReply>, mayAsk: () => boolean): Promise<PairOutcome> {
   let note: string | undefined;
-  let why: "unreadable" | "unverified" = "unreadable";
   for (let attempt = 0; attempt < 2; attempt++) {
     if (attempt > 0 && !mayAsk()) break;
     let read: ReadReply;
@@ -193,23 +191,18 @@ async function checkPair(pair: PagePair, send: (note: string | undefined) => Pro
       read = await send(note);
     } catch (thrown) {
       const error = toSynapseError(thrown);
-      if (error.kind === "schema" || error.kind === "refusal") return { verdict: null, why: "unreadable" };
+      if (error.kind === "schema" || error.kind === "refusal") break;
       throw error;
     }
     if (!read.ok) {
-      why = "unreadable";
       note = read.problem;
       continue;
     }
     const quoted = verified(pair, read.reply.contradictions);
-    if (read.reply.contradictions.length > 0 && quoted.length === 0) {
-      why = "unverified";
-      note = UNVERIFIED_NOTE;
-      continue;
-    }
+    if (read.reply.contradictions.length > 0 && quoted.length === 0) return { verdict: null, why: "unverified" };
     return { verdict: { contradictions: quoted, duplicate: read.reply.duplicate, reason: (read.reply.reason ?? "").trim() } };
   }
-  return { verdict: null, why };
+  return { verdict: null, why: "unreadable" };
 }
 
 function duplicateFinding(pair: PagePair, reason: string): Finding {
@@ -385,9 +378,8 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       wikiFolder: effectiveWikiFolder(settings.wikiFolder),
       maintainIndex: false,
       state: [contradictionsFoundChange(found, new Date(now()).toISOString().slice(0, 10))],
-      logDetails: [`model: ${caps.model ?? "none"}`],
       now,
     });
-    if (applied.runId) summary = { ...summary, recordedRun: { id: applied.runId, label: RECORD_LABEL } };
+    if (applied.runId) summary = { ...summary, recordedRun: applied.runId };
   }
 }

@@ -176,7 +176,7 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   let model: ModelCheckResult | null = null;
   if (request.modelChecks) {
     if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");
-    if (!deps.write) throw new SynapseError("config", "The model checks record what they find through the write path; none was given.");
+    if (!deps.write) throw new SynapseError("config", "The model checks need the write path; none was given.");
     model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, vault: deps.vault, provider: deps.provider, alike: similar.alike, write: deps.write, ...(deps.now ? { now: deps.now } : {}) }, {
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.confirmModelChecks ? { confirm: request.confirmModelChecks } : {}),
