@@ -36,16 +36,17 @@ const ROOTS_ONLY = { group: ["**/bridge/*", "!**/providers/**"], message: "Impor
 // (wiki/, retrieval/, providers/), the base (vault/, settings/) and core/ at the bottom. Each folder
 // may import the folders listed for it; every other import between folders is an error.
 const LAYERS = {
-  "main.ts": ["obsidian", "ui", "cli", "bridge", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  obsidian: ["ui", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  ui: ["obsidian", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  cli: ["bridge", "batch", "query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
+  "main.ts": ["obsidian", "ui", "cli", "bridge", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  obsidian: ["ui", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  ui: ["obsidian", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  cli: ["bridge", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
   // A batch ingest (src/batch) runs the ingest over the providers' batch APIs; the plugin and the CLI drive it.
-  batch: ["query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  bridge: ["query", "lint", "wiki", "retrieval", "providers", "vault", "settings", "core"],
-  query: ["wiki", "retrieval", "providers", "vault", "settings", "core"],
-  lint: ["wiki", "retrieval", "providers", "vault", "settings", "core"],
-  wiki: ["retrieval", "vault", "settings", "core"],
+  batch: ["query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  bridge: ["query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  query: ["wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  lint: ["wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  wiki: ["write", "retrieval", "vault", "settings", "core"],
+  write: ["vault", "settings", "core"],
   retrieval: ["vault", "settings", "core"],
   providers: ["settings", "core"],
   vault: ["settings", "core"],
@@ -59,7 +60,12 @@ const LAYER_EXCEPTIONS = {
   // A provider that embeds implements retrieval's `Embedder` contract (a type, from its door).
   providers: { retrieval: ["./index.ts"] },
   // The Node write context builds the write path's contract and names the lock's holder.
-  vault: { wiki: ["./write-context.ts", "./write-lock.ts", "./write-records.ts"] },
+  vault: { write: ["./write-context.ts", "./write-lock.ts", "./write-records.ts"] },
+  // The write engine keeps index.md and log.md in step and hashes what it journals as the wiki
+  // defines them, splits a registry an earlier version kept whole, reverts the records its runs
+  // change (the contradictions record, the source registry), and names a change's page action
+  // (write ↔ wiki is a known loop: injecting the index/log maintenance into applyPlan ends it).
+  write: { wiki: ["./index-log.ts", "./index-reconcile.ts", "./source-registry-shards.ts", "./contradictions.ts", "./ingest-types.ts"] },
 };
 const folderGlob = (folder) => (folder.endsWith(".ts") ? `./src/${folder}` : `./src/${folder}/**`);
 const layerZones = Object.entries(LAYERS).flatMap(([target, allowed]) =>
@@ -112,7 +118,7 @@ export default defineConfig([
   },
   {
     // The pure core imports neither Obsidian nor Node built-ins (DESIGN.md layers).
-    files: ["src/core/**/*.ts", "src/wiki/**/*.ts", "src/settings/**/*.ts", "src/proposals/**/*.ts"],
+    files: ["src/core/**/*.ts", "src/wiki/**/*.ts", "src/write/**/*.ts", "src/settings/**/*.ts", "src/proposals/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -157,7 +163,7 @@ export default defineConfig([
   {
     // Runtime-neutral code runs in Obsidian and in Node (CLI, bridge), where there is no `window`;
     // it only uses timers that exist in both.
-    files: ["src/core/**/*.ts", "src/providers/**/*.ts", "src/wiki/**/*.ts", "src/proposals/**/*.ts"],
+    files: ["src/core/**/*.ts", "src/providers/**/*.ts", "src/wiki/**/*.ts", "src/write/**/*.ts", "src/proposals/**/*.ts"],
     rules: { "obsidianmd/prefer-window-timers": "off" },
   },
   {

@@ -34,7 +34,7 @@ import { DEFAULT_SETTINGS } from "../src/settings/schema";
 import { NodeStateStore, STATE_FOLDER } from "../src/vault/node-state-store";
 import { NodeVault } from "../src/vault/node-vault";
 import { nodeWriteContext } from "../src/vault/node-write-context";
-import type { WriteContext } from "../src/wiki/apply";
+import type { WriteContext } from "../src/write/apply";
 import { upsertIndex } from "../src/wiki/index-log";
 import { ingestNote } from "../src/wiki/ingest-note";
 import { migrateWholeRegistry } from "../src/wiki/source-registry-shards";

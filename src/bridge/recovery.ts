@@ -9,7 +9,7 @@ import { readVaultSettings } from "../vault/node-vault-settings";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import { describeRecovery, recoverInterruptedRun } from "../wiki/recover";
+import { describeRecovery, recoverInterruptedRun } from "../write/recover";
 
 export interface BridgeRecoveryOptions {
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -9,7 +9,7 @@ import { BatchProviderSchema } from "../batch/record";
 import { toSynapseError } from "../core/errors";
 import type { ProviderId, Settings } from "../settings/schema";
 import type { NodeVault } from "../vault/node-vault";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { selectIngestible } from "../wiki/folder-notes";
 import { openBatchSession } from "./batch-session";
 import { jsonStep, noteLine, stepText } from "./batch-report";

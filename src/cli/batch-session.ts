@@ -21,7 +21,7 @@ import { mapSdkError, sdkErrorClasses } from "../providers/sdk-errors";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import type { Settings } from "../settings/schema";
 import type { NodeVault } from "../vault/node-vault";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { envSecrets } from "./env-secrets";
 import { ingestNote } from "../wiki/ingest-note";

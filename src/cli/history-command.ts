@@ -1,5 +1,5 @@
 /** `synapse history --vault <dir> [--json]`: the last runs that changed the vault, newest first. */
-import { readHistory, undoneIds } from "../wiki/run-history";
+import { readHistory, undoneIds } from "../write/run-history";
 import { EXIT, type CliIO } from "./io";
 import { openVault } from "./vault-command";
 

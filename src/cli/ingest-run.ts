@@ -7,7 +7,7 @@ import type { InferenceProvider } from "../core/provider";
 import type { ProgressEvent } from "../core/run-context";
 import type { Settings } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { ingestNote } from "../wiki/ingest-note";
 import type { IngestReport, WikiCatalog } from "../wiki/ingest-types";
 import type { Retriever } from "../retrieval";

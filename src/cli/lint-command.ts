@@ -17,7 +17,7 @@ import { createNodeFetch } from "../providers/transports/node-fetch";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { planIngest } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";

@@ -2,7 +2,7 @@
 import { plural } from "../core/plural";
 import type { ModelCheckSummary } from "../lint/model-checks";
 export { estimateLine } from "../lint/estimate-text";
-import { spentLine } from "../lint/estimate-text";
+import { notCheckedParts, recordedRunLine, spentLine } from "../lint/estimate-text";
 import { fixId } from "../lint/fix-id";
 import type { LintReport } from "../lint/run-lint";
 import type { Finding } from "../lint/types";
@@ -10,7 +10,8 @@ import type { SettleReport } from "../lint/settle-contradiction";
 
 /** The id --resolve and --dismiss take; the message itself names the sources, not the record. */
 function contradictionId(f: Finding): string | undefined {
-  return f.check === "contradiction" ? f.fixes.find((x) => x.params.id)?.params.id : undefined;
+  for (const fix of f.fixes) if (fix.kind === "resolve-contradiction" || fix.kind === "dismiss-contradiction") return fix.params.id;
+  return undefined;
 }
 
 /** The `--json` object; `modelChecks` is added only when the model checks were asked for. */
@@ -30,11 +31,11 @@ export function jsonLintReport(report: LintReport): string {
 
 function summaryLine(m: ModelCheckSummary): string {
   const parts = [`${plural(m.checked, "pair")} checked`, `${m.cached} from the cache`];
-  if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
-  if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
+  parts.push(...notCheckedParts(m));
   if (m.overBudget > 0) parts.push(`${m.overBudget} over the token budget`);
   if (m.overCost > 0) parts.push(`${m.overCost} over the cost limit`);
-  return `Model checks: ${parts.join(", ")}.`;
+  const recorded = recordedRunLine(m);
+  return `Model checks: ${parts.join(", ")}.${recorded ? ` ${recorded}` : ""}`;
 }
 
 export function humanLintReport(report: LintReport, dryRun: boolean): string {

@@ -18,7 +18,7 @@ import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
 import { terminalSafe } from "./terminal-text";
-import { applyPlan } from "../wiki/apply";
+import { applyPlan } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { planAnswerPage } from "../query/save";
 import { openVaultIndex } from "./open-index";

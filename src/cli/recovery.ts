@@ -1,8 +1,8 @@
 /** Before a command reads or writes a vault: roll back a run a crash interrupted, sweep temp files. */
 import { NodeVault } from "../vault/node-vault";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import { describeRecovery, recoverInterruptedRun } from "../wiki/recover";
+import { describeRecovery, recoverInterruptedRun } from "../write/recover";
 import type { CliIO } from "./io";
 
 /**

@@ -1,8 +1,8 @@
 /** `synapse undo --vault <dir> [--json]`: reverts the last run; refuses (exit 5) over the user's later edits. */
 import { toSynapseError } from "../core/errors";
-import { describeRunForUndo } from "../wiki/run-description";
-import { previewUndo, undoLastRun } from "../wiki/undo";
-import { deviceName } from "../wiki/writer-device";
+import { describeRunForUndo } from "../write/run-description";
+import { previewUndo, undoLastRun } from "../write/undo";
+import { deviceName } from "../write/writer-device";
 import { EXIT, type CliIO } from "./io";
 import { openVault } from "./vault-command";
 

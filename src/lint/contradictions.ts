@@ -11,7 +11,7 @@ import { HASH_KEY } from "../wiki/page-markdown";
 import { keepOwnership } from "../wiki/provenance";
 import { sourceKey } from "../core/sources";
 import { quoted, type ContradictionRecord } from "../wiki/contradictions";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { PlannedChange } from "../write/planned-change";
 import { basenameOf } from "../wiki/page-paths";
 import type { WikiSnapshot } from "./snapshot";
 import type { Finding, Fix } from "./types";
@@ -45,11 +45,11 @@ export function contradictionFindings(records: readonly ContradictionRecord[], s
     if (record.status !== "open") continue;
     const page = record.pages.find((p) => existing.has(p)) ?? record.pages[0] ?? snapshot.wikiFolder;
     const [a = "", b = ""] = record.passages;
-    const fixes: Fix[] = [0, 1].map((side) => ({
+    const fixes: Fix[] = ([0, 1] as const).map((side) => ({
       kind: "resolve-contradiction" as const,
-      label: `Keep what ${sideName(record, side as 0 | 1)} says`,
+      label: `Keep what ${sideName(record, side)} says`,
       safe: false,
-      params: { id: record.id, keep: String(side + 1) },
+      params: { id: record.id, keep: side === 0 ? "1" : "2" },
     }));
     fixes.push({ kind: "dismiss-contradiction", label: "Dismiss it: not a real contradiction", safe: false, params: { id: record.id } });
     out.push({

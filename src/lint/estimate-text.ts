@@ -1,7 +1,7 @@
 /** The model checks' estimate in one sentence, as the CLI prints it and the plugin's view shows it. */
 import { plural } from "../core/plural";
 import { formatUsd } from "./cost-limit";
-import type { ModelCheckEstimate } from "./model-checks";
+import type { ModelCheckEstimate, ModelCheckSummary } from "./model-checks";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
@@ -26,3 +26,20 @@ export function estimateLine(e: ModelCheckEstimate): string {
   return `Model checks with ${e.model ?? "no model"}: ${plural(e.pairs, "pair")} of related pages, ${e.cached} already checked, ${e.toCheck} to check — about ${count(e.inputTokens)} tokens in and ${count(e.outputTokens)} out, ${cost}${budget}${limit}${capped}${broad}.`;
 }
 
+
+/**
+ * The pairs the model checks did not settle, each with why, for the CLI's and the view's report:
+ * none of them is cached, so the next lint asks about them again. Empty when every pair was.
+ */
+export function notCheckedParts(m: ModelCheckSummary): string[] {
+  const parts: string[] = [];
+  if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
+  if (m.unverified > 0) parts.push(`${m.unverified} not checked: no quote on the pages (asked again next time)`);
+  if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
+  return parts;
+}
+
+/** The run that recorded what the model checks found, for the report; empty when there was none. */
+export function recordedRunLine(m: ModelCheckSummary): string {
+  return m.recordedRun ? `Contradictions recorded as run ${m.recordedRun} (undo takes it back).` : "";
+}

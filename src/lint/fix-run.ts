@@ -8,11 +8,11 @@
 import { sourceKey } from "../core/sources";
 import { SynapseError } from "../core/errors";
 import { addUsage, NO_USAGE, type UsageSummary } from "../core/usage";
-import { applyPlan } from "../wiki/apply";
+import { applyPlan } from "../write/apply";
 import { editIndex, indexPath, type IndexEdit } from "../wiki/index-log";
 import type { DeferredIngest } from "../wiki/ingest-note";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import type { PlannedChange, PlannedStateChange } from "../wiki/planned-change";
+import type { PlannedChange, PlannedStateChange } from "../write/planned-change";
 import { planFixes, type ChosenFix } from "./fixes";
 import type { LintDeps } from "./run-lint";
 import type { WikiSnapshot } from "./snapshot";
@@ -130,7 +130,7 @@ export async function runFixes(deps: LintDeps, snapshot: WikiSnapshot, chosen: r
   const keptIngests = ingests.filter((i) => i.changes.length === 0 || i.changes.some((c) => kept.has(c.path)));
   const keptNotes = new Set(keptIngests.map((i) => sourceKey(i.notePath)));
   // A fix counts as made only when the review kept every file it writes (a re-ingest: any of its pages).
-  planned = planned.filter((c) => (c.fix.kind === "reingest" ? keptNotes.has(sourceKey(c.fix.params.note ?? "")) : c.paths.every((p) => kept.has(p))));
+  planned = planned.filter((c) => (c.fix.kind === "reingest" ? keptNotes.has(sourceKey(c.fix.params.note)) : c.paths.every((p) => kept.has(p))));
   const index = indexLines(wikiFolder, reingested.filter((c) => kept.has(c.path)));
   const changes = index ? combineChanges([...selected, index]).changes : [...selected];
   // A re-ingest the review kept only part of records its note as partly applied: a later ingest offers the rest.

@@ -15,17 +15,22 @@ import { mergeSources, sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
 import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { PlannedChange } from "../write/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
 import { planRetractPages, retractNoteFromPage, retractTarget, noteTitleOf } from "../wiki/retract-note";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import { indexDrift } from "./index-drift";
 import { mergeGroups } from "./merge-chains";
-import type { Finding, Fix } from "./types";
+import type { Finding, Fix, FixKind } from "./types";
 
-export interface ChosenFix {
+export interface ChosenFix<F extends Fix = Fix> {
   readonly finding: Finding;
-  readonly fix: Fix;
+  readonly fix: F;
+}
+
+/** Narrows a chosen fix to one kind, its fields typed. */
+export function chosenOfKind<K extends FixKind>(kind: K): (c: ChosenFix) => c is ChosenFix<Extract<Fix, { readonly kind: K }>> {
+  return (c): c is ChosenFix<Extract<Fix, { readonly kind: K }>> => c.fix.kind === kind;
 }
 
 export interface PlannedFix extends ChosenFix {
@@ -149,8 +154,9 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
   const retracted = new Set<string>();
 
   // Removals first, so later fixes can see what goes; chained merges each go to their final keeper.
-  const mergeable = (c: ChosenFix) => pages.has(c.fix.params.keep ?? "") && pages.has(c.fix.params.remove ?? "");
-  const merging = mergeGroups(chosen.filter((c) => c.fix.kind === "merge-duplicates" && mergeable(c)).map((c) => ({ keep: c.fix.params.keep ?? "", remove: c.fix.params.remove ?? "", by: c })));
+  const merges = chosen.flatMap((c) => (c.fix.kind === "merge-duplicates" ? [{ ...c.fix.params, by: c }] : []));
+  const mergeable = (m: { readonly keep: string; readonly remove: string }) => pages.has(m.keep) && pages.has(m.remove);
+  const merging = mergeGroups(merges.filter(mergeable));
   const mergeSkipped = new Map(merging.skipped.map((s) => [s.by, s.reason]));
   const mergedAway = new Set(merging.merges.map((m) => m.remove));
   for (const m of merging.merges) removes.set(m.remove, pages.get(m.remove)?.text ?? "");
@@ -158,29 +164,28 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
   for (const c of chosen) {
     by = c;
     const { fix, finding } = c;
-    const p = fix.params;
     if (removes.has(finding.page) && fix.kind !== "merge-duplicates") {
       skipped.push({ fix: c, reason: `${finding.page} is removed by a merge in the same run.` });
       continue;
     }
     switch (fix.kind) {
       case "retarget-link":
-        if (p.source !== undefined) {
-          const from = sourceKey(p.source);
-          edit(finding.page, (cur) => withFrontmatter(cur, (fm) => (fm.sources = frontmatterList(fm.sources).map((s) => (sourceKey(s) === from ? (p.to ?? s) : s)))));
+        if ("source" in fix.params) {
+          const from = sourceKey(fix.params.source);
+          edit(finding.page, (cur) => withFrontmatter(cur, (fm) => (fm.sources = frontmatterList(fm.sources).map((s) => (sourceKey(s) === from ? fix.params.to : s)))));
         } else {
-          const from = nameKey(p.from ?? "");
-          edit(finding.page, (cur) => retargetLinks(cur, (t) => nameKey(t) === from, p.to ?? ""));
+          const from = nameKey(fix.params.from);
+          edit(finding.page, (cur) => retargetLinks(cur, (t) => nameKey(t) === from, fix.params.to));
         }
         break;
       case "drop-missing-source": {
-        const gone = sourceKey(p.source ?? "");
+        const gone = sourceKey(fix.params.source);
         edit(finding.page, (cur) => withFrontmatter(cur, (fm) => (fm.sources = frontmatterList(fm.sources).filter((s) => sourceKey(s) !== gone))));
         break;
       }
       case "retract-source": {
         // One retract per note, whichever page's finding asked for it: it covers every page.
-        const note = retractTarget(p.source ?? "");
+        const note = retractTarget(fix.params.source);
         if (retracted.has(note)) {
           touch(finding.page);
           break;
@@ -198,14 +203,14 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         break;
       }
       case "create-stub": {
-        const path = pagePath(snapshot.wikiFolder, "concept", p.title ?? "Untitled");
+        const path = pagePath(snapshot.wikiFolder, "concept", fix.params.title);
         if (resolver.resolve(basenameOf(path)) || creates.has(path)) {
           skipped.push({ fix: c, reason: `A page named "${basenameOf(path)}" exists or is already planned.` });
           continue;
         }
-        creates.set(path, stub(p.title ?? "Untitled", pages.get(finding.page)?.sources ?? [], finding.page, date));
+        creates.set(path, stub(fix.params.title, pages.get(finding.page)?.sources ?? [], finding.page, date));
         touch(path);
-        edit(index, (cur) => editIndex(cur, { upsert: [{ path, type: "concept", title: sanitiseMarkdown(p.title ?? "Untitled") }] }));
+        edit(index, (cur) => editIndex(cur, { upsert: [{ path, type: "concept", title: sanitiseMarkdown(fix.params.title) }] }));
         break;
       }
       case "add-to-index": {
@@ -229,7 +234,7 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         break;
       }
       case "merge-duplicates": {
-        const reason = mergeable(c) ? mergeSkipped.get(c) : "One of the pages to merge is gone.";
+        const reason = mergeable(fix.params) ? mergeSkipped.get(c) : "One of the pages to merge is gone.";
         if (reason !== undefined) {
           skipped.push({ fix: c, reason });
           continue;
@@ -239,7 +244,7 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
       }
       case "move-to-type-folder": {
         const page = pages.get(finding.page);
-        const to = p.to ?? "";
+        const to = fix.params.to;
         if (!page || resolver.resolve(to.replace(/\.md$/i, "")) || creates.has(to)) {
           skipped.push({ fix: c, reason: `Something already stands at ${to}.` });
           continue;
@@ -257,10 +262,10 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
         break;
       }
       case "reingest":
-        reingest.add(p.note ?? "");
+        reingest.add(fix.params.note);
         break;
       case "link-from-related": {
-        const from = p.from ?? "";
+        const from = fix.params.from;
         if (!pages.has(from) || removes.has(from)) {
           skipped.push({ fix: c, reason: `${from} is gone or removed in the same run.` });
           continue;

@@ -3,8 +3,8 @@
  * here through the write path (`undoForeignRun`). Not a safe fix: the owning device may still be
  * about to roll it back itself, and a person should choose.
  */
-import { describeForeignRun, foreignJournals } from "../wiki/journal";
-import type { WriteContext } from "../wiki/apply";
+import { describeForeignRun, foreignJournals } from "../write/journal";
+import type { WriteContext } from "../write/apply";
 import type { Finding } from "./types";
 
 export async function interruptedRunFindings(write: Pick<WriteContext, "store" | "writer">): Promise<Finding[]> {

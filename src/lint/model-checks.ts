@@ -7,10 +7,12 @@
  * or at its deadline. Every request's reply is capped at the output the estimate reserves
  * (`REPLY_TOKENS`, as the run's `maxOutputTokens`), so only the input estimate can be off. Verdicts
  * are cached by both pages' content hashes, so a second lint asks only about pairs that changed;
- * only a verdict the model really gave is cached (an unreadable reply is asked again next time).
+ * only a verdict the model really gave is cached: an unreadable reply, and one that names
+ * contradictions none of whose quotes are on the pages (unverified), is asked again next time.
  * Each pair is its own structured request (`provider.ask`), not a question to the chat path.
  * Contradictions go into the contradictions record (lint lists them from there, with their
- * lifecycle); likely duplicates become `duplicate` findings.
+ * lifecycle) as a run of the write path — journaled, in the history, undone like any run; likely
+ * duplicates become `duplicate` findings.
  */
 import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
 import { isExcluded, isShareablePage, Perimeter } from "../core/perimeter";
@@ -21,10 +23,10 @@ import type { Message } from "../core/schemas";
 import { estimateTokens } from "../core/tokens";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
-import type { WriteContext } from "../wiki/apply";
-import { recordContradictions, type Contradiction } from "../wiki/contradictions";
-import { acquireWriteLock } from "../wiki/write-lock";
-import { basenameOf } from "../wiki/page-paths";
+import type { VaultPort } from "../vault/vault-port";
+import { applyPlan, type WriteContext } from "../write/apply";
+import { contradictionsFoundChange, type Contradiction } from "../wiki/contradictions";
+import { basenameOf, effectiveWikiFolder } from "../wiki/page-paths";
 import { costLimitFor } from "./cost-limit";
 import { boundedPairs, type PagePair } from "./pair-candidates";
 import { distinctSubjects } from "./similar-pages";
@@ -69,9 +71,23 @@ export interface ModelCheckSummary extends ModelCheckEstimate {
   readonly checked: number;
   /** Pairs whose replies could not be read even when asked again; not cached, asked next time. */
   readonly unreadable: number;
+  /**
+   * Pairs whose replies named contradictions but quoted nothing that is on the pages, even when
+   * asked again: the verdict cannot be told from a made-up one, so it is not one (not cached,
+   * asked next time) — never "checked, nothing found".
+   */
+  readonly unverified: number;
   /** Planned pairs not sent: the budget or the cost limit was reached, or the run stopped. */
   readonly unchecked: number;
+  /**
+   * The id of the run that added the contradictions found to the record (undone with `synapse undo` like
+   * any run); null when nothing new was recorded.
+   */
+  readonly recordedRun: string | null;
 }
+
+/** The label of the run that records what the model checks found, in the history and log.md. */
+export const RECORD_LABEL = "contradictions found by the model checks";
 
 export interface ModelCheckDeps {
   readonly settings: Settings;
@@ -80,8 +96,10 @@ export interface ModelCheckDeps {
   readonly provider: InferenceProvider;
   /** Pairs of page paths whose words are alike (see similar-pages.ts): candidate pairs too. */
   readonly alike?: readonly (readonly [string, string])[];
-  /** The write path's lock: found contradictions are added to the record while holding it. */
-  readonly write?: WriteContext;
+  /** The wiki: the run that records found contradictions writes its log.md entry there. */
+  readonly vault: VaultPort;
+  /** The write path: found contradictions are added to the record as a run of it. */
+  readonly write: WriteContext;
   readonly now?: () => number;
 }
 
@@ -157,26 +175,36 @@ function verified(pair: PagePair, contradictions: readonly { first: string; seco
   return out;
 }
 
+/** What one pair's questioning came to: a verdict to cache, or why there is none. */
+type PairOutcome = { readonly verdict: PairVerdict } | { readonly verdict: null; readonly why: "unreadable" | "unverified" };
+
 /**
  * One pair: ask, read; a reply that cannot be read is asked again once with what was wrong, if
- * `mayAsk` (the cost limit) still allows another request.
+ * `mayAsk` (the cost limit) still allows another request. Some quotes verified is a verdict (the
+ * made-up ones dropped); none is not one, and is not asked again in this run: a model that made up
+ * every quote once is not made more truthful by paying for a second reply.
  */
-async function checkPair(pair: PagePair, send: (note: string | undefined) => Promise<ReadReply>, mayAsk: () => boolean): Promise<PairVerdict | null> {
+async function checkPair(pair: PagePair, send: (note: string | undefined) => Promise<ReadReply>, mayAsk: () => boolean): Promise<PairOutcome> {
   let note: string | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    if (attempt > 0 && !mayAsk()) return null;
+    if (attempt > 0 && !mayAsk()) break;
     let read: ReadReply;
     try {
       read = await send(note);
     } catch (thrown) {
       const error = toSynapseError(thrown);
-      if (error.kind === "schema" || error.kind === "refusal") return null;
+      if (error.kind === "schema" || error.kind === "refusal") break;
       throw error;
     }
-    if (read.ok) return { contradictions: verified(pair, read.reply.contradictions), duplicate: read.reply.duplicate, reason: (read.reply.reason ?? "").trim() };
-    note = read.problem;
+    if (!read.ok) {
+      note = read.problem;
+      continue;
+    }
+    const quoted = verified(pair, read.reply.contradictions);
+    if (read.reply.contradictions.length > 0 && quoted.length === 0) return { verdict: null, why: "unverified" };
+    return { verdict: { contradictions: quoted, duplicate: read.reply.duplicate, reason: (read.reply.reason ?? "").trim() } };
   }
-  return null;
+  return { verdict: null, why: "unreadable" };
 }
 
 function duplicateFinding(pair: PagePair, reason: string): Finding {
@@ -209,7 +237,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     },
   });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unchecked: 0 };
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, unchecked: 0, recordedRun: null };
   const findings: Finding[] = [];
   const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
   let cache: PairCache | null = null;
@@ -277,7 +305,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       outputTokens,
       costUsd: estimateCost(model, inputTokens, outputTokens, settings.prices),
     };
-    summary = { ...estimate, checked: 0, unreadable: 0, unchecked: toCheck.length };
+    summary = { ...estimate, checked: 0, unreadable: 0, unverified: 0, unchecked: toCheck.length, recordedRun: null };
     if (options.confirm && !(await options.confirm(estimate))) return { summary, findings, usage: usage(), error: null };
 
     // What was really spent, plus what the next request is expected to cost, must stay within the
@@ -302,13 +330,13 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       throwIfStopped(run);
       if (budget > 0 && run.usage.totalTokens() >= budget) break;
       if (!affordable(p)) break;
-      const verdict = await checkPair(p.pair, (note) => sendCounted(p, note), () => affordable(p));
+      const outcome = await checkPair(p.pair, (note) => sendCounted(p, note), () => affordable(p));
       done++;
-      if (verdict) {
-        cache.set(p.key, verdict);
+      if (outcome.verdict) {
+        cache.set(p.key, outcome.verdict);
         summary = { ...summary, checked: summary.checked + 1, unchecked: summary.unchecked - 1 };
       } else {
-        summary = { ...summary, unreadable: summary.unreadable + 1, unchecked: summary.unchecked - 1 };
+        summary = { ...summary, [outcome.why]: summary[outcome.why] + 1, unchecked: summary.unchecked - 1 };
       }
       options.progress?.(done, toCheck.length);
     }
@@ -341,18 +369,19 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       }
     }
     if (found.length === 0) return;
-    const record = () => recordContradictions(deps.store, found, new Date(now()).toISOString().slice(0, 10));
-    if (!deps.write) {
-      await record();
-      return;
-    }
-    // The record is read, added to and written back: under the write lock, so that an ingest or a
-    // resolution running meanwhile (in the plugin, or another command) cannot lose its change to ours.
-    const lock = await acquireWriteLock(deps.write.store, { ...deps.write.lock, writer: deps.write.writer, activity: "lint's model checks", now });
-    try {
-      await record();
-    } finally {
-      await lock.release();
-    }
+    // A run of its own (state only, one log.md entry), so undo takes it back like any other. The
+    // record is read and added to under the write lock, so that an ingest or a resolution running
+    // meanwhile (in the plugin, or another command) cannot lose its change to ours; a record
+    // already holding everything found makes no run.
+    const applied = await applyPlan(deps.vault, [], {
+      ...deps.write,
+      operation: "lint",
+      label: RECORD_LABEL,
+      wikiFolder: effectiveWikiFolder(settings.wikiFolder),
+      maintainIndex: false,
+      state: [contradictionsFoundChange(found, new Date(now()).toISOString().slice(0, 10))],
+      now,
+    });
+    if (applied.runId) summary = { ...summary, recordedRun: applied.runId };
   }
 }

@@ -11,11 +11,11 @@ import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import { noteFingerprint, SourceRegistry } from "../wiki/source-registry";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import type { DeferredIngest } from "../wiki/ingest-note";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { PlannedChange } from "../write/planned-change";
 import { CONTRADICTIONS_KEY, readContradictions } from "../wiki/contradictions";
-import { undoForeignRun } from "../wiki/foreign-run-undo";
+import { undoForeignRun } from "../write/foreign-run-undo";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { contradictionFindings } from "./contradictions";
 import { interruptedRunFindings } from "./interrupted-runs";
@@ -23,10 +23,10 @@ import { exactChecksSliced } from "./exact-checks";
 import { sliceCheckpoint, type PassOptions } from "./slices";
 import { similarPages } from "./similar-pages";
 import { runModelChecks, type ModelCheckOptions, type ModelCheckResult, type ModelCheckSummary } from "./model-checks";
-import { chooseFixes, type ChosenFix } from "./fixes";
+import { chooseFixes, chosenOfKind, type ChosenFix } from "./fixes";
 import { runFixes } from "./fix-run";
 import { loadSnapshot, readOrNull, Resolver, type WikiSnapshot } from "./snapshot";
-import { CHECKS, type Check, type Finding } from "./types";
+import { CHECKS, type Check, type Finding, type FixOf } from "./types";
 
 export interface LintDeps {
   readonly vault: VaultPort;
@@ -119,11 +119,11 @@ async function recordedContradictions(store: StateStore, snapshot: WikiSnapshot)
 }
 
 /** Undoes each chosen run interrupted on another device through the write path; returns the fixes made. */
-export async function undoInterruptedRuns(deps: LintDeps, chosen: readonly ChosenFix[]): Promise<ChosenFix[]> {
+export async function undoInterruptedRuns(deps: LintDeps, chosen: readonly ChosenFix<FixOf<"undo-interrupted-run">>[]): Promise<ChosenFix[]> {
   if (chosen.length === 0) return [];
   if (!deps.write) throw new SynapseError("config", "Undoing an interrupted run needs the write path; none was given.");
   const wikiFolder = effectiveWikiFolder(deps.settings.wikiFolder);
-  for (const c of chosen) await undoForeignRun(deps.vault, { ...deps.write, wikiFolder, ...(deps.now ? { now: deps.now } : {}) }, c.fix.params.journal ?? "");
+  for (const c of chosen) await undoForeignRun(deps.vault, { ...deps.write, wikiFolder, ...(deps.now ? { now: deps.now } : {}) }, c.fix.params.journal);
   return [...chosen];
 }
 
@@ -143,7 +143,7 @@ function fixedItems(chosen: readonly ChosenFix[]): FixedItem[] {
 /** The pairs a duplicate finding names (one per merge it offers), each in either order. */
 function duplicatePairs(f: Finding): string[] {
   if (f.check !== "duplicate") return [];
-  return f.fixes.flatMap(({ kind, params: { keep, remove } }) => (kind === "merge-duplicates" && keep && remove ? [[keep, remove].sort().join("\n")] : []));
+  return f.fixes.flatMap((fix) => (fix.kind === "merge-duplicates" ? [[fix.params.keep, fix.params.remove].sort().join("\n")] : []));
 }
 
 interface Checked {
@@ -176,7 +176,8 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   let model: ModelCheckResult | null = null;
   if (request.modelChecks) {
     if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");
-    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, provider: deps.provider, alike: similar.alike, ...(deps.write ? { write: deps.write } : {}), ...(deps.now ? { now: deps.now } : {}) }, {
+    if (!deps.write) throw new SynapseError("config", "The model checks need the write path; none was given.");
+    model = await runModelChecks(snapshot, { settings: deps.settings, store: deps.store, vault: deps.vault, provider: deps.provider, alike: similar.alike, write: deps.write, ...(deps.now ? { now: deps.now } : {}) }, {
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.confirmModelChecks ? { confirm: request.confirmModelChecks } : {}),
       ...(request.progress ? { progress: request.progress } : {}),
@@ -223,7 +224,7 @@ export async function runLint(deps: LintDeps, request: LintRequest = {}): Promis
     if (request.fix && findings.length > 0) {
       const all = chooseFixes(findings, request.fix).filter((c) => c.fix.kind !== "reingest" || deps.reingest);
       // A run interrupted on another device is undone as a run of its own, before the page fixes.
-      const undoing = all.filter((c) => c.fix.kind === "undo-interrupted-run");
+      const undoing = all.filter(chosenOfKind("undo-interrupted-run"));
       const chosen = all.filter((c) => c.fix.kind !== "undo-interrupted-run");
       const undone = request.dryRun ? undoing : await undoInterruptedRuns(deps, undoing);
       // With --dry-run a re-ingest is listed, not planned: planning it would call the ingest backend.

@@ -8,9 +8,9 @@
 import { SynapseError } from "../core/errors";
 import { isExcluded } from "../core/perimeter";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import { applyPlan } from "../wiki/apply";
+import { applyPlan } from "../write/apply";
 import { contradictionStatusChange, readContradictions, type ContradictionRecord } from "../wiki/contradictions";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { PlannedChange } from "../write/planned-change";
 import { keptSide, planResolution } from "./contradictions";
 import type { LintDeps } from "./run-lint";
 import { sliceCheckpoint } from "./slices";

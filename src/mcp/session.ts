@@ -12,7 +12,7 @@ import { ProposalStore } from "../proposals/proposal-store";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
 import { nodeWriteContext } from "../vault/node-write-context";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { openIndexIn, type OpenedIndex } from "../cli/open-index";
 import { envSecrets } from "../cli/env-secrets";
 import type { CliIO } from "../cli/io";

@@ -15,7 +15,7 @@ import { inFolders } from "../core/perimeter";
 import { FailedIngestsModal } from "../ui/failed-ingests-modal";
 import { ResultModal } from "../ui/result-modal";
 import { modalReviewHook } from "../ui/review-modal";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import type { DeferredIngest } from "../wiki/ingest-note";
 import type { IngestDeps, IngestReport } from "../wiki/ingest-types";
 import { reviewWhenNeeded, type ReviewHook } from "../wiki/review";

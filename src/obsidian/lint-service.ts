@@ -15,8 +15,8 @@ import type { LintDeps, LintReport } from "../lint/run-lint";
 import type { Finding, Fix } from "../lint/types";
 import type { LintController, LintRun } from "../ui/lint-view";
 import type { StateStore } from "../vault/state-store";
-import type { WriteContext } from "../wiki/apply";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { WriteContext } from "../write/apply";
+import type { PlannedChange } from "../write/planned-change";
 import { previewChanges, selectReviewed, type ReviewHook } from "../wiki/review";
 import type { PluginEnvironment } from "./environment";
 import { providerServices, type ProviderFactory } from "./ingest-service";
@@ -102,11 +102,11 @@ export class LintService implements LintController {
       return { written: undone.length, usage: NO_USAGE };
     }
     if (fix.kind === "dismiss-contradiction") {
-      await dismissContradiction(deps, fix.params.id ?? "");
+      await dismissContradiction(deps, fix.params.id);
       return { written: 1, usage: NO_USAGE };
     }
     if (fix.kind === "resolve-contradiction") {
-      const settled = await resolveContradiction(deps, fix.params.id ?? "", fix.params.keep ?? "", this.reviewed(fix.label));
+      const settled = await resolveContradiction(deps, fix.params.id, fix.params.keep, this.reviewed(fix.label));
       return { written: settled.changed.length, usage: NO_USAGE };
     }
     // Every other fix, a re-ingest included, is one reviewed lint run (undone in one step).

@@ -6,7 +6,7 @@
  * the CLI finds a move by content or file name instead.
  */
 import { TFile, TFolder, type App, type TAbstractFile } from "obsidian";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { recordMove } from "../wiki/moved-note";
 import { ObsidianVault } from "./obsidian-vault";
 

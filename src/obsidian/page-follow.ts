@@ -6,7 +6,7 @@
  * nothing.
  */
 import { TFile, TFolder, type App, type TAbstractFile } from "obsidian";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { followPages, type KnownPageChanges } from "../wiki/index-follow";
 import { isInFolder } from "../wiki/read-note";
 import { ObsidianVault } from "./obsidian-vault";

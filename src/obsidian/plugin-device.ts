@@ -5,7 +5,7 @@
  * never synced.
  */
 import { Platform, type App } from "obsidian";
-import { DeviceSchema, type Device } from "../wiki/write-records";
+import { DeviceSchema, type Device } from "../write/write-records";
 
 const STORAGE_KEY = "synapse-device";
 

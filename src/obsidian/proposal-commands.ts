@@ -8,7 +8,7 @@ import { Notice, type Plugin } from "obsidian";
 import { ConfirmModal } from "../ui/confirm-modal";
 import { ProposalSuggestModal } from "../ui/proposal-suggest";
 import { ResultModal } from "../ui/result-modal";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import type { ReviewHook } from "../wiki/review";
 import type { IngestService } from "./ingest-service";
 import { actionNotice } from "./ingest-service";

@@ -11,7 +11,7 @@ import { QueryHistory, type Turn } from "../query/history";
 import { planAnswerPage, saveReviewTitle } from "../query/save";
 import type { QueryController } from "../ui/query-view";
 import type { StateStore } from "../vault/state-store";
-import { applyPlan, type WriteContext } from "../wiki/apply";
+import { applyPlan, type WriteContext } from "../write/apply";
 import { previewChanges, selectReviewed, type ReviewHook } from "../wiki/review";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import type { PluginEnvironment } from "./environment";

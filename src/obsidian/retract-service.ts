@@ -8,7 +8,7 @@ import { isExcluded } from "../core/perimeter";
 import { toSynapseError } from "../core/errors";
 import { goneSources } from "../lint/gone-sources";
 import { loadSnapshot } from "../lint/snapshot";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { retractNote, type RetractOutcome } from "../wiki/retract-run";
 import type { ReviewHook } from "../wiki/review";

@@ -5,10 +5,10 @@
  */
 import { Notice, type App } from "obsidian";
 import { toSynapseError } from "../core/errors";
-import type { WriteContext } from "../wiki/apply";
+import type { WriteContext } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
-import { describeRunForUndo } from "../wiki/run-description";
-import { previewUndo, undoLastRun } from "../wiki/undo";
+import { describeRunForUndo } from "../write/run-description";
+import { previewUndo, undoLastRun } from "../write/undo";
 import { ConfirmModal } from "../ui/confirm-modal";
 import { undoEditsQuestion } from "../ui/confirm-questions";
 import { ObsidianVault } from "./obsidian-vault";

@@ -6,7 +6,7 @@
  * predecessor's and is taken over (see `write-lock.ts`).
  */
 import { normalizePath, type App, type PluginManifest } from "obsidian";
-import type { WriteContext } from "../wiki/write-context";
+import type { WriteContext } from "../write/write-context";
 import { ObsidianStateStore } from "./obsidian-state-store";
 import { pluginDevice } from "./plugin-device";
 

@@ -6,7 +6,7 @@
  */
 import { SynapseError } from "../core/errors";
 import { planAnswerPage, saveReviewTitle } from "../query/save";
-import { applyPlan } from "../wiki/apply";
+import { applyPlan } from "../write/apply";
 import { ingestNote } from "../wiki/ingest-note";
 import type { IngestDeps, IngestReport } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";

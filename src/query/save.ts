@@ -13,7 +13,7 @@ import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "../core/content-hash";
 import { HASH_KEY, composeMarkdown } from "../wiki/page-markdown";
 import { fileNamer, pagePath } from "../wiki/page-paths";
-import type { PlannedChange } from "../wiki/planned-change";
+import type { PlannedChange } from "../write/planned-change";
 import type { AskReport } from "./ask";
 import type { Turn } from "./history";
 

@@ -6,7 +6,7 @@
  */
 import { ItemView, type HoverParent, type HoverPopover, type PaneType, type WorkspaceLeaf } from "obsidian";
 import { plural } from "../core/plural";
-import { estimateLine, spentLine } from "../lint/estimate-text";
+import { estimateLine, notCheckedParts, recordedRunLine, spentLine } from "../lint/estimate-text";
 import type { ModelCheckEstimate } from "../lint/model-checks";
 import type { LintReport } from "../lint/run-lint";
 import { CHECKS, type Check, type Finding, type Fix } from "../lint/types";
@@ -202,7 +202,7 @@ export class LintView extends ItemView implements HoverParent {
     this.reportEl.empty();
     if (report.error) this.reportEl.createDiv({ cls: "synapse-lint-error", text: `${report.error.message}` });
     const n = report.findings.length;
-    const model = report.modelChecks ? ` Model checks: ${plural(report.modelChecks.checked, "pair")} checked, ${report.modelChecks.cached} from the cache.` : "";
+    const model = report.modelChecks ? ` Model checks: ${[`${plural(report.modelChecks.checked, "pair")} checked`, `${report.modelChecks.cached} from the cache`, ...notCheckedParts(report.modelChecks)].join(", ")}. ${recordedRunLine(report.modelChecks)}` : "";
     const spent = spentLine(report.usage);
     this.statusEl.setText(`${prefix}${plural(report.pages, "page")} checked: ${n === 0 ? "no findings" : plural(n, "finding")}.${model}${spent ? ` ${spent}` : ""}`);
     this.safeFixes = report.findings.some((f) => f.fixes.some((fix) => fix.safe));

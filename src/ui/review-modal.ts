@@ -8,7 +8,7 @@
  * fixes — asks through `modalReviewHook`.
  */
 import { Modal, type App } from "obsidian";
-import type { ChangeAction } from "../wiki/planned-change";
+import type { ChangeAction } from "../write/planned-change";
 import type { ReviewChange, ReviewHook, ReviewPlan, ReviewSelection } from "../wiki/review";
 import { newPageText, readableChange } from "./review-diff";
 

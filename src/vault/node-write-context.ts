@@ -4,8 +4,8 @@
  * so a lock left by a killed process on this machine is taken over at once.
  */
 import { hostname } from "node:os";
-import type { WriteContext } from "../wiki/write-context";
-import { describeHolder } from "../wiki/write-lock";
+import type { WriteContext } from "../write/write-context";
+import { describeHolder } from "../write/write-lock";
 import { nodeDevice } from "./device-id";
 import { NodeStateStore } from "./node-state-store";
 

@@ -9,7 +9,7 @@ import { SynapseError } from "../core/errors";
 import type { ContradictionClaim } from "../core/schemas";
 import type { StateStore } from "../vault/state-store";
 import { contentHash } from "../core/content-hash";
-import type { PlannedStateChange } from "./planned-change";
+import type { PlannedStateChange } from "../write/planned-change";
 
 /** One contradiction on one page, as the run result reports it. */
 export interface Contradiction {
@@ -176,10 +176,6 @@ function serialiseContradictions(records: readonly ContradictionRecord[]): strin
   return `${JSON.stringify({ version: 1, contradictions: records }, null, 2)}\n`;
 }
 
-async function writeContradictions(state: StateStore, records: readonly ContradictionRecord[]): Promise<void> {
-  await state.write(CONTRADICTIONS_KEY, serialiseContradictions(records));
-}
-
 /** The records with one status changed, and the changed record; throws a clear error when no record has that id. */
 function withStatus(records: ContradictionRecord[], id: string, status: ContradictionRecord["status"], resolution?: string): ContradictionRecord {
   const index = records.findIndex((r) => r.id === id);
@@ -188,14 +184,6 @@ function withStatus(records: ContradictionRecord[], id: string, status: Contradi
   const { resolution: _previous, ...rest } = known;
   const next: ContradictionRecord = { ...rest, status, ...(resolution !== undefined && status !== "open" ? { resolution } : {}) };
   records[index] = next;
-  return next;
-}
-
-/** Sets one record's status; throws a clear error when no record has that id. */
-export async function setContradictionStatus(state: StateStore, id: string, status: ContradictionRecord["status"], resolution?: string): Promise<ContradictionRecord> {
-  const records = await readContradictions(state);
-  const next = withStatus(records, id, status, resolution);
-  await writeContradictions(state, records);
   return next;
 }
 
@@ -214,7 +202,11 @@ export function contradictionStatusChange(id: string, status: ContradictionRecor
   };
 }
 
-/** What a run found, as part of the run (see `recordContradictions`). */
+/**
+ * What a run found, as part of the run (ingest's, or the one lint's model checks make). A
+ * contradiction already recorded keeps its status (one the user dismissed stays dismissed) and
+ * gains the page if it was seen on a new one.
+ */
 export function contradictionsFoundChange(found: readonly Contradiction[], date: string): PlannedStateChange {
   return {
     key: CONTRADICTIONS_KEY,
@@ -224,17 +216,6 @@ export function contradictionsFoundChange(found: readonly Contradiction[], date:
       return next === records ? current : serialiseContradictions(next);
     },
   };
-}
-
-/**
- * Adds what a run found. A contradiction already recorded keeps its status (one the user dismissed
- * stays dismissed) and gains the page if it was seen on a new one.
- */
-export async function recordContradictions(state: StateStore, found: readonly Contradiction[], date: string): Promise<ContradictionRecord[]> {
-  const records = await readContradictions(state);
-  const next = withFound(records, found, date);
-  if (next !== records) await writeContradictions(state, next);
-  return next;
 }
 
 /** The records with what a run found added (the same array when nothing was found). */

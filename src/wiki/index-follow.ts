@@ -7,7 +7,7 @@
  * index.md is already in step nothing is written and no run is recorded.
  */
 import type { VaultPort } from "../vault/vault-port";
-import { applyPlan, type ApplyResult, type WriteContext } from "./apply";
+import { applyPlan, type ApplyResult, type WriteContext } from "../write/apply";
 import { splitFrontmatter } from "../core/markdown";
 import { editIndex, indexPath, logPath, type IndexEdit, type IndexEntry } from "./index-log";
 import { reconcileIndex } from "./index-reconcile";

@@ -5,9 +5,9 @@
  */
 import type { PlannedPage } from "./plan";
 import { rejectionNotes, rejectionsChange, type Rejection } from "./rejections";
-import type { PlannedStateChange } from "./planned-change";
+import type { PlannedStateChange } from "../write/planned-change";
 import type { ReviewChange } from "./review";
-import type { WriterIdentity } from "./write-records";
+import type { WriterIdentity } from "../write/write-records";
 
 /** The related context handed to generate, with the user's refusals after it. */
 export function withRejections(related: string, rejections: readonly Rejection[]): string {

@@ -10,7 +10,7 @@ import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import type { Retriever } from "../retrieval";
-import type { WriteContext } from "./apply";
+import type { WriteContext } from "../write/apply";
 import type { Contradiction } from "./contradictions";
 import type { LinkedNote } from "./canon-notes";
 

@@ -10,7 +10,7 @@
 import * as z from "zod";
 import type { StateStore } from "../vault/state-store";
 import { titleKey } from "./page-identity";
-import type { PageMatch } from "./planned-change";
+import type { PageMatch } from "../write/planned-change";
 
 export const MATCH_VERDICTS_KEY = "match-verdicts.json";
 

@@ -23,7 +23,7 @@ import { findPagesById, registryOf, type PageRegistry } from "./identity";
 import { titleKey } from "./page-identity";
 import { fileNamer } from "./page-paths";
 import { markedSources } from "./provenance";
-import { applyPlan, type WriteContext } from "./apply";
+import { applyPlan, type WriteContext } from "../write/apply";
 import { SourceRegistry, type SourceEntry } from "./source-registry";
 import { existsApart } from "./spelling-twins";
 

@@ -18,7 +18,7 @@ import { titleKey } from "./page-identity";
 import { basenameOf } from "./page-paths";
 import { PageTargets } from "./page-targets";
 import type { MatchVerdicts } from "./match-verdicts";
-import type { PageMatch, PlannedChange } from "./planned-change";
+import type { PageMatch, PlannedChange } from "../write/planned-change";
 import { renderBody } from "./provenance";
 import { hasSectionFrom, retractSource } from "./retract";
 import { triage } from "./triage";
@@ -35,7 +35,7 @@ export interface PlannedPage extends PlannedChange {
   readonly contradictions?: readonly Contradiction[];
 }
 
-export type { PlannedChange } from "./planned-change";
+export type { PlannedChange } from "../write/planned-change";
 
 export interface PlanContext {
   readonly vault: VaultPort;

@@ -12,9 +12,9 @@
 import * as z from "zod";
 import { sourceKey } from "../core/sources";
 import type { StateStore } from "../vault/state-store";
-import type { PlannedStateChange } from "./planned-change";
-import type { WriterIdentity } from "./write-records";
-import { keyName } from "./writer-device";
+import type { PlannedStateChange } from "../write/planned-change";
+import type { WriterIdentity } from "../write/write-records";
+import { keyName } from "../write/writer-device";
 
 export const REJECTIONS_FOLDER = "rejections";
 

@@ -19,7 +19,7 @@ import { isLocked } from "./identity";
 import { indexPath, logPath } from "./index-log";
 import { HASH_KEY, composeMarkdown } from "./page-markdown";
 import { basenameOf } from "./page-paths";
-import type { PlannedChange, PlannedStateChange } from "./planned-change";
+import type { PlannedChange, PlannedStateChange } from "../write/planned-change";
 import { hasSectionFrom, retractSource } from "./retract";
 import { isInFolder } from "./read-note";
 import { SourceRegistry } from "./source-registry";

@@ -3,7 +3,7 @@
  * same hook ingest uses, applied with index.md kept in step, journaled and undone in one step.
  */
 import type { VaultPort } from "../vault/vault-port";
-import { applyPlan, type WriteContext } from "./apply";
+import { applyPlan, type WriteContext } from "../write/apply";
 import { previewChanges, selectReviewed, type ReviewHook } from "./review";
 import { planRetract, type RetractPlan, type RetractRequest, type RetractedPage } from "./retract-note";
 

@@ -7,7 +7,7 @@
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from "diff";
 import type { ReviewMode } from "../settings/schema";
 import type { VaultPort } from "../vault/vault-port";
-import type { ChangeAction, PageMatch, PlannedChange } from "./planned-change";
+import type { ChangeAction, PageMatch, PlannedChange } from "../write/planned-change";
 
 export { REVIEW_MODES, type ReviewMode } from "../settings/schema";
 

@@ -12,7 +12,7 @@
  * means "nothing known", so the worst case is a re-ingest, never a lost note.
  */
 import type { StateStore } from "../vault/state-store";
-import type { PlannedStateChange } from "./planned-change";
+import type { PlannedStateChange } from "../write/planned-change";
 import {
   HashShardSchema,
   NotesShardSchema,

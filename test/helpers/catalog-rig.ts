@@ -9,7 +9,7 @@ import { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import type { WikiCatalog } from "../../src/wiki/ingest-types";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 
 /** Sixty concept pages about "version two of A", sourced from another note. */
 export function fillerPages(count = 60): Record<string, string> {

@@ -2,7 +2,7 @@
 import type { StateStore } from "../../src/vault/state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import type { VaultPort } from "../../src/vault/vault-port";
-import { applyPlan, type WriteContext } from "../../src/wiki/apply";
+import { applyPlan, type WriteContext } from "../../src/write/apply";
 import { SourceRegistry, type RecordedEntry } from "../../src/wiki/source-registry";
 
 export async function recordSource(

@@ -5,8 +5,8 @@
  */
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
-import type { WriterIdentity } from "../../src/wiki/write-records";
+import type { WriteContext } from "../../src/write/apply";
+import type { WriterIdentity } from "../../src/write/write-records";
 
 export interface Device {
   readonly name: string;

@@ -5,11 +5,12 @@ import { dismissContradiction, resolveContradiction } from "../../src/lint/settl
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
-import { readContradictions, recordContradictions } from "../../src/wiki/contradictions";
+import type { WriteContext } from "../../src/write/apply";
+import { readContradictions } from "../../src/wiki/contradictions";
+import { recordContradictions } from "../helpers/record-contradictions";
 import { ingestNote } from "../../src/wiki/ingest-note";
-import { undoLastRun } from "../../src/wiki/undo";
-import { readHistory } from "../../src/wiki/run-history";
+import { undoLastRun } from "../../src/write/undo";
+import { readHistory } from "../../src/write/run-history";
 import { splitFrontmatter } from "../../src/core/markdown";
 import { isUnedited, parseBody } from "../../src/wiki/provenance";
 import { ScriptedProvider, aPage } from "../builders";
@@ -54,7 +55,7 @@ describe("contradictions in lint", () => {
     expect(finding?.message).toMatch(/^B says .+ but A says /);
     // The record id is for the CLI's --resolve and --dismiss; a person reads the sources and passages.
     expect(finding?.message).not.toMatch(/c-[0-9a-f]{4}/);
-    expect(finding?.fixes.map((f) => `${f.kind} ${f.params.keep ?? ""}`.trim())).toEqual(["resolve-contradiction 1", "resolve-contradiction 2", "dismiss-contradiction"]);
+    expect(finding?.fixes.map((f) => `${f.kind} ${f.kind === "resolve-contradiction" ? f.params.keep : ""}`.trim())).toEqual(["resolve-contradiction 1", "resolve-contradiction 2", "dismiss-contradiction"]);
   });
 
   it("resolving keeps one side: the other passage and the callout leave the page, the record is resolved, and undo restores every byte", async () => {

@@ -10,6 +10,7 @@ import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { FakeModel } from "./fake-model";
 import { SIMILAR_WIKI } from "./similar-wiki";
+import { removedBy } from "../helpers/fixes";
 
 const page = (title: string, body: string) => `---\ntype: concept\ntitle: ${title}\nsources: [notes/history.md]\n---\n\n${body}\n`;
 
@@ -33,7 +34,7 @@ const WIKI: Record<string, string> = {
 };
 
 const duplicatePairs = (report: LintReport) =>
-  report.findings.filter((f) => f.check === "duplicate").map((f) => [f.page, f.fixes[0]?.params.remove ?? ""].sort().join(" + ")).sort();
+  report.findings.filter((f) => f.check === "duplicate").map((f) => [f.page, removedBy(f.fixes[0])].sort().join(" + ")).sort();
 
 describe("lint's duplicates respect distinct subjects", () => {
   it("never proposes merging World War I with II, or Vitamin A with B, by similarity of words", async () => {

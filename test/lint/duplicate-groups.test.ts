@@ -5,7 +5,8 @@ import { chooseFixes, planFixes } from "../../src/lint/fixes";
 import { loadSnapshot } from "../../src/lint/snapshot";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan } from "../../src/wiki/apply";
+import { applyPlan } from "../../src/write/apply";
+import { removedBy } from "../helpers/fixes";
 
 const page = (title: string) => `---\ntype: concept\ntitle: ${title}\nsources: [notes/a.md]\n---\n\nAbout ${title}.\n`;
 
@@ -22,7 +23,7 @@ describe("lint's duplicate check, one finding per group of pages sharing a name"
     const found = await duplicates(files);
     expect(found).toHaveLength(8);
     expect(found.map((f) => f.page).sort()).toEqual(titles.map((t) => `wiki/concepts/${t}.md`));
-    const removed = found.flatMap((f) => f.fixes.map((x) => x.params.remove));
+    const removed = found.flatMap((f) => f.fixes.map(removedBy));
     expect(removed).toHaveLength(8 * 12);
     expect(new Set(removed).size).toBe(8 * 12);
     expect(found[0]?.message).toMatch(/^"Topic \d" and 12 other pages name the same thing: /);

@@ -98,7 +98,7 @@ describe("exact checks and excluded folders", () => {
 
 describe("missing-source-note's suggested note", () => {
   const sourcePage = (title: string) => `---\ntype: source\ntitle: ${title}\nsources: [notes/${title}.md]\n---\n\nWhat the note said.\n`;
-  const fixesOf = (findings: Awaited<ReturnType<typeof lint>>) => findings.filter((f) => f.check === "missing-source-note").map((f) => f.fixes.map((x) => `${x.kind} ${x.params.to ?? x.params.source}`));
+  const fixesOf = (findings: Awaited<ReturnType<typeof lint>>) => findings.filter((f) => f.check === "missing-source-note").map((f) => f.fixes.map((x) => `${x.kind} ${"to" in x.params ? x.params.to : "source" in x.params ? x.params.source : ""}`));
 
   it("never suggests the page itself when the lost note had the page's name", async () => {
     const findings = await lint({ "wiki/sources/Ada.md": sourcePage("Ada") });

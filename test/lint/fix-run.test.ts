@@ -11,11 +11,11 @@ import { runLint, type LintDeps } from "../../src/lint/run-lint";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote, planIngest } from "../../src/wiki/ingest-note";
-import type { PlannedChange } from "../../src/wiki/planned-change";
-import { readHistory } from "../../src/wiki/run-history";
-import { undoLastRun } from "../../src/wiki/undo";
+import type { PlannedChange } from "../../src/write/planned-change";
+import { readHistory } from "../../src/write/run-history";
+import { undoLastRun } from "../../src/write/undo";
 import { ScriptedProvider, aPage } from "../builders";
 
 const NOW = () => Date.UTC(2026, 11, 1, 0, 30);

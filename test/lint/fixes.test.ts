@@ -6,9 +6,9 @@ import { loadSnapshot } from "../../src/lint/snapshot";
 import type { FixKind } from "../../src/lint/types";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type WriteContext } from "../../src/wiki/apply";
+import { applyPlan, type WriteContext } from "../../src/write/apply";
 import { newSection, renderBody } from "../../src/wiki/provenance";
-import { undoLastRun } from "../../src/wiki/undo";
+import { undoLastRun } from "../../src/write/undo";
 import { PLANTED } from "./planted-wiki";
 import { executableParts } from "../helpers/executable-markdown";
 

@@ -5,7 +5,7 @@ import { chooseFixes, planFixes } from "../../src/lint/fixes";
 import { loadSnapshot } from "../../src/lint/snapshot";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan } from "../../src/wiki/apply";
+import { applyPlan } from "../../src/write/apply";
 
 const page = (type: string, title: string) => `---\ntype: ${type}\ntitle: ${title}\nsources: [notes/a.md]\n---\n\n${title} text.\n`;
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { runLint, type LintDeps } from "../../src/lint/run-lint";
-import { applyPlan, type PlannedChange } from "../../src/wiki/apply";
-import { foreignJournals } from "../../src/wiki/journal";
-import { readHistory } from "../../src/wiki/run-history";
+import { applyPlan, type PlannedChange } from "../../src/write/apply";
+import { foreignJournals } from "../../src/write/journal";
+import { readHistory } from "../../src/write/run-history";
 import { aDevice, copyFiles, copyState, type Device } from "../helpers/two-devices";
 
 const NOW = () => Date.UTC(2026, 11, 2, 1, 0);

@@ -7,8 +7,9 @@ import { loadSnapshot } from "../../src/lint/snapshot";
 import type { Finding } from "../../src/lint/types";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type WriteContext } from "../../src/wiki/apply";
-import { undoLastRun } from "../../src/wiki/undo";
+import { applyPlan, type WriteContext } from "../../src/write/apply";
+import { undoLastRun } from "../../src/write/undo";
+import { removedBy } from "../helpers/fixes";
 
 const NOW = () => Date.UTC(2026, 11, 1, 1, 0);
 
@@ -143,7 +144,7 @@ describe("any sequence of merges", () => {
         const after = await files(vault);
         const surviving = Object.keys(after).filter((p) => p.startsWith("wiki/concepts/"));
         const removed = Object.keys(initial).filter((p) => !(p in after));
-        expect(removed.sort()).toEqual([...new Set(plan.planned.map((c) => c.fix.params.remove ?? ""))].sort());
+        expect(removed.sort()).toEqual([...new Set(plan.planned.map((c) => removedBy(c.fix)))].sort());
         for (let i = 0; i < N; i++) {
           // Every page's text is still in the wiki, and its source still cited there.
           expect(surviving.some((p) => (after[p] ?? "").includes(`Body number ${i}.`))).toBe(true);

@@ -7,9 +7,11 @@ import { dismissContradiction } from "../../src/lint/settle-contradiction";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { readContradictions, recordContradictions } from "../../src/wiki/contradictions";
-import { acquireWriteLock } from "../../src/wiki/write-lock";
+import { readContradictions } from "../../src/wiki/contradictions";
+import { recordContradictions } from "../helpers/record-contradictions";
+import { acquireWriteLock } from "../../src/write/write-lock";
 import { estimateLine } from "../../src/lint/estimate-text";
+import { humanLintReport } from "../../src/cli/lint-report";
 import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
 import { REPLY_TOKENS } from "../../src/lint/pair-prompt";
 import { FakeModel, type Reply } from "./fake-model";
@@ -172,6 +174,29 @@ describe("lint's model checks (fake backend)", () => {
     const next = new FakeModel(adaJudge);
     await runLint(deps(vault, store, next), { modelChecks: true });
     expect(next.calls).toHaveLength(2);
+  });
+
+  it("a verdict whose every quoted passage is made up is no verdict: not recorded, not cached, reported as not checked, asked again", async () => {
+    // The Ada pair "contradicts", but neither quote is on either page.
+    const madeUp: Reply = (messages) =>
+      titlesIn(messages).join("|") === "Ada|Ada Lovelace"
+        ? JSON.stringify({ contradictions: [{ first: "Ada was born on the Moon.", second: "Ada was born on Mars in 1900." }], duplicate: false, reason: "Different birthplaces." })
+        : '{"contradictions": [], "duplicate": false, "reason": "Different subjects."}';
+    const store = new MemoryStateStore();
+    const vault = new MemoryVault(wiki());
+    const model = new FakeModel(madeUp);
+    const report = await runLint(deps(vault, store, model), { modelChecks: true });
+    expect(report.error).toBeNull();
+    expect(report.modelChecks).toMatchObject({ checked: 3, unverified: 1, unreadable: 0, unchecked: 0 });
+    expect(await readContradictions(store)).toEqual([]);
+    // Not asked again in this run: four pairs, four calls.
+    expect(model.calls).toHaveLength(4);
+    expect(humanLintReport(report, false)).toContain("1 not checked: no quote on the pages (asked again next time)");
+    const next = new FakeModel(adaJudge);
+    const again = await runLint(deps(vault, store, next), { modelChecks: true });
+    expect(next.calls.map(titlesIn)).toEqual([["Ada", "Ada Lovelace"]]);
+    expect(again.modelChecks).toMatchObject({ cached: 3, checked: 1, unverified: 0 });
+    expect((await readContradictions(store)).map((r) => r.passages)).toEqual([[BORN_1815, BORN_1816]]);
   });
 
   it("stays within the token budget and says how many pairs it left out", async () => {

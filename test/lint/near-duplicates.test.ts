@@ -17,10 +17,11 @@ import { MemoryVault } from "../../src/vault/memory-vault";
 import { corpusNotes } from "../helpers/corpus";
 import { itWithCorpus } from "../helpers/with-corpus";
 import { SIMILAR_PAIRS, SIMILAR_WIKI } from "./similar-wiki";
+import { removedBy } from "../helpers/fixes";
 
 const lintDeps = (files: Record<string, string>) => ({ vault: new MemoryVault(files), store: new MemoryStateStore(), settings: DEFAULT_SETTINGS });
 const bySimilarity = (report: LintReport) =>
-  report.findings.filter((f) => f.check === "duplicate" && f.message.includes("alike in their words")).map((f) => `${f.page} ← ${f.fixes[0]?.params.remove ?? ""}`).sort();
+  report.findings.filter((f) => f.check === "duplicate" && f.message.includes("alike in their words")).map((f) => `${f.page} ← ${removedBy(f.fixes[0])}`).sort();
 
 describe("duplicates by similarity of words", () => {
   it("the threshold separates pages about one subject in other words from pages that are only related", async () => {

@@ -3,7 +3,7 @@ import { runLint, type LintDeps } from "../../src/lint/run-lint";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { noteFingerprint } from "../../src/wiki/source-registry";
 import { recordSource } from "../helpers/record-source";
 

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { LINT_VIEW_TYPE, type LintView } from "../../src/ui/lint-view";
 import { SIMILAR_PAIRS, SIMILAR_WIKI } from "../lint/similar-wiki";
 import { loadPlugin } from "./plugin-harness";
+import { removedBy } from "../helpers/fixes";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -25,7 +26,7 @@ describe("Check wiki health: duplicates by similarity", () => {
     const view = await openView();
     const report = await view.check(false);
     expect(report?.error).toBeNull();
-    const pairs = (report?.findings ?? []).filter((f) => f.check === "duplicate" && f.message.includes("alike in their words")).map((f) => `${f.page} ← ${f.fixes[0]?.params.remove ?? ""}`).sort();
+    const pairs = (report?.findings ?? []).filter((f) => f.check === "duplicate" && f.message.includes("alike in their words")).map((f) => `${f.page} ← ${removedBy(f.fixes[0])}`).sort();
     expect(pairs).toEqual(SIMILAR_PAIRS);
     const group = view.contentEl.querySelector<HTMLElement>('.synapse-lint-group[data-check="duplicate"]');
     expect(group?.querySelector("h4")?.textContent).toBe("Duplicates (2)");

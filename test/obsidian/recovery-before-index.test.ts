@@ -5,7 +5,7 @@
 import { afterEach, expect, it, vi } from "vitest";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
 import { pluginWriteContext } from "../../src/obsidian/write-context";
-import { applyPlan } from "../../src/wiki/apply";
+import { applyPlan } from "../../src/write/apply";
 import { nextMacrotask } from "../helpers/eventually";
 import { loadPlugin, MANIFEST } from "./plugin-harness";
 import { readyIndex } from "../helpers/index-internals";

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ObsidianVault } from "../../src/obsidian/obsidian-vault";
 import { undoLastChange } from "../../src/obsidian/undo-service";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { applyPlan, type WriteContext } from "../../src/wiki/apply";
+import { applyPlan, type WriteContext } from "../../src/write/apply";
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -7,10 +7,10 @@ import { ProposalStore } from "../../src/proposals/proposal-store";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
-import { readHistory } from "../../src/wiki/run-history";
-import { undoLastRun } from "../../src/wiki/undo";
+import { readHistory } from "../../src/write/run-history";
+import { undoLastRun } from "../../src/write/undo";
 import { ScriptedProvider, aPage } from "../builders";
 
 const NOW = () => Date.UTC(2026, 11, 2, 7, 0);

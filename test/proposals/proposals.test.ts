@@ -7,9 +7,9 @@ import { ProposalStore } from "../../src/proposals/proposal-store";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
-import { readHistory } from "../../src/wiki/run-history";
+import { readHistory } from "../../src/write/run-history";
 import { SOURCE_PATH, ScriptedProvider, aPage } from "../builders";
 import { makeVault, readVaultFile, snapshot } from "../helpers/temp-vault";
 

@@ -3,8 +3,8 @@ import type { AskReport } from "../../src/query/ask";
 import { planAnswerPage, QUERY_KEY, saveReviewTitle } from "../../src/query/save";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type WriteContext } from "../../src/wiki/apply";
-import { undoLastRun } from "../../src/wiki/undo";
+import { applyPlan, type WriteContext } from "../../src/write/apply";
+import { undoLastRun } from "../../src/write/undo";
 import { executableParts } from "../helpers/executable-markdown";
 
 const NOW = () => Date.UTC(2026, 10, 30, 18, 0);

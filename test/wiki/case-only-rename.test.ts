@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { SourceRegistry } from "../../src/wiki/source-registry";
 import { aPage, ScriptedProvider } from "../builders";

@@ -11,7 +11,7 @@ import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { NodeVault } from "../../src/vault/node-vault";
 import type { VaultPort } from "../../src/vault/vault-port";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { SourceRegistry } from "../../src/wiki/source-registry";
 import { existsApart } from "../../src/wiki/spelling-twins";

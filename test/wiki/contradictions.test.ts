@@ -5,8 +5,8 @@ import {
   conflictingFigures,
   flaggedContradictions,
   readContradictions,
-  recordContradictions,
 } from "../../src/wiki/contradictions";
+import { recordContradictions } from "../helpers/record-contradictions";
 
 const A = "notes/a.md";
 const B = "notes/b.md";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { followPages } from "../../src/wiki/index-follow";
-import { readHistory } from "../../src/wiki/run-history";
-import { undoLastRun } from "../../src/wiki/undo";
+import { readHistory } from "../../src/write/run-history";
+import { undoLastRun } from "../../src/write/undo";
 
 const page = (title: string) => `---\ntype: concept\ntitle: ${title}\nsources: [notes/a.md]\n---\n\n${title}.\n`;
 const INDEX = "# Wiki index\n\n## Concepts\n\n- [[wiki/concepts/Alpha|Alpha]] — my note on it\n- [[wiki/concepts/Beta|Beta]]\n- [[wiki/concepts/Gamma|Gamma]]\n";

@@ -12,13 +12,13 @@ import type { WikiPage } from "../../src/core/schemas";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { followPages } from "../../src/wiki/index-follow";
 import { ENTRY } from "../../src/wiki/index-entry";
 import { editIndex } from "../../src/wiki/index-log";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { retractNote } from "../../src/wiki/retract-run";
-import { previewUndo, undoLastRun } from "../../src/wiki/undo";
+import { previewUndo, undoLastRun } from "../../src/write/undo";
 import { aPage, ScriptedProvider } from "../builders";
 
 const NOTES = ["notes/Ada.md", "notes/Grace.md"] as const;

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { editIndexByLines, editIndexWithChange, type IndexEntry } from "../../src/wiki/index-log";
 import { keyOf } from "../../src/wiki/index-entry";
-import { applyLineChange, revertLineChange } from "../../src/wiki/line-changes";
+import { applyLineChange, revertLineChange } from "../../src/write/line-changes";
 
 const TYPES = ["source", "entity", "concept"] as const;
 const FOLDERS: Record<string, string> = { source: "sources", entity: "entities", concept: "concepts" };

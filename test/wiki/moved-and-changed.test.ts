@@ -14,7 +14,7 @@ import { MemoryVault } from "../../src/vault/memory-vault";
 import { NodeStateStore } from "../../src/vault/node-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
 import type { VaultPort } from "../../src/vault/vault-port";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { parseBody } from "../../src/wiki/provenance";
 import { SourceRegistry } from "../../src/wiki/source-registry";

@@ -15,7 +15,7 @@ import { sourceKey } from "../../src/core/sources";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { parseBody } from "../../src/wiki/provenance";
 import { aPage, ScriptedProvider } from "../builders";

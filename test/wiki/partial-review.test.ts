@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import type { ReviewPlan, ReviewSelection } from "../../src/wiki/review";
 import { aPage, ScriptedProvider } from "../builders";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { WikiPage } from "../../src/core/schemas";
 import { cleanTitle, nameKey } from "../../src/core/unicode";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan } from "../../src/wiki/apply";
+import { applyPlan } from "../../src/write/apply";
 import { planPages, type PlanContext } from "../../src/wiki/plan";
 import { aPage } from "../builders";
 import { aWriteRun } from "../helpers/write-run";

@@ -3,12 +3,12 @@ import { splitFrontmatter } from "../../src/core/markdown";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { parseBody } from "../../src/wiki/provenance";
 import { retractNote } from "../../src/wiki/retract-run";
 import { SourceRegistry } from "../../src/wiki/source-registry";
-import { undoLastRun } from "../../src/wiki/undo";
+import { undoLastRun } from "../../src/write/undo";
 import { aPage, ScriptedProvider } from "../builders";
 
 const A = "notes/A.md";

@@ -3,11 +3,11 @@ import { splitFrontmatter } from "../../src/core/markdown";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { parseBody } from "../../src/wiki/provenance";
 import { retractSource } from "../../src/wiki/retract";
-import { undoLastRun } from "../../src/wiki/undo";
+import { undoLastRun } from "../../src/write/undo";
 import { aPage, ScriptedProvider } from "../builders";
 import { crowdedCatalogRig } from "../helpers/catalog-rig";
 

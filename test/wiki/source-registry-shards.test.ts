@@ -6,13 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type WriteContext } from "../../src/wiki/apply";
-import { JOURNAL_KEY } from "../../src/wiki/journal";
-import { recoverInterruptedRun } from "../../src/wiki/recover";
-import { readHistory } from "../../src/wiki/run-history";
+import { applyPlan, type WriteContext } from "../../src/write/apply";
+import { JOURNAL_KEY } from "../../src/write/journal";
+import { recoverInterruptedRun } from "../../src/write/recover";
+import { readHistory } from "../../src/write/run-history";
 import { SOURCES_KEY, SourceRegistry, noteFingerprint, type RecordedEntry } from "../../src/wiki/source-registry";
 import { migrateWholeRegistry, notesShardKey } from "../../src/wiki/source-registry-shards";
-import { undoLastRun } from "../../src/wiki/undo";
+import { undoLastRun } from "../../src/write/undo";
 import { recordSource } from "../helpers/record-source";
 
 const entry = (hash: string, pages: string[] = ["wiki/a.md"]): RecordedEntry => ({ hash, ingestedAt: "2026-11-30T10:00:00.000Z", wikiFolder: "wiki", pages, runId: null });

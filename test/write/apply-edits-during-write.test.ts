@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toSynapseError } from "../../src/core/errors";
 import { NodeVault } from "../../src/vault/node-vault";
-import { applyPlan, type PlannedChange } from "../../src/wiki/apply";
+import { applyPlan, type PlannedChange } from "../../src/write/apply";
 import { hookedFs, type Boundary } from "../helpers/hooked-fs";
 import { makeVault, snapshot } from "../helpers/temp-vault";
 import { aWriteRun } from "../helpers/write-run";

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type ApplyRun, type PlannedChange, type WriteContext } from "../../src/wiki/apply";
-import { previewUndo, undoLastRun } from "../../src/wiki/undo";
+import { applyPlan, type ApplyRun, type PlannedChange, type WriteContext } from "../../src/write/apply";
+import { previewUndo, undoLastRun } from "../../src/write/undo";
 
 const NOW = () => Date.UTC(2026, 10, 30, 18, 0);
 const context = (store: MemoryStateStore, pid = 1): WriteContext => ({ store, writer: { kind: "cli", pid, host: "here" }, lock: { waitMs: 60_000 } });

@@ -13,11 +13,11 @@ import type { WikiPage } from "../../src/core/schemas";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import type { WriteContext } from "../../src/wiki/apply";
+import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { isUnedited, parseBody } from "../../src/wiki/provenance";
-import { readHistory } from "../../src/wiki/run-history";
-import { previewUndo, undoLastRun } from "../../src/wiki/undo";
+import { readHistory } from "../../src/write/run-history";
+import { previewUndo, undoLastRun } from "../../src/write/undo";
 import { aPage, ScriptedProvider } from "../builders";
 
 const NOTES = ["notes/Ada.md", "notes/Grace.md"] as const;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SynapseError } from "../../src/core/errors";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { acquireWriteLock, DEFAULT_STALE_AFTER_MS, type LockOptions } from "../../src/wiki/write-lock";
-import type { LockRecord, WriterIdentity } from "../../src/wiki/write-records";
+import { acquireWriteLock, DEFAULT_STALE_AFTER_MS, type LockOptions } from "../../src/write/write-lock";
+import type { LockRecord, WriterIdentity } from "../../src/write/write-records";
 
 const NOW = Date.UTC(2026, 11, 2, 1, 0);
 const laptop = { id: "laptop-0001", name: "laptop" };

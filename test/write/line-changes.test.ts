@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { editIndex, upsertIndex } from "../../src/wiki/index-log";
-import { applyLineChange, lineChange, revertLineChange } from "../../src/wiki/line-changes";
+import { applyLineChange, lineChange, revertLineChange } from "../../src/write/line-changes";
 
 /** Lines drawn from a small alphabet, so that texts share lines and the diff has to resync. */
 const line = fc.oneof(fc.constantFrom("", "## Concepts", "- [[a|A]]", "- [[b|B]]", "x\r", " "), fc.string({ maxLength: 6 }));

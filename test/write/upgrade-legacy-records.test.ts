@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { applyPlan, type PlannedChange } from "../../src/wiki/apply";
-import { foreignJournals } from "../../src/wiki/journal";
-import { describeRecovery, recoverInterruptedRun } from "../../src/wiki/recover";
-import type { LockRecord, WriterIdentity } from "../../src/wiki/write-records";
+import { applyPlan, type PlannedChange } from "../../src/write/apply";
+import { foreignJournals } from "../../src/write/journal";
+import { describeRecovery, recoverInterruptedRun } from "../../src/write/recover";
+import type { LockRecord, WriterIdentity } from "../../src/write/write-records";
 import { aDevice, copyState, type Device } from "../helpers/two-devices";
 
 const NOW = () => Date.UTC(2026, 11, 2, 1, 0);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { lastUndoableRun, newRunId, recordRun, readHistory, HISTORY_LIMIT } from "../../src/wiki/run-history";
-import { JournalSchema, LockSchema, parseRecord, type RunRecord, type WriterIdentity } from "../../src/wiki/write-records";
-import { deviceName, journalKeyOf, lockKeyOf, sameDevice } from "../../src/wiki/writer-device";
+import { lastUndoableRun, newRunId, recordRun, readHistory, HISTORY_LIMIT } from "../../src/write/run-history";
+import { JournalSchema, LockSchema, parseRecord, type RunRecord, type WriterIdentity } from "../../src/write/write-records";
+import { deviceName, journalKeyOf, lockKeyOf, sameDevice } from "../../src/write/writer-device";
 
 const laptop: WriterIdentity = { kind: "cli", pid: 1, host: "laptop", device: { id: "laptop-0001", name: "laptop" } };
 const desk: WriterIdentity = { kind: "plugin", pid: null, host: null, device: { id: "desk-0002", name: "desk" } };

@@ -5,11 +5,11 @@ import { SynapseError } from "../../src/core/errors";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { NodeVault } from "../../src/vault/node-vault";
-import { applyPlan, type ApplyRun, type PlannedChange, type PlannedStateChange, type WriteContext } from "../../src/wiki/apply";
-import { JOURNAL_KEY } from "../../src/wiki/journal";
-import { recoverInterruptedRun } from "../../src/wiki/recover";
-import { readHistory, HISTORY_LIMIT } from "../../src/wiki/run-history";
-import { JournalSchema } from "../../src/wiki/write-records";
+import { applyPlan, type ApplyRun, type PlannedChange, type PlannedStateChange, type WriteContext } from "../../src/write/apply";
+import { JOURNAL_KEY } from "../../src/write/journal";
+import { recoverInterruptedRun } from "../../src/write/recover";
+import { readHistory, HISTORY_LIMIT } from "../../src/write/run-history";
+import { JournalSchema } from "../../src/write/write-records";
 import { tempDir } from "../helpers/temp-vault";
 
 const NOW = () => Date.UTC(2026, 10, 30, 18, 0);

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
 import { contentHash } from "../../src/core/content-hash";
-import { rollBackEntries } from "../../src/wiki/journal";
-import type { JournalEntry } from "../../src/wiki/write-records";
+import { rollBackEntries } from "../../src/write/journal";
+import type { JournalEntry } from "../../src/write/write-records";
 import { hookedFs } from "../helpers/hooked-fs";
 import { makeVault } from "../helpers/temp-vault";
 

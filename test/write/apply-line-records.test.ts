@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { applyPlan, type ApplyRun, type PlannedChange } from "../../src/wiki/apply";
-import { JOURNAL_KEY } from "../../src/wiki/journal";
-import { recoverInterruptedRun } from "../../src/wiki/recover";
-import { readHistory, recordRun } from "../../src/wiki/run-history";
-import { undoLastRun } from "../../src/wiki/undo";
-import { JournalSchema } from "../../src/wiki/write-records";
+import { applyPlan, type ApplyRun, type PlannedChange } from "../../src/write/apply";
+import { JOURNAL_KEY } from "../../src/write/journal";
+import { recoverInterruptedRun } from "../../src/write/recover";
+import { readHistory, recordRun } from "../../src/write/run-history";
+import { undoLastRun } from "../../src/write/undo";
+import { JournalSchema } from "../../src/write/write-records";
 
 const NOW = () => Date.UTC(2026, 10, 30, 18, 0);
 const writer = { kind: "cli" as const, pid: 5, host: "h" };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { applyPlan, type PlannedChange } from "../../src/wiki/apply";
-import { foreignJournals } from "../../src/wiki/journal";
-import { describeRecovery, recoverInterruptedRun } from "../../src/wiki/recover";
-import { readHistory } from "../../src/wiki/run-history";
-import { previewUndo } from "../../src/wiki/undo";
+import { applyPlan, type PlannedChange } from "../../src/write/apply";
+import { foreignJournals } from "../../src/write/journal";
+import { describeRecovery, recoverInterruptedRun } from "../../src/write/recover";
+import { readHistory } from "../../src/write/run-history";
+import { previewUndo } from "../../src/write/undo";
 import { aDevice, copyFiles, copyState, mirrorState, type Device } from "../helpers/two-devices";
 
 const NOW = () => Date.UTC(2026, 11, 2, 1, 0);
