@@ -11,18 +11,16 @@ const SRC = join(import.meta.dirname, "../../src");
 const edges = importEdges(SRC);
 
 /**
- * wiki → retrieval: the ingest packs its context with retrieval; retrieval → wiki: it hashes notes
- * (content-hash), strips provenance and skips index.md/log.md (index-log); write → vault and
- * vault → write: the Node write context names the lock's holder (write-lock); wiki → write: the
- * ingest, retract and index follow apply their plans; write → wiki: the engine keeps index.md and
- * log.md in step (index-log, index-reconcile), hashes what it journals (content-hash), splits an
- * old whole registry (source-registry-shards) and reverts the records its runs change
- * (contradictions). Moving those pieces down (content hash and wiki paths to core, the index/log
- * maintenance handed to applyPlan by its callers) would make the folders a strict order.
+ * write → vault and vault → write: the Node write context names the lock's holder (write-lock);
+ * wiki → write: the ingest, retract and index follow apply their plans; write → wiki: the engine
+ * keeps index.md and log.md in step (index-log, index-reconcile), splits an old whole registry
+ * (source-registry-shards) and reverts the records its runs change (contradictions). Handing the
+ * index/log maintenance to applyPlan by its callers would make the folders a strict order.
+ * Retrieval is below all of them: it imports core and the vault's port types only.
  * cli ↔ mcp: `synapse mcp` is a CLI command; its server reuses the CLI's flags, settings and
  * recovery, and the command table names it (lazily). Moving src/mcp under src/cli would end it.
  */
-const KNOWN_FOLDER_CYCLES = [["retrieval", "vault", "wiki", "write"], ["cli", "mcp"]];
+const KNOWN_FOLDER_CYCLES = [["vault", "wiki", "write"], ["cli", "mcp"]];
 
 describe("imports in src/", () => {
   it("are read from the sources", () => {
