@@ -11,6 +11,7 @@
  * model endpoints (/v1/messages, /v1/chat/completions streamed) answer too, for retries. What each
  * request gets is the test's `answer`: a reply text, an error, or "expired".
  */
+import { replyResponse } from "../../src/batch/replies";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -219,7 +220,13 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
     const a = answer(request);
     if (a.kind !== "text") return json(res, 400, options.protocol === "anthropic" ? { type: "error", error: { type: "invalid_request_error", message: a.kind === "errored" ? a.message : "expired" } } : { error: { message: "refused", type: "invalid_request_error" } });
     const usage = a.usage ?? DEFAULT_USAGE;
-    if (options.protocol === "anthropic") return json(res, 200, anthropicMessage(body, a.text, usage));
+    if (options.protocol === "anthropic" && body.stream !== true) return json(res, 200, anthropicMessage(body, a.text, usage));
+    if (options.protocol === "anthropic") {
+      // A streamed request (the adapter streams structured calls) gets the message as Anthropic's events.
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      void replyResponse("anthropic", anthropicMessage(body, a.text, usage), true).text().then((events) => res.end(events));
+      return;
+    }
     res.writeHead(200, { "content-type": "text/event-stream" });
     const chunk = { id: "c", object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta: { role: "assistant", content: a.text }, finish_reason: "stop" }] };
     res.write(`data: ${JSON.stringify(chunk)}\n\n`);
