@@ -98,7 +98,6 @@ const PASSES = [
 
 const PROTOCOLS = [
   { protocol: "anthropic", model: "claude-sonnet-4-6", profile: (url: string) => ({ anthropic: { baseUrl: url, model: "claude-sonnet-4-6" } }) },
-  { protocol: "anthropic", model: "claude-sonnet-4-5", profile: (url: string) => ({ anthropic: { baseUrl: url, model: "claude-sonnet-4-5" } }) },
   { protocol: "openai", model: "gpt-4.1-mini", profile: (url: string) => ({ openai: { preset: "custom", baseUrl: `${url}/v1`, model: "gpt-4.1-mini" } }) },
 ] as const;
 
