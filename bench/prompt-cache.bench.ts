@@ -1,43 +1,100 @@
 /**
  * The input cost of ingesting 20 related notes with prompt caching against without it (issue 28),
- * on Anthropic (Claude Sonnet 4.6) and OpenAI (GPT-4.1 mini): each note's analysis and pages
- * against the scripted servers, which count every prompt from the request and report cache reads
- * and writes as each provider documents them (test/helpers/scripted-prompt-cache.ts). The same
- * tokens are priced twice — with the cache's rates, and all as ordinary input, which is what a run
- * without caching pays — so the figure is a ratio of costs, not a timing.
+ * through the real ingest: `ingestNote` with the vault's search index as its retriever and
+ * catalogue, each run planned and applied into a temporary vault, so every note sees the pages the
+ * notes before it wrote (and updated), as a folder ingest does. The adapters talk to the scripted
+ * servers, which count every prompt from the request and report cache reads and writes as each
+ * provider documents them (test/helpers/scripted-prompt-cache.ts). The same tokens are priced twice
+ * — with the cache's rates, and all as ordinary input, which is what a run without caching pays —
+ * so the figure is a ratio of costs, not a timing.
  *
- * The notes are about one subject, so the analysis of each is told the same wiki context (what the
- * wiki holds and the titles of the related pages). The notes differ; the instructions and the
- * schema are the same for all. Only a prefix past the provider's minimum is cached (1,024 tokens on
- * OpenAI, 1,024–4,096 by Claude model), so a ratio of 1 says the repeated part of Synapse's
- * requests is still shorter than that minimum.
+ * The notes are about one subject (Bases): each is the fixture note with a section of its own on
+ * one of ten sub-topics. The scripted model writes, for each note, its source page and updates of
+ * two concept pages (the subject and the sub-topic), as a model would. Only a prefix past the
+ * provider's minimum is cached (1,024 tokens on OpenAI; 1,024–4,096 by Claude model).
+ * `npm run bench -- --only=prompt-cache` runs this alone.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { orchestrate } from "../src/core/orchestrator";
 import { costAt, priceFor } from "../src/core/pricing";
-import { createRunContext } from "../src/core/run-context";
 import { createProvider } from "../src/providers/factory";
+import { indexCatalog } from "../src/retrieval/catalog";
+import { syncIndex } from "../src/retrieval/sync";
+import { VaultIndex } from "../src/retrieval/vault-index";
 import { SettingsSchema } from "../src/settings/schema";
+import { MemoryStateStore } from "../src/vault/memory-state-store";
+import { MemoryVault } from "../src/vault/memory-vault";
+import { ingestNote } from "../src/wiki/ingest-note";
 import { FIXTURE_NOTES } from "../test/helpers/fixture-notes";
-import { startScriptedServer } from "../test/helpers/scripted-server";
+import { startScriptedServer, type RecordedRequest, type Reply } from "../test/helpers/scripted-server";
 import type { BenchResult } from "./stats";
 
 const NOTES = 20;
-const FIXTURES = new URL("../test/fixtures/providers/", import.meta.url);
-const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), "utf8");
 const BASE_NOTE = readFileSync(join(FIXTURE_NOTES, "en/Bases/Introduction to Bases.md"), "utf8");
-const SOURCE_IN_FIXTURE = "notes/Introduction to Bases.md";
+const SUBTOPICS = ["Table view", "Cards view", "Filters", "Formulas", "Sorting", "Grouping", "Embedding a base", "Properties", "Summaries", "Bases syntax"];
 
-/** What a wiki of a few hundred pages tells the analysis of a note about Bases: its size and the related titles. */
-const WIKI_CONTEXT = `The wiki (folder "wiki") has 312 pages. Link to existing pages by their exact title, and update a page that covers the same subject instead of writing it again under another title. The pages most related to this note, best first: ${Array.from(
-  { length: 40 },
-  (_, i) => ["Bases", "Base views", "Table view", "Cards view", "Filters", "Formulas", "Properties", "Sorting", "Grouping", "Embedding a base"][i % 10] + (i >= 10 ? ` (${Math.floor(i / 10) + 1})` : ""),
-).join("; ")}`;
-
-function relatedNote(index: number): { path: string; text: string } {
-  return { path: `notes/Bases ${index + 1}.md`, text: `${BASE_NOTE}\n\n## Note ${index + 1}\n\nThis note adds detail number ${index + 1}: a view with ${index + 2} columns and a filter on the property "rating ${index}".\n` };
+interface Note {
+  readonly path: string;
+  readonly text: string;
+  readonly title: string;
+  readonly subtopic: string;
 }
+
+function relatedNote(index: number): Note {
+  const subtopic = SUBTOPICS[index % SUBTOPICS.length]!;
+  const title = `Bases: ${subtopic.toLowerCase()} ${index + 1}`;
+  const own = `## ${subtopic}\n\nWhat I learned about ${subtopic.toLowerCase()} in bases, take ${index + 1}: a view with ${index + 2} columns, a filter on the property "rating ${index}", and notes on how ${subtopic.toLowerCase()} changes what the table shows.\n`;
+  return { path: `notes/${title.replace(":", "")}.md`, text: `# ${title}\n\n${BASE_NOTE.replace(/^---[\s\S]*?---\n/, "")}\n${own}`, title, subtopic };
+}
+
+const analysisOf = (note: Note) => ({
+  title: note.title,
+  language: "en",
+  summary: `How bases show notes as tables and cards, with a section on ${note.subtopic.toLowerCase()}.`,
+  topics: ["obsidian", "bases"],
+  entities: [],
+  concepts: [
+    { name: "Bases", description: "Database-like views over notes." },
+    { name: note.subtopic, description: `${note.subtopic} in bases.` },
+  ],
+});
+
+/** A model's pages for the note: its source page, and the subject's and the sub-topic's concept pages in its words. */
+function pagesOf(note: Note) {
+  const body = note.text.replace(/^# .*\n/, "").trim();
+  const page = (type: string, title: string, content: string) => ({ type, title, frontmatter: { sources: [note.path], lang: "en", tags: ["bases"] }, content });
+  return {
+    pages: [
+      page("source", note.title, `${body.slice(0, 600)}\n\nSee [[Bases]] and [[${note.subtopic}]].`),
+      page("concept", "Bases", `A **base** shows notes as a table or as cards, built from their properties. ${body.slice(0, 400)}`),
+      page("concept", note.subtopic, `${note.subtopic} in [[Bases]]: ${body.slice(-400)}`),
+    ],
+  };
+}
+
+/** The scripted model: reads which note a request is for from its path, and answers by the request's kind. */
+function scriptedModel(notes: readonly Note[]): (request: RecordedRequest) => Reply {
+  return (request) => {
+    const sent = JSON.stringify(request.body);
+    const note = [...notes].reverse().find((n) => sent.includes(n.path.replace(":", ""))) ?? notes[0]!;
+    if (sent.includes("You analyse one source note")) return { kind: "content", text: JSON.stringify(analysisOf(note)) };
+    if (sent.includes("You write pages for a personal wiki")) return { kind: "content", text: JSON.stringify(pagesOf(note)) };
+    // Anything else (a check whether two titles name one page): unreadable, so "different".
+    return { kind: "content", text: "{}" };
+  };
+}
+
+/**
+ * Two passes over one vault. First the notes are ingested into a wiki that grows: each note sees the
+ * pages the notes before it wrote, so what it is told of the wiki changes from note to note. Then
+ * they are ingested again as dry runs (as `propose` and a review that keeps nothing do) against
+ * the wiki the first pass made, which no longer changes: notes about one subject are told the
+ * same related pages.
+ */
+const PASSES = [
+  { name: "ingested into a growing wiki", request: {} },
+  { name: "ingested again as dry runs against the wiki they made", request: { force: true, dryRun: true } },
+] as const;
 
 const PROTOCOLS = [
   { protocol: "anthropic", model: "claude-sonnet-4-6", profile: (url: string) => ({ anthropic: { baseUrl: url, model: "claude-sonnet-4-6" } }) },
@@ -46,33 +103,42 @@ const PROTOCOLS = [
 
 export async function benchPromptCache(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
+  const notes = Array.from({ length: NOTES }, (_, i) => relatedNote(i));
   for (const { protocol, model, profile } of PROTOCOLS) {
-    const server = await startScriptedServer({ protocol, script: [], promptCache: true });
+    const server = await startScriptedServer({ protocol, script: scriptedModel(notes), models: [{ name: model }], promptCache: true });
     try {
       const settings = SettingsSchema.parse({ operations: { ingest: protocol, query: protocol, lint: protocol }, profiles: profile(server.url) });
       const provider = createProvider(protocol, { settings, secrets: { get: () => "sk-bench" }, fetch: (i, init) => fetch(i, init), streamingFetch: (i, init) => fetch(i, init) });
-      let input = 0;
-      let read = 0;
-      let written = 0;
-      for (let i = 0; i < NOTES; i++) {
-        const note = relatedNote(i);
-        server.setScript([{ kind: "content", text: fixture("bases-analysis.json") }, { kind: "content", text: fixture("bases-pages.json").replaceAll(SOURCE_IN_FIXTURE, note.path) }]);
-        const run = createRunContext({ source: note, timeoutMs: 60_000 });
-        await orchestrate(provider, { maxIter: 1, tokenBudget: 0, retrievalContext: "", vaultContext: WIKI_CONTEXT }, run);
-        input += run.usage.totals().inputTokens;
-        read += run.usage.cache().cacheReadTokens;
-        written += run.usage.cache().cacheWriteTokens;
-      }
+      // A fresh vault holding the notes and an empty wiki, with its search index as `synapse ingest` opens it.
+      const vault = new MemoryVault(Object.fromEntries(notes.map((n) => [n.path, n.text])));
+      const store = new MemoryStateStore();
+      const index = await VaultIndex.open({ store, reader: vault, wikiFolder: settings.wikiFolder, excludedFolders: [] });
+      await syncIndex(index, vault);
+      const catalog = indexCatalog(index, vault);
       const price = priceFor(model);
       if (!price) throw new Error(`No price for ${model}.`);
-      const cached = costAt(price, { inputTokens: input, outputTokens: 0, cacheReadTokens: read, cacheWriteTokens: written });
-      const plain = costAt(price, { inputTokens: input, outputTokens: 0 });
-      results.push({
-        name: `prompt cache: input cost of ${NOTES} related notes, cached / uncached (${protocol}, ${model})`,
-        value: Math.round((cached / plain) * 1000) / 1000,
-        unit: "×",
-        note: `${input.toLocaleString("en-US")} input tokens, ${read.toLocaleString("en-US")} read from the cache, ${written.toLocaleString("en-US")} written; $${cached.toFixed(4)} against $${plain.toFixed(4)}`,
-      });
+      for (const pass of PASSES) {
+        let input = 0;
+        let read = 0;
+        let written = 0;
+        let failed = 0;
+        for (const note of notes) {
+          const report = await ingestNote({ vault, state: store, provider, settings, retriever: index, catalog }, { notePath: note.path, ...pass.request });
+          if (report.error || !report.converged) failed += 1;
+          input += report.usage.inputTokens;
+          read += report.usage.cacheReadTokens ?? 0;
+          written += report.usage.cacheWriteTokens ?? 0;
+        }
+        const cached = costAt(price, { inputTokens: input, outputTokens: 0, cacheReadTokens: read, cacheWriteTokens: written });
+        const plain = costAt(price, { inputTokens: input, outputTokens: 0 });
+        results.push({
+          name: `prompt cache: input cost of ${NOTES} related notes ${pass.name}, cached / uncached (${protocol}, ${model})`,
+          value: Math.round((cached / plain) * 1000) / 1000,
+          unit: "×",
+          note: `${input.toLocaleString("en-US")} input tokens, ${read.toLocaleString("en-US")} read from the cache, ${written.toLocaleString("en-US")} written; $${cached.toFixed(4)} against $${plain.toFixed(4)}${failed ? `; ${failed} ingest(s) did not converge` : ""}`,
+        });
+      }
+      await index.close();
     } finally {
       await server.close();
     }

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: prints figures and ratios against the targets. Benchmarks, not tests: no assertions.
  * `npm run bench -- --only=scan` runs only the adversarial-notes scan; `--only=local-pace` only the
- * ingest against a server paced like a CPU; `--only=size` only main.js's size and its bytes per package.
+ * ingest against a server paced like a CPU; `--only=size` only main.js's size and its bytes per package;
+ * `--only=prompt-cache` only the input cost of 20 related notes with and without prompt caching.
  */
 import { benchAdversarialScan } from "./adversarial-scan.bench";
 import { benchCli } from "./cli.bench";
@@ -31,6 +32,11 @@ if (only === "scan") {
 }
 if (only === "size") {
   results.push(...sizeResults(await measureBundle()));
+  printResults(results);
+  process.exit(results.some((r) => r.pass === false) ? 1 : 0);
+}
+if (only === "prompt-cache") {
+  results.push(...(await benchPromptCache()));
   printResults(results);
   process.exit(results.some((r) => r.pass === false) ? 1 : 0);
 }

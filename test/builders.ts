@@ -58,7 +58,8 @@ type Step = WikiPage[] | Error | ((run: RunContext) => Promise<WikiPage[]>);
  */
 export class ScriptedProvider implements InferenceProvider {
   readonly analyzeCalls: { sourceText: string; vaultContext: string }[] = [];
-  readonly generateCalls: { analysis: Analysis; retrievalContext: string; note: string }[] = [];
+  /** `feedback`: a retry's validation errors, "" on a first attempt. */
+  readonly generateCalls: { analysis: Analysis; retrievalContext: string; note: string; feedback: string }[] = [];
   private readonly caps: ProviderCapabilities;
 
   constructor(
@@ -79,8 +80,8 @@ export class ScriptedProvider implements InferenceProvider {
     return Promise.resolve(anAnalysis());
   }
 
-  async generate({ analysis, related: retrievalContext, note }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
-    this.generateCalls.push({ analysis, retrievalContext, note });
+  async generate({ analysis, related: retrievalContext, note, feedback }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
+    this.generateCalls.push({ analysis, retrievalContext, note, feedback: feedback ?? "" });
     const step = this.steps[Math.min(this.generateCalls.length - 1, this.steps.length - 1)];
     this.charge(run, "generate");
     if (step instanceof Error) throw step;

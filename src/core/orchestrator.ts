@@ -150,13 +150,13 @@ async function generateUntilValid(
     if (overBudget(options, run)) return { stopReason: "budget", pages: [] };
     run.progress?.({ type: "phase", phase: "generating", attempt, maxAttempts });
     state.generateCalls += 1;
-    const context = feedback ? `${options.retrievalContext}\n\n${feedback}` : options.retrievalContext;
     let pages: WikiPage[];
     let refusedSources: (readonly RefusedSource[])[] | undefined;
     try {
       // One shape whichever provider wrote them: clean one-line titles, one spelling per source,
       // valid tags, text made inert. The sources are checked as the model wrote them (`..` and all).
-      const generated = await provider.generate({ analysis, note, related: context }, run);
+      // The feedback travels apart from the wiki's context: the prompts put what repeats first (prompts.ts).
+      const generated = await provider.generate({ analysis, note, related: options.retrievalContext, ...(feedback ? { feedback } : {}) }, run);
       pages = generated.map(normalisePage);
       const check = options.checkSources;
       if (check) refusedSources = await Promise.all(generated.map((page) => check(page.frontmatter.sources)));

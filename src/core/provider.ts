@@ -31,8 +31,10 @@ export interface GenerationInput {
   readonly analysis: Analysis;
   /** The note's text, packed by the orchestrator within the window the backend declares. */
   readonly note: string;
-  /** Related wiki pages and, on a retry, the validation errors of the previous attempt. */
+  /** Related wiki pages: what the wiki holds, the same for every attempt (and for notes that share the pages). */
   readonly related: string;
+  /** On a retry, the validation errors of the previous attempt; absent on the first. */
+  readonly feedback?: string;
 }
 
 export interface InferenceProvider {

@@ -5,9 +5,11 @@
  * read the prompt.
  *
  * Ordered for prompt caching (Anthropic's `cache_control`, OpenAI's automatic prefix cache): what
- * is the same for every note comes first — the system prompt (instructions and schema), then the
- * wiki's context — and what belongs to one note (its path, its language, its text, the feedback
- * on a retry) after it, so no varying text sits before the part that repeats.
+ * lives longest comes first. The system prompt (instructions and schema) is the same for every
+ * request of its kind; then the wiki's context, the same for notes about one subject (the related
+ * pages in a stable order: wiki/related-order.ts); then what belongs to one note (its rules, its
+ * analysis, its text), the same for every attempt at it; and last what changes on a retry (the
+ * validation feedback). No text sits before a part that lives longer than it.
  */
 import { isIso6391 } from "../core/iso639";
 import type { GenerationInput } from "../core/provider";
@@ -16,15 +18,25 @@ import type { RunContext } from "../core/run-context";
 import { OMITTED } from "../core/note-excerpt";
 import { describeLanguage } from "../core/wiki-language";
 
+/** A start of a prompt's user message that repeats, and across what. */
+export interface StablePart {
+  /** The text the user message begins with. */
+  readonly text: string;
+  /**
+   * `"notes"`: the same for other notes (the wiki's context): read again by the next note about
+   * the subject, worth a cache mark. `"retries"`: the same only for this note's own requests (a
+   * retry after validation); most notes need one attempt, so a mark would mostly be paid for
+   * (Anthropic writes at 1.25×) and never read. OpenAI's automatic cache needs no mark for either.
+   */
+  readonly stableFor: "notes" | "retries";
+}
+
 export interface PromptPair {
-  /** The same for every note: instructions and schema. */
+  /** The same for every request of its kind: instructions and schema. */
   readonly system: string;
   readonly user: string;
-  /**
-   * The start of `user` that repeats from one note to the next (the wiki's context), so an adapter
-   * can mark it for its prompt cache; `user` always begins with it.
-   */
-  readonly stableUser?: string;
+  /** The parts of `user` that repeat, longest-lived first, each a start of the next and of `user`. */
+  readonly stable?: readonly StablePart[];
 }
 
 /** The source path the pages must cite, exactly as the validator will compare it. */
@@ -46,15 +58,15 @@ export function analyzePrompt(sourceText: string, vaultContext: string, schema: 
     "Use only what the source says; do not invent facts.",
     schemaBlock(schema),
   ].join("\n");
-  // The wiki's context before the note: it repeats across the notes of one ingest.
-  const stableUser = vaultContext.trim() ? `What the wiki already holds:\n${vaultContext.trim()}\n\n` : "";
+  // The wiki's context before the note: it repeats across the notes about one subject.
+  const wiki = vaultContext.trim() ? `What the wiki already holds:\n${vaultContext.trim()}\n\n` : "";
   const heading = partial ? `Source note "${path}", shown in parts: "${OMITTED}" marks what was left out; do not guess at it.` : `Source note "${path}":`;
   const note = [heading, "<source>", sourceText, "</source>"].join("\n");
-  return { system, user: `${stableUser}${note}`, ...(stableUser ? { stableUser } : {}) };
+  return { system, user: `${wiki}${note}`, ...(wiki ? { stable: [{ text: wiki, stableFor: "notes" as const }] } : {}) };
 }
 
 export function generatePrompt(input: GenerationInput, schema: Record<string, unknown>, run: RunContext): PromptPair {
-  const { analysis, note, related } = input;
+  const { analysis, note, related, feedback } = input;
   const path = sourcePathOf(run);
   const fixed = run.wikiLanguage;
   // Only a real code reaches the instructions (the orchestrator has refused any other already).
@@ -78,19 +90,22 @@ export function generatePrompt(input: GenerationInput, schema: Record<string, un
     `- Where the note is shown in parts, "${OMITTED}" marks what was left out; do not guess at it.`,
     schemaBlock(schema),
   ].join("\n");
-  // This note's own rules come after the system prompt, which stays the same for every note (cacheable).
-  const user = [
+  // The wiki's context first (the same for notes about one subject), then this note's own rules,
+  // its analysis and its text (the same for every attempt), and a retry's feedback last.
+  const wiki = related.trim() ? `Related wiki content and notes:\n${related.trim()}\n\n` : "";
+  const ownPart = [
     "For this note:",
     `- "frontmatter.sources" lists "${path}" exactly as written here.`,
     language,
     `\nAnalysis of "${path}":`,
     JSON.stringify(analysis, null, 2),
     note.trim() ? `\nSource note "${path}":\n<source>\n${note}\n</source>` : "",
-    related.trim() ? `\nRelated wiki content and notes:\n${related.trim()}` : "",
   ]
     .filter(Boolean)
     .join("\n");
-  return { system, user };
+  const forNote = `${wiki}${ownPart}`;
+  const stable: StablePart[] = [...(wiki ? [{ text: wiki, stableFor: "notes" as const }] : []), { text: forNote, stableFor: "retries" }];
+  return { system, user: feedback?.trim() ? `${forNote}\n\n${feedback.trim()}` : forNote, stable };
 }
 
 /** `wikiLanguage`: the ISO 639-1 code the user fixed for their wiki; answers are then written in it. */

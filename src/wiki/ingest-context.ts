@@ -1,15 +1,20 @@
 /**
  * What the model sees of the wiki when it writes pages for a note: the wiki pages most related to
  * the note by fused retrieval over its text (title, headings, tags, links and key terms — not title
- * matching), packed best first into the room the provider's context window leaves after the prompt
+ * matching), chosen best first into the room the provider's context window leaves after the prompt
  * and the answer. The same ranked pages are the shortlist of the duplicate check and the titles the
  * analysis is told about. Cost: one retrieval and nothing else, whatever the wiki's size.
+ *
+ * What is sent is laid out for prompt caching: the chosen titles and passages in a stable order
+ * (related-order.ts), and nothing in them that changes from one ingest to the next when the pages
+ * do not — so notes about one subject send the same text, and a provider's cache reads it again.
  */
 import { frontmatterList, headings, inlineTags, splitFrontmatter } from "../core/markdown";
 import { plainText } from "../core/plain-text";
 import { wikilinkTargets, linkBasename } from "../core/wikilinks";
 import { packHits, packedText, type Packed } from "./context-pack";
 import { estimateTokens } from "../core/tokens";
+import { inStableOrder, titlesInStableOrder } from "./related-order";
 import type { RetrievalHit, Retriever } from "../retrieval";
 
 /** Assumed window when a provider declares none (Offline, an unknown model). */
@@ -124,25 +129,26 @@ export interface IngestContextInput {
    * folders; checked only for the pages retrieval returned.
    */
   readonly shareable: (path: string) => Promise<boolean>;
-  /** How many pages the wiki has, when known (said to the model). */
+  /** How many pages the wiki has, when known: an empty wiki is said to be empty. */
   readonly pageCount?: number;
   readonly signal?: AbortSignal;
 }
 
 export interface IngestContext {
-  /** For analysis: the wiki's size and the titles of the pages most related to the note. */
+  /** For analysis: how to link, and the titles of the pages most related to the note, in their stable order. */
   readonly vaultContext: string;
-  /** For generation: the vault context and the packed related passages. */
+  /** For generation: the vault context and the packed related passages, in their stable order. */
   readonly retrievalContext: string;
   /** Titles of related pages, best first. */
   readonly related: readonly string[];
   /** Paths of related wiki pages, best first: the duplicate check's shortlist. */
   readonly candidates: readonly string[];
+  /** The passages chosen best first, laid out in their stable order. */
   readonly packed: Packed;
 }
 
 /** Introduces the quoted passages after the vault context. */
-const PASSAGES_INTRO = "\n\nExisting wiki pages related to the note, best first:\n\n";
+const PASSAGES_INTRO = "\n\nExisting wiki pages related to the note:\n\n";
 
 function withPassages(vaultContext: string, packed: Packed): string {
   const passages = packedText(packed);
@@ -150,19 +156,21 @@ function withPassages(vaultContext: string, packed: Packed): string {
 }
 
 /**
- * What the analysis is told of the wiki, within the budget: its size, how to link, and the titles
- * of the related pages, best first. Titles come before passages: they are a few tokens each, they
- * are all the analysis sees of the wiki, and they name pages the passages have no room to quote.
- * When the budget cannot hold them all, the least related go first; when it cannot hold even the
- * sentence, the context is empty.
+ * What the analysis is told of the wiki, within the budget: how to link, and the titles of the
+ * related pages. Titles come before passages: they are a few tokens each, they are all the
+ * analysis sees of the wiki, and they name pages the passages have no room to quote. When the
+ * budget cannot hold them all, the least related go first; those kept are named in their stable
+ * order. When it cannot hold even the sentence, the context is empty.
+ *
+ * The number of pages is not said: it changes with nearly every ingest, and at the start of the
+ * text that repeats from note to note it would end every prefix a prompt cache could read again.
  */
 function fitVaultContext(input: IngestContextInput, related: readonly string[], budget: number): string {
-  const size = input.pageCount !== undefined ? `has ${input.pageCount.toLocaleString("en-US")} pages` : "has pages";
   const empty = input.pageCount === 0 || (input.pageCount === undefined && related.length === 0);
   if (empty) return fitOrNothing(`The wiki (folder "${input.wikiFolder}") is empty.`, budget);
-  const sentence = `The wiki (folder "${input.wikiFolder}") ${size}. Link to existing pages by their exact title, and update a page that covers the same subject instead of writing it again under another title.`;
+  const sentence = `The wiki (folder "${input.wikiFolder}") has pages. Link to existing pages by their exact title, and update a page that covers the same subject instead of writing it again under another title.`;
   if (related.length === 0) return fitOrNothing(`${sentence} None of them is related to this note.`, budget);
-  const withTitles = (n: number) => `${sentence} The pages most related to this note, best first: ${related.slice(0, n).join("; ")}${related.length > n ? "; …" : ""}`;
+  const withTitles = (n: number) => `${sentence} The pages most related to this note: ${titlesInStableOrder(related.slice(0, n)).join("; ")}${related.length > n ? "; …" : ""}`;
   // The estimate grows with the number of titles: the most that fit, by bisection.
   let low = 0;
   let high = Math.min(related.length, MAX_TITLES);
@@ -172,6 +180,12 @@ function fitVaultContext(input: IngestContextInput, related: readonly string[], 
     else high = mid - 1;
   }
   return low > 0 ? withTitles(low) : fitOrNothing(sentence, budget);
+}
+
+/** The passages chosen best first (packHits), laid out in their stable order. */
+function packInStableOrder(hits: readonly RetrievalHit[], budget: number): Packed {
+  const packed = packHits(hits, budget);
+  return { ...packed, blocks: inStableOrder(packed.blocks, (block) => block.hit) };
 }
 
 function fitOrNothing(text: string, budget: number): string {
@@ -205,12 +219,12 @@ export async function buildIngestContext(input: IngestContextInput): Promise<Ing
   const vaultContext = fitVaultContext(input, related, budget);
   // The passages get the room the titles leave, less the line that introduces them.
   const room = budget - estimateTokens(vaultContext) - estimateTokens(PASSAGES_INTRO);
-  let packed = packHits(hits, vaultContext ? room : 0);
+  let packed = packInStableOrder(hits, vaultContext ? room : 0);
   let retrievalContext = withPassages(vaultContext, packed);
   // Estimates of the parts add up to at least the whole's, but a backtick in a title could pair
   // with one in a passage into a code span, which counts denser: pack again in less room until it fits.
   for (let excess = estimateTokens(retrievalContext) - budget; excess > 0; excess = estimateTokens(retrievalContext) - budget) {
-    packed = packHits(hits, packed.budgetTokens - excess);
+    packed = packInStableOrder(hits, packed.budgetTokens - excess);
     retrievalContext = withPassages(vaultContext, packed);
   }
   return { vaultContext, retrievalContext, related, candidates, packed };

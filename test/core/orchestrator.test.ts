@@ -25,16 +25,16 @@ describe("the orchestrated loop", () => {
     expect(result.pages).toEqual(valid);
   });
 
-  it("retries generate with the validation errors appended, and never re-analyses", async () => {
+  it("retries generate with the validation errors beside the same context, and never re-analyses", async () => {
     const provider = new ScriptedProvider([invalid, valid]);
     const result = await orchestrate(provider, OPTIONS, runFor());
     expect(result.converged).toBe(true);
     expect(provider.analyzeCalls).toHaveLength(1);
     expect(provider.generateCalls).toHaveLength(2);
-    expect(provider.generateCalls[0]?.retrievalContext).toBe(OPTIONS.retrievalContext);
-    const retry = provider.generateCalls[1]?.retrievalContext ?? "";
-    expect(retry.startsWith(OPTIONS.retrievalContext)).toBe(true);
-    expect(retry).toContain("frontmatter.sources is empty");
+    expect(provider.generateCalls[0]).toMatchObject({ retrievalContext: OPTIONS.retrievalContext, feedback: "" });
+    // The wiki's context is sent unchanged (it repeats, for prompt caching); the errors travel apart.
+    expect(provider.generateCalls[1]?.retrievalContext).toBe(OPTIONS.retrievalContext);
+    expect(provider.generateCalls[1]?.feedback).toContain("frontmatter.sources is empty");
   });
 
   it("stops after maxIter generations on a provider that never produces a valid batch", async () => {
@@ -48,7 +48,7 @@ describe("the orchestrated loop", () => {
     const provider = new ScriptedProvider([new SynapseError("schema", "The reply is not a JSON object with a pages array."), valid]);
     const result = await orchestrate(provider, OPTIONS, runFor());
     expect(result.converged).toBe(true);
-    expect(provider.generateCalls[1]?.retrievalContext).toContain("not a JSON object with a pages array");
+    expect(provider.generateCalls[1]?.feedback).toContain("not a JSON object with a pages array");
   });
 
   it("stops on a provider failure that is not a schema failure, with the error's kind", async () => {
@@ -126,8 +126,8 @@ class SomeoneElsesAgent implements InferenceProvider {
     this.analyzed += 1;
     return Promise.reject(new Error("an agentic provider is never asked to analyse"));
   }
-  generate({ related: context }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
-    this.generated.push(`${run.source?.path ?? ""}|${context}`);
+  generate({ related: context, feedback }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
+    this.generated.push(`${run.source?.path ?? ""}|${context}|${feedback ?? ""}`);
     return Promise.resolve(this.pages[Math.min(this.generated.length - 1, this.pages.length - 1)] ?? []);
   }
   // eslint-disable-next-line require-yield -- not used
@@ -189,6 +189,6 @@ describe("what a model writes is data", () => {
       Promise.resolve(sources.filter((s) => s.includes("..")).map((source) => ({ source, problem: "outside" as const })));
     const result = await orchestrate(provider, { ...OPTIONS, checkSources }, runFor());
     expect(result.converged).toBe(true);
-    expect(provider.generateCalls[1]?.retrievalContext).toContain('frontmatter.sources lists "../x.md", which is not a path inside the vault');
+    expect(provider.generateCalls[1]?.feedback).toContain('frontmatter.sources lists "../x.md", which is not a path inside the vault');
   });
 });

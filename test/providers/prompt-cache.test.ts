@@ -115,16 +115,34 @@ describe("Anthropic request bodies carry cache_control where the prefix is long 
 });
 
 describe("prompt order keeps the repeated part first", () => {
+  const schema = { type: "object" };
+  const RELATED = "### [[Bases]] (wiki/Bases.md)\nA base shows notes as a table.";
+
   it("the page-writing system prompt is the same for every note: the note's path and language come after it", () => {
-    const schema = { type: "object" };
     const a = generatePrompt({ analysis: ANALYSIS, note: NOTES[0]!.text, related: "" }, schema, noteRun(NOTES[0]!));
-    const b = generatePrompt({ analysis: { ...ANALYSIS, language: "de" }, note: NOTES[1]!.text, related: "Feedback: fix the title." }, schema, noteRun(NOTES[1]!));
+    const b = generatePrompt({ analysis: { ...ANALYSIS, language: "de" }, note: NOTES[1]!.text, related: "" }, schema, noteRun(NOTES[1]!));
     expect(a.system).toBe(b.system);
     expect(a.system).not.toContain(NOTES[0]!.path);
     expect(a.user.startsWith("For this note:")).toBe(true);
     expect(a.user).toContain(`"frontmatter.sources" lists "${NOTES[0]!.path}" exactly`);
-    // Feedback (in the related part) comes last, after the note.
-    expect(b.user.indexOf("Feedback")).toBeGreaterThan(b.user.indexOf(NOTES[1]!.text));
+  });
+
+  it("the wiki's context opens the user message, the note's part follows, and a retry's feedback comes last", () => {
+    const first = generatePrompt({ analysis: ANALYSIS, note: NOTES[0]!.text, related: RELATED }, schema, noteRun(NOTES[0]!));
+    const retry = generatePrompt({ analysis: ANALYSIS, note: NOTES[0]!.text, related: RELATED, feedback: "Feedback: fix the title." }, schema, noteRun(NOTES[0]!));
+    const other = generatePrompt({ analysis: ANALYSIS, note: NOTES[1]!.text, related: RELATED }, schema, noteRun(NOTES[1]!));
+    const [acrossNotes, acrossRetries] = first.stable ?? [];
+    expect(acrossNotes).toEqual({ text: `Related wiki content and notes:\n${RELATED}\n\n`, stableFor: "notes" });
+    expect(acrossRetries?.stableFor).toBe("retries");
+    // Each part is a start of the next and of the message; the note's part ends with the note.
+    expect(acrossRetries?.text.startsWith(acrossNotes!.text)).toBe(true);
+    expect(acrossRetries?.text.trimEnd().endsWith("</source>")).toBe(true);
+    expect(first.user).toBe(acrossRetries?.text);
+    // Another note shares the wiki's part; a retry shares the note's part and adds the feedback after it.
+    expect(other.user.startsWith(acrossNotes!.text)).toBe(true);
+    expect(other.user.startsWith(acrossRetries!.text)).toBe(false);
+    expect(retry.user.startsWith(acrossRetries!.text)).toBe(true);
+    expect(retry.user.endsWith("Feedback: fix the title.")).toBe(true);
   });
 });
 
@@ -152,6 +170,19 @@ describe("pricing and showing cached input", () => {
 });
 
 describe("cachedPrompt", () => {
+  it("marks the part that repeats across notes and never the part only a retry repeats", () => {
+    const wiki = "Related wiki content: ".repeat(700);
+    const note = `${wiki}For this note: the note's text.`;
+    const pair = { system: "Instructions.", user: `${note}\n\nFeedback.`, stable: [{ text: wiki, stableFor: "notes" as const }, { text: note, stableFor: "retries" as const }] };
+    expect(cachedPrompt(pair, "", "claude-sonnet-4-5").user).toEqual([
+      { type: "text", text: wiki, cache_control: { type: "ephemeral" } },
+      { type: "text", text: "For this note: the note's text.\n\nFeedback." },
+    ]);
+    // With no wiki context, only a retry would read the note's part again: nothing is marked.
+    const alone = { system: "Instructions.", user: `${"The note. ".repeat(700)}Feedback.`, stable: [{ text: "The note. ".repeat(700), stableFor: "retries" as const }] };
+    expect(cachedPrompt(alone, "", "claude-sonnet-4-5").user).toBe(alone.user);
+  });
+
   it("marks the system prompt when it alone (after the tools) is long enough", () => {
     const pair = { system: "Instructions. ".repeat(400), user: "The note." };
     const marked = cachedPrompt(pair, "", "claude-sonnet-4-5");

@@ -36,7 +36,7 @@ describe("prompts", () => {
 
   it("generate: names the exact source path, the language, the page types and wikilinks", () => {
     const pair = generatePrompt({ analysis: ANALYSIS, note: NOTE, related: "Properties: structured fields." }, jsonSchemaFor(PagesReplySchema, "openai"), run);
-    // The note's own rules open the user message: the system prompt is the same for every note (prompt caching).
+    // The system prompt is the same for every note; the user message opens with the wiki's context, then the note's own rules (prompt caching).
     expect(pair.user).toContain(`"frontmatter.sources" lists "${NOTE_PATH}" exactly`);
     expect(pair.system).toContain("entity, concept, source, synthesis, comparison");
     expect(pair.user).toContain('("en")');

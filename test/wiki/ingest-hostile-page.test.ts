@@ -39,7 +39,7 @@ describe("a hostile page from the model", () => {
 
     expect(report.converged).toBe(true);
     expect(provider.generateCalls).toHaveLength(2);
-    const retry = provider.generateCalls[1]?.retrievalContext ?? "";
+    const retry = provider.generateCalls[1]?.feedback ?? "";
     for (const bad of BAD_SOURCES) expect(retry).toContain(`frontmatter.sources lists "${bad}"`);
     expect(retry).toContain('"../outside/canary.md", which is not a path inside the vault');
     expect(retry).toContain('"Private/Salary review.md", which is in a folder the user excluded');

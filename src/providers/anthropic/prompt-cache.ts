@@ -3,8 +3,10 @@
  * whole prompt up to it (tools, then system, then messages, in that order) for five minutes from
  * its last use. A later request with the same prefix reads it at a tenth of the input price; the
  * first one writes it at 1.25× (pricing.ts). Prompts put what repeats first (prompts.ts), so two
- * marks cover it: the end of the system prompt (tools and schema included) and the end of the
- * wiki's context in the user message.
+ * marks cover it: the end of the system prompt (tools and schema included) and the end of the part
+ * of the user message that repeats across notes (the wiki's context). What repeats only across one
+ * note's retries is not marked: most notes converge at the first attempt, and a mark on text read
+ * once costs 1.25× and saves nothing.
  *
  * A prefix shorter than the model's minimum is never cached, so it is not marked: the minimums are
  * Anthropic's (docs.claude.com, "Prompt caching" → cache limitations), by model family; an unknown
@@ -54,7 +56,9 @@ export function cachedPrompt(pair: PromptPair, before: string, model: string): C
   const minimum = cacheMinimum(model);
   const systemTokens = estimateTokens(before + pair.system);
   const markSystem = systemTokens >= minimum;
-  const stable = pair.stableUser && pair.user.startsWith(pair.stableUser) ? pair.stableUser : "";
+  // The longest part that repeats across notes; parts that only a retry of this note repeats are left alone.
+  const acrossNotes = (pair.stable ?? []).filter((part) => part.stableFor === "notes" && part.text !== "" && pair.user.startsWith(part.text));
+  const stable = acrossNotes.reduce((longest, part) => (part.text.length > longest.length ? part.text : longest), "");
   const markUser = stable !== "" && systemTokens + estimateTokens(stable) >= minimum;
   return {
     system: markSystem ? [{ type: "text", text: pair.system, cache_control: EPHEMERAL }] : pair.system,

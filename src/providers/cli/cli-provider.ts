@@ -186,7 +186,8 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
   }
 
   /** The agent reads the note itself in the vault: only the related wiki text and feedback are passed on. */
-  async function generate({ related: retrievalContext }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
+  async function generate({ related, feedback }: GenerationInput, run: RunContext): Promise<WikiPage[]> {
+    const retrievalContext = feedback ? `${related}\n\n${feedback}` : related;
     throwIfStopped(run);
     const base = checkBridgeUrl(options.bridgeUrl);
     if (!run.source) throw new SynapseError("config", "The Claude agent backend needs the note being ingested.");
