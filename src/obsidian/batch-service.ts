@@ -85,7 +85,8 @@ export function collectedText(outcome: StepOutcome): string {
   const head = `Batch of ${plural(record.notes.length, "note")} from ${folderName(record.folder)}: ${countsText(summary)}.`;
   if (waiting) return `${head} Its requests are still ${waiting.status.replace(/_/g, " ")} at ${PROVIDER_NAMES[record.provider]}${waiting.total > 0 ? ` (${waiting.done} of ${waiting.total} done)` : ""}; Synapse tells you when the results are in.`;
   const next = submitted > 0 ? ` The next round went out (${plural(submitted, "request")}); Synapse tells you when its results are in.` : "";
-  const failed = summary.notes.failed > 0 ? ` ${plural(summary.notes.failed, "note")} failed: "Retry failed" ingests ${summary.notes.failed === 1 ? "it" : "them"} now, interactively, at the usual price.` : "";
+  // The counts name how many failed; this says what to do about them.
+  const failed = summary.notes.failed > 0 ? ` "Retry failed" ingests the failed ${summary.notes.failed === 1 ? "note" : "notes"} now, interactively, at the usual price.` : "";
   const changed = summary.notes.changed > 0 ? ` ${plural(summary.notes.changed, "note was", "notes were")} edited since ${summary.notes.changed === 1 ? "it was" : "they were"} sent and ${summary.notes.changed === 1 ? "was" : "were"} skipped; ingest ${summary.notes.changed === 1 ? "it" : "them"} again to take the edits in.` : "";
   return `${head}${next}${failed}${changed}`;
 }

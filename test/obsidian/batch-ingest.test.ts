@@ -155,7 +155,7 @@ describe("batch ingest in Obsidian", () => {
     await sendBatch(s, harness);
     await collectWhenIn(harness, 3);
     expect(harness.notices.at(-1)).toMatch(/^Batch of 3 notes from "notes": 1 running, 2 failed\. The next round went out \(1 request\);/);
-    expect(harness.notices.at(-1)).toContain('2 notes failed: "Retry failed" ingests them now, interactively, at the usual price.');
+    expect(harness.notices.at(-1)).toContain('"Retry failed" ingests the failed notes now, interactively, at the usual price.');
     await collectWhenIn(harness, 1);
     expect(harness.notices.at(-1)).toMatch(/^Batch of 3 notes from "notes": 1 applied, 2 failed\./);
     expect(harness.app.vault.getFileByPath(source(2))).not.toBeNull();
