@@ -12,6 +12,7 @@ import { createRequestUrlFetch } from "../../src/obsidian/request-url-fetch";
 import { createNodeFetch } from "../../src/providers/transports/node-fetch";
 import { ConfirmModal } from "../../src/ui/confirm-modal";
 import type { FolderSuggestModal } from "../../src/ui/folder-suggest";
+import { acquireBatchLock } from "../../src/batch/batch-lock";
 import { readHistory } from "../../src/write/run-history";
 import { notePath, notes, titleOf, validAnswer } from "../batch/batch-fixtures";
 import { eventually } from "../helpers/eventually";
@@ -169,6 +170,25 @@ describe("batch ingest in Obsidian", () => {
     expect(s.interactive.filter((r) => r.kind !== "same_subject").map((r) => `${r.kind} ${r.notePath}`).sort()).toEqual(
       [`analysis ${notePath(0)}`, `analysis ${notePath(1)}`, `pages ${notePath(0)}`, `pages ${notePath(1)}`].sort(),
     );
+  });
+
+  it("a collect while a terminal holds the batch says another Synapse is collecting it, and takes nothing in", async () => {
+    const { s, harness } = await start("changes", 1);
+    await sendBatch(s, harness);
+    const [record] = (await batches(harness).batches.list()).records;
+    if (!record) throw new Error("No batch recorded");
+    const write = (harness.plugin as unknown as { batches: { deps: { write: Parameters<typeof acquireBatchLock>[0] } } }).batches.deps.write;
+    // The command line on this device, alive, collecting the same batch.
+    const terminal = await acquireBatchLock({ ...write, writer: { ...write.writer, kind: "cli", pid: 4242, host: "laptop" } }, record.id, "collect");
+    runCommand(harness, "collect-batch-results");
+    await batches(harness).settled();
+    expect(harness.notices.at(-1)).toMatch(/^Synapse could not collect the batch from "notes": Another Synapse is collecting this batch \([\w-]+\) or cancelling it: the Synapse command line \(process 4242 on laptop\)/);
+    expect(s.batches).toHaveLength(1);
+    expect((await batches(harness).batches.get(record.id)).rounds[0]?.collectedAt).toBeNull();
+    await terminal.release();
+    runCommand(harness, "collect-batch-results");
+    await batches(harness).settled();
+    expect(s.batches).toHaveLength(2);
   });
 
   it("'Ingest now' queues the folder as an ordinary folder ingest, sending no batch", async () => {
