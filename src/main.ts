@@ -5,11 +5,14 @@
  * loaded on first use, so `onload` only registers and returns.
  */
 import { Notice, Platform, Plugin, type App, type PluginManifest } from "obsidian";
+import { ingestFolderOrBatch, registerBatches } from "./obsidian/batch-commands";
+import type { BatchService } from "./obsidian/batch-service";
 import { registerCommands } from "./obsidian/commands";
 import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { IndexService } from "./obsidian/index-service";
 import { NoteMoves } from "./obsidian/note-moves";
+import type { ProviderEnvironment } from "./providers/environment";
 import { PageFollower } from "./obsidian/page-follow";
 import { registerProposals } from "./obsidian/proposal-commands";
 import type { ProposalReviewService } from "./obsidian/proposal-service";
@@ -50,6 +53,8 @@ export interface PluginSeams {
   readonly streaming?: boolean;
   /** Schedules the index's retries of a failed embedding server (default `window.setTimeout`; a test fires them itself). */
   readonly schedule?: Schedule;
+  /** Changes the environment batch ingests reach their batch API with (a test's transport and keys). */
+  readonly batchEnvironment?: (env: ProviderEnvironment) => ProviderEnvironment;
 }
 
 
@@ -70,6 +75,8 @@ export default class SynapsePlugin extends Plugin {
   retract: RetractService | null = null;
   /** Set by onload; "Review proposals from agents". */
   proposals: ProposalReviewService | null = null;
+  /** Set by onload; batch ingests: sent from a folder ingest, announced and collected. */
+  batches: BatchService | null = null;
   private store: SettingsStore | null = null;
   /**
    * Settles once the start-up recovery of an interrupted run is done (tests wait on it). Set when
@@ -127,7 +134,15 @@ export default class SynapsePlugin extends Plugin {
     this.pages = pages;
     this.register(() => ingest.dispose());
 
-    registerCommands(this, ingest);
+    const batches = registerBatches(this, {
+      write,
+      ingest,
+      settings: store,
+      environment,
+      ...(this.seams.batchEnvironment ? { adjustEnvironment: this.seams.batchEnvironment } : {}),
+    });
+    this.batches = batches;
+    registerCommands(this, ingest, (folder) => ingestFolderOrBatch(this.app, ingest, batches, store, folder));
     this.addCommand({
       id: "undo-last-change",
       // "Undo last ingest" first, so the palette finds it by the words people use.
@@ -204,6 +219,8 @@ export default class SynapsePlugin extends Plugin {
       index.start();
       // Proposals agents left while Obsidian was closed, once the wiki is whole again.
       void this.recovered.then(() => proposals.check());
+      // Batches that ended while Obsidian was closed, likewise.
+      void this.recovered.then(() => batches.check());
       // Ingests still queued when Obsidian closed resume once the wiki is whole again.
       this.resumed = this.recovered
         .then(() => ingest.resume())

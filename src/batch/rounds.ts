@@ -12,6 +12,7 @@ import type { VaultPort } from "../vault/vault-port";
 import type { IngestReport } from "../wiki/ingest-types";
 import { noteFingerprint } from "../wiki/source-registry";
 import type { BatchApi, ItemResult } from "./batch-api";
+import type { BatchLockContext } from "./batch-lock";
 import type { BatchStore } from "./batch-store";
 import { NotePass, type HeldRequest } from "./note-pass";
 import { openRound, type BatchCall, type BatchNote, type BatchRecord } from "./record";
@@ -19,6 +20,8 @@ import { openRound, type BatchCall, type BatchNote, type BatchRecord } from "./r
 export interface BatchDeps {
   readonly vault: VaultPort;
   readonly store: BatchStore;
+  /** The root's write context: the batch's lock (batch-lock.ts) is taken through it. */
+  readonly write: BatchLockContext;
   readonly api: BatchApi;
   /** The configured provider, built over this transport (the factory, with the profile's settings). */
   readonly providerOver: (transport: FetchLike) => InferenceProvider;

@@ -1,7 +1,8 @@
 /**
  * `synapse batch status|collect|cancel [<id>] --vault <dir>`: the batch ingests recorded in the
  * vault's state folder, carried on by a process that knows nothing but that record. Exit codes:
- * 0 done (or still waiting), 2 usage or no such batch, 4 the batch API failed.
+ * 0 done (or still waiting), 1 another Synapse holds the batch (or the vault could not be written),
+ * 2 usage or no such batch, 4 the batch API failed.
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -104,7 +105,7 @@ export async function runBatchCommand(argv: readonly string[], io: CliIO, option
       const failure = toSynapseError(error, "unavailable");
       out.push({ id: record.id, error: { kind: failure.kind, message: failure.message } });
       if (!args.json) io.stderr(`Error (${failure.kind}) in batch ${record.id}: ${failure.message}\n`);
-      code = failure.kind === "input" ? EXIT.usage : EXIT.provider;
+      code = failure.kind === "input" ? EXIT.usage : failure.kind === "vault" ? EXIT.failure : EXIT.provider;
     }
   }
   if (args.json) io.stdout(`${JSON.stringify({ batches: out })}\n`);

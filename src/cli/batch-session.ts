@@ -1,23 +1,17 @@
 /**
  * What every batch command needs, built once per command from the vault and the record's provider:
- * the batch API client (the factory's own SDK client builders, keys from the environment), the
- * provider adapter over any transport, the search index, and one note's ingest as `synapse ingest`
- * runs it (`runCliIngest`: its review rule, its journal).
+ * the batch API client (batch-clients.ts, keys from the environment), the provider adapter over
+ * any transport, the search index, and one note's ingest as `synapse ingest` runs it (its review
+ * rule, its journal).
  */
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
-import { anthropicBatches } from "../batch/anthropic-batches";
-import type { BatchApi } from "../batch/batch-api";
+import { batchApi } from "../batch/batch-clients";
 import { BatchStore } from "../batch/batch-store";
-import { openaiBatches } from "../batch/openai-batches";
 import type { BatchProvider } from "../batch/record";
 import type { BatchDeps } from "../batch/rounds";
-import { displayUrl } from "../providers/base-url";
-import type { FetchLike, ProviderEnvironment } from "../providers/environment";
-import { anthropicClient, anthropicKey, anthropicUrl, createProvider, openaiClient, openaiKey, openaiUrl } from "../providers/factory";
-import { anthropicSdk } from "../providers/anthropic/sdk";
-import { openaiSdk } from "../providers/openai/sdk";
-import { mapSdkError, sdkErrorClasses } from "../providers/sdk-errors";
+import type { ProviderEnvironment } from "../providers/environment";
+import { createProvider } from "../providers/factory";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import type { Settings } from "../settings/schema";
 import type { NodeVault } from "../vault/node-vault";
@@ -56,21 +50,6 @@ export interface BatchSession {
   close(): Promise<void>;
 }
 
-/** The batch API of the profile, through the same SDK clients the factory builds for interactive calls. */
-export function batchApi(provider: BatchProvider, env: ProviderEnvironment, transport: FetchLike): BatchApi {
-  const settings = env.settings;
-  if (provider === "anthropic") {
-    const url = anthropicUrl(settings);
-    const key = anthropicKey(env);
-    const context = { label: "Anthropic", model: settings.profiles.anthropic.model, where: displayUrl(url), secrets: [key] };
-    return anthropicBatches(() => anthropicClient(env, url, key, transport), (error) => mapSdkError(error, sdkErrorClasses(anthropicSdk.loaded), context));
-  }
-  const url = openaiUrl(settings);
-  const key = openaiKey(env, url);
-  const context = { label: "The OpenAI-compatible server", model: settings.profiles.openai.model, where: displayUrl(url), secrets: key ? [key] : [] };
-  return openaiBatches(() => openaiClient(env, url, key, transport), (error) => mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), context));
-}
-
 export async function openBatchSession(options: SessionOptions): Promise<BatchSession> {
   const { io, settings, vault, write } = options;
   const logger = new MemoryRunLogger(settings.logContent);
@@ -87,6 +66,7 @@ export async function openBatchSession(options: SessionOptions): Promise<BatchSe
   const deps: BatchDeps = {
     vault,
     store: new BatchStore(write.store),
+    write,
     api,
     providerOver: (over) => createProvider(options.provider, { ...env, fetch: over, streamingFetch: over }),
     fetch: transport,

@@ -1,5 +1,5 @@
 /** The palette commands and the ribbon button. No default hotkeys: the user assigns their own. */
-import { Notice, type App, type Plugin, type TFile } from "obsidian";
+import { Notice, type App, type Plugin, type TFile, type TFolder } from "obsidian";
 import { FolderSuggestModal } from "../ui/folder-suggest";
 import type { IngestService } from "./ingest-service";
 
@@ -9,7 +9,11 @@ export function activeMarkdownFile(app: App): TFile | null {
   return file && file.extension.toLowerCase() === "md" ? file : null;
 }
 
-export function registerCommands(plugin: Plugin, ingest: IngestService): void {
+/**
+ * `ingestFolder` is what "Ingest notes in folder…" does with the folder picked: by default it is
+ * queued; the plugin first offers a batch when the backend has a batch API (batch-commands.ts).
+ */
+export function registerCommands(plugin: Plugin, ingest: IngestService, ingestFolder: (folder: TFolder) => Promise<void> = (folder) => ingest.ingestFolder(folder)): void {
   const { app } = plugin;
   plugin.addCommand({
     id: "ingest-active-note",
@@ -48,7 +52,7 @@ export function registerCommands(plugin: Plugin, ingest: IngestService): void {
   plugin.addCommand({
     id: "ingest-folder",
     name: "Ingest notes in folder…",
-    callback: () => new FolderSuggestModal(app, (folder) => void ingest.ingestFolder(folder)).open(),
+    callback: () => new FolderSuggestModal(app, (folder) => void ingestFolder(folder)).open(),
   });
   plugin.addCommand({
     id: "cancel-ingest",

@@ -6,7 +6,8 @@
  * is busy. Its owner is judged alive while its heartbeat value changes, as timed by this device's
  * monotonic clock, never by comparing the lock's times with a clock: a lock whose heartbeat stopped
  * for the stale interval is taken over, whatever its process id; on the same host a process id
- * that is not running frees it at once.
+ * that is not running frees it at once. The same mechanism under another key (`LockOptions.key`)
+ * guards something narrower than the vault: a batch ingest's collect (`batch/batch-lock.ts`).
  */
 import { SynapseError } from "../core/errors";
 import type { StateStore } from "../vault/state-store";
@@ -36,6 +37,14 @@ export interface LockOptions {
   readonly staleAfterMs?: number;
   /** How often a held lock's heartbeat is refreshed. */
   readonly heartbeatMs?: number;
+  /**
+   * The lock's key in the StateStore, for a lock of something narrower than the vault (a batch
+   * ingest's collect); by default this device's write lock. Such a lock has no earlier version's
+   * key to honour.
+   */
+  readonly key?: string;
+  /** The sentence a writer that gives up reads, given who holds the lock; by default the write lock's. */
+  readonly busy?: (holder: string) => string;
 }
 
 export interface WriteLock {
@@ -143,7 +152,7 @@ export async function acquireWriteLock(store: StateStore, options: LockOptions):
   const monotonic = options.monotonic ?? realMonotonic;
   const sleep = options.sleep ?? realSleep;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
-  const key = lockKeyOf(options.writer);
+  const key = options.key ?? lockKeyOf(options.writer);
   const token = randomToken();
   const deadline = monotonic() + (options.waitMs ?? 0);
   const watch = new HeartbeatWatch();
@@ -153,7 +162,7 @@ export async function acquireWriteLock(store: StateStore, options: LockOptions):
   // Tries again at once after a race or a takeover, a few times at most, then waits its turn.
   let retries = 0;
   for (;;) {
-    const legacy = await liveLegacyLock(store, options, legacyWatch, monotonic(), staleAfterMs);
+    const legacy = options.key === undefined ? await liveLegacyLock(store, options, legacyWatch, monotonic(), staleAfterMs) : null;
     if (legacy) {
       holder = legacy;
       if (monotonic() >= deadline) break;
@@ -190,7 +199,7 @@ export async function acquireWriteLock(store: StateStore, options: LockOptions):
     await sleep(POLL_MS);
   }
   const who = holder ? describeHolder(holder, options.writer, now()) : "another Synapse writer";
-  throw new SynapseError("vault", `Another writer is changing this vault: ${who}. Nothing was written; try again when it has finished.`);
+  throw new SynapseError("vault", options.busy ? options.busy(who) : `Another writer is changing this vault: ${who}. Nothing was written; try again when it has finished.`);
 }
 
 function holdLock(store: StateStore, key: string, record: LockRecord, options: LockOptions, now: () => number): WriteLock {

@@ -58,6 +58,11 @@ export interface BatchServer {
   setAnswer(answer: (request: ScriptedRequest) => BatchAnswer): void;
   /** The next batch creation is refused with this HTTP status (an outage, an overloaded API). */
   refuseNextCreate(status: number): void;
+  /**
+   * Holds the next download of a batch's results (Anthropic's results, OpenAI's output file) until
+   * `release`; `reached` settles when a collector asks for them. A test overlaps two collectors so.
+   */
+  holdNextResults(): { readonly reached: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
@@ -129,6 +134,15 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
   const interactive: ScriptedRequest[] = [];
   let url = "";
   let refuseCreate: number | null = null;
+  let resultsGate: { arrived: () => void; open: Promise<void> } | null = null;
+  /** Waits at the gate, if one is set for this download (each gate holds one download). */
+  const passGate = async () => {
+    const gate = resultsGate;
+    if (!gate) return;
+    resultsGate = null;
+    gate.arrived();
+    await gate.open;
+  };
   const refused = (res: ServerResponse): boolean => {
     if (refuseCreate === null) return false;
     const status = refuseCreate;
@@ -263,6 +277,7 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
           return json(res, 200, anthropicBatch(batch));
         }
         if (m[2] === "/results") {
+          await passGate();
           const results = finish(batch);
           const model = (r: (typeof results)[number]) => batch.requests.find((q) => q.customId === r.customId)!.body;
           const lines = results.map((r) => {
@@ -301,6 +316,7 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
         return json(res, 200, openaiBatch(batch));
       }
       if ((m = /^\/v1\/files\/([^/]+)\/content$/.exec(path))) {
+        if (m[1]?.startsWith("file-out-")) await passGate();
         const text = files.get(m[1] ?? "");
         if (text === undefined) return json(res, 404, { error: { message: "no such file" } });
         res.writeHead(200, { "content-type": "application/octet-stream" });
@@ -337,6 +353,14 @@ export async function startBatchServer(options: BatchServerOptions): Promise<Bat
     },
     refuseNextCreate(status) {
       refuseCreate = status;
+    },
+    holdNextResults() {
+      let arrived = () => undefined as void;
+      let release = () => undefined as void;
+      const reached = new Promise<void>((resolve) => (arrived = resolve));
+      const open = new Promise<void>((resolve) => (release = resolve));
+      resultsGate = { arrived, open };
+      return { reached, release };
     },
     close: () =>
       new Promise<void>((resolve) => {

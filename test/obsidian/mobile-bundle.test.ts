@@ -38,7 +38,7 @@ describe("on mobile", () => {
     const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST);
     await plugin.onload();
     const registered = Plugin.fromOriginalType2__(plugin);
-    expect([...registered.commands__.keys()].sort()).toEqual(["ask-the-wiki", "cancel-ingest", "check-wiki-health", "ingest-active-note", "ingest-folder", "reingest-active-note", "retract-deleted-source", "retry-failed-ingests", "review-proposals", "show-failed-ingests", "undo-last-change"]);
+    expect([...registered.commands__.keys()].sort()).toEqual(["ask-the-wiki", "cancel-ingest", "check-wiki-health", "collect-batch-results", "ingest-active-note", "ingest-folder", "reingest-active-note", "retract-deleted-source", "retry-failed-ingests", "review-proposals", "show-batch-status", "show-failed-ingests", "undo-last-change"]);
 
     const file = app.vault.getFileByPath("Notes/Bees.md");
     vi.spyOn(app.workspace, "getActiveFile").mockReturnValue(file);

@@ -6,7 +6,7 @@ afterEach(() => vi.restoreAllMocks());
 describe("loading the plugin", () => {
   it("registers its commands without the plugin id or the word command, and without hotkeys", async () => {
     const { registered } = await loadPlugin();
-    expect([...registered.commands__.keys()].sort()).toEqual(["ask-the-wiki", "cancel-ingest", "check-wiki-health", "ingest-active-note", "ingest-folder", "reingest-active-note", "retract-deleted-source", "retry-failed-ingests", "review-proposals", "show-failed-ingests", "undo-last-change"]);
+    expect([...registered.commands__.keys()].sort()).toEqual(["ask-the-wiki", "cancel-ingest", "check-wiki-health", "collect-batch-results", "ingest-active-note", "ingest-folder", "reingest-active-note", "retract-deleted-source", "retry-failed-ingests", "review-proposals", "show-batch-status", "show-failed-ingests", "undo-last-change"]);
     for (const command of registered.commands__.values()) {
       expect(command.id).not.toMatch(/synapse|command/i);
       expect(command.name).not.toMatch(/synapse|command/i);

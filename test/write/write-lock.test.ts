@@ -115,3 +115,19 @@ describe("a lock is judged by its heartbeat advancing in this device's time", ()
     await first.release();
   });
 });
+
+describe("a lock under a key of its own (a batch's)", () => {
+  it("neither blocks nor waits for the write lock, holds off a second holder of its key, and says so in its own words", async () => {
+    const store = new MemoryStateStore();
+    const { options } = fakeTime();
+    const keyed = { key: "locks/batch-one.laptop-0001.json", busy: (who: string) => `Busy with the batch: ${who}.`, ...options };
+    const write = await acquireWriteLock(store, { writer: me, activity: "ingest", ...options });
+    const batch = await acquireWriteLock(store, { writer: { ...me, pid: 101 }, activity: "collect of batch one", isAlive: () => true, ...keyed });
+    const error = await refusal(store, { writer: { ...me, pid: 102 }, activity: "collect of batch one", isAlive: () => true, ...keyed });
+    expect(error.message).toMatch(/^Busy with the batch: the Synapse command line \(process 101 on laptop\), collect of batch one, since/);
+    await batch.release();
+    expect(await store.read(keyed.key)).toBeNull();
+    expect(await store.read(keyOf(laptop))).not.toBeNull();
+    await write.release();
+  });
+});
