@@ -19,9 +19,6 @@ export function openIndex({ knownLinks, ...options }: OpenOptions): Promise<Sear
   return VaultIndex.open(knownLinks ? { ...options, links: hostLinks(knownLinks) } : options);
 }
 
-/** The index in a worker: the main thread's side (the worker runs `serveIndex`, worker/host.ts). */
-export { RemoteIndex, type RemoteIndexOptions } from "./worker/remote-index";
-export type { IndexPort } from "./worker/protocol";
 export type { SearchIndex, IndexStats, VectorControl } from "./search-index";
 export type { ApplyOptions, ApplyResult, ChangeOutcome, NoteStat, VaultChange } from "./index-apply";
 export type { HostLinks } from "./links";

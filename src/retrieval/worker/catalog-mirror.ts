@@ -12,8 +12,11 @@ import { PATH_GONE, PATH_INDEXED, type CatalogDelta } from "./protocol";
 
 export class CatalogMirror {
   private readonly places = new Map<string, number>();
-  /** By name key: the paths so named, indexed or not. */
-  private readonly byName = new Map<string, Set<string>>();
+  /**
+   * By name key: the path so named, or the paths when several are, indexed or not. A path alone is
+   * kept as itself: a Set per name made a 10,000-note delta cost tens of milliseconds here.
+   */
+  private readonly byName = new Map<string, string | string[]>();
 
   /** @param resolver Obsidian's resolver, on the main thread; without one, links resolve as the index resolves them (link-resolution.ts). */
   constructor(private readonly resolver?: LinkResolver) {}
@@ -25,17 +28,33 @@ export class CatalogMirror {
       const place = delta.places[i] ?? PATH_GONE;
       const name = noteNameKey(path);
       if (place === PATH_GONE) {
-        this.places.delete(path);
-        const named = this.byName.get(name);
-        named?.delete(path);
-        if (named?.size === 0) this.byName.delete(name);
+        if (this.places.delete(path)) this.unname(name, path);
         continue;
       }
+      if (!this.places.has(path)) this.name(name, path);
       this.places.set(path, place);
-      const named = this.byName.get(name);
-      if (named) named.add(path);
-      else this.byName.set(name, new Set([path]));
     }
+  }
+
+  private name(name: string, path: string): void {
+    const named = this.byName.get(name);
+    if (named === undefined) this.byName.set(name, path);
+    else if (typeof named === "string") this.byName.set(name, [named, path]);
+    else named.push(path);
+  }
+
+  private unname(name: string, path: string): void {
+    const named = this.byName.get(name);
+    if (named === path) this.byName.delete(name);
+    else if (Array.isArray(named)) {
+      const rest = named.filter((p) => p !== path);
+      this.byName.set(name, rest.length === 1 ? (rest[0] as string) : rest);
+    }
+  }
+
+  private named(name: string): readonly string[] {
+    const named = this.byName.get(name);
+    return named === undefined ? [] : typeof named === "string" ? [named] : named;
   }
 
   indexed(path: string): boolean {
@@ -44,13 +63,13 @@ export class CatalogMirror {
 
   /** Indexed notes whose file name (without `.md`) is `basename`, sorted, as the index's graph answers. */
   pathsNamed(basename: string): readonly string[] {
-    return [...(this.byName.get(nameKey(basename)) ?? [])].filter((path) => this.indexed(path)).sort();
+    return this.named(nameKey(basename)).filter((path) => this.indexed(path)).sort();
   }
 
   linkTarget(target: string, from: string): LinkTarget {
     return linkTargetOf(target, from, {
       resolver: this.resolver,
-      graph: { locate: (t, f) => pickTarget(t, f, shortestFirst(this.byName.get(targetNameKey(t)) ?? [])) },
+      graph: { locate: (t, f) => pickTarget(t, f, shortestFirst(this.named(targetNameKey(t)))) },
       indexed: (path) => this.indexed(path),
       // What the worker told as present but unindexed; with Obsidian's resolver any other path is a file.
       excluded: (path) => this.places.has(path) && !this.indexed(path),

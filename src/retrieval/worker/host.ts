@@ -14,7 +14,7 @@ import { applyChanges } from "../index-apply";
 import { VaultIndex } from "../vault-index";
 import { remoteEmbedder, remoteReader, remoteStore, remoteVault, type CallMain } from "./host-ports";
 import { errorData, errorFrom, Pending } from "./pending";
-import { AnswerValue, PATH_GONE, PATH_INDEXED, PATH_UNINDEXED, ToWorker, type CatalogDelta, type IndexPort, type IndexState, type Request, type Service } from "./protocol";
+import { AnswerValue, CATALOG_PIECE, PATH_GONE, PATH_INDEXED, PATH_UNINDEXED, ToWorker, type CatalogDelta, type IndexPort, type IndexState, type Request, type Service } from "./protocol";
 
 /** A request's answer, and which paths it may have moved in or out of the catalogue ("all": look at every one). */
 type Reply = { readonly value: unknown; readonly touched?: readonly string[] | "all" };
@@ -67,12 +67,12 @@ class IndexHost {
     this.requestOfSignal.set(controller.signal, request.id);
     try {
       const reply = await this.run(request, controller.signal);
-      const catalog = this.delta(reply.touched);
-      this.port.postMessage({ type: "reply", id: request.id, ok: true, value: reply.value, state: this.state(), catalog }, catalog ? [catalog.places.buffer] : []);
+      this.tellCatalog(reply.touched);
+      this.port.postMessage({ type: "reply", id: request.id, ok: true, value: reply.value, state: this.state() });
     } catch (error) {
       // What the failing request changed is told too: an aborted sync may have indexed half the vault.
-      const catalog = this.index && (request.op === "sync" || request.op === "apply") ? this.delta("all") : null;
-      this.port.postMessage({ type: "reply", id: request.id, ok: false, error: errorData(error), state: this.index ? this.state() : null, catalog }, catalog ? [catalog.places.buffer] : []);
+      if (request.op === "sync" || request.op === "apply") this.tellCatalog("all");
+      this.port.postMessage({ type: "reply", id: request.id, ok: false, error: errorData(error), state: this.index ? this.state() : null });
     } finally {
       this.running.delete(request.id);
     }
@@ -158,10 +158,10 @@ class IndexHost {
     return { ...index.stats(), wikiPages: index.wikiSize };
   }
 
-  /** What changed of the catalogue: the paths touched, or every path after an open or a sync. */
-  private delta(touched: readonly string[] | "all" | undefined): CatalogDelta | null {
+  /** Tells what changed of the catalogue — of the paths touched, or of every path after an open or a sync — in pieces. */
+  private tellCatalog(touched: readonly string[] | "all" | undefined): void {
     const index = this.index;
-    if (!index || touched === undefined) return null;
+    if (!index || touched === undefined) return;
     const placeOf = (path: string) => (index.stateOf(path) ? PATH_INDEXED : index.isUnindexed(path) ? PATH_UNINDEXED : PATH_GONE);
     const changed: string[] = [];
     const places: number[] = [];
@@ -179,8 +179,10 @@ class IndexHost {
       for (const path of [...this.told.keys()]) if (!now.has(path)) tell(path, PATH_GONE);
       for (const [path, place] of now) tell(path, place);
     } else for (const path of touched) tell(path, placeOf(path));
-    if (changed.length === 0) return null;
-    return { paths: changed.join("\u0000"), places: Uint8Array.from(places) };
+    for (let start = 0; start < changed.length; start += CATALOG_PIECE) {
+      const delta: CatalogDelta = { paths: changed.slice(start, start + CATALOG_PIECE).join("\u0000"), places: Uint8Array.from(places.slice(start, start + CATALOG_PIECE)) };
+      this.port.postMessage({ type: "catalog", delta }, [delta.places.buffer]);
+    }
   }
 }
 

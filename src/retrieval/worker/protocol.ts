@@ -11,9 +11,10 @@
  *   thread answers with that request's vault, signal and hooks.
  * - Shard bytes and vectors travel as typed arrays whose buffers are in the transfer list.
  *
- * Every reply carries the index's counts and what changed of its catalogue (which paths are
- * indexed, which exist but are never indexed), so the main thread answers `stats()` and an
- * ingest's catalogue lookups at once, without a round trip.
+ * Every reply carries the index's counts, and is preceded by what changed of its catalogue (which
+ * paths are indexed, which exist but are never indexed) in pieces of CATALOG_PIECE paths, each
+ * message a task of its own on the main thread: so the main thread answers `stats()` and an
+ * ingest's catalogue lookups at once, without a round trip, and never copies 50,000 names in one task.
  */
 import * as z from "zod";
 
@@ -151,6 +152,9 @@ export const PATH_UNINDEXED = 2;
  * What changed of the catalogue since the last reply: paths joined by NUL (no file name holds
  * one) with their places, one byte each — one string and one buffer, however many notes.
  */
+/** Paths per catalogue message. */
+export const CATALOG_PIECE = 2048;
+
 export const CatalogDelta = z.object({ paths: z.string(), places: z.instanceof(Uint8Array) });
 export type CatalogDelta = z.infer<typeof CatalogDelta>;
 
@@ -181,9 +185,11 @@ export const ReplyValue = {
 
 export const FromWorker = z.union([
   z.discriminatedUnion("ok", [
-    z.object({ type: z.literal("reply"), id: z.number(), ok: z.literal(true), value: z.unknown(), state: IndexState, catalog: CatalogDelta.nullable() }),
-    z.object({ type: z.literal("reply"), id: z.number(), ok: z.literal(false), error: ErrorData, state: IndexState.nullable(), catalog: CatalogDelta.nullable() }),
+    z.object({ type: z.literal("reply"), id: z.number(), ok: z.literal(true), value: z.unknown(), state: IndexState }),
+    z.object({ type: z.literal("reply"), id: z.number(), ok: z.literal(false), error: ErrorData, state: IndexState.nullable() }),
   ]),
+  /** A piece of what a request changed of the catalogue, sent before its reply. */
+  z.object({ type: z.literal("catalog"), delta: CatalogDelta }),
   z.object({ type: z.literal("progress"), id: z.number(), part: z.enum(["sync", "embed"]), done: z.number(), total: z.number() }),
   z.object({ type: z.literal("vectorFailure"), message: z.string() }),
   /** The worker could not read a message at all: nothing it was asked can be trusted to finish. */

@@ -234,7 +234,6 @@ export class RemoteIndex implements SearchIndex {
       case "reply": {
         const asked = this.requests.entry(message.id);
         if (message.state) this.current = message.state;
-        if (message.catalog) this.mirror.apply(message.catalog);
         if (this.vectors && message.state?.vectors) this.vectors.error = message.state.vectors.error;
         if (!asked) return;
         if (!message.ok) return this.requests.reject(message.id, errorFrom(message.error));
@@ -243,6 +242,9 @@ export class RemoteIndex implements SearchIndex {
         else this.requests.reject(message.id, new SynapseError("unavailable", `The search index answered "${asked.op}" with a value Synapse cannot read.`));
         return;
       }
+      case "catalog":
+        this.mirror.apply(message.delta);
+        return;
       case "progress": {
         const hooks = this.requests.entry(message.id)?.hooks;
         (message.part === "sync" ? hooks?.progress : hooks?.embedProgress)?.({ done: message.done, total: message.total });

@@ -4,7 +4,9 @@
  * RemoteIndex at the other — so one contract test runs over both.
  */
 import { MessageChannel, type MessagePort } from "node:worker_threads";
-import { openIndex, RemoteIndex, type IndexPort, type OpenOptions, type SearchIndex } from "../../../src/retrieval";
+import { openIndex, type OpenOptions, type SearchIndex } from "../../../src/retrieval";
+import type { IndexPort } from "../../../src/retrieval/worker/protocol";
+import { RemoteIndex } from "../../../src/retrieval/worker/remote-index";
 import { serveIndex } from "../../../src/retrieval/worker/host";
 
 /** A node MessagePort as the protocol's port; `sent` records what went out with its transfer list. */

@@ -4,7 +4,8 @@
  * error, and shard bytes cross the channel in its transfer list, moved rather than copied.
  */
 import { describe, expect, it } from "vitest";
-import { RemoteIndex, type IndexPort } from "../../../src/retrieval";
+import type { IndexPort } from "../../../src/retrieval/worker/protocol";
+import { RemoteIndex } from "../../../src/retrieval/worker/remote-index";
 import { serveIndex } from "../../../src/retrieval/worker/host";
 import { MemoryStateStore } from "../../../src/vault/memory-state-store";
 import { MemoryVault } from "../../../src/vault/memory-vault";
@@ -57,15 +58,15 @@ describe("the index in a worker, when the worker fails", () => {
     const opening = RemoteIndex.open(worker.port, options());
     await until(() => worker.received.length === 1, "the open request");
     const state = { notes: 0, chunks: 0, rejectedShards: 0, wikiPages: 0, vectors: null };
-    worker.post({ type: "reply", id: 1, ok: true, value: null, state, catalog: null });
+    worker.post({ type: "reply", id: 1, ok: true, value: null, state });
     const index = await opening;
     const searching = index.retrieve("x", { scope: { kind: "all" }, limit: 1 });
     await until(() => worker.received.length === 2, "the search request");
-    worker.post({ type: "reply", id: 2, ok: true, value: [{ path: 3 }], state, catalog: null });
+    worker.post({ type: "reply", id: 2, ok: true, value: [{ path: 3 }], state });
     await expect(searching).rejects.toMatchObject({ message: expect.stringMatching(/answered "retrieve" with a value/) });
     const again = index.retrieve("x", { scope: { kind: "all" }, limit: 1 });
     await until(() => worker.received.length === 3, "the second search");
-    worker.post({ type: "reply", id: 3, ok: true, value: [], state, catalog: null });
+    worker.post({ type: "reply", id: 3, ok: true, value: [], state });
     await expect(again).resolves.toEqual([]);
   });
 
