@@ -178,7 +178,8 @@ export class RemoteIndex implements SearchIndex {
 
   stats(): IndexStats {
     const { notes, chunks, rejectedShards, vectors } = this.current;
-    return { notes, chunks, rejectedShards, vectors: vectors && { ...vectors, error: this.vectors?.error ?? vectors.error } };
+    // The vectors' error as last told: a failure event may have come after the last reply.
+    return { notes, chunks, rejectedShards, vectors: vectors && { ...vectors, error: this.vectors ? this.vectors.error : vectors.error } };
   }
 
   catalog(vault: Pick<VaultPort, "stat" | "read">, options: CatalogOptions = {}): IndexCatalog {
