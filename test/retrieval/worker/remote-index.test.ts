@@ -84,6 +84,35 @@ describe("the index in a worker, when the worker fails", () => {
   });
 });
 
+describe("a cancelled request", () => {
+  it("cancels the embedding it waits on, on this thread, and rejects with its signal's reason", async () => {
+    const ends = channel();
+    serveIndex(ends.worker);
+    const vault = new MemoryVault(NOTES);
+    const seen: (AbortSignal | undefined)[] = [];
+    const embedder = {
+      modelId: "test:hang",
+      embed: (_texts: readonly string[], signal?: AbortSignal) =>
+        new Promise<Float32Array[]>((_resolve, reject) => {
+          seen.push(signal);
+          signal?.addEventListener("abort", () => reject(signal.reason as Error), { once: true });
+        }),
+    };
+    const index = await RemoteIndex.open(ends.main, { ...options(new MemoryStateStore(), vault), embedder });
+    await index.sync(vault, { embed: false });
+    const controller = new AbortController();
+    const reason = new Error("The question was closed.");
+    const embedding = index.embedPending({ signal: controller.signal });
+    await until(() => seen.length === 1, "the embedding call");
+    expect(seen[0]).toBe(controller.signal);
+    controller.abort(reason);
+    await expect(embedding).rejects.toBe(reason);
+    // Cancelled, not failed: vectors stay on.
+    expect(index.vectors?.active).toBe(true);
+    ends.close();
+  });
+});
+
 describe("shard bytes across the channel", () => {
   it("are moved in the transfer list to the main thread, and written as encoded", async () => {
     const ends = channel();
