@@ -5,8 +5,8 @@
  * just wrote so the next ingest retrieves them.
  */
 import type { VaultPort } from "../vault/vault-port";
-import type { VaultChange } from "./index-apply";
-import type { VaultIndex } from "./vault-index";
+import type { ApplyResult, VaultChange } from "./index-apply";
+import type { LinkTarget } from "./link-target";
 
 export interface CatalogOptions {
   /**
@@ -23,7 +23,15 @@ export interface IndexCatalog {
   refresh(paths: readonly string[]): Promise<void>;
 }
 
-export function indexCatalog(index: VaultIndex, vault: Pick<VaultPort, "stat" | "read">, options: CatalogOptions = {}): IndexCatalog {
+/** What the catalogue reads of an index: the VaultIndex in process, or a worker's index through the main thread's copy of its names. */
+export interface CatalogSource {
+  readonly wikiSize: number;
+  pathsNamed(basename: string): readonly string[];
+  linkTarget(target: string, from: string): LinkTarget;
+  apply(changes: readonly VaultChange[]): Promise<ApplyResult>;
+}
+
+export function indexCatalog(index: CatalogSource, vault: Pick<VaultPort, "stat" | "read">, options: CatalogOptions = {}): IndexCatalog {
   return {
     pageCount: () => index.wikiSize,
     pathsNamed: (basename) => index.pathsNamed(basename),

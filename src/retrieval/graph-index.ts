@@ -122,6 +122,15 @@ export class GraphIndex implements LinkResolver {
     this.named(path, true);
   }
 
+  /** The files known to exist that are never nodes (excluded notes, index.md, log.md), as the last sync listed them. */
+  otherPaths(): IterableIterator<string> {
+    return this.others.values();
+  }
+
+  isOther(path: string): boolean {
+    return this.others.has(path);
+  }
+
   forgetOther(path: string): void {
     if (!this.others.delete(path)) return;
     this.named(path, false);

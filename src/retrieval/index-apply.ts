@@ -49,11 +49,21 @@ export interface ApplyResult {
   readonly outcomes: readonly ChangeOutcome[];
 }
 
+/**
+ * ApplyOptions as the index's worker runs them: there `stillCurrent` is asked of the main thread,
+ * so its answer comes as a promise.
+ */
+export interface UpdateOptions extends Omit<ApplyOptions, "stillCurrent"> {
+  readonly stillCurrent?: (path: string) => boolean | Promise<boolean>;
+}
+
 /** One note's update: prepared in pieces, committed unless no longer current, then a merge if a segment asks for one. */
-export async function updateNote(index: VaultIndex, path: string, text: string, stat: NoteStat, links: HostLinks | null | undefined, options: ApplyOptions): Promise<ChangeOutcome> {
+export async function updateNote(index: VaultIndex, path: string, text: string, stat: NoteStat, links: HostLinks | null | undefined, options: UpdateOptions): Promise<ChangeOutcome> {
   // The links now, with the preparation's first step; a large note's terms in pieces after.
   const prepared = await runPiecesSliced(index.prepare(path, text, stat, links), options.checkpoint);
-  if (options.stillCurrent && !options.stillCurrent(path)) return "skipped";
+  // In process the answer is at hand, and nothing may run between it and the commit.
+  const current = options.stillCurrent?.(path) ?? true;
+  if (current === false || (current !== true && !(await current))) return "skipped";
   const outcome = index.commit(prepared, { mergeLater: true });
   // A segment grown past its bound merges now, in pieces with a checkpoint between them.
   if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), options.checkpoint);
@@ -61,7 +71,7 @@ export async function updateNote(index: VaultIndex, path: string, text: string, 
 }
 
 /** Applies the changes in order. The first runs before anything is awaited: a deletion is out of the index when this returns its promise. */
-export async function applyChanges(index: VaultIndex, changes: readonly VaultChange[], options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyChanges(index: VaultIndex, changes: readonly VaultChange[], options: UpdateOptions = {}): Promise<ApplyResult> {
   const outcomes: ChangeOutcome[] = [];
   for (const change of changes) {
     if (outcomes.length > 0) await options.checkpoint?.();

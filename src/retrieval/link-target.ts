@@ -23,7 +23,8 @@ const MISSING: LinkTarget = Object.freeze({ kind: "missing" });
 export interface LinkWorld {
   /** Obsidian's resolver (it sees every file), or none: the graph's own. */
   readonly resolver: LinkResolver | undefined;
-  readonly graph: GraphIndex;
+  /** The built-in resolution over the indexed and the unindexed notes (the graph, or the main thread's copy of its names). */
+  readonly graph: Pick<GraphIndex, "locate">;
   indexed(path: string): boolean;
   excluded(path: string): boolean;
 }

@@ -175,6 +175,19 @@ export class VaultIndex implements Retriever, SearchIndex {
     return [...this.notes.keys()];
   }
 
+  /**
+   * The vault's notes the index knows exist but never indexes (excluded folders, index.md,
+   * log.md) as the last sync listed them, and those seen since: a link to one is not dangling.
+   */
+  unindexedPaths(): IterableIterator<string> {
+    return this.graph.otherPaths();
+  }
+
+  /** Whether `path` is one of `unindexedPaths`. */
+  isUnindexed(path: string): boolean {
+    return this.graph.isOther(path);
+  }
+
   stateOf(path: string): NoteState | undefined {
     return this.notes.get(path);
   }
