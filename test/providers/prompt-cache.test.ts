@@ -9,7 +9,7 @@ import { orchestrate, type OrchestratorOptions } from "../../src/core/orchestrat
 import { costAt, estimateCost, priceFor } from "../../src/core/pricing";
 import { createRunContext, type RunContext } from "../../src/core/run-context";
 import { createProvider } from "../../src/providers/factory";
-import { cacheMinimum, cachedPrompt } from "../../src/providers/anthropic/prompt-cache";
+import { cacheMinimum, cachedPrompt, RepeatMemory } from "../../src/providers/anthropic/prompt-cache";
 import { generatePrompt } from "../../src/providers/prompts";
 import { formatUsageLine } from "../../src/providers/usage-summary";
 import { SettingsSchema } from "../../src/settings/schema";
@@ -41,15 +41,19 @@ describe.each(["anthropic", "openai"] as const)("prompt caching on %s", (protoco
     server.reset();
     // Each note's pages cite that note.
     const pagesFor = (path: string) => content(REPLIES.pages.replaceAll(NOTE_PATH, path));
-    server.setScript([content(REPLIES.analysis), pagesFor(NOTES[0]!.path), content(REPLIES.analysis), pagesFor(NOTES[1]!.path)]);
+    server.setScript([content(REPLIES.analysis), pagesFor(NOTES[0]!.path), content(REPLIES.analysis), pagesFor(NOTES[1]!.path), content(REPLIES.analysis), pagesFor(NOTES[0]!.path)]);
   });
 
-  it("ingesting two related notes reads the cache on the second, and the ledger prices it", async () => {
-    const provider = createProvider(protocol, envFor(protocol, server, { model }));
-    const first = noteRun(NOTES[0]!);
-    expect((await orchestrate(provider, OPTIONS, first)).converged).toBe(true);
-    const second = noteRun(NOTES[1]!);
-    expect((await orchestrate(provider, OPTIONS, second)).converged).toBe(true);
+  it("ingesting related notes reads the cache once the wiki's context repeats, and the ledger prices it", async () => {
+    // One adapter per note, as the plugin and the CLI build them.
+    const ingest = async (note: (typeof NOTES)[number]) => {
+      const run = noteRun(note);
+      expect((await orchestrate(createProvider(protocol, envFor(protocol, server, { model })), OPTIONS, run)).converged).toBe(true);
+      return run;
+    };
+    const first = await ingest(NOTES[0]!);
+    const middle = await ingest(NOTES[1]!);
+    const second = await ingest(NOTES[0]!);
     expect(first.usage.cache().cacheReadTokens).toBe(0);
     const read = second.usage.cache().cacheReadTokens;
     expect(read).toBeGreaterThanOrEqual(1024);
@@ -62,14 +66,16 @@ describe.each(["anthropic", "openai"] as const)("prompt caching on %s", (protoco
     expect(estimateCost(model, totals.inputTokens, totals.outputTokens, {}, second.usage.cache())).toBeCloseTo(expected, 12);
     expect(expected).toBeLessThan(estimateCost(model, totals.inputTokens, totals.outputTokens)!);
     if (protocol === "anthropic") {
-      // Anthropic writes the marked prefix the first time (billed at 1.25×) and reads it after.
-      expect(first.usage.cache().cacheWriteTokens).toBeGreaterThanOrEqual(1024);
+      // Anthropic: the context is marked once it repeats (the second note), written then at 1.25×, read after.
+      expect(first.usage.cache().cacheWriteTokens).toBe(0);
+      expect(middle.usage.cache().cacheWriteTokens).toBeGreaterThanOrEqual(1024);
       expect(price.cacheWrite).toBeCloseTo(price.input * 1.25, 12);
       expect(price.cacheRead).toBeCloseTo(price.input * 0.1, 12);
     } else {
       // OpenAI reports cached tokens in steps of 128 from 1,024, and bills no write.
       expect((read - 1024) % 128).toBe(0);
       expect(first.usage.cache().cacheWriteTokens).toBe(0);
+      expect(middle.usage.cache().cacheReadTokens).toBeGreaterThanOrEqual(1024);
     }
   });
 });
@@ -82,10 +88,13 @@ describe("Anthropic request bodies carry cache_control where the prefix is long 
   afterAll(() => server.close());
   beforeEach(() => server.reset());
 
+  /** The second of two analyses with the same wiki context: the wiki's context is marked once it repeats. */
   const analyzeBody = async (model: string, vaultContext: string) => {
-    server.setScript([{ kind: "content", text: REPLIES.analysis }]);
-    await createProvider("anthropic", envFor("anthropic", server, { model })).analyze(NOTES[0]!.text, vaultContext, noteRun(NOTES[0]!));
-    return server.modelRequests()[0]!.body as { system: unknown; messages: { content: unknown }[] };
+    server.setScript([{ kind: "content", text: REPLIES.analysis }, { kind: "content", text: REPLIES.analysis }]);
+    for (const note of NOTES) await createProvider("anthropic", envFor("anthropic", server, { model })).analyze(note.text, vaultContext, noteRun(note));
+    const [first, second] = server.modelRequests().map((r) => r.body as { system: unknown; messages: { content: unknown }[] });
+    expect(typeof first!.messages[0]!.content).toBe("string");
+    return second!;
   };
 
   it("marks the end of the wiki's context, before the note, and leaves the note unmarked", async () => {
@@ -94,7 +103,7 @@ describe("Anthropic request bodies carry cache_control where the prefix is long 
     expect(content).toHaveLength(2);
     expect(content[0]!.text).toContain(WIKI_CONTEXT);
     expect(content[0]!.cache_control).toEqual({ type: "ephemeral" });
-    expect(content[1]!.text).toContain(NOTES[0]!.text);
+    expect(content[1]!.text).toContain(NOTES[1]!.text);
     expect(content[1]!).not.toHaveProperty("cache_control");
   });
 
@@ -193,5 +202,22 @@ describe("cachedPrompt", () => {
     expect(cachedPrompt(pair, "", "claude-opus-4-6").system).toBe(pair.system);
     expect(cacheMinimum("claude-haiku-4-5-20251001")).toBe(4096);
     expect(cacheMinimum("claude-sonnet-4-5-20250929")).toBe(1024);
+  });
+
+  it("marks the wiki's context only once it has been sent again within the cache's lifetime", () => {
+    let now = 0;
+    const memory = new RepeatMemory(() => now);
+    const ask = (wiki: string) => {
+      const pair = { system: "Instructions.", user: `${wiki}For this note: a note.`, stable: [{ text: wiki, stableFor: "notes" as const }] };
+      return Array.isArray(cachedPrompt(pair, "", "claude-sonnet-4-5", memory).user);
+    };
+    const growing = (n: number) => `Related wiki content, ${n} pages: `.repeat(700);
+    // A folder ingest whose context changes with every note: never marked, so never written at 1.25× for nothing.
+    expect([1, 2, 3].map((n) => ask(growing(n)))).toEqual([false, false, false]);
+    // The same context again: marked from its second sending on, written once and read after.
+    expect([ask(growing(9)), ask(growing(9)), ask(growing(9))]).toEqual([false, true, true]);
+    // Past the five minutes a cached prefix lives, it counts as new.
+    now += 5 * 60_000 + 1;
+    expect(ask(growing(9))).toBe(false);
   });
 });

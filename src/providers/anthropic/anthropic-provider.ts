@@ -22,7 +22,7 @@ import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { anthropicSdk } from "./sdk";
 import { AnthropicMessage, AnthropicStreamEvent, tokenUsageOf } from "./envelope";
-import { cachedPrompt } from "./prompt-cache";
+import { cachedPrompt, sentPrefixes } from "./prompt-cache";
 import { streamedMessage } from "./stream-message";
 
 export type AnthropicClient = Pick<Anthropic, "messages">;
@@ -121,7 +121,7 @@ export class AnthropicProvider implements InferenceProvider {
         ? { tools, tool_choice: { type: "tool", name: TOOL_NAME } }
         : { output_config: { format: { type: "json_schema", schema } } };
     // What repeats from note to note is marked for the prompt cache (prompt-cache.ts); the tool comes before the system prompt in it.
-    const prompt = cachedPrompt(pair, this.config.structuredOutput === "tool" ? JSON.stringify(tools) : "", this.config.model);
+    const prompt = cachedPrompt(pair, this.config.structuredOutput === "tool" ? JSON.stringify(tools) : "", this.config.model, sentPrefixes(`${this.config.where} ${this.config.model}`));
     return {
       ...this.config.options,
       model: this.config.model,

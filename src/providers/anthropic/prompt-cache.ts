@@ -8,6 +8,13 @@
  * note's retries is not marked: most notes converge at the first attempt, and a mark on text read
  * once costs 1.25× and saves nothing.
  *
+ * The wiki's context is marked only once it has been seen to repeat (`RepeatMemory`). In a folder
+ * ingest every note adds pages the next note is told about, so the context changes from note to
+ * note: marked each time, it was written at 1.25× and never read (the prompt-cache bench measured
+ * 1.14× the uncached cost). A context sent again within the cache's lifetime — notes checked
+ * against a wiki that is not changing, proposals, a batch round — is likely to be sent again, so
+ * from its second sending on it is marked, written once and read after.
+ *
  * A prefix shorter than the model's minimum is never cached, so it is not marked: the minimums are
  * Anthropic's (docs.claude.com, "Prompt caching" → cache limitations), by model family; an unknown
  * model gets the smallest, where a mark too short is simply ignored by the API.
@@ -48,18 +55,58 @@ export interface CachedPrompt {
   readonly user: string | readonly TextBlock[];
 }
 
+/** How long Anthropic keeps a cached prefix after its last use (the default "ephemeral" lifetime). */
+const CACHE_LIFETIME_MS = 5 * 60_000;
+/** Contexts remembered; a folder ingest sends one at a time, so a few suffice. */
+const REMEMBERED = 16;
+
+/** The stable parts an adapter sent lately: a part sent again within the cache's lifetime is worth marking. */
+export class RepeatMemory {
+  private readonly sent = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Records `text` as sent now; true when it was already sent within the cache's lifetime. */
+  repeats(text: string): boolean {
+    const at = this.now();
+    const last = this.sent.get(text);
+    this.sent.delete(text);
+    this.sent.set(text, at);
+    for (const key of this.sent.keys()) {
+      if (this.sent.size <= REMEMBERED) break;
+      this.sent.delete(key);
+    }
+    return last !== undefined && at - last <= CACHE_LIFETIME_MS;
+  }
+}
+
+const memories = new Map<string, RepeatMemory>();
+
+/**
+ * What was sent lately to one server and model. Shared by the adapters built for it: the plugin
+ * and the CLI build one adapter per note, and the repeat that matters is from one note to the next.
+ */
+export function sentPrefixes(serverAndModel: string): RepeatMemory {
+  let memory = memories.get(serverAndModel);
+  if (!memory) memories.set(serverAndModel, (memory = new RepeatMemory()));
+  return memory;
+}
+
 /**
  * The system prompt and user message with their stable prefixes marked where each is long enough.
- * `before`: the text the API caches ahead of the system prompt (the tool definition).
+ * `before`: the text the API caches ahead of the system prompt (the tool definition). `memory`:
+ * the adapter's record of what it sent; without one, the wiki's context is marked whenever it is
+ * long enough.
  */
-export function cachedPrompt(pair: PromptPair, before: string, model: string): CachedPrompt {
+export function cachedPrompt(pair: PromptPair, before: string, model: string, memory?: RepeatMemory): CachedPrompt {
   const minimum = cacheMinimum(model);
   const systemTokens = estimateTokens(before + pair.system);
   const markSystem = systemTokens >= minimum;
   // The longest part that repeats across notes; parts that only a retry of this note repeats are left alone.
   const acrossNotes = (pair.stable ?? []).filter((part) => part.stableFor === "notes" && part.text !== "" && pair.user.startsWith(part.text));
   const stable = acrossNotes.reduce((longest, part) => (part.text.length > longest.length ? part.text : longest), "");
-  const markUser = stable !== "" && systemTokens + estimateTokens(stable) >= minimum;
+  const repeated = stable !== "" && (memory ? memory.repeats(stable) : true);
+  const markUser = repeated && systemTokens + estimateTokens(stable) >= minimum;
   return {
     system: markSystem ? [{ type: "text", text: pair.system, cache_control: EPHEMERAL }] : pair.system,
     user: markUser
