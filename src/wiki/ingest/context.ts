@@ -7,7 +7,7 @@
 import { nameKey } from "../../core/unicode";
 import type { VaultPort } from "../../vault/vault-port";
 import { contextEvent } from "../context-pack";
-import { indexPath, logPath } from "../../write/index-log";
+import { indexPath, logPath } from "../../core/wiki-paths";
 import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../ingest-context";
 import type { IngestRequest, WikiCatalog } from "../ingest-types";
 import { basenameOf } from "../page-paths";
