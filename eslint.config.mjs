@@ -8,12 +8,11 @@ import tseslint from "typescript-eslint";
 const nodeOnly = [
   "src/cli/**",
   "src/bridge/**",
-  "src/mcp/**",
   "src/vault/node-vault.ts",
   "src/vault/node-fs-ops.ts",
   "src/vault/node-guarded-write.ts",
   "src/vault/node-state-store.ts",
-  "src/vault/node-write-context.ts",
+  "src/node/**",
   "src/vault/device-id.ts",
   "src/vault/node-vault-settings.ts",
   "src/providers/transports/node-fetch.ts",
@@ -32,19 +31,22 @@ const ROOTS_ONLY = { group: ["**/bridge/*", "!**/providers/**"], message: "Impor
 
 
 // The layers of src/ (docs/contributing/architecture.md): composition roots on top (main.ts, with
-// obsidian/ and ui/ for the plugin; cli/; bridge/), then the operations (query/, lint/), the domain
-// (wiki/, retrieval/, providers/), the base (vault/, settings/) and core/ at the bottom. Each folder
-// may import the folders listed for it; every other import between folders is an error.
+// obsidian/ and ui/ for the plugin; cli/, with the MCP server in cli/mcp; bridge/), the Node
+// adapters (node/), then the operations (query/, lint/), the domain (wiki/, then write/; retrieval/,
+// providers/), the base (vault/, settings/) and core/ at the bottom. Each folder may import the
+// folders listed for it; every other import between folders is an error.
 const LAYERS = {
-  "main.ts": ["obsidian", "ui", "cli", "bridge", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  "main.ts": ["obsidian", "ui", "cli", "bridge", "node", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
   obsidian: ["ui", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
   ui: ["obsidian", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
-  cli: ["bridge", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  cli: ["bridge", "node", "batch", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
   // A batch ingest (src/batch) runs the ingest over the providers' batch APIs; the plugin and the CLI drive it.
   batch: ["query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
-  bridge: ["query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  bridge: ["node", "query", "lint", "wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
   query: ["wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
   lint: ["wiki", "write", "retrieval", "providers", "vault", "settings", "core"],
+  // The Node write context (the CLI's, the bridge's): Node's process, host and device, and the write path's contract.
+  node: ["write", "vault", "settings", "core"],
   wiki: ["write", "retrieval", "vault", "settings", "core"],
   write: ["vault", "settings", "core"],
   retrieval: ["vault", "settings", "core"],
@@ -53,19 +55,11 @@ const LAYERS = {
   settings: ["core"],
   core: [],
 };
-// Imports against the order, each one named (the known loops; test/architecture/import-cycles.test.ts
-// keeps them from growing into circles between files). `except` lists the files of the lower folder
-// that may be imported.
+// Imports against the order, each one named with its reason. `except` lists the files of the lower
+// folder that may be imported.
 const LAYER_EXCEPTIONS = {
   // A provider that embeds implements retrieval's `Embedder` contract (a type, from its door).
   providers: { retrieval: ["./index.ts"] },
-  // The Node write context builds the write path's contract and names the lock's holder.
-  vault: { write: ["./write-context.ts", "./write-lock.ts", "./write-records.ts"] },
-  // The write engine keeps index.md and log.md in step and hashes what it journals as the wiki
-  // defines them, splits a registry an earlier version kept whole, reverts the records its runs
-  // change (the contradictions record, the source registry), and names a change's page action
-  // (write ↔ wiki is a known loop: injecting the index/log maintenance into applyPlan ends it).
-  write: { wiki: ["./index-log.ts", "./index-reconcile.ts", "./source-registry-shards.ts", "./contradictions.ts", "./ingest-types.ts"] },
 };
 const folderGlob = (folder) => (folder.endsWith(".ts") ? `./src/${folder}` : `./src/${folder}/**`);
 const layerZones = Object.entries(LAYERS).flatMap(([target, allowed]) =>

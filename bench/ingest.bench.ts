@@ -16,7 +16,7 @@ import { DEFAULT_SETTINGS } from "../src/settings/schema";
 import { MemoryVault } from "../src/vault/memory-vault";
 import { NodeVault } from "../src/vault/node-vault";
 import type { VaultPort } from "../src/vault/vault-port";
-import { upsertIndex } from "../src/wiki/index-log";
+import { upsertIndex } from "../src/write/index-log";
 import { ingestNote } from "../src/wiki/ingest-note";
 import { corpusNotes } from "../test/helpers/corpus";
 import { percentile, type BenchResult } from "./stats";

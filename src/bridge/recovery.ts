@@ -7,7 +7,7 @@
  */
 import { readVaultSettings } from "../vault/node-vault-settings";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { describeRecovery, recoverInterruptedRun } from "../write/recover";
 

@@ -13,7 +13,7 @@ import { isSettled, openRound, type BatchRecord } from "../batch/record";
 import { countsText, summarise } from "../batch/summary";
 import { toSynapseError } from "../core/errors";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import { openBatchSession } from "./batch-session";
 import { jsonStep, noteLine, stepText } from "./batch-report";
 import { EXIT, UsageError, parseFlags, type CliIO } from "./io";

@@ -6,7 +6,7 @@
  */
 import { BRIDGE_USAGE } from "../bridge/usage";
 import type { CliIO } from "./io";
-import { MCP_USAGE } from "../mcp/usage";
+import { MCP_USAGE } from "./mcp/usage";
 import { BATCH_USAGE, HISTORY_USAGE, INDEX_USAGE, INGEST_USAGE, LINT_USAGE, MODELS_USAGE, QUERY_USAGE, RETRACT_USAGE, REVIEW_USAGE, SEARCH_USAGE, UNDO_USAGE } from "./usage";
 
 export interface CommandContext {
@@ -92,7 +92,7 @@ export const COMMANDS: readonly CliCommand[] = [
   {
     name: "mcp",
     usage: MCP_USAGE,
-    run: async (argv, io, context) => (await import("../mcp/command")).runMcpCommand(argv, io, context),
+    run: async (argv, io, context) => (await import("./mcp/command")).runMcpCommand(argv, io, context),
   },
   {
     name: "bridge",

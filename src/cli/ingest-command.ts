@@ -7,7 +7,7 @@ import { MemoryRunLogger, type ContextEvent } from "../core/log";
 import { createProvider } from "../providers/factory";
 import { NodeVault } from "../vault/node-vault";
 import { createNodeFetch } from "../providers/transports/node-fetch";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import { envSecrets } from "./env-secrets";
 import { runFolderIngest } from "./folder-ingest";
 import { runCliIngest, type CliIngestContext } from "./ingest-run";

@@ -16,7 +16,7 @@ import { createProvider } from "../providers/factory";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import type { WriteContext } from "../write/apply";
 import { planIngest } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";

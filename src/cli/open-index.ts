@@ -6,7 +6,7 @@ import { toSynapseError } from "../core/errors";
 import { openIndex, type Embedder, type SearchIndex, type SyncPart, type SyncResult } from "../retrieval";
 import { NodeStateStore } from "../vault/node-state-store";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import type { WikiCatalog } from "../wiki/ingest-types";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { applyEmbedFlags, hasEmbedFlags, type EmbedFlags } from "./embed-flags";

@@ -16,7 +16,7 @@ import { createProvider } from "../providers/factory";
 import { formatUsageLine } from "../providers/usage-summary";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import { terminalSafe } from "./terminal-text";
 import { applyPlan } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
 import { isExcluded } from "../core/perimeter";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import type { ReviewPlan } from "../wiki/review";
 import { everything } from "../wiki/review";

@@ -10,7 +10,7 @@ import { acceptProposal, refuseProposal } from "../proposals/accept";
 import type { Proposal } from "../proposals/proposal";
 import { ProposalStore } from "../proposals/proposal-store";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import { EXIT, UsageError, parseFlags, type CliIO } from "./io";
 import { recoverVault } from "./recovery";
 import { readVaultSettings } from "./vault-settings";

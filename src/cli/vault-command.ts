@@ -2,7 +2,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
+import { nodeWriteContext } from "../node/write-context";
 import type { WriteContext } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { UsageError, parseFlags, type CliIO } from "./io";

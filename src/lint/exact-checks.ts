@@ -6,7 +6,7 @@
 import { sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { contentHash } from "../core/content-hash";
-import { indexPath, logPath } from "../wiki/index-log";
+import { indexPath, logPath } from "../write/index-log";
 import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";

@@ -9,7 +9,7 @@ import { sourceKey } from "../core/sources";
 import { SynapseError } from "../core/errors";
 import { addUsage, NO_USAGE, type UsageSummary } from "../core/usage";
 import { applyPlan } from "../write/apply";
-import { editIndex, indexPath, type IndexEdit } from "../wiki/index-log";
+import { editIndex, indexPath, type IndexEdit } from "../write/index-log";
 import type { DeferredIngest } from "../wiki/ingest-note";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import type { PlannedChange, PlannedStateChange } from "../write/planned-change";

@@ -14,7 +14,7 @@ import { frontmatterList, splitFrontmatter } from "../core/markdown";
 import { mergeSources, sourceKey } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
-import { editIndex, indexPath, type IndexEntry } from "../wiki/index-log";
+import { editIndex, indexPath, type IndexEntry } from "../write/index-log";
 import type { PlannedChange } from "../write/planned-change";
 import { basenameOf, pagePath } from "../wiki/page-paths";
 import { planRetractPages, retractNoteFromPage, retractTarget, noteTitleOf } from "../wiki/retract-note";

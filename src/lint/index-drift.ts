@@ -4,7 +4,7 @@
  * its fix adds exactly the missing pages and removes exactly the dangling entries — recomputed
  * from index.md as it is when the fix is applied — so the user's own lines stay as they are.
  */
-import { ENTRY } from "../wiki/index-entry";
+import { ENTRY } from "../write/index-entry";
 import { linksOutsideCode, type PageRecord } from "./snapshot";
 
 export interface IndexDrift {

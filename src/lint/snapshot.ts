@@ -8,7 +8,7 @@ import { nameKey } from "../core/unicode";
 import { oneOf, replaceDelimited } from "../core/text-scan";
 import { linkBasename, wikilinkTargets } from "../core/wikilinks";
 import type { VaultPort } from "../vault/vault-port";
-import { indexPath, logPath } from "../wiki/index-log";
+import { indexPath, logPath } from "../write/index-log";
 import { basenameOf, effectiveWikiFolder } from "../wiki/page-paths";
 import { isInFolder } from "../wiki/read-note";
 

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { dirname, join } from "node:path";
-import type { Device } from "../write/write-records";
+import type { Device } from "../core/device";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

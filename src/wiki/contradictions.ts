@@ -9,6 +9,7 @@ import { SynapseError } from "../core/errors";
 import type { ContradictionClaim } from "../core/schemas";
 import type { StateStore } from "../vault/state-store";
 import { contentHash } from "../core/content-hash";
+import { CONTRADICTIONS_KEY } from "../core/state-keys";
 import type { PlannedStateChange } from "../write/planned-change";
 
 /** One contradiction on one page, as the run result reports it. */
@@ -129,7 +130,7 @@ export function contradictionCallout(c: FoundContradiction): string {
 
 // ---- The record lint reads -------------------------------------------------------------------
 
-export const CONTRADICTIONS_KEY = "contradictions.json";
+export { CONTRADICTIONS_KEY };
 
 export const ContradictionRecordSchema = z.object({
   /** Stable: the same two passages from the same two sources are one record, however often found. */

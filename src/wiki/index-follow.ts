@@ -9,8 +9,8 @@
 import type { VaultPort } from "../vault/vault-port";
 import { applyPlan, type ApplyResult, type WriteContext } from "../write/apply";
 import { splitFrontmatter } from "../core/markdown";
-import { editIndex, indexPath, logPath, type IndexEdit, type IndexEntry } from "./index-log";
-import { reconcileIndex } from "./index-reconcile";
+import { editIndex, indexPath, logPath, type IndexEdit, type IndexEntry } from "../write/index-log";
+import { reconcileIndex } from "../write/index-reconcile";
 
 export interface KnownPageChanges {
   /** Pages renamed or moved, as Obsidian reported them (vault paths, `.md`). */

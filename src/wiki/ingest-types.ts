@@ -10,14 +10,15 @@ import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
 import type { VaultPort } from "../vault/vault-port";
 import type { Retriever } from "../retrieval";
-import type { WriteContext } from "../write/apply";
+import type { WriteContext } from "../write/write-context";
+import type { PageAction } from "../write/planned-change";
 import type { Contradiction } from "./contradictions";
 import type { LinkedNote } from "./canon-notes";
 
 export type { Contradiction } from "./contradictions";
 import type { ReviewHook } from "./review";
 
-export type PageAction = "created" | "updated" | "merged" | "unchanged";
+export type { PageAction } from "../write/planned-change";
 
 export interface PageChange {
   /** Vault-relative path of the page. */

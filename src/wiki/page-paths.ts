@@ -4,17 +4,9 @@
  */
 import type { PageType } from "../core/schemas";
 import { withoutFormatCharacters } from "../core/unicode";
-import { normaliseFolder } from "../core/wiki-paths";
+import { TYPE_FOLDERS, basenameOf, normaliseFolder } from "../core/wiki-paths";
 
-export { normaliseFolder };
-
-export const TYPE_FOLDERS: Readonly<Record<PageType, string>> = {
-  entity: "entities",
-  concept: "concepts",
-  source: "sources",
-  synthesis: "syntheses",
-  comparison: "comparisons",
-};
+export { TYPE_FOLDERS, basenameOf, normaliseFolder };
 
 /** Characters Windows forbids, plus the ones Obsidian gives a meaning in links (# ^ [ ] |). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must go
@@ -92,7 +84,3 @@ export function filePath(wikiFolder: string, type: PageType, fileName: string): 
   return folder ? `${folder}/${name}` : name;
 }
 
-/** The basename of a vault path without `.md`. */
-export function basenameOf(path: string): string {
-  return path.slice(path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-}

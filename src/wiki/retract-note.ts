@@ -16,7 +16,7 @@ import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "../core/content-hash";
 import { formerKeys } from "./former-sources";
 import { isLocked } from "./identity";
-import { indexPath, logPath } from "./index-log";
+import { indexPath, logPath } from "../write/index-log";
 import { HASH_KEY, composeMarkdown } from "./page-markdown";
 import { basenameOf } from "./page-paths";
 import type { PlannedChange, PlannedStateChange } from "../write/planned-change";

@@ -28,9 +28,9 @@ import {
   serializeShard,
   type NotesShard,
   type SourceEntry,
-} from "./source-registry-shards";
+} from "../write/source-registry-shards";
 
-export { SOURCES_KEY, type SourceEntry } from "./source-registry-shards";
+export { SOURCES_KEY, type SourceEntry } from "../write/source-registry-shards";
 
 /** An entry as a caller records it: `runId` left out means "the run that records it" (null outside any run). */
 export type RecordedEntry = Omit<SourceEntry, "runId" | "formerPaths" | "leftOut"> & {

@@ -3,7 +3,9 @@
  * lint's fixes, undo) and as `applyPlan` carries it out. A change says what it does relative to
  * the file as it was planned, and how to recompute itself from the file as it is when applied.
  */
-import type { PageAction } from "../wiki/ingest-types";
+
+/** What a run does to a page it keeps: the actions a report tells the user. */
+export type PageAction = "created" | "updated" | "merged" | "unchanged";
 
 /** What applying a change did (or will do) to its file; `removed` deletes it. */
 export type ChangeAction = PageAction | "removed";

@@ -11,7 +11,7 @@ import { SynapseError } from "../core/errors";
 import type { StrayFiles, VaultPort } from "../vault/vault-port";
 import type { WriteContext } from "./apply";
 import { describeForeignRun, foreignJournals, rollBackJournal, type ForeignRun, type JournalOutcome } from "./journal";
-import { migrateWholeRegistry } from "../wiki/source-registry-shards";
+import { migrateWholeRegistry } from "./source-registry-shards";
 import { knownVaultId, NO_VAULT_ID } from "./vault-id";
 import { acquireWriteLock } from "./write-lock";
 

@@ -5,8 +5,8 @@
  * put back as they were, so the later writer's entries are kept: the records are lists of entries
  * keyed by id (contradictions) or by note path (the source registry's shards; its hash index by hash).
  */
-import { CONTRADICTIONS_KEY } from "../wiki/contradictions";
-import { SOURCES_KEY, isHashShard, isNotesShard } from "../wiki/source-registry-shards";
+import { CONTRADICTIONS_KEY } from "../core/state-keys";
+import { SOURCES_KEY, isHashShard, isNotesShard } from "./source-registry-shards";
 import type { PlannedStateChange } from "./planned-change";
 import type { RunState } from "./write-records";
 

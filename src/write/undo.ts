@@ -10,7 +10,7 @@
 import { SynapseError } from "../core/errors";
 import type { VaultPort } from "../vault/vault-port";
 import { applyPlan, type ApplyResult, type WriteContext } from "./apply";
-import { editIndex, indexPath } from "../wiki/index-log";
+import { editIndex, indexPath } from "./index-log";
 import type { PlannedChange } from "./planned-change";
 import { lastUndoableRun, readHistory } from "./run-history";
 import { revertLineChange } from "./line-changes";

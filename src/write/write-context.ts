@@ -1,6 +1,6 @@
 /**
  * The write path's contract with the composition roots, in a file of its own so the roots and the
- * vault adapters that build it (vault/node-write-context.ts, obsidian/write-context.ts) depend on
+ * vault adapters that build it (node/write-context.ts, obsidian/write-context.ts) depend on
  * this small type, not on the apply engine.
  */
 import type { StateStore } from "../vault/state-store";

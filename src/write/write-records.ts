@@ -7,22 +7,13 @@
  * that does not parse is reported, never guessed at.
  */
 import * as z from "zod";
+import { DeviceSchema } from "../core/device";
 import { LineChangeSchema } from "./line-changes";
 
 export const OPERATIONS = ["ingest", "query", "lint", "undo", "retract", "index"] as const;
 export type WriteOperation = (typeof OPERATIONS)[number];
 
-/**
- * One computer or phone. Its id is kept where sync tools do not reach (the user's config folder,
- * Obsidian's local storage), so two devices never share one, and a program on this device can tell
- * its own records from those that sync brought in.
- */
-export const DeviceSchema = z.object({
-  id: z.string().min(1),
-  /** How messages name it ("laptop", "an iPhone"): a label, never used to decide anything. */
-  name: z.string(),
-});
-export type Device = z.infer<typeof DeviceSchema>;
+export { DeviceSchema, type Device } from "../core/device";
 
 export const WriterSchema = z.object({
   /** Which program writes: the plugin, the CLI or the bridge. */

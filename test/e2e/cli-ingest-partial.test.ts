@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { OfflineProvider } from "../../src/providers/offline/offline-provider";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { NodeVault } from "../../src/vault/node-vault";
-import { nodeWriteContext } from "../../src/vault/node-write-context";
+import { nodeWriteContext } from "../../src/node/write-context";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { runCli } from "../helpers/run-cli";
 import { makeVault } from "../helpers/temp-vault";

@@ -1,7 +1,7 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { pagePathArgument, readPage, wikiPages } from "../../src/mcp/page-access";
+import { pagePathArgument, readPage, wikiPages } from "../../src/cli/mcp/page-access";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { NodeVault } from "../../src/vault/node-vault";
 import { makeVault, tempDir } from "../helpers/temp-vault";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { editIndex, logEntryText, upsertIndex } from "../../src/wiki/index-log";
-import { reconcileIndex } from "../../src/wiki/index-reconcile";
+import { editIndex, logEntryText, upsertIndex } from "../../src/write/index-log";
+import { reconcileIndex } from "../../src/write/index-reconcile";
 
 const PREAMBLE = "# Wiki index\n\nMaintained by Synapse: one line per page, grouped by type. Your own text, and anything you add after a link, is kept.\n";
 

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { editIndexByLines, editIndexWithChange, type IndexEntry } from "../../src/wiki/index-log";
-import { keyOf } from "../../src/wiki/index-entry";
+import { editIndexByLines, editIndexWithChange, type IndexEntry } from "../../src/write/index-log";
+import { keyOf } from "../../src/write/index-entry";
 import { applyLineChange, revertLineChange } from "../../src/write/line-changes";
 
 const TYPES = ["source", "entity", "concept"] as const;

@@ -1,8 +1,8 @@
 /** index.md edited on its text (searches) gives what the line-by-line reference gives, byte for byte. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { editIndex, editIndexByLines, type IndexEntry } from "../../src/wiki/index-log";
-import { caseInsensitiveSource } from "../../src/wiki/index-text-edit";
+import { editIndex, editIndexByLines, type IndexEntry } from "../../src/write/index-log";
+import { caseInsensitiveSource } from "../../src/write/index-text-edit";
 
 // Few types and names, so that lines often name the pages an edit lists (in another case, in another line's text).
 const TYPES = ["source", "entity", "concept", "synthesis"] as const;

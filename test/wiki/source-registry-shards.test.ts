@@ -11,7 +11,7 @@ import { JOURNAL_KEY } from "../../src/write/journal";
 import { recoverInterruptedRun } from "../../src/write/recover";
 import { readHistory } from "../../src/write/run-history";
 import { SOURCES_KEY, SourceRegistry, noteFingerprint, type RecordedEntry } from "../../src/wiki/source-registry";
-import { migrateWholeRegistry, notesShardKey } from "../../src/wiki/source-registry-shards";
+import { migrateWholeRegistry, notesShardKey } from "../../src/write/source-registry-shards";
 import { undoLastRun } from "../../src/write/undo";
 import { recordSource } from "../helpers/record-source";
 

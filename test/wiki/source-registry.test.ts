@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { SOURCES_KEY, SourceRegistry, noteFingerprint } from "../../src/wiki/source-registry";
-import { notesShardKey } from "../../src/wiki/source-registry-shards";
+import { notesShardKey } from "../../src/write/source-registry-shards";
 import { recordSource } from "../helpers/record-source";
 
 const entry = (hash: string, pages: string[] = ["wiki/a.md"]) => ({ hash, ingestedAt: "2026-11-30T10:00:00.000Z", wikiFolder: "wiki", pages });

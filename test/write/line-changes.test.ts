@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { editIndex, upsertIndex } from "../../src/wiki/index-log";
+import { editIndex, upsertIndex } from "../../src/write/index-log";
 import { applyLineChange, lineChange, revertLineChange } from "../../src/write/line-changes";
 
 /** Lines drawn from a small alphabet, so that texts share lines and the diff has to resync. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { applyPlan, type WriteContext } from "../../src/write/apply";
-import { editIndex } from "../../src/wiki/index-log";
+import { editIndex } from "../../src/write/index-log";
 import { undoLastRun } from "../../src/write/undo";
 
 const context = (store: MemoryStateStore): WriteContext => ({ store, writer: { kind: "cli", pid: 1, host: "here" } });

@@ -1,9 +1,9 @@
 /** `search`: ranked passages of the vault's index, never from an excluded folder. */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { parseScope } from "../retrieval";
-import { effectiveWikiFolder } from "../wiki/page-paths";
-import { shareablePaths } from "../wiki/shareable-pages";
+import { parseScope } from "../../retrieval";
+import { effectiveWikiFolder } from "../../wiki/page-paths";
+import { shareablePaths } from "../../wiki/shareable-pages";
 import { DEFAULT_SEARCH_HITS, MAX_SEARCH_HITS } from "./limits";
 import type { McpSession } from "./session";
 import { guarded } from "./tool-result";

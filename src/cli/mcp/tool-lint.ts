@@ -4,8 +4,8 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { fixId } from "../lint/fix-id";
-import { checkWiki } from "../lint/run-lint";
+import { fixId } from "../../lint/fix-id";
+import { checkWiki } from "../../lint/run-lint";
 import { MAX_LINT_FINDINGS } from "./limits";
 import type { McpSession } from "./session";
 import { guarded } from "./tool-result";

@@ -7,12 +7,12 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { SynapseError } from "../core/errors";
-import { acceptProposal } from "../proposals/accept";
-import { proposeLintFix } from "../proposals/lint-fix-proposal";
-import { proposeAnswer, proposeIngest } from "../proposals/propose";
-import type { Proposal } from "../proposals/proposal";
-import { MAX_QUESTION_CHARS } from "../query/ask";
+import { SynapseError } from "../../core/errors";
+import { acceptProposal } from "../../proposals/accept";
+import { proposeLintFix } from "../../proposals/lint-fix-proposal";
+import { proposeAnswer, proposeIngest } from "../../proposals/propose";
+import type { Proposal } from "../../proposals/proposal";
+import { MAX_QUESTION_CHARS } from "../../query/ask";
 import { MAX_FIX_ID_CHARS, MAX_PATH_CHARS } from "./limits";
 import type { McpSession } from "./session";
 import { answer } from "./tool-ask";

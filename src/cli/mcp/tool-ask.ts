@@ -4,8 +4,8 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { SynapseError } from "../core/errors";
-import { askWiki, MAX_QUESTION_CHARS, type AskReport } from "../query/ask";
+import { SynapseError } from "../../core/errors";
+import { askWiki, MAX_QUESTION_CHARS, type AskReport } from "../../query/ask";
 import { MAX_ANSWER_CHARS } from "./limits";
 import type { McpSession } from "./session";
 import { guarded } from "./tool-result";

@@ -3,21 +3,21 @@
  * change in Obsidian — an excluded folder, local-only mode — applies at once), the Node vault, the
  * write path, the proposals and the search index (opened once, brought up to date before each use).
  */
-import { SynapseError } from "../core/errors";
-import { MemoryRunLogger } from "../core/log";
-import { createProvider } from "../providers/factory";
-import type { InferenceProvider } from "../core/provider";
-import { createNodeFetch } from "../providers/transports/node-fetch";
-import { ProposalStore } from "../proposals/proposal-store";
-import type { Settings } from "../settings/schema";
-import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../vault/node-write-context";
-import type { WriteContext } from "../write/apply";
-import { openIndexIn, type OpenedIndex } from "../cli/open-index";
-import { envSecrets } from "../cli/env-secrets";
-import type { CliIO } from "../cli/io";
-import { recoverVault } from "../cli/recovery";
-import { applyFlags, readVaultSettings, type ProviderFlags } from "../cli/vault-settings";
+import { SynapseError } from "../../core/errors";
+import { MemoryRunLogger } from "../../core/log";
+import { createProvider } from "../../providers/factory";
+import type { InferenceProvider } from "../../core/provider";
+import { createNodeFetch } from "../../providers/transports/node-fetch";
+import { ProposalStore } from "../../proposals/proposal-store";
+import type { Settings } from "../../settings/schema";
+import { NodeVault } from "../../vault/node-vault";
+import { nodeWriteContext } from "../../node/write-context";
+import type { WriteContext } from "../../write/apply";
+import { openIndexIn, type OpenedIndex } from "../open-index";
+import { envSecrets } from "../env-secrets";
+import type { CliIO } from "../io";
+import { recoverVault } from "../recovery";
+import { applyFlags, readVaultSettings, type ProviderFlags } from "../vault-settings";
 
 export interface SessionOptions {
   readonly vaultRoot: string;

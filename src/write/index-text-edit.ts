@@ -11,7 +11,7 @@
  * edits line by line.
  */
 import { ENTRY, entryKey, entryLink, headingOf, keyOf, linkTarget, linkTitle, type IndexEntry } from "./index-entry";
-import type { LineHunk } from "../write/line-changes";
+import type { LineHunk } from "./line-changes";
 
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");

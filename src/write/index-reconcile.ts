@@ -7,7 +7,7 @@
  * ingest that writes the page relists it under its title).
  */
 import type { IndexEdit } from "./index-log";
-import { basenameOf, normaliseFolder, TYPE_FOLDERS } from "./page-paths";
+import { basenameOf, normaliseFolder, TYPE_FOLDERS } from "../core/wiki-paths";
 
 /** The page type whose folder holds this page directly (`wiki/concepts/X.md` → concept), else null. */
 function typeByFolder(path: string, folder: string): string | null {

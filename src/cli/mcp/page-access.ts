@@ -4,14 +4,14 @@
  * one (`shareablePaths`, the rule every provider is held to). A link out of the vault, or into an
  * excluded folder, is judged by where it leads as well.
  */
-import { splitFrontmatter } from "../core/markdown";
-import { SynapseError } from "../core/errors";
-import type { Settings } from "../settings/schema";
-import type { NodeVault } from "../vault/node-vault";
-import { indexPath, logPath } from "../wiki/index-log";
-import { effectiveWikiFolder } from "../wiki/page-paths";
-import { normaliseNotePath } from "../wiki/read-note";
-import { shareablePages, shareablePaths } from "../wiki/shareable-pages";
+import { splitFrontmatter } from "../../core/markdown";
+import { SynapseError } from "../../core/errors";
+import type { Settings } from "../../settings/schema";
+import type { NodeVault } from "../../vault/node-vault";
+import { indexPath, logPath } from "../../write/index-log";
+import { effectiveWikiFolder } from "../../wiki/page-paths";
+import { normaliseNotePath } from "../../wiki/read-note";
+import { shareablePages, shareablePaths } from "../../wiki/shareable-pages";
 import { MAX_PAGE_CHARS, MAX_PATH_CHARS } from "./limits";
 
 /** A path as the agent gave it, checked and made vault-relative; ".md" is added when missing. */

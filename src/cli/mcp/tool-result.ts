@@ -4,7 +4,7 @@
  * the kind first ("perimeter: …"), so the model sees the refusal instead of a broken call.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { toSynapseError } from "../core/errors";
+import { toSynapseError } from "../../core/errors";
 
 export function toolResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value, null, 2) }], structuredContent: value };

@@ -5,9 +5,9 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { CommandContext } from "../cli/commands";
-import { BACKEND_FLAG_OPTIONS, EXIT, UsageError, parseFlags, type CliIO } from "../cli/io";
-import { applyFlags, readVaultSettings } from "../cli/vault-settings";
+import type { CommandContext } from "../commands";
+import { BACKEND_FLAG_OPTIONS, EXIT, UsageError, parseFlags, type CliIO } from "../io";
+import { applyFlags, readVaultSettings } from "../vault-settings";
 import { createMcpServer } from "./server";
 import { McpSession } from "./session";
 

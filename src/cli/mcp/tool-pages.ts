@@ -1,8 +1,8 @@
 /** `read_page`, `list_pages`, and the pages as resources (`synapse://page/<path>`). */
 import { ResourceTemplate, type McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { SynapseError } from "../core/errors";
-import { PAGE_TYPES } from "../core/schemas";
+import { SynapseError } from "../../core/errors";
+import { PAGE_TYPES } from "../../core/schemas";
 import { DEFAULT_LISTED_PAGES, MAX_LISTED_PAGES } from "./limits";
 import { readPage, wikiPages } from "./page-access";
 import type { McpSession } from "./session";

@@ -6,8 +6,8 @@
 import { hostname } from "node:os";
 import type { WriteContext } from "../write/write-context";
 import { describeHolder } from "../write/write-lock";
-import { nodeDevice } from "./device-id";
-import { NodeStateStore } from "./node-state-store";
+import { nodeDevice } from "../vault/device-id";
+import { NodeStateStore } from "../vault/node-state-store";
 
 /** Is a process with this id running on this machine? (EPERM: it runs, under another user.) */
 export function processIsAlive(pid: number): boolean {

@@ -6,10 +6,10 @@
  * per section a walk of its entries up to its new pages' places (no copy of the text per page); a
  * removal or a move parses every line. Whatever the user wrote around and on the lines stays.
  */
-import type { ChangeAction } from "../write/planned-change";
+import type { ChangeAction } from "./planned-change";
 import { ENTRY, SECTIONS, entryKey, entryLink, headingOf, keyOf, linkTarget, linkTitle, type IndexEntry } from "./index-entry";
 import { upsertInText } from "./index-text-edit";
-import type { LineChange } from "../write/line-changes";
+import type { LineChange } from "./line-changes";
 
 export type { IndexEntry } from "./index-entry";
 
