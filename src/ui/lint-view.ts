@@ -5,6 +5,7 @@
  * confirmed before any call; progress and cancel. Display only: the controller does the work.
  */
 import { ItemView, type HoverParent, type HoverPopover, type PaneType, type WorkspaceLeaf } from "obsidian";
+import { messageOn } from "../core/errors";
 import { plural } from "../core/plural";
 import { estimateLine, notCheckedParts, recordedRunLine, spentLine } from "../lint/estimate-text";
 import type { ModelCheckEstimate } from "../lint/model-checks";
@@ -190,7 +191,7 @@ export class LintView extends ItemView implements HoverParent {
       const spent = spentLine(usage);
       done = `${written > 0 ? `Done: ${fix.label}.` : "Nothing was written."} ${spent ? `${spent} ` : ""}`;
     } catch (error) {
-      done = `Could not apply the fix: ${error instanceof Error ? error.message : String(error)} `;
+      done = `Could not apply the fix: ${messageOn(error, "plugin")} `;
     } finally {
       this.busy(null);
     }
@@ -200,7 +201,7 @@ export class LintView extends ItemView implements HoverParent {
 
   private show(report: LintReport, prefix = ""): void {
     this.reportEl.empty();
-    if (report.error) this.reportEl.createDiv({ cls: "synapse-lint-error", text: `${report.error.message}` });
+    if (report.error) this.reportEl.createDiv({ cls: "synapse-lint-error", text: messageOn(report.error, "plugin") });
     const n = report.findings.length;
     const model = report.modelChecks ? ` Model checks: ${[`${plural(report.modelChecks.checked, "pair")} checked`, `${report.modelChecks.cached} from the cache`, ...notCheckedParts(report.modelChecks)].join(", ")}. ${recordedRunLine(report.modelChecks)}` : "";
     const spent = spentLine(report.usage);

@@ -3,7 +3,8 @@
  * Expected failures come back in the report, never as exceptions, and a run that did not converge,
  * was cancelled or failed writes nothing.
  */
-import { SynapseError, toSynapseError } from "../core/errors";
+import { costText, type CostBackend } from "../core/cost-text";
+import { SynapseError, summariseError, toSynapseError } from "../core/errors";
 import { orchestrate, type RunResult } from "../core/orchestrator";
 import { Perimeter } from "../core/perimeter";
 import { usageCost } from "../core/pricing";
@@ -60,13 +61,13 @@ function defaultWriteContext(store: StateStore = new MemoryStateStore()): WriteC
 }
 
 /** The log.md lines after the pages: what was ingested, with what, at what cost. */
-function logDetails(notePath: string, sourceTitle: string, provider: string, usage: UsageAccumulator, cost: number | null): string[] {
+function logDetails(notePath: string, sourceTitle: string, provider: string, backend: CostBackend, usage: UsageAccumulator, cost: number | null): string[] {
   const t = usage.totals();
   return [
     `source: [[${notePath.replace(/\.md$/i, "")}|${sourceTitle.replace(/[[\]|]/g, " ")}]]`,
     `provider: ${provider}`,
     `tokens: ${t.inputTokens.toLocaleString("en-US")} in, ${t.outputTokens.toLocaleString("en-US")} out`,
-    `cost: ${cost === null ? "unknown (no price for this model)" : cost === 0 ? "$0" : `$${cost.toFixed(4)}`}`,
+    `cost: ${costText(cost, backend)}`,
   ];
 }
 
@@ -326,7 +327,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
           changes: planned,
           state,
           stateLeavingOut,
-          logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, cost),
+          logDetails: logDetails(notePath, sourceTitle, providerName, caps, run.usage, cost),
           usage: { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, costUsd: cost },
         };
         pages = planned.filter((p) => p.locked === undefined).map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(p.action) }));
@@ -377,7 +378,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
               wikiFolder,
               now,
               ...(catalog ? {} : { existingPages: pagePaths }),
-              logDetails: logDetails(notePath, sourceTitle, providerName, run.usage, runCost(run.usage, caps.model, settings.prices)),
+              logDetails: logDetails(notePath, sourceTitle, providerName, caps, run.usage, runCost(run.usage, caps.model, settings.prices)),
               state: [...recorded, ...(recordable ? [contradictionsFoundChange(contradictions, date)] : []), ...refusals],
             });
       // Everything declined: the reasons are still remembered (records alone, no run of their own).
@@ -393,7 +394,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       pages = chosen
         .filter((p) => p.locked === undefined)
         .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }))
-        .concat(deleted.notWritten.map((p) => ({ path: p.path, type: p.type, title: p.title, action: "unchanged" as const, detail: NOT_WRITTEN_AGAIN })));
+        .concat(deleted.notWritten.map((p) => ({ path: p.path, type: p.type, title: p.title, action: "unchanged" as const, ...NOT_WRITTEN_AGAIN })));
       locked = planned.flatMap((p) => (p.locked !== undefined ? [{ path: p.path, title: p.title, wouldAdd: p.locked }] : []));
     }
   } catch (thrown) {
@@ -419,7 +420,7 @@ async function runIngest(deps: IngestDeps, request: IngestRequest, defer: boolea
       declined: converged ? declined : [],
       usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), estimatedCalls: usage.estimatedCalls, ...cacheParts(run.usage) },
       provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
-      error: error ? { kind: error.kind, message: error.message } : null,
+      error: error ? summariseError(error) : null,
       issues: [...(result?.issues ?? []).map((i) => i.forUser), ...warnings],
       dangling: result?.dangling ?? [],
       contradictions: converged ? contradictions : [],
