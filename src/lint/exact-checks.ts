@@ -45,6 +45,11 @@ function notesLinkingTo(path: string, snapshot: WikiSnapshot, resolver: Resolver
   return ` Links to ${byPath ? "its path" : named(path)} in your notes are left as they are: ${notes.map(named).join(", ")}.`;
 }
 
+/** The note a `sources` entry names: "[[Clippings/Tea|tea]]" → "Clippings/Tea". */
+function sourceTarget(source: string): string {
+  return source.replace(/^\[\[|\]\]$/g, "").split("|")[0] ?? source;
+}
+
 function finding(check: Check, page: string, message: string, fixes: Fix[] = [], severity: Finding["severity"] = "warning"): Finding {
   return { check, severity, page, message, fixes };
 }
@@ -210,8 +215,8 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
         const fixes: Fix[] = moved
           ? [{ kind: "retarget-link", label: `Cite ${named(moved)} instead`, safe: true, params: { source, to: moved } }]
           : [
-              { kind: "retract-source", label: `Retract ${source}: its sections leave every page, and a page left empty goes`, safe: false, params: { source } },
-              { kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } },
+              { kind: "retract-source", label: `Retract ${named(sourceTarget(source))}: its sections leave every page, and a page left empty goes`, safe: false, params: { source } },
+              { kind: "drop-missing-source", label: `Remove ${named(sourceTarget(source))} from sources`, safe: false, params: { source } },
             ];
         findings.push(finding("missing-source-note", page.path, `The source "${source}" no longer exists.`, fixes));
       }
@@ -258,7 +263,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     const index = indexPath(snapshot.wikiFolder);
     const drift = indexDrift(snapshot.indexText, snapshot.pages, (t) => resolver.resolve(t));
     if (drift.missing.length + drift.dangling.length > 0) {
-      findings.push(finding("index", index, describeDrift(drift), [{ kind: "rebuild-index", label: "Bring index.md in step, keeping your own lines", safe: true, params: {} }]));
+      findings.push(finding("index", index, describeDrift(drift, pageNamer(snapshot)), [{ kind: "rebuild-index", label: "Bring index.md in step, keeping your own lines", safe: true, params: {} }]));
     }
   } else if (snapshot.pages.length > 0) {
     findings.push(finding("index", indexPath(snapshot.wikiFolder), "There is no index.md.", [{ kind: "rebuild-index", label: "Rebuild index.md", safe: true, params: {} }]));

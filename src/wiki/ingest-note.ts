@@ -67,7 +67,8 @@ function logDetails(notePath: string, sourceTitle: string, provider: string, bac
     `source: [[${notePath.replace(/\.md$/i, "")}|${sourceTitle.replace(/[[\]|]/g, " ")}]]`,
     `provider: ${provider}`,
     `tokens: ${t.inputTokens.toLocaleString("en-US")} in, ${t.outputTokens.toLocaleString("en-US")} out`,
-    `cost: ${costText(cost, backend)}`,
+    // log.md is a ledger a reader may add up: a price stays exact to the hundredth of a cent, not "~".
+    `cost: ${cost !== null && cost > 0 ? `$${cost.toFixed(4)}` : costText(cost, backend)}`,
   ];
 }
 
