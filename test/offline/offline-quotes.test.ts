@@ -55,6 +55,7 @@ describe("the Offline backend's quotes", () => {
     const long = `${sentence} ${"She wrote notes on the engine that ran far longer than the article they explained. ".repeat(12)}`;
     const context = [
       `[1] [[Ada Lovelace]] (note Notes/Ada Lovelace.md)\n# Ada Lovelace\n\n${long}`,
+      `[3] [[Ada Lovelace (source)]] (wiki page wiki/sources/Ada Lovelace (source).md)\n> [!info] Extracted without a language model\n> Synapse's Offline provider built this page from the note about the Analytical Engine.\n\n## Key terms\n\n- [[Analytical Engine]]: ${sentence}\n- [[Charles Babbage]]: ${sentence}`,
       `[2] [[Analytical Engine]] (wiki page wiki/entities/Analytical Engine.md)\n%% synapse:source Notes/Ada Lovelace.md hash=1 %%\n*From [[Notes/Ada Lovelace|Ada Lovelace]]*\n\n## Mentioned in\n\n- [[Ada Lovelace]]\n\n> ${sentence}\n\n%% /synapse:source %%`,
     ].join("\n\n");
     let answer = "";
@@ -67,7 +68,11 @@ describe("the Offline backend's quotes", () => {
       expect(squeezed(plainText(long))).toContain(quote);
       expect(quote.length).toBeLessThanOrEqual(600);
     }
-    // The entity page quotes the sentence the note's passage already gave: not said twice.
+    // The entity page quotes the sentence the note's passage already gave, and the source page's
+    // list of terms repeats it: neither says it again.
     expect(answer.split(sentence).length - 1).toBe(1);
+    expect(answer).not.toContain("Analytical Engine: ");
+    // Nor is Synapse's own notice on a page quoted as if the note said it.
+    expect(answer).not.toContain("Offline provider built");
   });
 });

@@ -88,6 +88,22 @@ const QUOTE_CHARS = 600;
 const PROSE_SENTENCE = /\p{L}.*[.!?。！？]["'”»)]*$/u;
 
 /** The question's words worth matching: short ones ("was", "and", "she") match every passage. */
+/** The text without its callouts ("> [!info] …" and the quoted lines under it). */
+function withoutCallouts(text: string): string {
+  let callout = false;
+  return text
+    .split("\n")
+    .filter((line) => {
+      if (!line.startsWith(">")) callout = false;
+      else if (/^>\s*\[!/.test(line)) callout = true;
+      return !callout;
+    })
+    .join("\n");
+}
+
+/** Lines that are not prose: headings, list items, table rows. */
+const LABEL_LINE = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)/;
+
 const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 3);
 
 /**
@@ -105,7 +121,11 @@ function bestPassages(question: string, context: string): { title: string; text:
     .map((block) => {
       const header = /^\[\d+\] \[\[([^\]\n]+)\]\][^\n]*\n?/.exec(block);
       const body = header ? block.slice(header[0].length) : block;
-      const candidates = sentences(plainText(body))
+      // Prose only: a heading, a list item or a table row is a label or a line of an outline, a
+      // page's list of terms repeats the sentences its pages quote ("Analytical Engine: Augusta …"),
+      // and a callout is Synapse's notice about the page ("Extracted without a language model").
+      const prose = withoutCallouts(body).split("\n").filter((line) => !LABEL_LINE.test(line)).join("\n");
+      const candidates = sentences(plainText(prose))
         .filter((s) => PROSE_SENTENCE.test(s))
         .map((text, at) => ({ text, at, score: wordsOf(text).filter((w) => words.has(w)).length }))
         .filter((s) => s.score > 0);
