@@ -4,7 +4,7 @@
  * the batch price at the documented discount. An estimate: the real counts are the providers'.
  */
 import { BATCH_PRICE_FACTOR, estimateCost, type ModelPrice } from "../core/pricing";
-import { formatUsd } from "../lint/cost-limit";
+import { formatUsd } from "../core/cost-text";
 import { estimateTokens } from "../providers/call";
 
 /** The instructions, the schema and the wiki's context that go with each request, about. */

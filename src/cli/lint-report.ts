@@ -7,6 +7,17 @@ import { fixId } from "../lint/fix-id";
 import type { LintReport } from "../lint/run-lint";
 import type { Finding } from "../lint/types";
 import type { SettleReport } from "../lint/settle-contradiction";
+import { basenameOf } from "../wiki/page-paths";
+
+/**
+ * Each finding's page as the plugin's view names it (its file name, which is its title), with the
+ * path only where two pages of the report share the name.
+ */
+function pageNames(paths: readonly string[]): (path: string) => string {
+  const counts = new Map<string, number>();
+  for (const path of new Set(paths)) counts.set(basenameOf(path).toLowerCase(), (counts.get(basenameOf(path).toLowerCase()) ?? 0) + 1);
+  return (path) => ((counts.get(basenameOf(path).toLowerCase()) ?? 0) > 1 ? `${basenameOf(path)} (${path})` : basenameOf(path));
+}
 
 /** The id --resolve and --dismiss take; the message itself names the sources, not the record. */
 function contradictionId(f: Finding): string | undefined {
@@ -47,8 +58,9 @@ export function humanLintReport(report: LintReport, dryRun: boolean): string {
   if (report.modelChecks) lines.push(summaryLine(report.modelChecks), "");
   const spent = spentLine(report.usage);
   if (spent) lines.push(spent, "");
+  const named = pageNames([...report.findings.map((f) => f.page), ...report.fixed.map((f) => f.page)]);
   if (report.fixed.length > 0) {
-    lines.push(`${dryRun ? "Would fix (dry run, nothing written)" : "Fixed"} ${report.fixed.length}:`, ...report.fixed.map((f) => `  ${f.page}: ${f.fix}`), "");
+    lines.push(`${dryRun ? "Would fix (dry run, nothing written)" : "Fixed"} ${report.fixed.length}:`, ...report.fixed.map((f) => `  ${named(f.page)}: ${f.fix}`), "");
   }
   lines.push(`Checked ${plural(report.pages, "page")} in ${(report.durationMs / 1000).toFixed(1)} s: ${report.findings.length === 0 ? "no findings." : `${plural(report.findings.length, "finding")}.`}`);
   const byCheck = new Map<string, typeof report.findings>();
@@ -57,7 +69,7 @@ export function humanLintReport(report: LintReport, dryRun: boolean): string {
     lines.push(`\n${check} (${findings.length})`);
     for (const f of findings) {
       const id = contradictionId(f);
-      lines.push(`  ${f.page}: ${f.message}${id ? ` (id ${id})` : ""}`);
+      lines.push(`  ${named(f.page)}: ${f.message}${id ? ` (id ${id})` : ""}`);
       for (const fix of f.fixes) lines.push(`    fix${fix.safe ? " (safe)" : ""}: ${fix.label}`);
     }
   }

@@ -157,7 +157,7 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
     for (const line of citationLines(report)) io.stderr(`${line}\n`);
     if (report.leftOut > 0) io.stderr(`  ${plural(report.leftOut, "relevant passage")} left out: no room for them in the model's context window or the "Token budget" setting.\n`);
     if (saved) io.stderr(`Saved as ${saved}\n`);
-    const usage = report.usage.inputTokens + report.usage.outputTokens > 0 ? formatUsageLine(report.usage, report.provider.model, report.usage.costUsd) : "no tokens";
+    const usage = report.usage.inputTokens + report.usage.outputTokens > 0 ? formatUsageLine(report.usage, report.provider, report.usage.costUsd) : "no tokens";
     io.stderr(`Provider: ${report.provider.name}${report.provider.model ? ` (${report.provider.model})` : ""}; ${usage}.\n`);
   }
   if (saveFailed) return EXIT.failure;

@@ -98,7 +98,7 @@ const SYMBOL: Record<string, string> = { created: "+", updated: "~", merged: "â‹
 
 function tokens(report: IngestReport): string {
   if (report.usage.inputTokens + report.usage.outputTokens === 0 && report.provider.model === null) return "no model, no tokens";
-  const line = formatUsageLine(report.usage, report.provider.model, report.usage.costUsd);
+  const line = formatUsageLine(report.usage, report.provider, report.usage.costUsd);
   const estimated = report.usage.estimatedCalls ?? 0;
   return estimated > 0 ? `${line} (${plural(estimated, "request")} never returned usage: ${estimated === 1 ? "its tokens are" : "their tokens are"} estimated)` : line;
 }

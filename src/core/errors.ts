@@ -5,6 +5,9 @@
  */
 import { describeFileSystemError } from "./file-system-error";
 
+/** Where a text is read: a terminal (the CLI, the bridge, their logs and JSON reports) or Obsidian. */
+export type Surface = "cli" | "plugin";
+
 const BRAND = Symbol.for("synapse.error");
 
 export const ERROR_KINDS = [
@@ -54,6 +57,12 @@ export interface SynapseErrorOptions {
   retryAfterMs?: number;
   /** The provider request id, when the server sent one. */
   requestId?: string;
+  /**
+   * The message as Obsidian shows it, where its advice differs from the terminal's: "pass --model"
+   * or "run `synapse models`" means nothing there, where the user acts through the settings tab
+   * (a setting named as the tab shows it) and the command palette. `message` stays the terminal's.
+   */
+  pluginMessage?: string;
 }
 
 export class SynapseError extends Error {
@@ -62,11 +71,13 @@ export class SynapseError extends Error {
   readonly status?: number;
   readonly retryAfterMs?: number;
   readonly requestId?: string;
+  readonly pluginMessage?: string;
 
   constructor(kind: ErrorKind, message: string, options: SynapseErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "SynapseError";
     this.kind = kind;
+    if (options.pluginMessage !== undefined) this.pluginMessage = options.pluginMessage;
     if (options.status !== undefined) this.status = options.status;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
     if (options.requestId !== undefined) this.requestId = options.requestId;
@@ -101,4 +112,37 @@ export function toSynapseError(error: unknown, fallback: ErrorKind = "unavailabl
   if (fileSystem) return new SynapseError("vault", fileSystem, { cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new SynapseError(fallback, message, { cause: error });
+}
+
+/**
+ * A failure as a report keeps it: plain data (reports are written as JSON and kept by the plugin's
+ * queue), with the text for Obsidian beside the terminal's when their advice differs.
+ */
+export interface ErrorSummary {
+  readonly kind: ErrorKind;
+  /** As a terminal shows it (the CLI's report, its `--json`, logs). */
+  readonly message: string;
+  /** As Obsidian shows it, when that differs from `message`. */
+  readonly pluginMessage?: string;
+}
+
+export function summariseError(error: SynapseError): ErrorSummary {
+  return { kind: error.kind, message: error.message, ...(error.pluginMessage !== undefined ? { pluginMessage: error.pluginMessage } : {}) };
+}
+
+/**
+ * The same failure said again with words around it ("Re-ingesting X failed: …"), keeping each
+ * surface's own text.
+ */
+export function rephrased(error: SynapseError | ErrorSummary, say: (message: string) => string): SynapseError {
+  return new SynapseError(error.kind, say(error.message), error.pluginMessage !== undefined ? { pluginMessage: say(error.pluginMessage) } : {});
+}
+
+/** The text of a failure for `surface`: a SynapseError's or a report's, or anything thrown. */
+export function messageOn(error: unknown, surface: Surface): string {
+  if (typeof error === "object" && error !== null && typeof (error as ErrorSummary).message === "string") {
+    const failure = error as ErrorSummary;
+    return surface === "plugin" ? (failure.pluginMessage ?? failure.message) : failure.message;
+  }
+  return String(error);
 }

@@ -8,6 +8,7 @@
  * counted, but `treatedAsFree` makes the estimate say so. A remote model without a price cannot be
  * held to a limit, and the checks refuse it rather than spend an unknown amount.
  */
+import { formatUsd } from "../core/cost-text";
 import { SynapseError } from "../core/errors";
 import type { ProviderCapabilities } from "../core/capabilities";
 import { priceFor, type ModelPrice } from "../core/pricing";
@@ -25,11 +26,6 @@ export interface CostLimit {
   cost(inputTokens: number, outputTokens: number): number;
 }
 
-/** "$1.50", "$0.0400": four digits below ten cents, where estimates live. */
-export function formatUsd(usd: number): string {
-  return `$${usd.toFixed(usd < 0.1 ? 4 : 2)}`;
-}
-
 /** The limit for this backend; throws (before any call) when a limit is set but cannot be kept. */
 export function costLimitFor(caps: ProviderCapabilities, settings: Settings): CostLimit {
   const limitUsd = settings.lintCostLimitUsd;
@@ -38,6 +34,9 @@ export function costLimitFor(caps: ProviderCapabilities, settings: Settings): Co
     throw new SynapseError(
       "config",
       `No price is known for the model ${caps.model ?? "(none)"}, so the model checks cannot keep to the "Lint cost limit (USD)" of ${formatUsd(limitUsd)}; add the model's price under "prices" in the settings file, or set the limit to 0 (--max-cost 0) for no limit.`,
+      {
+        pluginMessage: `No price is known for the model ${caps.model ?? "(none)"}, so the model checks cannot keep to the "Lint cost limit (USD)" of ${formatUsd(limitUsd)}; set that limit to 0 in the settings for no limit, or add the model's price under "prices" in data.json.`,
+      },
     );
   }
   return {

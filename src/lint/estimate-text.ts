@@ -1,6 +1,6 @@
 /** The model checks' estimate in one sentence, as the CLI prints it and the plugin's view shows it. */
 import { plural } from "../core/plural";
-import { formatUsd } from "./cost-limit";
+import { formatUsd } from "../core/cost-text";
 import type { ModelCheckEstimate, ModelCheckSummary } from "./model-checks";
 
 const count = (n: number) => n.toLocaleString("en-US");

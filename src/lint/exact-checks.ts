@@ -13,6 +13,7 @@ import { isAllSynapseText } from "../wiki/provenance";
 import { isInFolder } from "../wiki/read-note";
 import { boundedEditDistance } from "./edit-distance";
 import { describeDrift, indexDrift } from "./index-drift";
+import { pageNamer } from "./page-names";
 import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
 import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
@@ -40,7 +41,13 @@ export function isSynapseText(page: PageRecord): boolean {
 function notesLinkingTo(path: string, snapshot: WikiSnapshot, resolver: Resolver, byPath = false): string {
   const notes = [...snapshot.noteLinks].filter(([, links]) => links.some((t) => (!byPath || t.includes("/")) && resolver.resolve(t) === path)).map(([note]) => note);
   if (notes.length === 0) return "";
-  return ` Links to ${byPath ? "its path" : path} in your notes are left as they are: ${notes.join(", ")}.`;
+  const named = pageNamer(snapshot);
+  return ` Links to ${byPath ? "its path" : named(path)} in your notes are left as they are: ${notes.map(named).join(", ")}.`;
+}
+
+/** The note a `sources` entry names: "[[Clippings/Tea|tea]]" → "Clippings/Tea". */
+function sourceTarget(source: string): string {
+  return source.replace(/^\[\[|\]\]$/g, "").split("|")[0] ?? source;
 }
 
 function finding(check: Check, page: string, message: string, fixes: Fix[] = [], severity: Finding["severity"] = "warning"): Finding {
@@ -153,6 +160,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 
   const pagesByPath = new Map(snapshot.pages.map((p) => [p.path, p]));
+  const named = pageNamer(snapshot);
   const bySource = new Map<string, PageRecord[]>();
   const byName = new Map<string, PageRecord[]>();
   const twinCache = new Map<PageRecord, ReadonlySet<PageRecord>>();
@@ -205,10 +213,10 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
         // A source is a note: never the page itself nor another page of the wiki, whatever its name.
         const moved = resolver.movedTo(source.replace(/^\[\[|\]\]$/g, ""), (file) => !isInFolder(file, snapshot.wikiFolder));
         const fixes: Fix[] = moved
-          ? [{ kind: "retarget-link", label: `Cite ${moved} instead`, safe: true, params: { source, to: moved } }]
+          ? [{ kind: "retarget-link", label: `Cite ${named(moved)} instead`, safe: true, params: { source, to: moved } }]
           : [
-              { kind: "retract-source", label: `Retract ${source}: its sections leave every page, and a page left empty goes`, safe: false, params: { source } },
-              { kind: "drop-missing-source", label: `Remove ${source} from sources`, safe: false, params: { source } },
+              { kind: "retract-source", label: `Retract ${named(sourceTarget(source))}: its sections leave every page, and a page left empty goes`, safe: false, params: { source } },
+              { kind: "drop-missing-source", label: `Remove ${named(sourceTarget(source))} from sources`, safe: false, params: { source } },
             ];
         findings.push(finding("missing-source-note", page.path, `The source "${source}" no longer exists.`, fixes));
       }
@@ -217,7 +225,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
       for (const source of page.sources) {
         const note = resolver.resolve(source);
         if (note && !resolver.isExcluded(note) && inputs.sourceChanged(note) === true) {
-          findings.push(finding("stale", page.path, `Its source ${note} changed since the page was written.`, [{ kind: "reingest", label: `Re-ingest ${note}`, safe: true, params: { note } }]));
+          findings.push(finding("stale", page.path, `Its source ${named(note)} changed since the page was written.`, [{ kind: "reingest", label: `Re-ingest ${named(note)}`, safe: true, params: { note } }]));
         }
       }
     }
@@ -225,7 +233,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     if (on("orphan") && !inbound.has(page.path)) {
       const fixes: Fix[] = [{ kind: "add-to-index", label: "List it in index.md", safe: true, params: {} }];
       const related = relatedPage(page, bySource, resolver, pagesByPath);
-      if (related) fixes.push({ kind: "link-from-related", label: `Link it from [[${basenameOf(related.path)}]]`, safe: false, params: { from: related.path } });
+      if (related) fixes.push({ kind: "link-from-related", label: `Link it from ${named(related.path)}`, safe: false, params: { from: related.path } });
       findings.push(finding("orphan", page.path, "No page or note links to this page.", fixes, "info"));
     }
     if (on("duplicate")) {
@@ -234,14 +242,16 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
       // Each page is taken in by one keeper: of its twins, the plainer name ("Ada" before "Ada (2)").
       const taken = [...twinsOf(page)].filter((twin) => keepsOver(page, twin) && [...twinsOf(twin)].every((other) => other === page || !keepsOver(other, page)));
       if (taken.length > 0) {
-        const names = taken.map((t) => t.path).join(", ");
+        // A twin with the page's own title differs from it only by its path: the title again says nothing.
+        const twinName = (twin: PageRecord) => (nameKey(twin.title) === nameKey(page.title) ? twin.path : named(twin.path));
+        const names = taken.map(twinName).join(", ");
         const what = taken.length === 1 ? `"${page.title}" and ${names} name the same thing.` : `"${page.title}" and ${taken.length} other pages name the same thing: ${names}.`;
         findings.push(
           finding(
             "duplicate",
             page.path,
             `${what}${taken.map((t) => notesLinkingTo(t.path, snapshot, resolver)).join("")}`,
-            taken.map((twin) => ({ kind: "merge-duplicates", label: `Merge ${twin.path} into this page`, safe: false, params: { keep: page.path, remove: twin.path } })),
+            taken.map((twin) => ({ kind: "merge-duplicates", label: `Merge ${twinName(twin)} into this page`, safe: false, params: { keep: page.path, remove: twin.path } })),
           ),
         );
       }
@@ -253,7 +263,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     const index = indexPath(snapshot.wikiFolder);
     const drift = indexDrift(snapshot.indexText, snapshot.pages, (t) => resolver.resolve(t));
     if (drift.missing.length + drift.dangling.length > 0) {
-      findings.push(finding("index", index, describeDrift(drift), [{ kind: "rebuild-index", label: "Bring index.md in step, keeping your own lines", safe: true, params: {} }]));
+      findings.push(finding("index", index, describeDrift(drift, pageNamer(snapshot)), [{ kind: "rebuild-index", label: "Bring index.md in step, keeping your own lines", safe: true, params: {} }]));
     }
   } else if (snapshot.pages.length > 0) {
     findings.push(finding("index", indexPath(snapshot.wikiFolder), "There is no index.md.", [{ kind: "rebuild-index", label: "Rebuild index.md", safe: true, params: {} }]));

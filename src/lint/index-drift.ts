@@ -35,9 +35,9 @@ export function indexDrift(indexText: string, pages: readonly PageRecord[], reso
 }
 
 /** The finding's sentence: every missing page and every dangling entry, by name. */
-export function describeDrift(drift: IndexDrift): string {
+export function describeDrift(drift: IndexDrift, name: (path: string) => string = (path) => path): string {
   const parts: string[] = [];
-  if (drift.missing.length > 0) parts.push(`it does not list ${drift.missing.map((p) => p.path).join(", ")}`);
+  if (drift.missing.length > 0) parts.push(`it does not list ${drift.missing.map((p) => name(p.path)).join(", ")}`);
   if (drift.dangling.length > 0) parts.push(`${drift.dangling.length === 1 ? "its entry for" : "its entries for"} ${drift.dangling.join(", ")} ${drift.dangling.length === 1 ? "leads" : "lead"} to no page`);
   return `index.md is out of step: ${parts.join("; ")}.`;
 }

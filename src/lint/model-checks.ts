@@ -14,7 +14,7 @@
  * lifecycle) as a run of the write path — journaled, in the history, undone like any run; likely
  * duplicates become `duplicate` findings.
  */
-import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
+import { SynapseError, rephrased, summariseError, toSynapseError, type ErrorSummary } from "../core/errors";
 import { isExcluded, isShareablePage, Perimeter } from "../core/perimeter";
 import { estimateCost, runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
@@ -32,6 +32,7 @@ import { boundedPairs, type PagePair } from "./pair-candidates";
 import { distinctSubjects } from "./similar-pages";
 import { PairCache, pairKey, pairPaths, type PairVerdict } from "./pair-cache";
 import { onPage, pageTokensFor, pairMessages, pairRequest, readPairReply, REPLY_TOKENS, type ReadReply } from "./pair-prompt";
+import { pageNamer, type PageNamer } from "./page-names";
 import type { WikiSnapshot } from "./snapshot";
 import type { Finding } from "./types";
 
@@ -115,7 +116,7 @@ export interface ModelCheckResult {
   readonly summary: ModelCheckSummary;
   readonly findings: readonly Finding[];
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
-  readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
+  readonly error: ErrorSummary | null;
 }
 
 interface Planned {
@@ -207,7 +208,7 @@ async function checkPair(pair: PagePair, send: (note: string | undefined) => Pro
   return { verdict: null, why: "unreadable" };
 }
 
-function duplicateFinding(pair: PagePair, reason: string): Finding {
+function duplicateFinding(pair: PagePair, reason: string, name: PageNamer): Finding {
   // The plainer name stays, as for the exact duplicates.
   const la = basenameOf(pair.a.path).length;
   const lb = basenameOf(pair.b.path).length;
@@ -216,8 +217,8 @@ function duplicateFinding(pair: PagePair, reason: string): Finding {
     check: "duplicate",
     severity: "warning",
     page: keep.path,
-    message: `"${keep.title}" and ${remove.path} look like the same subject (model check)${reason ? `: ${reason}` : "."}`,
-    fixes: [{ kind: "merge-duplicates", label: `Merge ${remove.path} into this page`, safe: false, params: { keep: keep.path, remove: remove.path } }],
+    message: `${name(keep.path)} and ${name(remove.path)} look like the same subject (model check)${reason ? `: ${reason}` : "."}`,
+    fixes: [{ kind: "merge-duplicates", label: `Merge ${name(remove.path)} into this page`, safe: false, params: { keep: keep.path, remove: remove.path } }],
   };
 }
 
@@ -243,7 +244,11 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
   let cache: PairCache | null = null;
   let planned: Planned[] = [];
   try {
-    if (caps.model === null) throw new SynapseError("capability", `The ${caps.name} backend has no language model; choose one under "Lint with" (or --provider) for the model checks.`);
+    if (caps.model === null) {
+      throw new SynapseError("capability", `The ${caps.name} backend has no language model; choose one under "Lint with" (or --provider) for the model checks.`, {
+        pluginMessage: `The ${caps.name} backend has no language model; choose one under "Lint with" in the settings for the model checks.`,
+      });
+    }
     const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
     perimeter.admitProvider(provider);
     const guarded = perimeter.guard(provider);
@@ -343,14 +348,14 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
   } catch (thrown) {
     const error = toSynapseError(thrown);
     await finish().catch(() => undefined);
-    return { summary, findings, usage: usage(), error: { kind: error.kind, message: error.message } };
+    return { summary, findings, usage: usage(), error: summariseError(error) };
   }
   try {
     await finish();
   } catch (thrown) {
     // The verdicts are cached; the record can take them next time.
     const error = toSynapseError(thrown);
-    return { summary, findings, usage: usage(), error: { kind: error.kind, message: `The contradictions found were not recorded: ${error.message}` } };
+    return { summary, findings, usage: usage(), error: summariseError(rephrased(error, (m) => `The contradictions found were not recorded: ${m}`)) };
   }
   return { summary, findings, usage: usage(), error: null };
 
@@ -362,7 +367,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     for (const p of planned) {
       const verdict = cache.get(p.key);
       if (!verdict) continue;
-      if (verdict.duplicate && !distinctSubjects(p.pair.a, p.pair.b)) findings.push(duplicateFinding(p.pair, verdict.reason));
+      if (verdict.duplicate && !distinctSubjects(p.pair.a, p.pair.b)) findings.push(duplicateFinding(p.pair, verdict.reason, pageNamer(snapshot)));
       for (const [x, y] of verdict.contradictions) {
         const sources: [string, string] = [p.pair.a.sources[0] ?? "", p.pair.b.sources[0] ?? ""];
         found.push({ page: p.pair.a.path, sources, passages: [x, y] as const }, { page: p.pair.b.path, sources, passages: [x, y] as const });

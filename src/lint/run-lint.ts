@@ -3,7 +3,7 @@
  * and report. Excluded folders are
  * neither read nor reported. Expected failures come back in the report, never as exceptions.
  */
-import { SynapseError, toSynapseError, type ErrorKind } from "../core/errors";
+import { SynapseError, summariseError, toSynapseError, type ErrorSummary } from "../core/errors";
 import { addUsage } from "../core/usage";
 import type { InferenceProvider } from "../core/provider";
 import { isExcluded } from "../core/perimeter";
@@ -82,7 +82,7 @@ export interface LintReport {
   readonly pages: number;
   /** What the run spent: the model checks' calls and the re-ingest fixes' ingests. */
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
-  readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
+  readonly error: ErrorSummary | null;
   readonly durationMs: number;
   /** What the model checks planned and did, when they were asked for. */
   readonly modelChecks: ModelCheckSummary | null;
@@ -245,6 +245,6 @@ export async function runLint(deps: LintDeps, request: LintRequest = {}): Promis
     return { findings, fixed, changes, counts: countByCheck(findings), pages: snapshot.pages.length, usage, error: null, durationMs: now() - started, modelChecks };
   } catch (thrown) {
     const error = toSynapseError(thrown);
-    return { findings: [], fixed, changes, counts: {}, pages: 0, usage, error: { kind: error.kind, message: error.message }, durationMs: now() - started, modelChecks };
+    return { findings: [], fixed, changes, counts: {}, pages: 0, usage, error: summariseError(error), durationMs: now() - started, modelChecks };
   }
 }

@@ -24,7 +24,11 @@ export interface SettleReport {
 
 async function openRecord(deps: Pick<LintDeps, "store">, id: string): Promise<ContradictionRecord> {
   const record = (await readContradictions(deps.store)).find((r) => r.id === id.trim());
-  if (!record) throw new SynapseError("input", `No recorded contradiction has the id "${id}"; \`synapse lint\` lists the open ones.`);
+  if (!record) {
+    throw new SynapseError("input", `No recorded contradiction has the id "${id}"; \`synapse lint\` lists the open ones.`, {
+      pluginMessage: `No recorded contradiction has the id "${id}"; run "Check wiki health" again to see the open ones.`,
+    });
+  }
   if (record.status !== "open") throw new SynapseError("input", `The contradiction ${record.id} is already ${record.status}.`);
   return record;
 }

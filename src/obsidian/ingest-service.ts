@@ -5,7 +5,7 @@
  */
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { Notice, TFile, TFolder, type App } from "obsidian";
-import { SynapseError, toSynapseError } from "../core/errors";
+import { rephrased, summariseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import type { InferenceProvider } from "../core/provider";
 import type { ReadinessReport } from "../core/readiness";
@@ -56,7 +56,7 @@ export function setupFailure(id: ProviderId, error: unknown): IngestReport {
     declined: [],
     usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
     provider: { name: id, mode: MODES[id], isLocal: false, model: null },
-    error: { kind: e.kind, message: e.message },
+    error: summariseError(e),
     issues: [],
     dangling: [],
     contradictions: [],
@@ -142,7 +142,7 @@ export class IngestService {
       this.ingestDeps(vault, provider, settings, indexed),
       { notePath, log: logger, ...(signal ? { signal } : {}) },
     );
-    if (report.error) throw new SynapseError(report.error.kind, `Re-ingesting ${notePath} failed: ${report.error.message}`);
+    if (report.error) throw rephrased(report.error, (m) => `Re-ingesting ${notePath} failed: ${m}`);
     return plan;
   }
 

@@ -5,7 +5,7 @@
  * ingest queue, and contradictions settled through the same review. The view only displays.
  */
 import type { PaneType } from "obsidian";
-import { toSynapseError } from "../core/errors";
+import { summariseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { inFolders } from "../core/perimeter";
 import { NO_USAGE } from "../core/usage";
@@ -83,7 +83,7 @@ export class LintService implements LintController {
         );
       } catch (thrown) {
         const error = toSynapseError(thrown, "config");
-        return { ...(await runLint(deps, { signal: run.signal })), error: { kind: error.kind, message: error.message } };
+        return { ...(await runLint(deps, { signal: run.signal })), error: summariseError(error) };
       }
     }
     return runLint(deps, { signal: run.signal });

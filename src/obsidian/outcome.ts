@@ -3,6 +3,8 @@
  * modal shows (pages grouped by what happened to them, failures, usage, and the call log).
  * Plain functions over the IngestReport, tested without Obsidian.
  */
+import { costText } from "../core/cost-text";
+import { messageOn } from "../core/errors";
 import { plural } from "../core/plural";
 import { describeContext, type CallEvent, type ContextEvent } from "../core/log";
 import type { IngestReport, PageAction } from "../wiki/ingest-types";
@@ -110,7 +112,7 @@ export function outcomeNotice(notePath: string, report: IngestReport): OutcomeTe
     case "deadline":
       return { ok: false, text: `Synapse stopped "${name}" at the run time limit; nothing was written. Raise the run timeout in the settings.` };
     default: {
-      const message = report.error?.message ?? "the ingest failed.";
+      const message = report.error ? messageOn(report.error, "plugin") : "the ingest failed.";
       const hint = report.error ? hintFor(report.error.kind, report.provider.mode, message) : undefined;
       return { ok: false, text: `Synapse could not ingest "${name}": ${message}${hint ? ` ${hint}` : ""}` };
     }
@@ -174,7 +176,7 @@ function summaryLine(note: IngestedNote): string {
   const r = note.report;
   const model = r.provider.model ? ` (${r.provider.model})` : "";
   const tokens = r.usage.inputTokens + r.usage.outputTokens;
-  const cost = r.usage.costUsd !== null ? ` · $${r.usage.costUsd.toFixed(r.usage.costUsd < 1 ? 4 : 2)}` : r.provider.model ? " · no price" : "";
+  const cost = r.provider.model || r.provider.isLocal || r.usage.costUsd !== null ? ` · ${costText(r.usage.costUsd, r.provider)}` : "";
   const where = r.provider.isLocal ? "on this machine" : "sent off this machine";
   // Input read from the prompt cache is billed at a fraction of the price: worth a word when there was some.
   const cached = (r.usage.cacheReadTokens ?? 0) > 0 ? ` (${formatTokens(r.usage.cacheReadTokens ?? 0)} from the prompt cache)` : "";
@@ -223,7 +225,10 @@ export function buildResultListing(notes: readonly IngestedNote[], title: string
     })),
   );
   const details = converged.flatMap((n) => [
-    ...n.report.pages.flatMap((p) => (p.detail ? [{ path: p.path, text: p.detail }] : [])),
+    ...n.report.pages.flatMap((p) => {
+      const text = p.pluginDetail ?? p.detail;
+      return text ? [{ path: p.path, text }] : [];
+    }),
     ...n.report.declined.map((p) => ({ path: p.path, text: "Left out at review: not written." })),
     ...n.report.linkedNotes.map((l) => ({ path: l.notePath, text: l.sentence })),
   ]);

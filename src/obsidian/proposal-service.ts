@@ -5,7 +5,7 @@
  * or refused (nothing written). New proposals are announced once each. The UI — the picker, the
  * question, the notices — comes in as functions, so this runs (and is tested) without it.
  */
-import { toSynapseError } from "../core/errors";
+import { messageOn, toSynapseError } from "../core/errors";
 import { plural } from "../core/plural";
 import { acceptProposal, refuseProposal, type AcceptDeps, type AcceptOutcome } from "../proposals/accept";
 import { PROPOSALS_PREFIX, type Proposal } from "../proposals/proposal";
@@ -116,7 +116,7 @@ export class ProposalReviewService {
       const chosen = await this.deps.pick(listing.proposals);
       if (chosen) await this.decide(chosen);
     } catch (error) {
-      this.deps.notify(`Synapse could not read the proposals from agents: ${toSynapseError(error, "vault").message}`, [], 10000);
+      this.deps.notify(`Synapse could not read the proposals from agents: ${messageOn(toSynapseError(error, "vault"), "plugin")}`, [], 10000);
     } finally {
       this.reviewing = false;
     }
@@ -128,7 +128,7 @@ export class ProposalReviewService {
     try {
       outcome = await acceptProposal(await this.deps.acceptDeps(), this.proposals, proposal, this.deps.review);
     } catch (error) {
-      const message = toSynapseError(error, "vault").message;
+      const message = messageOn(toSynapseError(error, "vault"), "plugin");
       this.deps.notify(`Synapse could not apply "${proposal.title}": ${message} The proposal keeps waiting.`, [{ label: "Refuse it", run: () => void this.refuse(proposal) }], 15000);
       return;
     }
@@ -156,7 +156,7 @@ export class ProposalReviewService {
       await refuseProposal(this.proposals, proposal.id);
       this.deps.notify(`Refused "${proposal.title}"; nothing was written.`, [], 6000);
     } catch (error) {
-      this.deps.notify(`Synapse could not refuse "${proposal.title}": ${toSynapseError(error, "vault").message}`, [], 10000);
+      this.deps.notify(`Synapse could not refuse "${proposal.title}": ${messageOn(toSynapseError(error, "vault"), "plugin")}`, [], 10000);
     }
   }
 }

@@ -3,7 +3,7 @@
  * the question to the core's `askWiki` with the vault's index, keeps the conversation per vault,
  * and files answers back through the write path. The view only displays what this returns.
  */
-import { toSynapseError } from "../core/errors";
+import { summariseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import type { Retriever } from "../retrieval";
 import { askWiki, type AskReport } from "../query/ask";
@@ -78,7 +78,7 @@ export class QueryService implements QueryController {
         leftOut: 0,
         usage: { inputTokens: 0, outputTokens: 0, costUsd: null },
         provider: { name: id, mode: "offline", isLocal: false, model: null },
-        error: { kind: e.kind, message: e.message },
+        error: summariseError(e),
         durationMs: 0,
       };
     }

@@ -5,7 +5,7 @@
  */
 import { Notice, type App } from "obsidian";
 import { isExcluded } from "../core/perimeter";
-import { toSynapseError } from "../core/errors";
+import { messageOn, toSynapseError } from "../core/errors";
 import { goneSources } from "../lint/gone-sources";
 import { loadSnapshot } from "../lint/snapshot";
 import type { WriteContext } from "../write/apply";
@@ -73,7 +73,7 @@ export class RetractService {
         });
         new Notice(describeRetract(outcome), 10000);
       } catch (thrown) {
-        new Notice(`Synapse could not retract ${notePath}: ${toSynapseError(thrown).message}`, 10000);
+        new Notice(`Synapse could not retract ${notePath}: ${messageOn(toSynapseError(thrown), "plugin")}`, 10000);
       }
     });
     return this.running;

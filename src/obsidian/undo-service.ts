@@ -4,7 +4,7 @@
  * unasked. The run is named with its device, as the CLI names it.
  */
 import { Notice, type App } from "obsidian";
-import { toSynapseError } from "../core/errors";
+import { messageOn, toSynapseError } from "../core/errors";
 import type { WriteContext } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { describeRunForUndo } from "../write/run-description";
@@ -37,6 +37,6 @@ export async function undoLastChange(app: App, write: WriteContext, wikiFolder: 
     const changed = outcome?.result.changes.filter((c) => c.action !== "unchanged").length ?? 0;
     new Notice(`Undid ${what}: ${changed} file${changed === 1 ? "" : "s"} restored.`, 8000);
   } catch (error) {
-    new Notice(`Synapse could not undo: ${toSynapseError(error, "vault").message}`, 15000);
+    new Notice(`Synapse could not undo: ${messageOn(toSynapseError(error, "vault"), "plugin")}`, 15000);
   }
 }

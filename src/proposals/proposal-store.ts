@@ -54,7 +54,9 @@ export class ProposalStore {
   async save(proposal: Proposal): Promise<void> {
     const { proposals } = await this.list();
     if (proposals.length >= MAX_PENDING_PROPOSALS) {
-      throw new SynapseError("input", `${proposals.length} proposals are already waiting for review; accept or refuse some (synapse review) before proposing more.`);
+      throw new SynapseError("input", `${proposals.length} proposals are already waiting for review; accept or refuse some (synapse review) before proposing more.`, {
+        pluginMessage: `${proposals.length} proposals are already waiting for review; accept or refuse some ("Review proposals from agents") before proposing more.`,
+      });
     }
     await this.store.write(keyOf(proposal.id), `${JSON.stringify(proposal, null, 2)}\n`);
   }

@@ -3,7 +3,7 @@
  * credentials must never ride inside a URL (they would end up in logs, error messages and
  * Obsidian's data.json), and `isLocal` must answer truthfully whether the host is this machine.
  */
-import { SynapseError } from "../core/errors";
+import { SynapseError, type Surface } from "../core/errors";
 
 /** The URL without user info, query or fragment: safe to show in messages and logs. */
 export function displayUrl(url: URL): string {
@@ -12,26 +12,26 @@ export function displayUrl(url: URL): string {
 
 /**
  * Parses a configured base URL. Rejects anything but http(s) and any URL carrying a user name or
- * password, naming the setting and never echoing the credentials back.
+ * password, naming the setting (as each surface knows it: the CLI also takes a flag) and never
+ * echoing the credentials back.
  */
-export function parseBaseUrl(raw: string, setting: string): URL {
+export function parseBaseUrl(raw: string, setting: Readonly<Record<Surface, string>>): URL {
+  const refuse = (say: (name: string) => string, cause?: unknown) =>
+    new SynapseError("config", say(setting.cli), { pluginMessage: say(setting.plugin), ...(cause !== undefined ? { cause } : {}) });
   const text = raw.trim();
   let url: URL;
   try {
     url = new URL(text);
   } catch (cause) {
     // The raw text may itself hold a secret, so it is not quoted.
-    throw new SynapseError("config", `The ${setting} is not a valid URL; enter it as http://host:port or https://host/path.`, { cause });
+    throw refuse((name) => `The ${name} is not a valid URL; enter it as http://host:port or https://host/path.`, cause);
   }
   if (url.username || url.password) {
     const safe = displayUrl(url);
-    throw new SynapseError(
-      "config",
-      `The ${setting} contains a user name or password (${safe} with credentials); remove them from the URL and put the API key in the key setting instead.`,
-    );
+    throw refuse((name) => `The ${name} contains a user name or password (${safe} with credentials); remove them from the URL and put the API key in the key setting instead.`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SynapseError("config", `The ${setting} must start with http:// or https://.`);
+    throw refuse((name) => `The ${name} must start with http:// or https://.`);
   }
   return url;
 }

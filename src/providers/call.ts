@@ -110,7 +110,9 @@ export function estimateTokens(text: string): number {
 /** Throws `capability` (or `config`) before any request when the call asks for what is not declared. */
 export function checkCapabilities(caps: ProviderCapabilities, label: string, needs: CallNeeds): void {
   if (!caps.model) {
-    throw new SynapseError("config", `No model is configured for ${label}; set one in the settings (or pass --model).`);
+    throw new SynapseError("config", `No model is configured for ${label}; set one in the settings (or pass --model).`, {
+      pluginMessage: `No model is configured for ${label}; set "Model" in the settings of the backend in use.`,
+    });
   }
   if (needs.streaming && !caps.streaming) {
     throw new SynapseError("capability", `${label} does not declare streaming, so it cannot answer a chat.`);

@@ -42,8 +42,9 @@ function said(failure: HttpFailure): string {
   return excerpt ? ` (the server said: ${excerpt})` : "";
 }
 
-function make(kind: ErrorKind, message: string, failure: HttpFailure): SynapseError {
+function make(kind: ErrorKind, message: string, failure: HttpFailure, pluginMessage?: string): SynapseError {
   return new SynapseError(kind, message, {
+    ...(pluginMessage !== undefined ? { pluginMessage } : {}),
     status: failure.status,
     ...(failure.retryAfterMs !== undefined ? { retryAfterMs: failure.retryAfterMs } : {}),
     ...(failure.requestId ? { requestId: failure.requestId } : {}),
@@ -56,13 +57,18 @@ export function classifyHttpFailure(failure: HttpFailure): SynapseError {
   const model = failure.model ?? "the configured model";
   const text = failure.serverMessage ?? "";
   if (status === 401) {
-    return make("request", `${provider} rejected the API key (401); check the key in the settings or the environment variable.`, failure);
+    return make("request", `${provider} rejected the API key (401); check the key in the settings or the environment variable.`, failure, `${provider} rejected the API key (401); check the secret chosen under "API key" in the settings.`);
   }
   if (status === 403) {
     return make("request", `${provider} refused access (403); check that the API key may use ${model}${said(failure)}.`, failure);
   }
   if (status === 404 || (status === 400 && MODEL_MISSING.test(text))) {
-    return make("request", `${provider} does not know the model "${model}" (${status}); pick a model the server lists (\`synapse models\`)${said(failure)}.`, failure);
+    return make(
+      "request",
+      `${provider} does not know the model "${model}" (${status}); pick a model the server lists (\`synapse models\`)${said(failure)}.`,
+      failure,
+      `${provider} does not know the model "${model}" (${status}); pick one the server lists under "Model" in the settings (Test connection shows them)${said(failure)}.`,
+    );
   }
   if (status === 413 || ((status === 400 || status === 422) && CONTEXT_TOO_LONG.test(text))) {
     // Not retried: the same prompt would be refused again. The adapter adds which setting sizes the window.

@@ -98,7 +98,7 @@ export function ollamaHost(settings: Settings): URL {
   const raw = settings.profiles.ollama.host.trim() || DEFAULT_OLLAMA_HOST;
   // OLLAMA_HOST is commonly written without a scheme ("127.0.0.1:11434"); Ollama itself accepts that.
   const withScheme = raw.includes("://") ? raw : `http://${raw}`;
-  return parseBaseUrl(withScheme, "Ollama host (setting \"Host\" under Local: Ollama, or --base-url)");
+  return parseBaseUrl(withScheme, { cli: "Ollama host (setting \"Host\" under Local: Ollama, or --base-url)", plugin: "Ollama host (\"Host\" under Local: Ollama)" });
 }
 
 /** A client per request, over a fetch bound to that request's signal (see ollama/client.ts). */
@@ -149,7 +149,7 @@ function ollamaMaxTokens(profile: Settings["profiles"]["ollama"]): number {
 }
 
 export function anthropicUrl(settings: Settings): URL {
-  return parseBaseUrl(settings.profiles.anthropic.baseUrl || DEFAULT_ANTHROPIC_URL, "Anthropic base URL (setting \"Base URL\" or --base-url)");
+  return parseBaseUrl(settings.profiles.anthropic.baseUrl || DEFAULT_ANTHROPIC_URL, { cli: "Anthropic base URL (setting \"Base URL\" or --base-url)", plugin: "Anthropic base URL (\"Base URL\" under API: Anthropic)" });
 }
 
 export async function anthropicClient(env: ProviderEnvironment, url: URL, key: string, transport: FetchLike): Promise<AnthropicMessagesClient> {
@@ -176,6 +176,7 @@ export function anthropicKey(env: ProviderEnvironment): string {
     throw new SynapseError(
       "config",
       `No Anthropic API key was found; add it in the plugin settings (secret "${profile.apiKeySecret}") or set ANTHROPIC_API_KEY for the CLI.`,
+      { pluginMessage: `No Anthropic API key was found; choose the secret that holds it under "API key" in API: Anthropic (now "${profile.apiKeySecret}").` },
     );
   }
   return key;
@@ -210,7 +211,7 @@ export function createAnthropic(env: ProviderEnvironment): AnthropicProvider {
 export function openaiUrl(settings: Settings): URL {
   const profile = settings.profiles.openai;
   const raw = profile.baseUrl || OPENAI_PRESETS[profile.preset] || OPENAI_PRESETS.openai;
-  return parseBaseUrl(raw, "OpenAI-compatible base URL (setting \"Base URL\" or --base-url)");
+  return parseBaseUrl(raw, { cli: "OpenAI-compatible base URL (setting \"Base URL\" or --base-url)", plugin: "OpenAI-compatible base URL (\"Base URL\" under API: OpenAI-compatible)" });
 }
 
 /** The key for an OpenAI-compatible server; required by the hosted services, optional for local servers. */
@@ -221,6 +222,7 @@ export function openaiKey(env: ProviderEnvironment, url: URL): string | null {
     throw new SynapseError(
       "config",
       `No API key was found for ${url.hostname}; add it in the plugin settings (secret "${profile.apiKeySecret}") or set OPENAI_API_KEY for the CLI.`,
+      { pluginMessage: `No API key was found for ${url.hostname}; choose the secret that holds it under "API key" in API: OpenAI-compatible (now "${profile.apiKeySecret}").` },
     );
   }
   return key;

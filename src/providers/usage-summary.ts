@@ -1,7 +1,8 @@
 /**
- * The per-run usage line the CLI and the plugin show: tokens always, an estimated cost only when
- * the model has a price (built-in table or the user's overrides in settings.prices).
+ * The per-run usage line the CLI and the plugin show: tokens always, then the cost as `costText`
+ * words it (an estimate when the model has a price, free on this computer, or unknown).
  */
+import { costText, type CostBackend } from "../core/cost-text";
 import { estimateCost, type ModelPrice } from "../core/pricing";
 import type { CacheTokens, UsageTotals } from "../core/usage";
 
@@ -10,13 +11,7 @@ export type ShownUsage = Pick<UsageTotals, "inputTokens" | "outputTokens"> & Par
 
 const NUMBER = new Intl.NumberFormat("en-US");
 
-/** Dollars with enough precision that small runs do not read as $0.00. */
-export function formatUsd(amount: number): string {
-  if (amount === 0) return "$0";
-  if (amount < 0.01) return `$${amount.toFixed(4)}`;
-  if (amount < 1) return `$${amount.toFixed(3)}`;
-  return `$${amount.toFixed(2)}`;
-}
+export { formatUsd } from "../core/cost-text";
 
 export function usageCost(usage: ShownUsage, model: string | null, prices: Readonly<Record<string, ModelPrice>> = {}): number | null {
   return estimateCost(model, usage.inputTokens, usage.outputTokens, prices, usage);
@@ -31,19 +26,20 @@ export function cacheNote(usage: Partial<CacheTokens>): string {
   return ` (${parts.filter(Boolean).join(", ")})`;
 }
 
-/** "1,234 in / 567 out tokens, ~$0.0123" or "1,234 in / 567 out tokens (no price for model llama3)". */
+/** "1,234 in / 567 out tokens, ~$0.0123" or "1,234 in / 567 out tokens, cost unknown (no price for model llama3)", for a remote model. */
 export function formatUsageSummary(
   usage: ShownUsage,
   model: string | null,
   prices: Readonly<Record<string, ModelPrice>> = {},
 ): string {
-  return formatUsageLine(usage, model, model ? usageCost(usage, model, prices) : null);
+  return formatUsageLine(usage, { isLocal: false, model }, model ? usageCost(usage, model, prices) : null);
 }
 
 /** The same line for a cost already known (reported by the provider, or estimated earlier). */
-export function formatUsageLine(usage: ShownUsage, model: string | null, costUsd: number | null): string {
+export function formatUsageLine(usage: ShownUsage, backend: CostBackend, costUsd: number | null): string {
   // The cached input is part of the "in" count, priced at its own rate.
   const tokens = `${NUMBER.format(usage.inputTokens)} in${cacheNote(usage)} / ${NUMBER.format(usage.outputTokens)} out tokens`;
-  if (!model) return tokens;
-  return costUsd === null ? `${tokens} (no price for model ${model})` : `${tokens}, ~${formatUsd(costUsd)}`;
+  // A remote backend without a model (none configured) has nothing to price or to call unknown.
+  if (!backend.model && !backend.isLocal && costUsd === null) return tokens;
+  return `${tokens}, ${costText(costUsd, backend)}`;
 }

@@ -5,7 +5,7 @@
  * asked for a general answer, which is then labelled as not from their vault.
  * Expected failures come back in the report, never as exceptions.
  */
-import { SynapseError, toSynapseError } from "../core/errors";
+import { SynapseError, summariseError, toSynapseError } from "../core/errors";
 import { fixedWikiLanguage } from "../core/wiki-language";
 import type { RunLogger } from "../core/log";
 import { splitFrontmatter } from "../core/markdown";
@@ -25,7 +25,7 @@ import { checkCitations, unverifiedAnswerWarning, type Citation, type ConsultedP
 import { packContext, type ContextPassage } from "./context";
 import { isRelevant, questionTerms } from "./relevance";
 import type { ProviderMode } from "../core/capabilities";
-import type { ErrorKind } from "../core/errors";
+import type { ErrorSummary } from "../core/errors";
 
 export const MAX_QUESTION_CHARS = 4000;
 
@@ -75,7 +75,7 @@ export interface AskReport {
   readonly leftOut: number;
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
   readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
-  readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
+  readonly error: ErrorSummary | null;
   readonly durationMs: number;
 }
 
@@ -207,7 +207,7 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     leftOut,
     usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) },
     provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
-    error: error ? { kind: error.kind, message: error.message } : null,
+    error: error ? summariseError(error) : null,
     durationMs: now() - started,
   };
 }

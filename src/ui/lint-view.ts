@@ -5,6 +5,7 @@
  * confirmed before any call; progress and cancel. Display only: the controller does the work.
  */
 import { ItemView, type HoverParent, type HoverPopover, type PaneType, type WorkspaceLeaf } from "obsidian";
+import { messageOn } from "../core/errors";
 import { plural } from "../core/plural";
 import { estimateLine, notCheckedParts, recordedRunLine, spentLine } from "../lint/estimate-text";
 import type { ModelCheckEstimate } from "../lint/model-checks";
@@ -190,7 +191,7 @@ export class LintView extends ItemView implements HoverParent {
       const spent = spentLine(usage);
       done = `${written > 0 ? `Done: ${fix.label}.` : "Nothing was written."} ${spent ? `${spent} ` : ""}`;
     } catch (error) {
-      done = `Could not apply the fix: ${error instanceof Error ? error.message : String(error)} `;
+      done = `Could not apply the fix: ${messageOn(error, "plugin")} `;
     } finally {
       this.busy(null);
     }
@@ -200,18 +201,13 @@ export class LintView extends ItemView implements HoverParent {
 
   private show(report: LintReport, prefix = ""): void {
     this.reportEl.empty();
-    if (report.error) this.reportEl.createDiv({ cls: "synapse-lint-error", text: `${report.error.message}` });
+    if (report.error) this.reportEl.createDiv({ cls: "synapse-lint-error", text: messageOn(report.error, "plugin") });
     const n = report.findings.length;
     const model = report.modelChecks ? ` Model checks: ${[`${plural(report.modelChecks.checked, "pair")} checked`, `${report.modelChecks.cached} from the cache`, ...notCheckedParts(report.modelChecks)].join(", ")}. ${recordedRunLine(report.modelChecks)}` : "";
     const spent = spentLine(report.usage);
     this.statusEl.setText(`${prefix}${plural(report.pages, "page")} checked: ${n === 0 ? "no findings" : plural(n, "finding")}.${model}${spent ? ` ${spent}` : ""}`);
     this.safeFixes = report.findings.some((f) => f.fixes.some((fix) => fix.safe));
-    if (n === 0 && !report.error) {
-      this.reportEl.createDiv({
-        cls: "synapse-lint-empty",
-        text: report.pages === 0 ? "The wiki has no pages yet: ingest a note, then check again." : "Nothing to fix: every link leads to a page, every page has its sources, and the index is up to date.",
-      });
-    }
+    if (n === 0 && !report.error) this.showHealthy(report.pages);
     for (const check of CHECKS) {
       const findings = report.findings.filter((f) => f.check === check);
       if (findings.length === 0) continue;
@@ -220,6 +216,19 @@ export class LintView extends ItemView implements HoverParent {
       const list = group.createEl("ul");
       for (const finding of findings) this.showFinding(list, finding);
     }
+  }
+
+  /** A healthy wiki: that nothing was found, and what was looked for, so "no problems" means something. */
+  private showHealthy(pages: number): void {
+    const empty = this.reportEl.createDiv({ cls: "synapse-lint-empty" });
+    if (pages === 0) {
+      empty.setText("The wiki has no pages yet: ingest a note, then check again.");
+      return;
+    }
+    empty.createDiv({ cls: "synapse-lint-empty-title", text: "No problems found" });
+    // The status line above already counts the pages; this says what "no problems" covers.
+    const checked = CHECKS.map((check) => (check === "index" ? "the index" : CHECK_NAMES[check].toLowerCase()));
+    empty.createDiv({ text: `Checked for ${checked.slice(0, -1).join(", ")} and ${checked.at(-1) ?? ""}.` });
   }
 
   private showFinding(list: HTMLElement, finding: Finding): void {

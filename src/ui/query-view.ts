@@ -6,6 +6,7 @@
  * conversation asks first. Display only: the controller does the work.
  */
 import { Component, ItemView, Keymap, MarkdownRenderer, Platform, type HoverPopover, type WorkspaceLeaf } from "obsidian";
+import { messageOn } from "../core/errors";
 import type { AskReport } from "../query/ask";
 import type { Turn } from "../query/history";
 import { ConfirmModal } from "./confirm-modal";
@@ -118,7 +119,7 @@ export class QueryView extends ItemView {
       answerEl.querySelector(".synapse-query-waiting")?.remove();
       // Stopping is the user's own choice, not a failure: said plainly, not in red.
       if (report.error?.kind === "cancelled") turnEl.createDiv({ cls: "synapse-query-stopped", text: "Stopped." });
-      else if (report.error) turnEl.createDiv({ cls: "synapse-query-error", text: report.error.message });
+      else if (report.error) turnEl.createDiv({ cls: "synapse-query-error", text: messageOn(report.error, "plugin") });
       else this.questionEl.value = "";
       this.renderSources(turnEl, report);
       this.renderActions(turnEl, report, question);
@@ -224,7 +225,7 @@ export class QueryView extends ItemView {
         } catch (error) {
           // The write path rolled back whatever it started; say why in one sentence.
           status.addClass("is-error");
-          status.setText(`Could not save the answer: ${error instanceof Error ? error.message : String(error)}`);
+          status.setText(`Could not save the answer: ${messageOn(error, "plugin")}`);
         }
         for (const b of buttons) b.disabled = false;
       };

@@ -56,5 +56,8 @@ export function refusalsChange(writer: WriterIdentity, notePath: string, add: re
   return add.length + forget.length === 0 ? [] : [rejectionsChange(writer, notePath, add, forget)];
 }
 
-/** The sentence for a page left out because the user deleted it. */
-export const NOT_WRITTEN_AGAIN = "You deleted this page, so it was not written again; re-ingest anyway (synapse ingest --force, or \"Re-ingest active note anyway\") to bring it back.";
+/** The sentence for a page left out because the user deleted it, as a terminal and as Obsidian say it. */
+export const NOT_WRITTEN_AGAIN = {
+  detail: "You deleted this page, so it was not written again; re-ingest anyway (synapse ingest --force) to bring it back.",
+  pluginDetail: 'You deleted this page, so it was not written again; run "Re-ingest active note anyway" on the note to bring it back.',
+} as const;

@@ -4,7 +4,7 @@ import type { InferenceProvider } from "../core/provider";
 import type { ProgressEvent } from "../core/run-context";
 import type { StopReason } from "../core/orchestrator";
 import type { DanglingLink } from "../core/validator";
-import type { ErrorKind } from "../core/errors";
+import type { ErrorSummary } from "../core/errors";
 import type { ProviderMode } from "../core/capabilities";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
@@ -32,6 +32,8 @@ export interface PageChange {
   readonly action: PageAction;
   /** A sentence worth showing, e.g. that the user's edit of this note's part was kept. */
   readonly detail?: string;
+  /** The same sentence as Obsidian shows it, when its advice differs (a palette command, not a flag). */
+  readonly pluginDetail?: string;
 }
 
 /** A page with `synapse: locked` that this run would have changed and left alone. */
@@ -71,7 +73,7 @@ export interface IngestReport {
   /** Cache reads and writes are parts of the input count (absent: none). */
   readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null; readonly estimatedCalls?: number; readonly cacheReadTokens?: number; readonly cacheWriteTokens?: number };
   readonly provider: { readonly name: string; readonly mode: ProviderMode; readonly isLocal: boolean; readonly model: string | null };
-  readonly error: { readonly kind: ErrorKind; readonly message: string } | null;
+  readonly error: ErrorSummary | null;
   /** The last attempt's validation problems, one sentence each. */
   readonly issues: readonly string[];
   readonly dangling: readonly DanglingLink[];

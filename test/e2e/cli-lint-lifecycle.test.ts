@@ -82,7 +82,7 @@ describe("synapse lint: contradictions and re-ingest (built CLI, Offline provide
 
     const fixed = await lint(vault, "--fix", "safe");
     expect(fixed.code).toBe(0);
-    expect(fixed.report.fixed.map((f) => f.fix)).toEqual([`Re-ingest ${FIRST}`, `Re-ingest ${FIRST}`]);
+    expect(fixed.report.fixed.map((f) => f.fix)).toEqual(['Re-ingest "Ada Lovelace"', 'Re-ingest "Ada Lovelace"']);
     expect(readVaultFile(vault, "wiki/entities/Charles Babbage.md")).toContain("type: entity");
 
     expect((await runCli(["undo", "--vault", vault])).code).toBe(0);

@@ -45,7 +45,7 @@ describe("exact checks on a wiki with planted defects", () => {
 
   it("says why index.md is out of step and offers to rebuild it", async () => {
     const index = (await lint(PLANTED)).find((f) => f.check === "index");
-    expect(index?.message).toBe("index.md is out of step: it does not list wiki/concepts/Orphaned idea.md; its entry for wiki/concepts/Gone leads to no page.");
+    expect(index?.message).toBe('index.md is out of step: it does not list "Orphaned idea"; its entry for wiki/concepts/Gone leads to no page.');
     expect(index?.fixes[0]).toMatchObject({ kind: "rebuild-index", safe: true, label: "Bring index.md in step, keeping your own lines" });
   });
 

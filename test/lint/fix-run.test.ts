@@ -113,10 +113,10 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
   it("reports as made only the fixes whose files the review kept", async () => {
     const { deps } = await staleWiki();
     const report = await runLint(deps, { fix: "all", review: (changes) => Promise.resolve(changes.filter((c) => c.path !== PAGE)) });
-    expect(report.fixed.map((f) => f.fix)).not.toContain(`Re-ingest ${NOTE}`);
+    expect(report.fixed.map((f) => f.fix)).not.toContain('Re-ingest "Bridge"');
     expect(report.fixed.length).toBeGreaterThan(0);
     const all = await runLint((await staleWiki()).deps, { fix: "all" });
-    expect(all.fixed.filter((f) => f.fix === `Re-ingest ${NOTE}`)).toHaveLength(2);
+    expect(all.fixed.filter((f) => f.fix === 'Re-ingest "Bridge"')).toHaveLength(2);
   });
 
   it("with --dry-run, lists the re-ingest without calling the ingest backend or writing", async () => {
@@ -124,7 +124,7 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
     const before = await files(vault);
     const calls = reingested.generateCalls.length;
     const report = await runLint(deps, { fix: "all", dryRun: true });
-    expect(report.fixed.filter((f) => f.fix === `Re-ingest ${NOTE}`)).toHaveLength(2);
+    expect(report.fixed.filter((f) => f.fix === 'Re-ingest "Bridge"')).toHaveLength(2);
     expect(reingested.generateCalls.length).toBe(calls);
     expect(await files(vault)).toEqual(before);
   });
@@ -150,7 +150,7 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
 
     const declined = await withUsage();
     const kept = await runLint(declined.deps, { fix: "all", review: (changes) => Promise.resolve(changes.filter((c) => c.path !== PAGE)) });
-    expect(kept.fixed.map((f) => f.fix)).not.toContain(`Re-ingest ${NOTE}`);
+    expect(kept.fixed.map((f) => f.fix)).not.toContain('Re-ingest "Bridge"');
     expect(kept.usage.inputTokens).toBe(500);
 
     // Without fixes nothing is planned and nothing spent.

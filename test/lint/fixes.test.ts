@@ -98,7 +98,7 @@ describe("lint fixes through the write path", () => {
 
   it("links an orphan from a page drawn from the same source, so it is an orphan no more, and undoes byte for byte", async () => {
     const run = await applyFixes(kind("link-from-related"));
-    expect(run.plan.planned.map((c) => c.fix.label)).toEqual(["Link it from [[Dangling]]"]);
+    expect(run.plan.planned.map((c) => c.fix.label)).toEqual(['Link it from "Dangling"']);
     expect(run.after["wiki/concepts/Dangling.md"]).toBe(`${PLANTED["wiki/concepts/Dangling.md"]}\n## Related\n\n- [[Orphaned idea]]\n`);
     const remaining = exactChecks({ snapshot: await snapshotOf(run.vault) });
     expect(remaining.filter((f) => f.check === "orphan")).toEqual([]);

@@ -41,7 +41,7 @@ describe("lint's index finding names each entry, and its fix is exact", () => {
   it("names every page index.md does not list and every entry that leads nowhere", async () => {
     const { findings } = await lintIndex(vault());
     expect(findings.map((f) => f.message)).toEqual([
-      "index.md is out of step: it does not list wiki/concepts/Renamed here.md, wiki/entities/New one.md; its entries for wiki/concepts/Renamed away, wiki/concepts/Deleted lead to no page.",
+      "index.md is out of step: it does not list \"Renamed here\", \"New one\"; its entries for wiki/concepts/Renamed away, wiki/concepts/Deleted lead to no page.",
     ]);
     expect(findings[0]?.fixes[0]?.label).toBe("Bring index.md in step, keeping your own lines");
   });

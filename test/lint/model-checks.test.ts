@@ -270,7 +270,11 @@ describe("lint's model checks (fake backend)", () => {
   it("refuses a backend without a model, and a remote one in local-only mode, before any call; the exact checks still report", async () => {
     const none = new FakeModel(adaJudge, { model: null, name: "offline" });
     const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), none), { modelChecks: true });
-    expect(report.error).toEqual({ kind: "capability", message: 'The offline backend has no language model; choose one under "Lint with" (or --provider) for the model checks.' });
+    expect(report.error).toEqual({
+      kind: "capability",
+      message: 'The offline backend has no language model; choose one under "Lint with" (or --provider) for the model checks.',
+      pluginMessage: 'The offline backend has no language model; choose one under "Lint with" in the settings for the model checks.',
+    });
     expect(report.findings.length).toBeGreaterThan(0);
 
     const remote = new FakeModel(adaJudge, { isLocal: false, mode: "api" });

@@ -48,8 +48,8 @@ describe("duplicates by similarity of words", () => {
     expect(report.error).toBeNull();
     expect(bySimilarity(report)).toEqual(SIMILAR_PAIRS);
     const finding = report.findings.find((f) => f.page === "wiki/entities/Ada Lovelace.md" && f.check === "duplicate");
-    expect(finding?.message).toMatch(/^"Ada Lovelace" and wiki\/entities\/Augusta Ada King\.md say nearly the same thing \(\d+% alike in their words\)\.$/);
-    expect(finding?.fixes).toEqual([{ kind: "merge-duplicates", label: "Merge wiki/entities/Augusta Ada King.md into this page", safe: false, params: { keep: "wiki/entities/Ada Lovelace.md", remove: "wiki/entities/Augusta Ada King.md" } }]);
+    expect(finding?.message).toMatch(/^"Ada Lovelace" and "Augusta Ada King" say nearly the same thing \(\d+% alike in their words\)\.$/);
+    expect(finding?.fixes).toEqual([{ kind: "merge-duplicates", label: 'Merge "Augusta Ada King" into this page', safe: false, params: { keep: "wiki/entities/Ada Lovelace.md", remove: "wiki/entities/Augusta Ada King.md" } }]);
   });
 
   itWithCorpus("among the 173 real pages of the Obsidian Help vault, finds only the planted pairs", async () => {

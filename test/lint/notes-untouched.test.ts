@@ -35,9 +35,9 @@ describe("lint fixes leave the user's notes alone", () => {
     const { deps } = await wiki();
     const { findings } = await runLint(deps);
     expect(findings.find((f) => f.check === "duplicate")?.message).toBe(
-      `"Ada" and wiki/concepts/Countess.md name the same thing. Links to wiki/concepts/Countess.md in your notes are left as they are: ${NOTE}.`,
+      `"Ada" and "Countess" name the same thing. Links to "Countess" in your notes are left as they are: "ada".`,
     );
-    expect(findings.find((f) => f.check === "wrong-folder")?.message).toBe(`A concept page outside wiki/concepts/. Links to its path in your notes are left as they are: ${NOTE}.`);
+    expect(findings.find((f) => f.check === "wrong-folder")?.message).toBe(`A concept page outside wiki/concepts/. Links to its path in your notes are left as they are: "ada".`);
     expect(findings.filter((f) => f.check === "stale")).toEqual([]);
   });
 

@@ -142,9 +142,20 @@ describe("Check wiki health: empty states", () => {
     expect(view.contentEl.querySelector(".synapse-lint-empty")?.textContent).toMatch(/^Check again lists broken links/);
   });
 
+  it("says no problems were found in a healthy wiki, and what was checked", async () => {
+    const { view } = await open({
+      "notes/a.md": "A note about [[Bees]].",
+      "wiki/concepts/Bees.md": "---\ntype: concept\ntitle: Bees\nsources: [notes/a.md]\n---\nBees make honey.\n",
+      "wiki/index.md": "# Index\n\n## Concepts\n\n- [[wiki/concepts/Bees|Bees]]\n",
+    });
+    const empty = view.contentEl.querySelector(".synapse-lint-empty");
+    expect(empty?.querySelector(".synapse-lint-empty-title")?.textContent).toBe("No problems found");
+    expect(empty?.textContent).toMatch(/^No problems foundChecked for dangling links, orphan pages, .*duplicates, the index, .* and runs interrupted on other devices\.$/);
+  });
+
   it("says the wiki is healthy when nothing is found, and turns off Fix all safe", async () => {
     const { view } = await open({ "notes/a.md": "A note." });
-    expect(view.contentEl.querySelector(".synapse-lint-empty")?.textContent).toMatch(/ingest a note, then check again|Nothing to fix/);
+    expect(view.contentEl.querySelector(".synapse-lint-empty")?.textContent).toMatch(/ingest a note, then check again|No problems found/);
     const fixAll = [...view.contentEl.querySelectorAll<HTMLButtonElement>("button")].find((b) => b.textContent === "Fix all safe");
     expect(fixAll?.disabled).toBe(true);
   });

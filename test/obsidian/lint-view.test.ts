@@ -72,7 +72,7 @@ describe("Check wiki health: the command and the report", () => {
     const orphan = $$(view, ".synapse-lint-group[data-check='orphan'] li")[0];
     orphan?.querySelector("a")?.click();
     expect(openLink).toHaveBeenCalledWith("wiki/concepts/Orphaned idea.md", "", false);
-    expect([...(orphan?.querySelectorAll("button") ?? [])].map((b) => b.textContent)).toEqual(["List it in index.md", "Link it from [[Dangling]]"]);
+    expect([...(orphan?.querySelectorAll("button") ?? [])].map((b) => b.textContent)).toEqual(["List it in index.md", 'Link it from "Dangling"']);
   });
 });
 

@@ -3,6 +3,9 @@ import { batchNotice, buildResultListing, countPages, outcomeNotice } from "../.
 import { describeReadiness } from "../../src/ui/readiness-text";
 import type { ReadinessReport } from "../../src/core/readiness";
 import type { IngestReport, PageChange } from "../../src/wiki/ingest-types";
+import { summariseError } from "../../src/core/errors";
+import { classifyHttpFailure } from "../../src/providers/classify-error";
+import { NOT_WRITTEN_AGAIN } from "../../src/wiki/ingest-refusals";
 
 function aReport(overrides: Partial<IngestReport> = {}): IngestReport {
   return {
@@ -117,7 +120,7 @@ describe("the result listing", () => {
     expect(listing.groups.map((g) => g.heading)).toEqual(["Created (2)", "Updated (1)"]);
     expect(listing.groups[0]?.pages.map((p) => p.title)).toEqual(["Bees", "Pollination"]);
     expect(listing.failures).toEqual([{ notePath: "Notes/Wax.md", message: expect.stringContaining("failed the checks 3 times. one") as string, issues: ["two"] }]);
-    expect(listing.summary[0]).toBe("Bees: anthropic (claude-sonnet-4-5), sent off this machine · 2.0k tokens · $0.0123 · 4.3 s");
+    expect(listing.summary[0]).toBe("Bees: anthropic (claude-sonnet-4-5), sent off this machine · 2.0k tokens · ~$0.0123 · 4.3 s");
     expect(listing.calls).toEqual([{ line: "analyze · anthropic (claude-sonnet-4-5) · attempt 1 · ok · 812 ms · 700 in, 90 out", prompt: "Read this note", reply: "{}" }]);
   });
 
@@ -126,6 +129,21 @@ describe("the result listing", () => {
     expect(outcomeNotice("Notes/Wax.md", local).text).not.toMatch(/API key/);
     const api = aReport({ converged: false, stopReason: "error", error: { kind: "request", message: "Anthropic rejected the API key (401)." } });
     expect(outcomeNotice("Notes/Wax.md", api).text).toMatch(/API key in the settings/);
+  });
+
+  it("gives a failed ingest Obsidian's advice, not the terminal's", () => {
+    const error = summariseError(classifyHttpFailure({ provider: "OpenAI", model: "gpt-x", status: 404 }));
+    const report = aReport({ converged: false, stopReason: "error", error });
+    const text = outcomeNotice("Notes/Wax.md", report).text;
+    expect(text).toContain('pick one the server lists under "Model" in the settings');
+    expect(text).not.toContain("synapse models");
+    expect(buildResultListing([{ notePath: "Notes/Wax.md", report }], "Ingested").failures[0]?.message).toBe(text);
+  });
+
+  it("tells how to bring back a deleted page with the palette command, not a flag", () => {
+    const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: aReport({ pages: [{ ...page("wiki/entities/Wax.md", "unchanged"), ...NOT_WRITTEN_AGAIN }] }) }], "Ingested");
+    expect(listing.details[0]?.text).toContain('"Re-ingest active note anyway"');
+    expect(listing.details[0]?.text).not.toContain("--force");
   });
 
   it("says in the call log which output limit each attempt asked for, and which one was cut off", () => {
@@ -154,10 +172,19 @@ describe("the result listing", () => {
     expect(listing.details).toEqual([{ path: "Notes/Jet Stream.md", text: "Linked to your note [[Jet Stream]] instead of writing a page." }]);
   });
 
-  it("says no price for an unpriced model, never a cost it does not know", () => {
-    const failed = aReport({ converged: false, stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: "ollama", mode: "local", isLocal: true, model: "llama3.1:8b" } });
-    const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: failed }], "Ingested");
-    expect(listing.summary[0]).toBe("Wax: ollama (llama3.1:8b), on this machine · 0 tokens · no price · 4.3 s");
+  it("calls a run on this computer free, never $0.0000 or a price it could not find", () => {
+    const ollama = aReport({ converged: false, stopReason: "error", usage: { inputTokens: 0, outputTokens: 0, costUsd: null }, provider: { name: "ollama", mode: "local", isLocal: true, model: "llama3.1:8b" } });
+    const offline = aReport({ usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, provider: { name: "offline", mode: "local", isLocal: true, model: null } });
+    const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: ollama }, { notePath: "Notes/Bees.md", report: offline }], "Ingested");
+    expect(listing.summary).toEqual([
+      "Wax: ollama (llama3.1:8b), on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
+      "Bees: offline, on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
+    ]);
+  });
+
+  it("says a remote model's cost is unknown when it has no price, never a cost it does not know", () => {
+    const failed = aReport({ usage: { inputTokens: 10, outputTokens: 0, costUsd: null }, provider: { name: "openai", mode: "api", isLocal: false, model: "mystery-1" } });
+    expect(buildResultListing([{ notePath: "Notes/Wax.md", report: failed }], "Ingested").summary[0]).toContain("· cost unknown (no price for model mystery-1) ·");
   });
 });
 

@@ -413,6 +413,18 @@ describe("Ask the wiki: save as page through the review modal", () => {
   });
 });
 
+describe("Ask the wiki: failures", () => {
+  it("says what to do in Obsidian, never a flag or an environment variable", async () => {
+    // The real provider factory, with Anthropic chosen and no key in the keychain.
+    const harness = await loadPlugin({ files: FILES, data: { operations: { query: "anthropic" } } });
+    const view = await openView(harness);
+    await ask(view, QUESTION);
+    const error = $(view, ".synapse-query-error")?.textContent ?? "";
+    expect(error).toMatch(/No Anthropic API key was found; choose the secret that holds it under "API key" in API: Anthropic/);
+    expect(error).not.toMatch(/ANTHROPIC_API_KEY|--[a-z]|for the CLI/);
+  });
+});
+
 describe("Ask the wiki: settings", () => {
   it("keeps to the token budget: a question it cannot hold is refused in the view and nothing is sent", async () => {
     const provider = new ChatProvider(["[[Ada Lovelace]]."]);

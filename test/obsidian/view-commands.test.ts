@@ -102,9 +102,9 @@ describe("a re-ingest fix from the report", () => {
     const view = await eventually(() => onlyView(harness, LINT_VIEW_TYPE, LintView));
     await eventually(() => expect(headings(view)).toContain("Stale pages (1)"));
     const calls = provider.analyzeCalls.length + provider.generateCalls.length;
-    const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === `Re-ingest ${NOTE}`);
+    const fix = [...view.contentEl.querySelectorAll("button")].find((b) => b.textContent === 'Re-ingest "Bridge"');
     fix?.click();
-    await eventually(() => expect(status(view)).toMatch(/^Done: Re-ingest notes\/Bridge\.md\. Used 500 tokens in and 0 out, about \$0\.0005\. /));
+    await eventually(() => expect(status(view)).toMatch(/^Done: Re-ingest "Bridge"\. Used 500 tokens in and 0 out, about \$0\.0005\. /));
     expect(provider.analyzeCalls.length + provider.generateCalls.length - calls).toBe(2);
     expect(headings(view)).not.toContain("Stale pages (1)");
   });

@@ -4,9 +4,12 @@ import { isLoopbackHost, parseBaseUrl } from "../../src/providers/base-url";
 import { createProvider, ollamaHost } from "../../src/providers/factory";
 import { SettingsSchema } from "../../src/settings/schema";
 
+/** The same name of the setting on both surfaces. */
+const both = (name: string) => ({ cli: name, plugin: name });
+
 describe("base URLs", () => {
   it("rejects credentials in a URL without repeating them", () => {
-    const attempt = () => parseBaseUrl("https://alice:s3cret-pass@proxy.example.com/v1", "OpenAI-compatible base URL");
+    const attempt = () => parseBaseUrl("https://alice:s3cret-pass@proxy.example.com/v1", both("OpenAI-compatible base URL"));
     expect(attempt).toThrow(/contains a user name or password \(https:\/\/proxy\.example\.com\/v1 with credentials\)/);
     try {
       attempt();
@@ -21,19 +24,19 @@ describe("base URLs", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z0-9]{3,12}$/), fc.stringMatching(/^[A-Za-z0-9]{6,16}$/), (user, pass) => {
         try {
-          parseBaseUrl(`http://${user}:${pass}@10.0.0.1:8080`, "base URL");
+          parseBaseUrl(`http://${user}:${pass}@10.0.0.1:8080`, both("base URL"));
           return false;
         } catch (error) {
-          return !(error as Error).message.includes(pass);
+          return !(error as Error).message.includes(pass) && !String((error as { pluginMessage?: string }).pluginMessage).includes(pass);
         }
       }),
     );
   });
 
   it("rejects what is not an http(s) URL", () => {
-    expect(() => parseBaseUrl("localhost:11434", "Ollama host")).toThrow(/must start with http/);
-    expect(() => parseBaseUrl("not a url", "Ollama host")).toThrow(/not a valid URL/);
-    expect(() => parseBaseUrl("file:///etc/passwd", "Ollama host")).toThrow(/must start with http/);
+    expect(() => parseBaseUrl("localhost:11434", both("Ollama host"))).toThrow(/must start with http/);
+    expect(() => parseBaseUrl("not a url", both("Ollama host"))).toThrow(/not a valid URL/);
+    expect(() => parseBaseUrl("file:///etc/passwd", both("Ollama host"))).toThrow(/must start with http/);
   });
 
   it("refuses to build a provider whose base URL embeds credentials", () => {

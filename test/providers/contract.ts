@@ -73,7 +73,7 @@ export function describeProviderContract(protocol: Protocol, extra: { hasRefusal
         [protocol, "generate"],
       ]);
       const summary = formatUsageSummary(run.usage.totals(), MODELS[protocol]);
-      expect(summary).toMatch(protocol === "ollama" ? new RegExp(`^${input.toLocaleString("en-US")} in / 120 out tokens \\(no price for model llama3\\.1:8b\\)$`) : /^240 in \/ 120 out tokens, ~\$0\.\d+$/);
+      expect(summary).toMatch(protocol === "ollama" ? new RegExp(`^${input.toLocaleString("en-US")} in / 120 out tokens, cost unknown \\(no price for model llama3\\.1:8b\\)$`) : /^240 in \/ 120 out tokens, ~\$0\.\d+$/);
     });
 
     it("retries generate after an invalid reply and converges, feeding the problems back", async () => {

@@ -172,9 +172,9 @@ describe("pricing and showing cached input", () => {
   });
 
   it("shows the cached part of the input in the usage line, and nothing when there is none", () => {
-    expect(formatUsageLine({ inputTokens: 5_000, outputTokens: 300, cacheReadTokens: 4_096 }, "claude-sonnet-4-5", 0.01)).toBe("5,000 in (4,096 read from the prompt cache) / 300 out tokens, ~$0.010");
-    expect(formatUsageLine({ inputTokens: 5_000, outputTokens: 300, cacheWriteTokens: 1_200 }, "claude-sonnet-4-5", 0.01)).toBe("5,000 in (1,200 written to the prompt cache) / 300 out tokens, ~$0.010");
-    expect(formatUsageLine({ inputTokens: 5_000, outputTokens: 300 }, "claude-sonnet-4-5", 0.01)).toBe("5,000 in / 300 out tokens, ~$0.010");
+    expect(formatUsageLine({ inputTokens: 5_000, outputTokens: 300, cacheReadTokens: 4_096 }, { isLocal: false, model: "claude-sonnet-4-5" }, 0.01)).toBe("5,000 in (4,096 read from the prompt cache) / 300 out tokens, ~$0.01");
+    expect(formatUsageLine({ inputTokens: 5_000, outputTokens: 300, cacheWriteTokens: 1_200 }, { isLocal: false, model: "claude-sonnet-4-5" }, 0.01)).toBe("5,000 in (1,200 written to the prompt cache) / 300 out tokens, ~$0.01");
+    expect(formatUsageLine({ inputTokens: 5_000, outputTokens: 300 }, { isLocal: false, model: "claude-sonnet-4-5" }, 0.01)).toBe("5,000 in / 300 out tokens, ~$0.01");
   });
 });
 

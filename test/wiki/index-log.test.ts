@@ -81,10 +81,10 @@ describe("log.md", () => {
         { path: "wiki/concepts/X.md", title: "X", action: "merged" },
         { path: "wiki/concepts/Y.md", title: "Y", action: "unchanged" },
       ],
-      details: ["provider: offline", "tokens: 0 in, 0 out", "cost: $0"],
+      details: ["provider: offline", "tokens: 0 in, 0 out", "cost: free (runs on this computer)"],
     });
     expect(text).toBe(
-      "\n## [2026-11-30] ingest | Note\n\n- created [[wiki/entities/Ada|Ada]]\n- merged [[wiki/concepts/X|X]]\n- 1 page unchanged\n- provider: offline\n- tokens: 0 in, 0 out\n- cost: $0\n",
+      "\n## [2026-11-30] ingest | Note\n\n- created [[wiki/entities/Ada|Ada]]\n- merged [[wiki/concepts/X|X]]\n- 1 page unchanged\n- provider: offline\n- tokens: 0 in, 0 out\n- cost: free (runs on this computer)\n",
     );
   });
   it("lists every upserted page exactly once, whatever the index held before (property)", () => {

@@ -2,8 +2,13 @@
 import { ErrorBodySchema } from "../../core/bridge-protocol";
 import { SynapseError, type ErrorKind } from "../../core/errors";
 
+/**
+ * Where the bridge's token goes. The bridge is a terminal program, so "the token it printed" is
+ * the same on both surfaces; only where to put it differs.
+ */
 export const TOKEN_HINT =
   'Copy the token "synapse bridge" printed on start into Settings → Synapse → CLI agent through the bridge → Bridge token (or set SYNAPSE_BRIDGE_TOKEN for the CLI).';
+export const PLUGIN_TOKEN_HINT = 'Copy the token "synapse bridge" printed on start into "Bridge token" under CLI agent through the bridge.';
 
 function kindFor(status: number, code: string): ErrorKind {
   if (code === "busy" || status === 429) return "rate_limit";
@@ -27,7 +32,9 @@ export async function bridgeHttpError(response: Response, bridgeUrl: string): Pr
   } catch {
     // not JSON: keep the generic message
   }
-  if (response.status === 401) message = `The bridge refused the token: ${message} ${TOKEN_HINT}`;
+  if (response.status === 401) {
+    return new SynapseError(kindFor(response.status, code), `The bridge refused the token: ${message} ${TOKEN_HINT}`, { status: 401, pluginMessage: `The bridge refused the token: ${message} ${PLUGIN_TOKEN_HINT}` });
+  }
   return new SynapseError(kindFor(response.status, code), message, { status: response.status });
 }
 

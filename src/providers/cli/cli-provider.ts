@@ -7,6 +7,7 @@
  */
 import { plural } from "../../core/plural";
 import { defineCapabilities, type ProviderCapabilities } from "../../core/capabilities";
+import { formatUsd } from "../../core/cost-text";
 import { SynapseError, isAbort } from "../../core/errors";
 import type { GenerationInput, InferenceProvider } from "../../core/provider";
 import { deadlineSignal, throwIfStopped, type NoteScope, type RunContext } from "../../core/run-context";
@@ -26,7 +27,7 @@ import {
   type QueryRequest,
   type ResultEvent,
 } from "../../core/bridge-protocol";
-import { bridgeHttpError, checkBridgeUrl, endpoint, TOKEN_HINT, unreachable } from "./bridge-errors";
+import { bridgeHttpError, checkBridgeUrl, endpoint, PLUGIN_TOKEN_HINT, TOKEN_HINT, unreachable } from "./bridge-errors";
 import { ndjsonLines } from "./ndjson";
 
 export const CLI_PROVIDER_NAME = "claude-agent";
@@ -161,7 +162,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       outputTokens: result.usage.outputTokens,
       ...(result.usage.costUsd !== null ? { costUsd: result.usage.costUsd } : {}),
     });
-    const cost = result.usage.costUsd !== null ? `, $${result.usage.costUsd.toFixed(4)}` : "";
+    const cost = result.usage.costUsd !== null ? `, ${formatUsd(result.usage.costUsd)}` : "";
     run.progress?.({
       type: "activity",
       message: `Agent finished: ${plural(result.pages.length, "page")}, ${plural(result.outcome.numTurns, "turn")}${cost}, ${plural(result.denied.length, "refused call")}.`,
@@ -195,7 +196,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       throw new SynapseError("config", "The Claude agent backend needs the vault's folder on disk; it works on desktop and in the CLI only.");
     }
     const token = readToken();
-    if (!token) throw new SynapseError("config", `No bridge token is set. ${TOKEN_HINT}`);
+    if (!token) throw new SynapseError("config", `No bridge token is set. ${TOKEN_HINT}`, { pluginMessage: `No bridge token is set. ${PLUGIN_TOKEN_HINT}` });
     const request: IngestRequest = {
       vault: options.vaultPath,
       notePath: run.source.path,
@@ -283,7 +284,7 @@ export function createCliProvider(options: CliProviderOptions): InferenceProvide
       throw new SynapseError("config", "The Claude agent backend needs the vault's folder on disk; it works on desktop and in the CLI only.");
     }
     const token = readToken();
-    if (!token) throw new SynapseError("config", `No bridge token is set. ${TOKEN_HINT}`);
+    if (!token) throw new SynapseError("config", `No bridge token is set. ${TOKEN_HINT}`, { pluginMessage: `No bridge token is set. ${PLUGIN_TOKEN_HINT}` });
     const request: QueryRequest = {
       vault: options.vaultPath,
       wikiFolder: options.wikiFolder.replace(/^\/+|\/+$/g, ""),

@@ -47,7 +47,7 @@ function titleOf(path: string, frontmatter: Record<string, unknown>, outline: re
   return base.replace(/\.md$/i, "").trim() || "Untitled";
 }
 
-function sentences(prose: string): string[] {
+export function sentences(prose: string): string[] {
   return prose
     // CJK full stops end a sentence with no space after them.
     .replace(/([.!?])\s+|([。！？])\s*/gu, "$1$2\n")
@@ -56,11 +56,19 @@ function sentences(prose: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trim()}…`;
+/**
+ * The opening sentences of a text, whole, as many as fit in `max` characters (at least the first,
+ * however long). Offline pages quote the note: a quote cut mid-sentence ("…the An…") says less
+ * than it seems to and is no longer the note's words.
+ */
+export function wholeSentences(text: string, max: number): string {
+  const all = sentences(text);
+  let out = all[0] ?? "";
+  for (const next of all.slice(1)) {
+    if (out.length + 1 + next.length > max) break;
+    out = `${out} ${next}`;
+  }
+  return out;
 }
 
 /** The first paragraph of prose: not a heading, list, table, quote/callout, embed or code. */
@@ -72,7 +80,7 @@ function leadParagraph(body: string): string {
     const first = lines[0] ?? "";
     if (/^(#|[-*+]\s|\d+[.)]\s|\||>|!\[|<|%%|---|\$\$)/.test(first)) continue;
     const text = plainText(lines.join(" ")).replace(/\s+/g, " ").trim();
-    if (text.replace(/[^\p{L}]/gu, "").length >= 20) return clip(text, 400);
+    if (text.replace(/[^\p{L}]/gu, "").length >= 20) return wholeSentences(text, 400);
   }
   return "";
 }
@@ -80,7 +88,8 @@ function leadParagraph(body: string): string {
 function firstContext(allSentences: readonly string[], term: string): string {
   const needle = term.toLowerCase();
   const found = allSentences.find((s) => s.toLowerCase().includes(needle));
-  return found ? clip(found, 240) : "";
+  // The whole sentence: the term's page quotes it, and a quote is the note's words or nothing.
+  return found ?? "";
 }
 
 /** Drops phrases already covered: link targets, and the title or a part of it ("The X" → "X"). */

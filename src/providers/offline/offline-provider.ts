@@ -8,7 +8,8 @@ import { ANALYSIS_LIMITS } from "../../core/analysis-check";
 import type { GenerationInput, InferenceProvider } from "../../core/provider";
 import { throwIfStopped, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
-import { extract, isProperName } from "./extract";
+import { plainText } from "../../core/plain-text";
+import { extract, isProperName, sentences } from "./extract";
 import { offlinePages } from "./offline-pages";
 
 const CAPABILITIES = defineCapabilities({
@@ -75,31 +76,77 @@ export class OfflineProvider implements InferenceProvider {
       return;
     }
     yield "Offline mode has no language model, so this is not an answer: these are the passages of your wiki that share the most words with your question.\n\n";
-    for (const { title, text } of passages) yield `> ${text.replace(/\n/g, "\n> ")}\n\n— [[${title}]]\n\n`;
+    for (const { title, text } of passages) yield `> ${text}\n\n— [[${title}]]\n\n`;
   }
 
 }
 
+/** Most characters quoted from one passage: whole sentences only, so a quote may run a little short of it. */
+const QUOTE_CHARS = 600;
+
+/** A sentence of prose: letters, and the punctuation that ends one (a heading or a list item's name has none). */
+const PROSE_SENTENCE = /\p{L}.*[.!?。！？]["'”»)]*$/u;
+
+/** The question's words worth matching: short ones ("was", "and", "she") match every passage. */
+/** The text without its callouts ("> [!info] …" and the quoted lines under it). */
+function withoutCallouts(text: string): string {
+  let callout = false;
+  return text
+    .split("\n")
+    .filter((line) => {
+      if (!line.startsWith(">")) callout = false;
+      else if (/^>\s*\[!/.test(line)) callout = true;
+      return !callout;
+    })
+    .join("\n");
+}
+
+/** Lines that are not prose: headings, list items, table rows. */
+const LABEL_LINE = /^\s*(?:#{1,6}\s|[-*+]\s|\d+[.)]\s|\|)/;
+
+const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 3);
+
 /**
  * The context's passages ("[n] [[Title]] (…)" then the text) that share the most words with the
- * question, best first, each with the page it came from so the quote can be cited.
+ * question, best first, each with the page it came from so the quote can be cited. A quote is
+ * whole sentences of the passage as plain text — no headings, list marks, nested quotes or
+ * markers, never cut mid-word — the sentences sharing the most words with the question, in the
+ * page's order; a sentence another passage already quoted (one note's pages quote it alike) is
+ * not repeated.
  */
 function bestPassages(question: string, context: string): { title: string; text: string }[] {
-  const words = new Set(question.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
-  return context
+  const words = new Set(wordsOf(question));
+  const scored = context
     .split(/\n\s*\n(?=\[\d+\] \[\[)/)
     .map((block) => {
       const header = /^\[\d+\] \[\[([^\]\n]+)\]\][^\n]*\n?/.exec(block);
-      // Quoted as text: Synapse's hidden markers go, and links inside a quote are not citations.
-      const text = (header ? block.slice(header[0].length) : block)
-        .replace(/%%[\s\S]*?%%/g, "")
-        .replace(/\[\[(?:[^\]|\n]*\|)?([^\]\n]*)\]\]/g, "$1")
-        .replace(/\n{3,}/g, "\n\n")
-        .trim();
-      const score = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => words.has(w)).length;
-      return { title: header?.[1] ?? "", text: text.length > 600 ? `${text.slice(0, 600)}…` : text, score };
+      const body = header ? block.slice(header[0].length) : block;
+      // Prose only: a heading, a list item or a table row is a label or a line of an outline, a
+      // page's list of terms repeats the sentences its pages quote ("Analytical Engine: Augusta …"),
+      // and a callout is Synapse's notice about the page ("Extracted without a language model").
+      const prose = withoutCallouts(body).split("\n").filter((line) => !LABEL_LINE.test(line)).join("\n");
+      const candidates = sentences(plainText(prose))
+        .filter((s) => PROSE_SENTENCE.test(s))
+        .map((text, at) => ({ text, at, score: wordsOf(text).filter((w) => words.has(w)).length }))
+        .filter((s) => s.score > 0);
+      return { title: header?.[1] ?? "", candidates, score: candidates.reduce((sum, s) => sum + s.score, 0) };
     })
-    .filter((x) => x.score > 0 && x.text && x.title)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 3);
+    .filter((x) => x.score > 0 && x.title)
+    .sort((a, b) => b.score - a.score);
+  const quoted = new Set<string>();
+  const passages: { title: string; text: string }[] = [];
+  for (const { title, candidates } of scored) {
+    const chosen: typeof candidates = [];
+    let length = 0;
+    for (const s of [...candidates].sort((a, b) => b.score - a.score || a.at - b.at)) {
+      if (quoted.has(s.text) || (chosen.length > 0 && length + s.text.length > QUOTE_CHARS)) continue;
+      chosen.push(s);
+      length += s.text.length + 1;
+    }
+    if (chosen.length === 0) continue;
+    for (const s of chosen) quoted.add(s.text);
+    passages.push({ title, text: chosen.sort((a, b) => a.at - b.at).map((s) => s.text).join(" ") });
+    if (passages.length === 3) break;
+  }
+  return passages;
 }

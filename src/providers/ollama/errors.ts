@@ -29,7 +29,8 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): Syn
       return new SynapseError(
         "request",
         `Ollama has no model "${context.model}" installed; run \`ollama pull ${context.model}\` or pick an installed model (\`synapse models --provider ollama\`).`,
-        { status: 404, cause: error },
+        // Installing a model is Ollama's own business (its app or `ollama pull`); picking one is the setting's.
+        { status: 404, cause: error, pluginMessage: `Ollama has no model "${context.model}" installed; pick an installed one under "Model" in Local: Ollama, or install it with Ollama (\`ollama pull ${context.model}\`).` },
       );
     }
     if (error.status_code === 401 || error.status_code === 403) {

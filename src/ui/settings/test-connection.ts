@@ -1,4 +1,5 @@
 /** The "Test connection" row every profile ends with. */
+import { messageOn } from "../../core/errors";
 import type { ReadinessReport } from "../../core/readiness";
 import type { ProviderId } from "../../settings/schema";
 import { renderReadiness } from "../readiness-text";
@@ -25,7 +26,7 @@ export function testConnectionRow(
             renderReadiness(out, report);
             onReport?.(report);
           } catch (error) {
-            out.setText(`The check could not run: ${error instanceof Error ? error.message : String(error)}`);
+            out.setText(`The check could not run: ${messageOn(error, "plugin")}`);
           } finally {
             button.setDisabled(false);
           }

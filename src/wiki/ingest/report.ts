@@ -2,7 +2,7 @@
  * The last stage: how the ingest ended, as the `IngestReport` its callers show. Every way an ingest
  * ends is an outcome here; a failure is one of them, never an exception.
  */
-import type { SynapseError } from "../../core/errors";
+import { summariseError, type SynapseError } from "../../core/errors";
 import type { RunResult } from "../../core/orchestrator";
 import { isUnreadableNote } from "../read-note";
 import type { UpToDate } from "../source-registry";
@@ -51,7 +51,7 @@ export function appliedPages(plan: PlannedIngest, reviewed: ReviewedPlan, applie
     pages: reviewed.chosen
       .filter((p) => p.locked === undefined)
       .map((p) => ({ path: p.path, type: p.type, title: p.title, action: pageAction(applied.actions.get(p.path) ?? p.action), ...(p.detail ? { detail: p.detail } : {}) }))
-      .concat(plan.deleted.notWritten.map((p) => ({ path: p.path, type: p.type, title: p.title, action: "unchanged" as const, detail: NOT_WRITTEN_AGAIN }))),
+      .concat(plan.deleted.notWritten.map((p) => ({ path: p.path, type: p.type, title: p.title, action: "unchanged" as const, ...NOT_WRITTEN_AGAIN }))),
     declined: reviewed.declined,
     contradictions: applied.contradictions,
     locked: plan.planned.flatMap((p) => (p.locked !== undefined ? [{ path: p.path, title: p.title, wouldAdd: p.locked }] : [])),
@@ -92,7 +92,7 @@ export function reportOf(ingest: IngestRun, outcome: IngestOutcome): IngestRepor
     declined: done?.declined ?? [],
     usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: ingestCost(ingest), estimatedCalls: usage.estimatedCalls, ...cacheParts(run.usage) },
     provider: { name: caps.name, mode: caps.mode, isLocal: caps.isLocal, model: caps.model },
-    error: error ? { kind: error.kind, message: error.message } : null,
+    error: error ? summariseError(error) : null,
     issues: [...(result?.issues ?? []).map((i) => i.forUser), ...ingest.warnings],
     dangling: result?.dangling ?? [],
     contradictions: done?.contradictions ?? [],

@@ -1,4 +1,5 @@
 /** What an ingest spent, as its report and its log.md entry tell it. */
+import { costText } from "../../core/cost-text";
 import { usageCost } from "../../core/pricing";
 import type { UsageAccumulator } from "../../core/usage";
 import type { IngestDeps } from "../ingest-types";
@@ -35,6 +36,7 @@ export function logDetails(ingest: IngestRun, notePath: string, sourceTitle: str
     `source: [[${notePath.replace(/\.md$/i, "")}|${sourceTitle.replace(/[[\]|]/g, " ")}]]`,
     `provider: ${provider}`,
     `tokens: ${t.inputTokens.toLocaleString("en-US")} in, ${t.outputTokens.toLocaleString("en-US")} out`,
-    `cost: ${cost === null ? "unknown (no price for this model)" : cost === 0 ? "$0" : `$${cost.toFixed(4)}`}`,
+    // log.md is a ledger a reader may add up: a price stays exact to the hundredth of a cent, not "~".
+    `cost: ${cost !== null && cost > 0 ? `$${cost.toFixed(4)}` : costText(cost, caps)}`,
   ];
 }
