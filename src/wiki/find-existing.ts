@@ -75,13 +75,8 @@ export function looseTitle(title: string): string {
  * "Smartphones"). A plural is tried as "-s" and as "-es" ("Cultures" is "Culture", "Buses" "Bus").
  */
 export function looselySame(a: string, b: string): boolean {
-  const forms = (title: string) => {
-    const words = plainWords(title);
-    const joined = (strip: RegExp) => words.map((w) => (w.length > 3 ? w.replace(strip, "") : w)).join("");
-    return [joined(/s$/u), joined(/(?:es|s)$/u)];
-  };
-  const x = forms(a);
-  return forms(b).some((f) => x.includes(f));
+  const x = looseForms(a);
+  return looseForms(b).some((f) => x.includes(f));
 }
 
 function bigrams(text: string): Map<string, number> {
@@ -95,8 +90,8 @@ function bigrams(text: string): Map<string, number> {
 
 function dice(a: string, b: string): number {
   if (a === b) return 1;
-  const x = bigrams(a);
-  const y = bigrams(b);
+  const x = bigramsOf(a);
+  const y = bigramsOf(b);
   let shared = 0;
   for (const [gram, n] of x) shared += Math.min(n, y.get(gram) ?? 0);
   const total = a.length - 1 + (b.length - 1);
@@ -125,8 +120,39 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
+/**
+ * A pure function of one title, remembered: every new page of an ingest is compared with every
+ * candidate, and the candidates' titles are the same from one ingest to the next. Bounded, so a
+ * long session does not keep every title it ever saw.
+ */
+function memoised<T>(compute: (title: string) => T): (title: string) => T {
+  const known = new Map<string, T>();
+  return (title) => {
+    let found = known.get(title);
+    if (found === undefined) {
+      found = compute(title);
+      if (known.size >= TITLE_CACHE_LIMIT) known.clear();
+      known.set(title, found);
+    }
+    return found;
+  };
+}
+
+const TITLE_CACHE_LIMIT = 50_000;
+const titleKeyOf = memoised(titleKey);
+const looseTitleOf = memoised(looseTitle);
+const looseFormsOf = memoised(looseForms);
+const bigramsOf = memoised<ReadonlyMap<string, number>>(bigrams);
+
+function looseForms(title: string): readonly string[] {
+  const words = plainWords(title);
+  const joined = (strip: RegExp) => words.map((w) => (w.length > 3 ? w.replace(strip, "") : w)).join("");
+  return [joined(/s$/u), joined(/(?:es|s)$/u)];
+}
+
 export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
-  const title = looselySame(page.title, candidate.title) ? 1 : dice(looseTitle(page.title), looseTitle(candidate.title));
+  const loose = looseFormsOf(page.title);
+  const title = looseFormsOf(candidate.title).some((f) => loose.includes(f)) ? 1 : dice(looseTitleOf(page.title), looseTitleOf(candidate.title));
   return { title, content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
 }
 
@@ -164,26 +190,28 @@ export function keptApartBecause(first: string, second: string): string | null {
 }
 
 export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch, options: FindOptions = {}): Promise<ExistingMatch | null> {
-  const title = titleKey(page.title);
-  const byTitle = preferred(page, candidates.filter((c) => titleKey(c.title) === title));
+  const title = titleKeyOf(page.title);
+  const byTitle = preferred(page, candidates.filter((c) => titleKeyOf(c.title) === title));
   if (byTitle) return { record: byTitle, reason: "title", because: "it has the same title" };
 
   const open = options.apart ? candidates.filter((c) => !options.apart?.(page.title, c)) : candidates;
-  const names = new Set([title, ...(page.aliases ?? []).map(titleKey)].filter(Boolean));
+  const names = new Set([title, ...(page.aliases ?? []).map(titleKeyOf)].filter(Boolean));
   const byAlias = preferred(
     page,
-    open.filter((c) => c.aliases.some((a) => names.has(titleKey(a))) || names.has(titleKey(c.title))),
+    open.filter((c) => c.aliases.some((a) => names.has(titleKeyOf(a))) || names.has(titleKeyOf(c.title))),
   );
   if (byAlias) {
-    const known = byAlias.aliases.find((a) => titleKey(a) === title);
+    const known = byAlias.aliases.find((a) => titleKeyOf(a) === title);
     const because = known ? `"${page.title}" is already one of its aliases` : `the model gave "${byAlias.title}" as another name of "${page.title}"`;
     return { record: byAlias, reason: "alias", because };
   }
 
+  // Similarity first, the distinguishing marks only for the few close enough to be shortlisted:
+  // both are filters, so the shortlist is the same, and marks are the dearer of the two to compare.
   const shortlist = open
-    .filter((record) => distinction(page.title, record.title) === null)
     .map((record) => ({ record, s: similarity(page, record) }))
     .filter(({ s }) => s.title >= 0.5 || s.content >= 0.5)
+    .filter(({ record }) => distinction(page.title, record.title) === null)
     .sort((x, y) => y.s.title + y.s.content - (x.s.title + x.s.content) || x.record.path.localeCompare(y.record.path))
     .slice(0, SHORTLIST);
   for (const { record, s } of shortlist) {

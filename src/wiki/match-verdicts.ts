@@ -30,6 +30,8 @@ export function verdictKey(first: string, second: string): string {
 
 export class MatchVerdicts {
   private readonly changed = new Map<string, MatchVerdict>();
+  /** Whether any pair was kept apart by the user; worked out once, when first asked. */
+  private anyRefusal: boolean | null = null;
 
   private constructor(
     private readonly store: StateStore | null,
@@ -52,6 +54,9 @@ export class MatchVerdicts {
 
   /** Did the user keep these two apart at a review? Such a pair is never matched again, not even by alias. */
   keptApart(first: string, second: string): boolean {
+    // Asked of every candidate page at every ingest: without a single refusal there is nothing to look up.
+    this.anyRefusal ??= [...this.pairs.values()].some((v) => v.by === "user");
+    if (!this.anyRefusal) return false;
     const found = this.get(first, second);
     return found?.by === "user" && !found.same;
   }
@@ -62,6 +67,8 @@ export class MatchVerdicts {
     if (verdict.by === "model" && this.pairs.get(key)?.by === "user") return;
     this.pairs.set(key, verdict);
     this.changed.set(key, verdict);
+    // A user's verdict is never replaced by a model's, so once there is one there always is.
+    if (verdict.by === "user") this.anyRefusal = true;
   }
 
   /** The user left a matched change out at review: the two are different subjects from now on. */
