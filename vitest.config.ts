@@ -1,5 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+/** Only a hang reaches it (docs/contributing/testing.md, "No timing in tests"). */
+const TEST_TIMEOUT_MS = 120_000;
+
 // Two projects: plain Node for everything Obsidian-free, happy-dom + mocks for plugin code.
 export default defineConfig({
   test: {
@@ -14,7 +17,9 @@ export default defineConfig({
           exclude: ["test/obsidian/**", "test/llama/!(schemas-compile).test.ts"],
           globalSetup: ["test/global-setup.ts"],
           setupFiles: ["test/setup-node.ts"],
-          testTimeout: 30_000,
+          // A hang detector, not a speed limit: an end-to-end test starts the CLI six or eight times,
+          // each a few seconds on two cores shared by a busy machine, and 30 s failed such a test.
+          testTimeout: TEST_TIMEOUT_MS,
           hookTimeout: 60_000,
           // expect.poll waits for events; its 1 s default loses to a loaded machine (see test/helpers/eventually.ts).
           expect: { poll: { timeout: 20_000, interval: 10 } },
@@ -27,7 +32,7 @@ export default defineConfig({
           environment: "happy-dom",
           include: ["test/obsidian/**/*.test.ts"],
           setupFiles: ["obsidian-test-mocks/vitest-setup"],
-          testTimeout: 30_000,
+          testTimeout: TEST_TIMEOUT_MS,
           expect: { poll: { timeout: 20_000, interval: 10 } },
         },
       },

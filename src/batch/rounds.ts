@@ -23,8 +23,12 @@ export interface BatchDeps {
   /** The root's write context: the batch's lock (batch-lock.ts) is taken through it. */
   readonly write: BatchLockContext;
   readonly api: BatchApi;
-  /** The configured provider, built over this transport (the factory, with the profile's settings). */
-  readonly providerOver: (transport: FetchLike) => InferenceProvider;
+  /**
+   * The configured provider, built over this transport (the factory, with the profile's settings).
+   * `live` is false for a pass answered from the batch: a retry there is answered at once (or kept
+   * for the next round), so the provider must not sleep its backoff before it.
+   */
+  readonly providerOver: (transport: FetchLike, live: boolean) => InferenceProvider;
   /** The transport requests go out on when a retry sends them interactively. */
   readonly fetch: FetchLike;
   /**
@@ -74,7 +78,7 @@ async function passNote(deps: BatchDeps, record: BatchRecord, index: number, rou
   }
   const pass = new NotePass(note, { provider: record.provider, round, noteIndex: index, ...(live ? { live: { replay: replayRule(note) } } : {}) });
   const signal = deps.signal ? AbortSignal.any([pass.signal, deps.signal]) : pass.signal;
-  const report = await deps.ingest(note.path, pass.provider(deps.providerOver(pass.transport(deps.fetch))), signal, () => pass.beforeWrite());
+  const report = await deps.ingest(note.path, pass.provider(deps.providerOver(pass.transport(deps.fetch), live)), signal, () => pass.beforeWrite());
   if (pass.deferred) {
     note.state = "running";
     note.message = null;

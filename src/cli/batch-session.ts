@@ -23,6 +23,14 @@ import type { ReviewPlan } from "../wiki/review";
 import { formatDiffs } from "./ingest-run";
 import type { CliIO } from "./io";
 import { openIndexIn, type OpenedIndex } from "./open-index";
+import type { RetryPolicy } from "../providers/retry";
+
+/**
+ * A pass answered from the batch retries without waiting: the retry is answered from the same
+ * results or kept for the next round, never sent to a server that could need the pause, and a
+ * second of backoff per note and round added up to minutes over a folder of notes.
+ */
+const NO_BACKOFF: Partial<RetryPolicy> = { baseDelayMs: 0, maxDelayMs: 0 };
 
 export interface SessionOptions {
   readonly vaultRoot: string;
@@ -68,7 +76,7 @@ export async function openBatchSession(options: SessionOptions): Promise<BatchSe
     store: new BatchStore(write.store),
     write,
     api,
-    providerOver: (over) => createProvider(options.provider, { ...env, fetch: over, streamingFetch: over }),
+    providerOver: (over, live) => createProvider(options.provider, { ...env, fetch: over, streamingFetch: over, ...(live ? {} : { retry: NO_BACKOFF }) }),
     fetch: transport,
     now: options.now ?? (() => Date.now()),
     ...(options.signal ? { signal: options.signal } : {}),

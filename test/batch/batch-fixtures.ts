@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { main } from "../../src/cli/main";
 import type { CliIO } from "../../src/cli/io";
+import { getCurrentTest } from "vitest/suite";
 import { cliEnv } from "../helpers/run-cli";
 import type { BatchAnswer, BatchProtocol, ScriptedRequest } from "../helpers/scripted-batch-server";
 
@@ -77,7 +78,12 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** One CLI invocation in this process: new objects, nothing shared with the one before but the vault on disk. */
+/**
+ * One CLI invocation in this process: new objects, nothing shared with the one before but the vault on disk.
+ * It is stopped as Ctrl-C stops it when the test it runs in ends: vitest's timeout fails a test but
+ * does not stop its work, and a collect left running would go on sending and writing during the
+ * tests after it.
+ */
 export async function cli(args: readonly string[], options: { signal?: AbortSignal; onStderr?: (text: string) => void } = {}): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
@@ -90,7 +96,8 @@ export async function cli(args: readonly string[], options: { signal?: AbortSign
     env: cliEnv(KEYS),
     cwd: process.cwd(),
   };
-  const code = await main(args, io, options.signal ? { signal: options.signal } : {});
+  const signals = [options.signal, getCurrentTest()?.context.signal].filter((signal) => signal !== undefined);
+  const code = await main(args, io, signals.length > 0 ? { signal: AbortSignal.any(signals) } : {});
   return { code, stdout, stderr };
 }
 
