@@ -1,7 +1,7 @@
 /** The questions asked through the one confirm modal, each naming what would be lost. */
 import type { IngestEstimate } from "../batch/estimate";
 import { plural } from "../core/plural";
-import { formatUsd } from "../lint/cost-limit";
+import { formatUsd } from "../core/cost-text";
 import type { ConfirmQuestion } from "./confirm-modal";
 
 export const CLEAR_CONVERSATION: ConfirmQuestion = {
