@@ -13,27 +13,8 @@ import { SynapseError } from "../../core/errors";
 export const WINDOW_STEP = 1024;
 /** A reply keeps at least this much room, or the request is refused before it is sent. */
 export const MIN_REPLY_TOKENS = 256;
-/** The chat template's own tokens around each message (role markers, separators). */
-const TEMPLATE_TOKENS = 64;
 /** Below this share of the estimate, the server's count means part of the prompt was dropped. */
 const CUT_SHARE = 0.8;
-
-/**
- * A prompt's text in tokens by the estimate: chars/3, on the high side (the chars/4 of
- * `estimateTokens` errs low for code and non-English text, and an estimate too low here is a prompt
- * cut). What a server counts is compared with this (token-calibration.ts).
- */
-export function textTokens(prompt: string): number {
-  return Math.ceil(prompt.length / 3);
-}
-
-/**
- * A prompt's size for sizing its window: its text's estimate times `ratio` (what the server was
- * seen to count per token estimated, ≥ 1), and the chat template's own tokens.
- */
-export function windowTokens(prompt: string, ratio = 1): number {
-  return Math.ceil(textTokens(prompt) * ratio) + TEMPLATE_TOKENS;
-}
 
 /** The largest window a request may ask for: the setting, within the model's own (0: not known). */
 export function windowCeiling(setting: number, modelContext: number): number {

@@ -25,7 +25,8 @@ import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
 import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
-import { isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, textTokens, windowCeiling, windowTokens, WINDOW_STEP, type WindowPlan } from "./context-window";
+import { isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, WINDOW_STEP, type WindowPlan } from "./context-window";
+import { textTokens, windowTokens } from "../../core/window-tokens";
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { planEmbedding } from "./embed-window";
 import { streamedReply } from "./stream-reply";
@@ -290,6 +291,11 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       }
     };
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
+  }
+
+  /** What the server was seen to count per token of the window measure, for the query's packing. */
+  promptTokenRatio(): number {
+    return this.calibration.ratio;
   }
 
   /** Prompts measured as this model on this server was seen to count them. */
