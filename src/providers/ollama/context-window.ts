@@ -66,13 +66,25 @@ export function promptFilledWindow(reportedPromptTokens: number | null | undefin
   return typeof reportedPromptTokens === "number" && reportedPromptTokens >= numCtx - FULL_WINDOW_ROOM;
 }
 
+/**
+ * A prompt that filled its window counts more than the window, by an amount the server does not
+ * say: it is taken to count at least this much more than it reported, so that what is packed again
+ * by it is not cut a second time for a few tokens.
+ */
+const FILLED_MARGIN = 1.15;
+
+/** What a prompt that filled its window is taken to count at least. */
+export function filledWindowFloor(reported: number): number {
+  return Math.ceil(reported * FILLED_MARGIN);
+}
+
 const OUTGROWN = Symbol.for("synapse.windowOutgrown");
 
 /** The failure for a prompt that outgrew its window: its start (the instructions) was cut. */
 export function promptFilledWindowError(reported: number, estimated: number, numCtx: number): SynapseError {
   const error = new SynapseError(
     "context",
-    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): the note takes more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and the reply is not used. Ingest a shorter note, or split it.`,
+    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): the note takes more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and the reply is not used. Raise "Context window" under Local: Ollama if the machine has the memory, or ingest a shorter note, or split it.`,
   );
   Object.defineProperty(error, OUTGROWN, { value: numCtx });
   return error;
