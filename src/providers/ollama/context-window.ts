@@ -80,11 +80,20 @@ export function filledWindowFloor(reported: number): number {
 
 const OUTGROWN = Symbol.for("synapse.windowOutgrown");
 
+/** What the cut prompt carried: a note to ingest, or a question and its passages (the advice differs). */
+export type PromptOf = "note" | "question";
+
 /** The failure for a prompt that outgrew its window: its start (the instructions) was cut. */
-export function promptFilledWindowError(reported: number, estimated: number, numCtx: number): SynapseError {
+export function promptFilledWindowError(reported: number, estimated: number, numCtx: number, of: PromptOf = "note"): SynapseError {
+  const what = of === "note" ? "the note takes" : "the question and its passages take";
+  const unused = of === "note" ? "the reply is not used" : "the answer is not one to rely on";
+  const advice =
+    of === "note"
+      ? `Raise "Context window" under Local: Ollama if the machine has the memory, or ingest a shorter note, or split it.`
+      : `Ask again: Synapse now sizes questions by what Ollama counted and sends fewer passages; or raise "Context window" under Local: Ollama if the machine has the memory.`;
   const error = new SynapseError(
     "context",
-    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): the note takes more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and the reply is not used. Raise "Context window" under Local: Ollama if the machine has the memory, or ingest a shorter note, or split it.`,
+    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): ${what} more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and ${unused}. ${advice}`,
   );
   Object.defineProperty(error, OUTGROWN, { value: numCtx });
   return error;
@@ -96,9 +105,11 @@ export function isWindowOutgrown(error: unknown): boolean {
 }
 
 /** The failure for a cut prompt: never an output-limit raise, never re-sent as it was. */
-export function promptCutError(reported: number, estimated: number, numCtx: number): SynapseError {
+export function promptCutError(reported: number, estimated: number, numCtx: number, of: PromptOf = "note"): SynapseError {
+  const unused = of === "note" ? "the reply is not used" : "the answer is not one to rely on";
+  const shorter = of === "note" ? "ingest a shorter note" : "ask a shorter question";
   return new SynapseError(
     "context",
-    `Ollama read only ${reported} of the prompt's ~${estimated} tokens: it ran the request in a smaller context window than the ${numCtx} tokens asked for and cut the start of the prompt (the instructions), so the reply is not used. Raise "Context window" under Local: Ollama, check that the server honours num_ctx (OLLAMA_CONTEXT_LENGTH, an old Ollama), or ingest a shorter note.`,
+    `Ollama read only ${reported} of the prompt's ~${estimated} tokens: it ran the request in a smaller context window than the ${numCtx} tokens asked for and cut the start of the prompt (the instructions), so ${unused}. Raise "Context window" under Local: Ollama, check that the server honours num_ctx (OLLAMA_CONTEXT_LENGTH, an old Ollama), or ${shorter}.`,
   );
 }

@@ -13,7 +13,7 @@ import { SynapseError } from "../../core/errors";
 import type { GenerationInput, InferenceProvider, StructuredAsk } from "../../core/provider";
 import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
-import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
+import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig } from "../call";
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
 import { parseReply } from "../../core/json-repair";
@@ -23,9 +23,10 @@ import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } 
 import { parseRetryAfter, type RetryPolicy } from "../retry";
 import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
-import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
+import { OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
-import { filledWindowFloor, isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, WINDOW_STEP, type WindowPlan } from "./context-window";
+import { filledWindowFloor, isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, WINDOW_STEP, type PromptOf, type WindowPlan } from "./context-window";
+import { streamAnswer, usageOf } from "./answer-stream";
 import { textTokens, windowTokens } from "../../core/window-tokens";
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { planEmbedding } from "./embed-window";
@@ -144,7 +145,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
     const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
-    checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: estimateTokens(prompt) });
+    const sent = { prompt, estimated: estimateTokens(prompt) };
+    checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: sent.estimated });
     // Questions get a bounded answer too, and a window that holds the excerpts they are sent.
     const window = planWindow(this.measure().tokens(prompt), chatOutputLimit(stepOutputLimit("answer", this.config.maxTokens), run), this.windowCeiling(), this.config.model);
     let retryAfterMs: number | undefined;
@@ -153,7 +155,9 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       open: (signal) => {
         const binding: RequestBinding = { signal, streaming: true, observe: (r) => (retryAfterMs = retryAfterOf(r)) };
-        return this.streamChat(binding, all, window);
+        const request = { model: this.config.model, messages: [...all], stream: true as const, options: this.requestOptions(window) };
+        // Read whole, or the answer's own failure (answer-stream.ts): the same checks as a structured reply's.
+        return streamAnswer(this.config.connect, binding, request, (counted) => this.checkPromptRead(counted, sent, window, "question"));
       },
     });
   }
@@ -316,11 +320,11 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
    * the calibration then learns at least that count, with a margin, for what is sent next).
    * Otherwise what the server counted sizes the next requests' windows and packing (token-calibration.ts).
    */
-  private checkPromptRead(counted: number | null | undefined, sent: PackedPrompt, window: WindowPlan): void {
-    if (promptWasCut(counted, sent.estimated)) throw promptCutError(counted ?? 0, sent.estimated, window.numCtx);
+  private checkPromptRead(counted: number | null | undefined, sent: Pick<PackedPrompt, "prompt" | "estimated">, window: WindowPlan, of: PromptOf = "note"): void {
+    if (promptWasCut(counted, sent.estimated)) throw promptCutError(counted ?? 0, sent.estimated, window.numCtx, of);
     if (promptFilledWindow(counted, window.numCtx)) {
       this.calibration.observeAtLeast(textTokens(sent.prompt), filledWindowFloor(counted ?? 0));
-      throw promptFilledWindowError(counted ?? 0, sent.estimated, window.numCtx);
+      throw promptFilledWindowError(counted ?? 0, sent.estimated, window.numCtx, of);
     }
     this.calibration.observe(textTokens(sent.prompt), counted);
   }
@@ -349,33 +353,6 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private requestOptions(window: { readonly numCtx: number; readonly numPredict: number }): Record<string, string | number | boolean> {
     return { ...this.config.options, num_ctx: window.numCtx, num_predict: window.numPredict };
   }
-
-  private async *streamChat(binding: RequestBinding, messages: readonly Message[], window: { readonly numCtx: number; readonly numPredict: number }): AsyncGenerator<StreamPart> {
-    const client = await this.config.connect(binding);
-    const stream = await client.chat({ model: this.config.model, messages: [...messages], stream: true, options: this.requestOptions(window) });
-    // Closing the iterator (a caller that stops reading, a cancel) must close the connection.
-    const stop = () => stream.abort();
-    binding.signal.addEventListener("abort", stop, { once: true });
-    try {
-      for await (const chunk of stream) {
-        const parsed = OllamaChatReply.safeParse(chunk);
-        if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message");
-        const text = parsed.data.message.content ?? "";
-        if (text) yield { type: "text", text };
-        else if (parsed.data.message.thinking) yield { type: "thinking", text: parsed.data.message.thinking };
-        if (parsed.data.done) {
-          yield { type: "usage", usage: usageOf(parsed.data) };
-          return;
-        }
-      }
-    } finally {
-      binding.signal.removeEventListener("abort", stop);
-    }
-  }
-}
-
-function usageOf(reply: OllamaChatReply): TokenUsage {
-  return { inputTokens: reply.prompt_eval_count ?? 0, outputTokens: reply.eval_count ?? 0 };
 }
 
 function retryAfterOf(response: Response): number | undefined {
