@@ -89,6 +89,7 @@ export class Perimeter {
     const check = (run: RunContext) => this.check(provider, run);
     return {
       capabilities: () => provider.capabilities(),
+      ...(provider.promptTokenRatio ? { promptTokenRatio: () => provider.promptTokenRatio?.() ?? 1 } : {}),
       analyze: async (sourceText, vaultContext, run) => {
         check(run);
         return provider.analyze(sourceText, vaultContext, run);

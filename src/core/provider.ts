@@ -53,6 +53,12 @@ export interface InferenceProvider {
    * agentic CLI): callers then fall back to `chat` and read the reply as strictly.
    */
   ask?<T>(request: StructuredAsk<T>, run: RunContext): Promise<T>;
+  /**
+   * How many tokens this backend's server was seen to count per token of the window measure
+   * (core/window-tokens.ts), ≥ 1: what the adapter sizes its windows by, so a question packs its
+   * passages by the same measure. Absent: 1 (the backend plans no window by it).
+   */
+  promptTokenRatio?(): number;
   /** A pure, synchronous descriptor. */
   capabilities(): ProviderCapabilities;
 }

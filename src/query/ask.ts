@@ -20,7 +20,7 @@ import type { VaultPort } from "../vault/vault-port";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import { isInFolder } from "../wiki/read-note";
 import { shareablePaths } from "../wiki/shareable-pages";
-import { nothingFits, questionBudget } from "./budget";
+import { nothingFits, questionBudget, questionTokens } from "./budget";
 import { checkCitations, unverifiedAnswerWarning, type Citation, type ConsultedPassage } from "./citations";
 import { packContext, type ContextPassage } from "./context";
 import { isRelevant, questionTerms } from "./relevance";
@@ -149,7 +149,9 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     const question = checkQuestion(request.question);
     perimeter.admitProvider(provider);
     // Before anything is read or sent: a question the token budget cannot hold is refused whole.
-    const budget = questionBudget({ maxContext: caps.maxContext, tokenBudget: settings.tokenBudget, question, history });
+    // Measured as the adapter measures the prompt it plans a window for (budget.ts).
+    const promptTokenRatio = provider.promptTokenRatio?.() ?? 1;
+    const budget = questionBudget({ maxContext: caps.maxContext, tokenBudget: settings.tokenBudget, question, history, promptTokenRatio });
     const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
     const scope = scopeAsked;
     if (scope !== "notes" && (await vault.list(wikiFolder)).length === 0 && !request.folders) {
@@ -164,7 +166,7 @@ export async function askWiki(deps: AskDeps, request: AskRequest): Promise<AskRe
     const wikiHits = found.filter((h) => shareable.has(h.path));
     const noteHits = notesFound.filter((h) => shareable.has(h.path));
     throwIfStopped(run);
-    const packed = packContext(wikiHits, noteHits, budget.contextTokens, settings.excludedFolders);
+    const packed = packContext(wikiHits, noteHits, budget.contextTokens, settings.excludedFolders, questionTokens(promptTokenRatio));
     passages = packed.passages;
     leftOut = packed.leftOut;
     // The wiki has something on this, but the limits keep all of it out: say so, never "not in your wiki".

@@ -5,10 +5,16 @@
  * the instructions, the question, the conversation so far, room for the answer, and then the
  * passages. A question that leaves no room even before any passage is refused before anything is
  * sent, with a sentence naming the setting; so is one whose relevant passages none of them fit.
+ *
+ * Text is measured as the adapter measures the prompt it plans a window for (core/window-tokens.ts,
+ * times what the server was seen to count: `promptTokenRatio`), or by the script-aware estimate
+ * where that is higher: a question packed here fits the window the adapter plans, on a model that
+ * counts more tokens than estimated as on any other.
  */
 import { SynapseError } from "../core/errors";
 import type { Message } from "../core/schemas";
 import { estimateTokens } from "../core/tokens";
+import { measuredTokens } from "../core/window-tokens";
 
 /** Below this, the context is not worth sending when the window is what limits it. */
 const MIN_CONTEXT_TOKENS = 500;
@@ -16,8 +22,17 @@ const MIN_CONTEXT_TOKENS = 500;
 const DEFAULT_CONTEXT_TOKENS = 8192;
 /** Room kept for the answer inside the window. */
 export const ANSWER_TOKENS = 2048;
-/** The instructions around the question and the passages (the system prompt is about 100; kept generous). */
+/** The instructions around the question and the passages (the system prompt is about 100; kept generous), before the ratio. */
 export const PROMPT_TOKENS = 400;
+
+/**
+ * A text's tokens in a question's prompt: the adapter's window measure at the server's ratio (so
+ * nothing is packed the adapter would not find room for), or the script-aware estimate where that
+ * is higher (CJK and other dense scripts, before a server has told its count).
+ */
+export function questionTokens(ratio: number): (text: string) => number {
+  return (text) => Math.max(estimateTokens(text), measuredTokens(text, ratio));
+}
 
 export interface QuestionBudget {
   /** Tokens the passages may take. */
@@ -44,12 +59,18 @@ export function questionBudget(input: {
   readonly tokenBudget: number;
   readonly question: string;
   readonly history: readonly Message[];
+  /** The provider's `promptTokenRatio()` (≥ 1; 1 when it tells none); passages are then packed with `questionTokens` of it. */
+  readonly promptTokenRatio?: number;
 }): QuestionBudget {
-  const asked = estimateTokens(input.question) + input.history.reduce((sum, m) => sum + estimateTokens(m.content), 0);
+  const ratio = Math.max(1, input.promptTokenRatio ?? 1);
+  const tokens = questionTokens(ratio);
+  const asked = tokens(input.question) + input.history.reduce((sum, m) => sum + tokens(m.content), 0);
+  // The answer's room is what the server generates, counted as it counts; the instructions are prompt, measured.
+  const instructions = Math.ceil(PROMPT_TOKENS * ratio);
   const window = input.maxContext > 0 ? input.maxContext : DEFAULT_CONTEXT_TOKENS;
-  const windowRoom = Math.max(MIN_CONTEXT_TOKENS, window - ANSWER_TOKENS - PROMPT_TOKENS - asked);
+  const windowRoom = Math.max(MIN_CONTEXT_TOKENS, window - ANSWER_TOKENS - instructions - asked);
   if (input.tokenBudget <= 0) return { contextTokens: windowRoom, limitedBy: "window", tokenBudget: 0 };
-  const minimum = PROMPT_TOKENS + asked + answerReserve(input.tokenBudget);
+  const minimum = instructions + asked + answerReserve(input.tokenBudget);
   if (minimum >= input.tokenBudget) {
     throw new SynapseError(
       "config",

@@ -46,6 +46,8 @@ export function packContext(
   noteHits: readonly RetrievalHit[],
   budgetTokens: number,
   excludedFolders: readonly string[],
+  /** How a passage is measured against `budgetTokens` (budget.ts `questionTokens`). */
+  tokens: (text: string) => number = estimateTokens,
 ): PackedContext {
   const passages: ContextPassage[] = [];
   const parts: string[] = [];
@@ -63,7 +65,7 @@ export function packContext(
     if (!clean && h.text.trim()) continue;
     const passage: ContextPassage = { ref: passages.length + 1, path: h.path, title: titleOf(h.path), heading: h.heading, text: clean, kind };
     const text = render(passage);
-    const cost = estimateTokens(text) + 2;
+    const cost = tokens(text) + 2;
     if (used + cost > budgetTokens) {
       leftOut += 1;
       continue;

@@ -1,15 +1,17 @@
 /**
  * Windows sized from what the server counted: scripted servers that count a note at 1.6× Synapse's
  * estimate (a dense script, a code-heavy note). The count each reply reports sizes and packs the
- * next requests; a prompt Ollama cut is sent once more only when the window can still grow; a
+ * next requests; a prompt Ollama cut is sent once more, packed again by what it counted (in the
+ * largest window allowed), never unchanged; a
  * local OpenAI-compatible server's refusal that names its count is packed again by it, once.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
 import { orchestrate, type OrchestratorOptions } from "../../src/core/orchestrator";
 import { createProvider } from "../../src/providers/factory";
 import { startScriptedServer, type RecordedRequest, type Reply, type ScriptedServer } from "../helpers/scripted-server";
 import { promptTokensOf, type LocalOpenAIServer } from "../helpers/scripted-server-openai-local";
-import { NOTE_PATH, REPLIES, SERVER_MODELS, content, envFor, ingestRun, noteText } from "./harness";
+import { NOTE_PATH, REPLIES, SERVER_MODELS, content, envFor, failure, ingestRun, noteText } from "./harness";
 
 const OPTIONS: OrchestratorOptions = { maxIter: 3, tokenBudget: 0, retrievalContext: "", vaultContext: "" };
 /** The server counts a token per 1.875 characters: 1.6× the client's chars/3. */
@@ -31,6 +33,7 @@ interface OllamaBody {
   readonly options?: { readonly num_ctx?: number; readonly num_predict?: number };
 }
 const optionsOf = (body: unknown) => (body as OllamaBody).options ?? {};
+const userOf = (request: RecordedRequest) => (request.body as { messages: { content: string }[] }).messages[1]!.content;
 
 let server: ScriptedServer | null = null;
 afterEach(async () => {
@@ -68,13 +71,48 @@ describe("Ollama, counting 1.6× the estimate", () => {
     expect(calls.slice(1).map((c) => c.promptCut)).toEqual([false, false, false, false]);
   });
 
-  it("does not send again when the window cannot grow: the cut prompt is the failure, with its advice", async () => {
+  it("packs the note again by the count when the window asked for was already the largest allowed, and sends it once more in it: never the same prompt", async () => {
     server = await startScriptedServer({ protocol: "ollama", script: VALID, models: SERVER_MODELS.ollama, charsPerToken: DENSE });
     const run = ingestRun({ source: { path: NOTE_PATH, text: note(20_000) } });
     const result = await orchestrate(createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 4096 } })), OPTIONS, run);
+    expect(result.error).toBeNull();
+    expect(result.converged).toBe(true);
+    const [cut, again, pages, ...rest] = server.modelRequests();
+    expect(rest).toHaveLength(0);
+    expect(cut!.promptCut).toBe(true);
+    expect(again!.promptCut).toBe(false);
+    expect(optionsOf(cut!.body).num_ctx).toBe(4096);
+    expect(optionsOf(again!.body).num_ctx).toBe(4096);
+    // Packed again in fewer parts: a shorter prompt, not the one that was cut.
+    expect(userOf(again!)).toContain('shown in parts: "[…]" marks what was left out');
+    expect(userOf(again!).length).toBeLessThan(userOf(cut!).length);
+    expect(again!.promptTokens! + optionsOf(again!.body).num_predict!).toBeLessThanOrEqual(4096);
+    expect(pages!.promptCut).toBe(false);
+  });
+
+  it("a prompt cut again after it was packed again is the failure, naming \"Context window\"; nothing more is sent", async () => {
+    // A token per character: 3× the estimate, more than the margin learned from the first cut.
+    server = await startScriptedServer({ protocol: "ollama", script: VALID, models: SERVER_MODELS.ollama, charsPerToken: 1 });
+    const run = ingestRun({ source: { path: NOTE_PATH, text: note(20_000) } });
+    const result = await orchestrate(createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 4096 } })), OPTIONS, run);
     expect(result.error?.kind).toBe("context");
-    expect(result.error?.message).toMatch(/the whole 4096-token window asked for/);
+    expect(result.error?.message).toMatch(/the whole 4096-token window asked for.*Raise "Context window" under Local: Ollama/);
+    const calls = server.modelRequests();
+    expect(calls).toHaveLength(2);
+    expect(calls.map((c) => c.promptCut)).toEqual([true, true]);
+    expect(userOf(calls[1]!).length).toBeLessThan(userOf(calls[0]!).length);
+    expect(result.attempts).toEqual({ analyze: 1, generate: 0 });
+  });
+
+  it("does not send a prompt that cannot be packed again in the same window: the cut is the failure, with its advice", async () => {
+    server = await startScriptedServer({ protocol: "ollama", script: () => content('{"same":true}'), models: SERVER_MODELS.ollama, charsPerToken: DENSE });
+    const provider = createProvider("ollama", envFor("ollama", server, { profile: { contextWindow: 4096 } }));
+    const ask = { system: "Say whether the two pages are the same.", user: "The Analytical Engine. ".repeat(390), schema: z.object({ same: z.boolean() }), name: "pair_verdict", what: "the pair verdict" };
+    const error = await failure(() => provider.ask!(ask, ingestRun()));
+    expect(error.kind).toBe("context");
+    expect(error.message).toMatch(/the whole 4096-token window asked for.*Raise "Context window" under Local: Ollama/);
     expect(server.modelRequests()).toHaveLength(1);
+    expect(server.modelRequests()[0]!.promptCut).toBe(true);
   });
 });
 

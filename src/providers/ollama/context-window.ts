@@ -13,27 +13,8 @@ import { SynapseError } from "../../core/errors";
 export const WINDOW_STEP = 1024;
 /** A reply keeps at least this much room, or the request is refused before it is sent. */
 export const MIN_REPLY_TOKENS = 256;
-/** The chat template's own tokens around each message (role markers, separators). */
-const TEMPLATE_TOKENS = 64;
 /** Below this share of the estimate, the server's count means part of the prompt was dropped. */
 const CUT_SHARE = 0.8;
-
-/**
- * A prompt's text in tokens by the estimate: chars/3, on the high side (the chars/4 of
- * `estimateTokens` errs low for code and non-English text, and an estimate too low here is a prompt
- * cut). What a server counts is compared with this (token-calibration.ts).
- */
-export function textTokens(prompt: string): number {
-  return Math.ceil(prompt.length / 3);
-}
-
-/**
- * A prompt's size for sizing its window: its text's estimate times `ratio` (what the server was
- * seen to count per token estimated, ≥ 1), and the chat template's own tokens.
- */
-export function windowTokens(prompt: string, ratio = 1): number {
-  return Math.ceil(textTokens(prompt) * ratio) + TEMPLATE_TOKENS;
-}
 
 /** The largest window a request may ask for: the setting, within the model's own (0: not known). */
 export function windowCeiling(setting: number, modelContext: number): number {
@@ -85,13 +66,34 @@ export function promptFilledWindow(reportedPromptTokens: number | null | undefin
   return typeof reportedPromptTokens === "number" && reportedPromptTokens >= numCtx - FULL_WINDOW_ROOM;
 }
 
+/**
+ * A prompt that filled its window counts more than the window, by an amount the server does not
+ * say: it is taken to count at least this much more than it reported, so that what is packed again
+ * by it is not cut a second time for a few tokens.
+ */
+const FILLED_MARGIN = 1.15;
+
+/** What a prompt that filled its window is taken to count at least. */
+export function filledWindowFloor(reported: number): number {
+  return Math.ceil(reported * FILLED_MARGIN);
+}
+
 const OUTGROWN = Symbol.for("synapse.windowOutgrown");
 
+/** What the cut prompt carried: a note to ingest, or a question and its passages (the advice differs). */
+export type PromptOf = "note" | "question";
+
 /** The failure for a prompt that outgrew its window: its start (the instructions) was cut. */
-export function promptFilledWindowError(reported: number, estimated: number, numCtx: number): SynapseError {
+export function promptFilledWindowError(reported: number, estimated: number, numCtx: number, of: PromptOf = "note"): SynapseError {
+  const what = of === "note" ? "the note takes" : "the question and its passages take";
+  const unused = of === "note" ? "the reply is not used" : "the answer is not one to rely on";
+  const advice =
+    of === "note"
+      ? `Raise "Context window" under Local: Ollama if the machine has the memory, or ingest a shorter note, or split it.`
+      : `Ask again: Synapse now sizes questions by what Ollama counted and sends fewer passages; or raise "Context window" under Local: Ollama if the machine has the memory.`;
   const error = new SynapseError(
     "context",
-    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): the note takes more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and the reply is not used. Ingest a shorter note, or split it.`,
+    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): ${what} more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and ${unused}. ${advice}`,
   );
   Object.defineProperty(error, OUTGROWN, { value: numCtx });
   return error;
@@ -103,9 +105,11 @@ export function isWindowOutgrown(error: unknown): boolean {
 }
 
 /** The failure for a cut prompt: never an output-limit raise, never re-sent as it was. */
-export function promptCutError(reported: number, estimated: number, numCtx: number): SynapseError {
+export function promptCutError(reported: number, estimated: number, numCtx: number, of: PromptOf = "note"): SynapseError {
+  const unused = of === "note" ? "the reply is not used" : "the answer is not one to rely on";
+  const shorter = of === "note" ? "ingest a shorter note" : "ask a shorter question";
   return new SynapseError(
     "context",
-    `Ollama read only ${reported} of the prompt's ~${estimated} tokens: it ran the request in a smaller context window than the ${numCtx} tokens asked for and cut the start of the prompt (the instructions), so the reply is not used. Raise "Context window" under Local: Ollama, check that the server honours num_ctx (OLLAMA_CONTEXT_LENGTH, an old Ollama), or ingest a shorter note.`,
+    `Ollama read only ${reported} of the prompt's ~${estimated} tokens: it ran the request in a smaller context window than the ${numCtx} tokens asked for and cut the start of the prompt (the instructions), so ${unused}. Raise "Context window" under Local: Ollama, check that the server honours num_ctx (OLLAMA_CONTEXT_LENGTH, an old Ollama), or ${shorter}.`,
   );
 }

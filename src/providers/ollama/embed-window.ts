@@ -6,7 +6,8 @@
  * window" setting), a text longer than that is cut here, on a paragraph or word boundary where one
  * is near, and the request says `truncate: false`: what the vector stands for is what we sent.
  */
-import { WINDOW_STEP, windowCeiling, windowTokens } from "./context-window";
+import { windowTokens } from "../../core/window-tokens";
+import { WINDOW_STEP, windowCeiling } from "./context-window";
 
 export interface EmbedPlan {
   /** The texts as sent: each within the window. */

@@ -13,19 +13,21 @@ import { SynapseError } from "../../core/errors";
 import type { GenerationInput, InferenceProvider, StructuredAsk } from "../../core/provider";
 import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
-import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart, type TokenUsage } from "../call";
+import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig } from "../call";
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
 import { parseReply } from "../../core/json-repair";
 import { OutputLimits, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
-import { chatMessages, promptText } from "../prompts";
+import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import { parseRetryAfter, type RetryPolicy } from "../retry";
 import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
-import { OllamaChatReply, OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
+import { OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
-import { isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, textTokens, windowCeiling, windowTokens, WINDOW_STEP, type WindowPlan } from "./context-window";
+import { filledWindowFloor, isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, WINDOW_STEP, type PromptOf, type WindowPlan } from "./context-window";
+import { streamAnswer, usageOf } from "./answer-stream";
+import { textTokens, windowTokens } from "../../core/window-tokens";
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { planEmbedding } from "./embed-window";
 import { streamedReply } from "./stream-reply";
@@ -52,6 +54,16 @@ export interface OllamaAdapterConfig {
   readonly firstTokenTimeoutMs?: number;
   readonly retry: RetryPolicy;
   readonly logger?: RunLogger;
+}
+
+/** A structured request's prompt as packed for the window, and its two measures. */
+interface PackedPrompt {
+  readonly pair: PromptPair;
+  readonly prompt: string;
+  /** The call estimate (chars/4), what a cut is told by. */
+  readonly estimated: number;
+  /** The window measure, calibrated: what the window is sized by. */
+  readonly tokens: number;
 }
 
 /** Each structured step keeps its own output limit per run (a raise for the pages is not one for the analysis). */
@@ -103,8 +115,9 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     });
   }
 
-  private outputContext(step: StructuredStep, promptTokens: number): OutputLimitContext {
-    const room = () => Math.max(0, this.windowCeiling() - promptTokens);
+  /** `promptTokens`: the prompt as it is packed now (it may be packed again after a cut). */
+  private outputContext(step: StructuredStep, promptTokens: () => number): OutputLimitContext {
+    const room = () => Math.max(0, this.windowCeiling() - promptTokens());
     return {
       label: "Ollama",
       limits: this.limits[step],
@@ -132,7 +145,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   chat(messages: Message[], retrievalContext: string, run: RunContext): AsyncIterable<string> {
     const all = chatMessages(messages, retrievalContext, run.wikiLanguage);
     const prompt = all.map((m) => `${m.role}: ${m.content}`).join("\n\n");
-    checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: estimateTokens(prompt) });
+    const sent = { prompt, estimated: estimateTokens(prompt) };
+    checkCapabilities(this.capabilities(), "Ollama", { streaming: true, inputTokens: sent.estimated });
     // Questions get a bounded answer too, and a window that holds the excerpts they are sent.
     const window = planWindow(this.measure().tokens(prompt), chatOutputLimit(stepOutputLimit("answer", this.config.maxTokens), run), this.windowCeiling(), this.config.model);
     let retryAfterMs: number | undefined;
@@ -141,7 +155,9 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
       open: (signal) => {
         const binding: RequestBinding = { signal, streaming: true, observe: (r) => (retryAfterMs = retryAfterOf(r)) };
-        return this.streamChat(binding, all, window);
+        const request = { model: this.config.model, messages: [...all], stream: true as const, options: this.requestOptions(window) };
+        // Read whole, or the answer's own failure (answer-stream.ts): the same checks as a structured reply's.
+        return streamAnswer(this.config.connect, binding, request, (counted) => this.checkPromptRead(counted, sent, window, "question"));
       },
     });
   }
@@ -218,23 +234,26 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     const { operation, schema, replySchema, what } = request;
     checkCapabilities(this.capabilities(), "Ollama", {});
     await this.modelInfo(run);
-    // The note packed within the largest window allowed, less its reply's share (prompt-fit.ts).
+    // The note packed within the largest window allowed, less its reply's share (prompt-fit.ts),
+    // by the measure as the calibration has it now.
     const ceiling = this.windowCeiling();
     const reserve = replyReserve(fixedLimit ?? this.limits[step].current(run), ceiling);
-    const pair = fitPrompt(request, ceiling - reserve, this.measure());
-    const prompt = promptText(pair);
-    const estimated = estimateTokens(prompt);
-    const promptTokens = this.measure().tokens(prompt);
+    const pack = (): PackedPrompt => {
+      const pair = fitPrompt(request, ceiling - reserve, this.measure());
+      const prompt = promptText(pair);
+      return { pair, prompt, estimated: estimateTokens(prompt), tokens: this.measure().tokens(prompt) };
+    };
+    let packed = pack();
     // Refused before anything is sent, naming the setting, when no window allowed can hold it.
-    planWindow(promptTokens, 0, this.windowCeiling(), this.config.model);
-    checkCapabilities(this.capabilities(), "Ollama", { inputTokens: estimated });
-    const output = this.outputContext(step, promptTokens);
+    planWindow(packed.tokens, 0, ceiling, this.config.model);
+    checkCapabilities(this.capabilities(), "Ollama", { inputTokens: packed.estimated });
+    const output = this.outputContext(step, () => packed.tokens);
     let retryAfterMs: number | undefined;
-    const send = (window: WindowPlan) =>
+    const send = (sent: PackedPrompt, window: WindowPlan) =>
       callWithPolicy(this.call, run, {
         operation,
         outputLimit: window.numPredict,
-        prompt,
+        prompt: sent.prompt,
         streamed: true,
         mapError: (error) => mapOllamaError(error, { host: this.config.host, model: this.config.model, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) }),
         send: async (signal, received) => {
@@ -244,8 +263,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
             {
               model: this.config.model,
               messages: [
-                { role: "system", content: pair.system },
-                { role: "user", content: pair.user },
+                { role: "system", content: sent.pair.system },
+                { role: "user", content: sent.pair.user },
               ],
               format: schema,
               stream: true,
@@ -260,14 +279,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
         },
         interpret: (reply) => {
           // A cut prompt lost its instructions: whatever came back is not an answer to them.
-          if (promptWasCut(reply.prompt_eval_count, estimated)) throw promptCutError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
-          if (promptFilledWindow(reply.prompt_eval_count, window.numCtx)) {
-            // It counts at least the window: the next requests are sized by that much at least.
-            this.calibration.observeAtLeast(textTokens(prompt), reply.prompt_eval_count ?? 0);
-            throw promptFilledWindowError(reply.prompt_eval_count ?? 0, estimated, window.numCtx);
-          }
-          // What the server counted sizes the next requests' windows and packing (token-calibration.ts).
-          this.calibration.observe(textTokens(prompt), reply.prompt_eval_count);
+          this.checkPromptRead(reply.prompt_eval_count, sent, window);
           try {
             return parseReply(reply.message.content ?? "", replySchema, "Ollama", what);
           } catch (error) {
@@ -277,19 +289,49 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
           }
         },
       });
+    let packedAgain = false;
     const attempt = async (limit: number) => {
-      const window = planWindow(promptTokens, limit, ceiling, this.config.model);
+      const window = planWindow(packed.tokens, limit, ceiling, this.config.model);
       try {
-        return await send(window);
+        return await send(packed, window);
       } catch (error) {
-        // The prompt counted more than the window it was sized for: once more in the largest window
-        // allowed, which is not the same request. Otherwise the cut-prompt failure stands.
-        if (!isWindowOutgrown(error) || window.numCtx >= ceiling) throw error;
-        run.progress?.({ type: "activity", message: `Ollama counted more prompt tokens than estimated; sending again in a ${ceiling}-token context window.` });
-        return send({ numCtx: ceiling, numPredict: window.numPredict });
+        // The prompt counted more than the window it was sized for, and the calibration learned at
+        // least that much: packed again by it and sent once more in the largest window allowed —
+        // never the same request (a second cut is the failure). When neither the prompt nor the
+        // window can change, the cut stands; a prompt the new measure finds too long for every
+        // window allowed is refused before sending, naming the setting.
+        if (!isWindowOutgrown(error) || packedAgain) throw error;
+        packedAgain = true;
+        const before = packed;
+        packed = pack();
+        if (packed.prompt === before.prompt && window.numCtx >= ceiling) throw error;
+        const again = planWindow(packed.tokens, limit, ceiling, this.config.model);
+        const how = packed.prompt === before.prompt ? `sending again in a ${ceiling}-token context window` : `sending the note again in fewer parts, within the ${ceiling}-token context window`;
+        run.progress?.({ type: "activity", message: `Ollama counted more prompt tokens than estimated; ${how}.` });
+        return send(packed, { numCtx: ceiling, numPredict: again.numPredict });
       }
     };
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
+  }
+
+  /**
+   * Throws when the server did not read the whole prompt: read clearly less than was sent (a window
+   * smaller than asked for), or filled the window asked for (a prompt that counts more than measured;
+   * the calibration then learns at least that count, with a margin, for what is sent next).
+   * Otherwise what the server counted sizes the next requests' windows and packing (token-calibration.ts).
+   */
+  private checkPromptRead(counted: number | null | undefined, sent: Pick<PackedPrompt, "prompt" | "estimated">, window: WindowPlan, of: PromptOf = "note"): void {
+    if (promptWasCut(counted, sent.estimated)) throw promptCutError(counted ?? 0, sent.estimated, window.numCtx, of);
+    if (promptFilledWindow(counted, window.numCtx)) {
+      this.calibration.observeAtLeast(textTokens(sent.prompt), filledWindowFloor(counted ?? 0));
+      throw promptFilledWindowError(counted ?? 0, sent.estimated, window.numCtx, of);
+    }
+    this.calibration.observe(textTokens(sent.prompt), counted);
+  }
+
+  /** What the server was seen to count per token of the window measure, for the query's packing. */
+  promptTokenRatio(): number {
+    return this.calibration.ratio;
   }
 
   /** Prompts measured as this model on this server was seen to count them. */
@@ -311,33 +353,6 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
   private requestOptions(window: { readonly numCtx: number; readonly numPredict: number }): Record<string, string | number | boolean> {
     return { ...this.config.options, num_ctx: window.numCtx, num_predict: window.numPredict };
   }
-
-  private async *streamChat(binding: RequestBinding, messages: readonly Message[], window: { readonly numCtx: number; readonly numPredict: number }): AsyncGenerator<StreamPart> {
-    const client = await this.config.connect(binding);
-    const stream = await client.chat({ model: this.config.model, messages: [...messages], stream: true, options: this.requestOptions(window) });
-    // Closing the iterator (a caller that stops reading, a cancel) must close the connection.
-    const stop = () => stream.abort();
-    binding.signal.addEventListener("abort", stop, { once: true });
-    try {
-      for await (const chunk of stream) {
-        const parsed = OllamaChatReply.safeParse(chunk);
-        if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message");
-        const text = parsed.data.message.content ?? "";
-        if (text) yield { type: "text", text };
-        else if (parsed.data.message.thinking) yield { type: "thinking", text: parsed.data.message.thinking };
-        if (parsed.data.done) {
-          yield { type: "usage", usage: usageOf(parsed.data) };
-          return;
-        }
-      }
-    } finally {
-      binding.signal.removeEventListener("abort", stop);
-    }
-  }
-}
-
-function usageOf(reply: OllamaChatReply): TokenUsage {
-  return { inputTokens: reply.prompt_eval_count ?? 0, outputTokens: reply.eval_count ?? 0 };
 }
 
 function retryAfterOf(response: Response): number | undefined {

@@ -17,7 +17,7 @@ import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWi
 import { envelopeError } from "../classify-error";
 import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, isTruncated, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
-import { textTokens, windowTokens } from "../ollama/context-window";
+import { textTokens, windowTokens } from "../../core/window-tokens";
 import type { ReportedWindow } from "./context-probe";
 import { fitOutput, refusedPromptTokens, resolveWindow, windowAdvice, type WindowInUse } from "./context-window";
 import { parseReply } from "../../core/json-repair";
@@ -302,6 +302,11 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       },
       interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
     });
+  }
+
+  /** What the server was seen to count per token of the window measure, for the query's packing. */
+  promptTokenRatio(): number {
+    return this.calibration.ratio;
   }
 
   /** Prompts measured as this model on this server was seen to count them. */
