@@ -4,7 +4,8 @@
  * that reads like a wiki's as far as the duplicate check can tell — common words used often, a
  * page's subject words, and a long tail of rare words (Zipf-distributed, from a seeded generator
  * so every run writes the same wiki). A number of pages are rewritten copies of another page (a
- * fifth of their words changed, sentences reordered): the duplicates the check must find.
+ * fifth of their words changed, sentences reordered) under a longer name: the duplicates the
+ * check must find.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -63,24 +64,35 @@ function write(root: string, path: string, text: string): void {
   writeFileSync(join(root, path), text);
 }
 
-export function makeLintWiki(): string {
+/**
+ * `pages`: fewer for a quick look (test/bench/lint-wiki-maker.test.ts); the planted rewrites are
+ * then copies of pages closer together.
+ */
+export function makeLintWiki(pages = PAGES): string {
   const root = mkdtempSync(join(tmpdir(), "synapse-bench-lint-"));
   const rand = seededRandom(12);
-  for (let n = 0; n < NOTES; n++) write(root, `notes/Note ${n}.md`, `# Note ${n}\n\nAbout [[Topic ${n * 10}]] and [[Topic ${n * 10 + 1}]].\n`);
+  // The last pages are rewrites of pages spread over the wiki.
+  const plantedFrom = pages - PLANTED_DUPLICATES;
+  const spread = Math.min(97, Math.floor(plantedFrom / PLANTED_DUPLICATES));
+  const copyOf = (i: number) => (i >= plantedFrom ? (i - plantedFrom) * spread : -1);
+  // A rewrite is a second page on its original's subject under a longer name, as a model writes
+  // one when it misses the first page. Not "Topic 4975": two titles that differ in a number are
+  // two subjects (World War I and II, distinguishing-marks.ts), never duplicates by similarity.
+  const title = (i: number) => (copyOf(i) >= 0 ? `Topic ${copyOf(i)} overview` : `Topic ${i}`);
+  const notes = Math.min(NOTES, Math.ceil(pages / 10));
+  for (let n = 0; n < notes; n++) write(root, `notes/Note ${n}.md`, `# Note ${n}\n\nAbout [[${title(n * 10)}]] and [[${title(n * 10 + 1)}]].\n`);
   const index = ["# Wiki index", ""];
   const texts: string[] = [];
-  for (let i = 0; i < PAGES; i++) {
+  for (let i = 0; i < pages; i++) {
     const kind = i % FOLDERS.length;
-    // The last pages are rewrites of pages spread over the wiki.
-    const copyOf = i >= PAGES - PLANTED_DUPLICATES ? (i - (PAGES - PLANTED_DUPLICATES)) * 97 : -1;
-    const text = copyOf >= 0 ? rewrite(rand, texts[copyOf] ?? "") : pageText(rand, i % TOPICS);
+    const text = copyOf(i) >= 0 ? rewrite(rand, texts[copyOf(i)] ?? "") : pageText(rand, i % TOPICS);
     texts.push(text);
-    const links = [1, 7, 31].map((d) => `[[Topic ${(i + d) % PAGES}]]`).join(", ");
-    const dangling = i % 50 === 0 ? ` See [[Topic ${i} typo]].` : "";
-    const body = `# Topic ${i}\n\nTopic ${i} relates to ${links}.${dangling}\n\n${text}\n`;
-    const fm = `---\ntype: ${TYPES[kind]}\ntitle: Topic ${i}\nsources:\n  - notes/Note ${Math.floor(i / 10) % NOTES}.md\naliases:\n  - T${i}\ntags: []\n---\n\n`;
-    write(root, `wiki/${FOLDERS[kind]}/Topic ${i}.md`, fm + body);
-    index.push(`- [[wiki/${FOLDERS[kind]}/Topic ${i}|Topic ${i}]]`);
+    const links = [1, 7, 31].map((d) => `[[${title((i + d) % pages)}]]`).join(", ");
+    const dangling = i % 50 === 0 ? ` See [[${title(i)} typo]].` : "";
+    const body = `# ${title(i)}\n\n${title(i)} relates to ${links}.${dangling}\n\n${text}\n`;
+    const fm = `---\ntype: ${TYPES[kind]}\ntitle: ${title(i)}\nsources:\n  - notes/Note ${Math.floor(i / 10) % notes}.md\naliases:\n  - T${i}\ntags: []\n---\n\n`;
+    write(root, `wiki/${FOLDERS[kind]}/${title(i)}.md`, fm + body);
+    index.push(`- [[wiki/${FOLDERS[kind]}/${title(i)}|${title(i)}]]`);
   }
   write(root, "wiki/index.md", `${index.join("\n")}\n`);
   return root;
