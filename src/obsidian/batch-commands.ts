@@ -12,7 +12,7 @@ import { batchChoiceQuestion } from "../ui/confirm-questions";
 import { modalReviewHook } from "../ui/review-modal";
 import type { WriteContext } from "../write/apply";
 import { reviewWhenNeeded } from "../wiki/review";
-import { BATCH_CHECK_MS, BatchService, folderName } from "./batch-service";
+import { BATCH_CHECK_MS, BatchService, batchProviderOf, folderName } from "./batch-service";
 import type { PluginEnvironment } from "./environment";
 import { actionNotice, ingestibleNotes, type IngestService } from "./ingest-service";
 import type { SettingsStore } from "./settings-store";
@@ -54,7 +54,9 @@ export function registerBatches(plugin: Plugin, wiring: BatchWiring): BatchServi
  */
 export async function ingestFolderOrBatch(app: App, ingest: IngestService, batches: BatchService, settings: SettingsStore, folder: TFolder): Promise<void> {
   const { notes } = ingestibleNotes(folder, settings.settings);
-  const offer = notes.length > 0 ? await batches.estimate(notes) : null;
+  // No batch API, nothing to ask: queued at once, so the ingest is under way (and `settled()` waits for it) when the command returns.
+  if (notes.length === 0 || !batchProviderOf(settings.settings)) return ingest.ingestFolder(folder);
+  const offer = await batches.estimate(notes);
   if (!offer) return ingest.ingestFolder(folder);
   const path = folder.isRoot() ? "" : folder.path;
   const answer = await ConfirmModal.ask(app, batchChoiceQuestion(notes.length, folderName(path), offer.estimate, offer.model || "no model"));
