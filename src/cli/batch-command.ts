@@ -4,8 +4,6 @@
  * 0 done (or still waiting), 1 another Synapse holds the batch (or the vault could not be written),
  * 2 usage or no such batch, 4 the batch API failed.
  */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { RemoteStatus } from "../batch/batch-api";
 import { cancelBatch, collectBatch } from "../batch/batch-ingest";
 import { BatchStore } from "../batch/batch-store";
@@ -13,12 +11,12 @@ import { isSettled, openRound, type BatchRecord } from "../batch/record";
 import { countsText, summarise } from "../batch/summary";
 import { toSynapseError } from "../core/errors";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../node/write-context";
 import { openBatchSession } from "./batch-session";
 import { jsonStep, noteLine, stepText } from "./batch-report";
 import { EXIT, UsageError, parseFlags, type CliIO } from "./io";
 import { recoverVault } from "./recovery";
-import { applyFlags, readVaultSettings } from "./vault-settings";
+import { applyFlags} from "./vault-settings";
+import { existingVaultRoot, settingsWithWarnings, cliWriteContext } from "./vault-root";
 
 export { BATCH_USAGE } from "./usage";
 
@@ -51,12 +49,10 @@ function parse(argv: readonly string[]) {
 
 export async function runBatchCommand(argv: readonly string[], io: CliIO, options: BatchCommandOptions = {}): Promise<number> {
   const args = parse(argv);
-  const root = resolve(io.cwd, args.vault);
-  if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${root} does not exist.`);
-  const loaded = await readVaultSettings(root);
-  for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  const root = await existingVaultRoot(args.vault, io);
+  const loaded = await settingsWithWarnings(root, io);
   const vault = new NodeVault(root);
-  const write = nodeWriteContext(root, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const write = cliWriteContext(root, io);
   await recoverVault(vault, loaded.settings.wikiFolder, write, io, args.action === "status" ? "read" : "write");
   const store = new BatchStore(write.store);
   const listing = await store.list();

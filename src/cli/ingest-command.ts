@@ -7,7 +7,6 @@ import { MemoryRunLogger, type ContextEvent } from "../core/log";
 import { createProvider } from "../providers/factory";
 import { NodeVault } from "../vault/node-vault";
 import { createNodeFetch } from "../providers/transports/node-fetch";
-import { nodeWriteContext } from "../node/write-context";
 import { envSecrets } from "./env-secrets";
 import { runFolderIngest } from "./folder-ingest";
 import { runCliIngest, type CliIngestContext } from "./ingest-run";
@@ -16,9 +15,10 @@ import { jsonFolderProviderFailure } from "./folder-report";
 import { openIndexIn, type OpenedIndex } from "./open-index";
 import { recoverVault } from "./recovery";
 import { describeProgress, exitCodeFor, humanReport, jsonProviderFailure, jsonReport } from "./report";
-import { applyFlags, readVaultSettings } from "./vault-settings";
+import { applyFlags} from "./vault-settings";
 import { followPages } from "../wiki/index-follow";
 import { effectiveWikiFolder } from "../wiki/page-paths";
+import { existingVaultRoot, settingsWithWarnings, cliWriteContext } from "./vault-root";
 
 export { INGEST_USAGE } from "./usage";
 
@@ -90,10 +90,7 @@ async function saveIndex(opened: OpenedIndex | null, io: CliIO): Promise<void> {
 export async function runIngestCommand(argv: readonly string[], io: CliIO, options: IngestCommandOptions = {}): Promise<number> {
   const { values, positionals } = parse(argv);
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "Name the note to ingest." : `Ingest one note or one folder at a time (got ${positionals.length}).`);
-  if (!values.vault) throw new UsageError("--vault <dir> is required.");
-  const vaultRoot = resolve(io.cwd, values.vault);
-  const vaultStat = await stat(vaultRoot).catch(() => null);
-  if (!vaultStat?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
+  const vaultRoot = await existingVaultRoot(values.vault, io);
   // "." and "./notes/" name folders of the vault as well as "" and "notes" do.
   const notePath = (await notePathIn(vaultRoot, positionals[0] ?? "", io.cwd))
     .split("/")
@@ -101,8 +98,7 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
     .join("/")
     .replace(/\/$/, "");
 
-  const loaded = await readVaultSettings(vaultRoot);
-  for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  const loaded = await settingsWithWarnings(vaultRoot, io);
   const { id, settings } = applyFlags(loaded.settings, {
     ...(values.provider !== undefined ? { provider: values.provider } : {}),
     ...(values.model !== undefined ? { model: values.model } : {}),
@@ -114,7 +110,7 @@ export async function runIngestCommand(argv: readonly string[], io: CliIO, optio
 
   const json = values.json === true;
   const vault = new NodeVault(vaultRoot);
-  const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const write = cliWriteContext(vaultRoot, io);
   await recoverVault(vault, settings.wikiFolder, write, io);
   const folder = await isFolder(vault, notePath);
   if (values.batch) {

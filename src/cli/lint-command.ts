@@ -4,8 +4,6 @@
  * nothing is found, 1 when findings remain, 2 for a usage error, 4 when a provider failed.
  * `--resolve <id> --keep 1|2|<source>` and `--dismiss <id>` settle one recorded contradiction.
  */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { SynapseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import type { InferenceProvider } from "../core/provider";
@@ -16,14 +14,14 @@ import { createProvider } from "../providers/factory";
 import { createNodeFetch } from "../providers/transports/node-fetch";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../node/write-context";
 import type { WriteContext } from "../write/apply";
 import { planIngest } from "../wiki/ingest-note";
 import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
 import { estimateLine, humanLintReport, humanSettleReport, jsonLintReport, jsonSettleReport } from "./lint-report";
 import { recoverVault } from "./recovery";
-import { applyFlags, readVaultSettings } from "./vault-settings";
+import { applyFlags} from "./vault-settings";
+import { existingVaultRoot, settingsWithWarnings, cliWriteContext } from "./vault-root";
 
 export { LINT_USAGE } from "./usage";
 export { jsonLintReport } from "./lint-report";
@@ -120,13 +118,11 @@ export async function runLintCommand(argv: readonly string[], io: CliIO): Promis
   if (!values.vault) throw new UsageError("--vault <dir> is required.");
   checkFlags(values);
   const costLimit = maxCost(values["max-cost"]);
-  const vaultRoot = resolve(io.cwd, values.vault);
-  if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
-  const loaded = await readVaultSettings(vaultRoot);
-  for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  const vaultRoot = await existingVaultRoot(values.vault, io);
+  const loaded = await settingsWithWarnings(vaultRoot, io);
   const settings = costLimit === undefined ? loaded.settings : { ...loaded.settings, lintCostLimitUsd: costLimit };
   const vault = new NodeVault(vaultRoot);
-  const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const write = cliWriteContext(vaultRoot, io);
   await recoverVault(vault, settings.wikiFolder, write, io, "read");
   const deps: LintDeps = { vault, settings, store: write.store, write, reingest: reingestWith(vault, write, settings, io, vaultRoot) };
   if (values.resolve !== undefined || values.dismiss !== undefined) return settle(deps, values, io);

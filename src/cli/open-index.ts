@@ -1,7 +1,5 @@
 /** Opens a vault folder's search index (kept in the vault's state folder) and brings it up to date. */
 import { plural } from "../core/plural";
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
 import { openIndex, type Embedder, type SearchIndex, type SyncPart, type SyncResult } from "../retrieval";
 import { NodeStateStore } from "../vault/node-state-store";
@@ -15,6 +13,7 @@ import { UsageError, type CliIO } from "./io";
 import { recoverVault } from "./recovery";
 import { readVaultSettings } from "./vault-settings";
 import type { Settings } from "../settings/schema";
+import { existingVaultRoot } from "./vault-root";
 
 export interface OpenedIndex {
   readonly index: SearchIndex;
@@ -64,9 +63,7 @@ function embedderFor(embedding: EmbeddingModule | null, settings: Settings, flag
 }
 
 export async function openVaultIndex(vaultFlag: string | undefined, io: CliIO, options: OpenIndexOptions = {}): Promise<OpenedIndex> {
-  if (!vaultFlag) throw new UsageError("--vault <dir> is required.");
-  const vaultRoot = resolve(io.cwd, vaultFlag);
-  if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
+  const vaultRoot = await existingVaultRoot(vaultFlag, io);
   const loaded = await readVaultSettings(vaultRoot);
   io.mark?.("settings");
   for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);

@@ -7,8 +7,6 @@
  * stderr and in `--json` instead, each unverified citation with its reason.
  */
 import { plural } from "../core/plural";
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { askWiki, type AskReport, type QueryScope } from "../query/ask";
@@ -16,7 +14,6 @@ import { createProvider } from "../providers/factory";
 import { formatUsageLine } from "../providers/usage-summary";
 import type { Settings } from "../settings/schema";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../node/write-context";
 import { terminalSafe } from "./terminal-text";
 import { applyPlan } from "../write/apply";
 import { effectiveWikiFolder } from "../wiki/page-paths";
@@ -24,7 +21,8 @@ import { planAnswerPage } from "../query/save";
 import { openVaultIndex } from "./open-index";
 import { envSecrets } from "./env-secrets";
 import { type CliIO, EXIT, UsageError, parseFlags, BACKEND_FLAG_OPTIONS } from "./io";
-import { applyFlags, readVaultSettings } from "./vault-settings";
+import { applyFlags} from "./vault-settings";
+import { existingVaultRoot, settingsWithWarnings, cliWriteContext } from "./vault-root";
 
 export { QUERY_USAGE } from "./usage";
 
@@ -34,7 +32,7 @@ export interface QueryCommandOptions {
 
 /** Files the answer as a synthesis page through the write path; returns its path. */
 async function saveAnswer(vault: NodeVault, vaultRoot: string, settings: Settings, report: AskReport, io: CliIO): Promise<string> {
-  const write = nodeWriteContext(vaultRoot, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const write = cliWriteContext(vaultRoot, io);
   const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
   const change = await planAnswerPage(vault, wikiFolder, report, [], new Date().toISOString().slice(0, 10));
   await applyPlan(vault, [change], { ...write, operation: "query", label: report.question, wikiFolder });
@@ -100,12 +98,10 @@ export async function runQueryCommand(argv: readonly string[], io: CliIO, option
   const { values, positionals } = parse(argv);
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? "Ask a question, in quotes." : "Put the question in quotes: it must be one argument.");
   if (!values.vault) throw new UsageError("--vault <dir> is required.");
-  const vaultRoot = resolve(io.cwd, values.vault);
-  if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
+  const vaultRoot = await existingVaultRoot(values.vault, io);
   const vault = new NodeVault(vaultRoot);
   const scope = await parseScope(values.scope, vault);
-  const loaded = await readVaultSettings(vaultRoot);
-  for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  const loaded = await settingsWithWarnings(vaultRoot, io);
   const { id, settings } = applyFlags(
     loaded.settings,
     {

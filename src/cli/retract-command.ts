@@ -4,19 +4,16 @@
  * Exit 0 when done (or nothing to do), 1 when the vault could not be written, 2 for a usage error
  * or a note that still exists.
  */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
 import { isExcluded } from "../core/perimeter";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../node/write-context";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import type { ReviewPlan } from "../wiki/review";
 import { everything } from "../wiki/review";
 import { retractNote, type RetractOutcome } from "../wiki/retract-run";
 import { EXIT, UsageError, parseFlags, type CliIO } from "./io";
 import { recoverVault } from "./recovery";
-import { readVaultSettings } from "./vault-settings";
+import { existingVaultRoot, settingsWithWarnings, cliWriteContext } from "./vault-root";
 
 export { RETRACT_USAGE } from "./usage";
 
@@ -52,14 +49,11 @@ function humanOutcome(outcome: RetractOutcome, dryRun: boolean): string {
 
 export async function runRetractCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(argv);
-  if (!values.vault) throw new UsageError("--vault <dir> is required.");
   if (positionals.length !== 1) throw new UsageError("Name one source note to retract, such as notes/Ada.md.");
-  const root = resolve(io.cwd, values.vault);
-  if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${root} does not exist.`);
-  const { settings, warnings } = await readVaultSettings(root);
-  for (const warning of warnings) io.stderr(`Warning: ${warning}\n`);
+  const root = await existingVaultRoot(values.vault, io);
+  const { settings } = await settingsWithWarnings(root, io);
   const vault = new NodeVault(root);
-  const write = nodeWriteContext(root, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const write = cliWriteContext(root, io);
   const wikiFolder = effectiveWikiFolder(settings.wikiFolder);
   const json = values.json === true;
   const dryRun = values["dry-run"] === true;

@@ -3,17 +3,14 @@
  * agents proposed through `synapse mcp`, decided from a terminal. Exit codes: 0 done, 1 the accepted
  * change could not be written (the proposal keeps waiting), 2 usage or no such proposal.
  */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { toSynapseError } from "../core/errors";
 import { acceptProposal, refuseProposal } from "../proposals/accept";
 import type { Proposal } from "../proposals/proposal";
 import { ProposalStore } from "../proposals/proposal-store";
 import { NodeVault } from "../vault/node-vault";
-import { nodeWriteContext } from "../node/write-context";
 import { EXIT, UsageError, parseFlags, type CliIO } from "./io";
 import { recoverVault } from "./recovery";
-import { readVaultSettings } from "./vault-settings";
+import { existingVaultRoot, settingsWithWarnings, cliWriteContext } from "./vault-root";
 
 export { REVIEW_USAGE } from "./usage";
 
@@ -38,12 +35,10 @@ function summary(p: Proposal): Record<string, unknown> {
 
 export async function runReviewCommand(argv: readonly string[], io: CliIO): Promise<number> {
   const { vault: vaultFlag, action, id, json } = parse(argv);
-  const root = resolve(io.cwd, vaultFlag);
-  if (!(await stat(root).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${root} does not exist.`);
-  const { settings, warnings } = await readVaultSettings(root);
-  for (const warning of warnings) io.stderr(`Warning: ${warning}\n`);
+  const root = await existingVaultRoot(vaultFlag, io);
+  const { settings } = await settingsWithWarnings(root, io);
   const vault = new NodeVault(root);
-  const write = nodeWriteContext(root, { kind: "cli", env: io.env, notify: (line) => io.stderr(`${line}\n`) });
+  const write = cliWriteContext(root, io);
   await recoverVault(vault, settings.wikiFolder, write, io, action === "accept" ? "write" : "read");
   const proposals = new ProposalStore(write.store);
   const print = (value: Record<string, unknown>, text: string) => io.stdout(json ? `${JSON.stringify(value)}\n` : text);

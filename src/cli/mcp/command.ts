@@ -2,14 +2,13 @@
  * `synapse mcp --vault <dir>`: the MCP server on stdin/stdout until the client closes stdin (or
  * Ctrl-C). stdout belongs to the protocol: everything for a person goes to stderr.
  */
-import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CommandContext } from "../commands";
-import { BACKEND_FLAG_OPTIONS, EXIT, UsageError, parseFlags, type CliIO } from "../io";
-import { applyFlags, readVaultSettings } from "../vault-settings";
+import { BACKEND_FLAG_OPTIONS, EXIT, parseFlags, type CliIO } from "../io";
+import { applyFlags} from "../vault-settings";
 import { createMcpServer } from "./server";
 import { McpSession } from "./session";
+import { existingVaultRoot, settingsWithWarnings } from "../vault-root";
 
 export { MCP_USAGE } from "./usage";
 
@@ -30,11 +29,8 @@ function parse(argv: readonly string[]) {
 
 export async function runMcpCommand(argv: readonly string[], io: CliIO, context: CommandContext = {}): Promise<number> {
   const { values } = parse(argv);
-  if (!values.vault) throw new UsageError("--vault <dir> is required.");
-  const vaultRoot = resolve(io.cwd, values.vault);
-  if (!(await stat(vaultRoot).catch(() => null))?.isDirectory()) throw new UsageError(`The vault folder ${vaultRoot} does not exist.`);
-  const loaded = await readVaultSettings(vaultRoot);
-  for (const warning of loaded.warnings) io.stderr(`Warning: ${warning}\n`);
+  const vaultRoot = await existingVaultRoot(values.vault, io);
+  const loaded = await settingsWithWarnings(vaultRoot, io);
   const session = new McpSession({
     vaultRoot,
     io,

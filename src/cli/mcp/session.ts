@@ -11,13 +11,13 @@ import { createNodeFetch } from "../../providers/transports/node-fetch";
 import { ProposalStore } from "../../proposals/proposal-store";
 import type { Settings } from "../../settings/schema";
 import { NodeVault } from "../../vault/node-vault";
-import { nodeWriteContext } from "../../node/write-context";
 import type { WriteContext } from "../../write/apply";
 import { openIndexIn, type OpenedIndex } from "../open-index";
 import { envSecrets } from "../env-secrets";
 import type { CliIO } from "../io";
 import { recoverVault } from "../recovery";
 import { applyFlags, readVaultSettings, type ProviderFlags } from "../vault-settings";
+import { cliWriteContext } from "../vault-root";
 
 export interface SessionOptions {
   readonly vaultRoot: string;
@@ -40,7 +40,7 @@ export class McpSession {
 
   constructor(readonly options: SessionOptions) {
     this.vault = new NodeVault(options.vaultRoot);
-    this.write = nodeWriteContext(options.vaultRoot, { kind: "cli", env: options.io.env, notify: (line) => options.io.stderr(`${line}\n`) });
+    this.write = cliWriteContext(options.vaultRoot, options.io);
     this.proposals = new ProposalStore(this.write.store);
   }
 
