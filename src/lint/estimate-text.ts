@@ -35,6 +35,7 @@ export function notCheckedParts(m: ModelCheckSummary): string[] {
   const parts: string[] = [];
   if (m.unreadable > 0) parts.push(`${m.unreadable} unreadable (asked again next time)`);
   if (m.unverified > 0) parts.push(`${m.unverified} not checked: no quote on the pages (asked again next time)`);
+  if (m.tooLong > 0) parts.push(`${m.tooLong} not checked: the pages did not fit the model's context window (asked again next time)${m.tooLongReason ? `: ${m.tooLongReason}` : ""}`);
   if (m.unchecked > 0) parts.push(`${m.unchecked} not reached`);
   return parts;
 }

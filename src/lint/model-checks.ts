@@ -7,8 +7,10 @@
  * or at its deadline. Every request's reply is capped at the output the estimate reserves
  * (`REPLY_TOKENS`, as the run's `maxOutputTokens`), so only the input estimate can be off. Verdicts
  * are cached by both pages' content hashes, so a second lint asks only about pairs that changed;
- * only a verdict the model really gave is cached: an unreadable reply, and one that names
- * contradictions none of whose quotes are on the pages (unverified), is asked again next time.
+ * only a verdict the model really gave is cached: an unreadable reply, one that names
+ * contradictions none of whose quotes are on the pages (unverified), and a pair whose prompt the
+ * server did not read whole (too long), is asked again next time. Every pair to check ends in one
+ * of checked, unreadable, unverified, too long or not reached, and the counts add up.
  * Each pair is its own structured request (`provider.ask`), not a question to the chat path.
  * Contradictions go into the contradictions record (lint lists them from there, with their
  * lifecycle) as a run of the write path — journaled, in the history, undone like any run; likely
@@ -78,6 +80,14 @@ export interface ModelCheckSummary extends ModelCheckEstimate {
    * asked next time) — never "checked, nothing found".
    */
   readonly unverified: number;
+  /**
+   * Pairs whose prompt the server did not read whole (cut, or refused for its size) even packed
+   * again by what it counted: skipped, not cached, asked next time; the run goes on with the others
+   * (each is sized by the count learned). `tooLongReason` says why, with what to change.
+   */
+  readonly tooLong: number;
+  /** Why the first pair counted in `tooLong` was skipped (the backend's own advice); null when none was. */
+  readonly tooLongReason: string | null;
   /** Planned pairs not sent: the budget or the cost limit was reached, or the run stopped. */
   readonly unchecked: number;
   /**
@@ -177,7 +187,7 @@ function verified(pair: PagePair, contradictions: readonly { first: string; seco
 }
 
 /** What one pair's questioning came to: a verdict to cache, or why there is none. */
-type PairOutcome = { readonly verdict: PairVerdict } | { readonly verdict: null; readonly why: "unreadable" | "unverified" };
+type PairOutcome = { readonly verdict: PairVerdict } | { readonly verdict: null; readonly why: "unreadable" | "unverified" } | { readonly verdict: null; readonly why: "tooLong"; readonly reason: string };
 
 /**
  * One pair: ask, read; a reply that cannot be read is asked again once with what was wrong, if
@@ -195,6 +205,10 @@ async function checkPair(pair: PagePair, send: (note: string | undefined) => Pro
     } catch (thrown) {
       const error = toSynapseError(thrown);
       if (error.kind === "schema" || error.kind === "refusal") break;
+      // The pages did not fit the window the server runs, even packed again by its count (the
+      // backend never re-sends one unchanged): this pair is skipped, with why, and the next pairs
+      // are sized by what was learned.
+      if (error.kind === "context") return { verdict: null, why: "tooLong", reason: error.message };
       throw error;
     }
     if (!read.ok) {
@@ -238,7 +252,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     },
   });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, unchecked: 0, recordedRun: null };
+  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, tooLong: 0, tooLongReason: null, unchecked: 0, recordedRun: null };
   const findings: Finding[] = [];
   const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
   let cache: PairCache | null = null;
@@ -310,7 +324,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       outputTokens,
       costUsd: estimateCost(model, inputTokens, outputTokens, settings.prices),
     };
-    summary = { ...estimate, checked: 0, unreadable: 0, unverified: 0, unchecked: toCheck.length, recordedRun: null };
+    summary = { ...estimate, checked: 0, unreadable: 0, unverified: 0, tooLong: 0, tooLongReason: null, unchecked: toCheck.length, recordedRun: null };
     if (options.confirm && !(await options.confirm(estimate))) return { summary, findings, usage: usage(), error: null };
 
     // What was really spent, plus what the next request is expected to cost, must stay within the
@@ -340,6 +354,8 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
       if (outcome.verdict) {
         cache.set(p.key, outcome.verdict);
         summary = { ...summary, checked: summary.checked + 1, unchecked: summary.unchecked - 1 };
+      } else if (outcome.why === "tooLong") {
+        summary = { ...summary, tooLong: summary.tooLong + 1, tooLongReason: summary.tooLongReason ?? outcome.reason, unchecked: summary.unchecked - 1 };
       } else {
         summary = { ...summary, [outcome.why]: summary[outcome.why] + 1, unchecked: summary.unchecked - 1 };
       }

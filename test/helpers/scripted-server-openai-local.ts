@@ -11,7 +11,10 @@
  *   tokens to keep from the initial prompt is greater than the context length …").
  * - vLLM: `GET /v1/models` gives `max_model_len` per model; prompt plus `max_tokens` beyond it is a
  *   400 "This model's maximum context length is M tokens. However, you requested T tokens …".
- * - Ollama's /v1: `POST /api/show` answers with `model_info` (how a client tells it is Ollama).
+ * - Ollama's /v1: `POST /api/show` answers with `model_info` (how a client tells it is Ollama), the
+ *   model's own length; requests run in Ollama's default window (4,096 tokens, or what
+ *   OLLAMA_CONTEXT_LENGTH says: `runningWindow`) whatever the model could hold, and a longer prompt
+ *   is cut from the start with no error, `usage.prompt_tokens` reporting the tokens kept.
  *
  * A token is four characters of the messages here (`charsPerToken`), a little under the client's
  * own estimate; a completion's `usage.prompt_tokens` is that count, as the real servers report theirs.
@@ -29,7 +32,14 @@ export interface LocalOpenAIServer {
   readonly notLoaded?: boolean;
   /** Characters of the messages per token the server counts (default 4; fewer for a dense script). */
   readonly charsPerToken?: number;
+  /** Ollama's /v1: the window every request runs in (OLLAMA_CONTEXT_LENGTH; default 4,096), whatever `contextSize` the model has. */
+  readonly runningWindow?: number;
 }
+
+/** What Ollama's /v1 runs a request in when OLLAMA_CONTEXT_LENGTH is not set. */
+const OLLAMA_DEFAULT_WINDOW = 4096;
+/** Ollama keeps a few tokens of room when it cuts a prompt to its window. */
+const CUT_ROOM = 16;
 
 interface ChatBody {
   messages?: { content?: unknown }[];
@@ -41,6 +51,22 @@ export function promptTokensOf(request: RecordedRequest, charsPerToken = 4): num
   const body = (request.body ?? {}) as ChatBody;
   const chars = (body.messages ?? []).reduce((n, m) => n + (typeof m.content === "string" ? m.content.length : 0), 0);
   return Math.ceil(chars / charsPerToken);
+}
+
+/**
+ * The prompt tokens the server read, recorded on the request (its count, the window it ran in,
+ * whether its start was dropped): Ollama's /v1 cuts a prompt longer than its window and reports
+ * what it kept; the other servers refuse such a prompt (`refuseOversized`) and read the rest whole.
+ */
+export function readPrompt(server: LocalOpenAIServer, request: RecordedRequest): number {
+  const tokens = promptTokensOf(request, server.charsPerToken);
+  request.promptTokens = tokens;
+  if (server.kind !== "ollama") return tokens;
+  const window = server.runningWindow ?? Math.min(server.contextSize, OLLAMA_DEFAULT_WINDOW);
+  request.numCtx = window;
+  request.promptCut = tokens > window;
+  request.promptEvalCount = request.promptCut ? window - CUT_ROOM : tokens;
+  return request.promptEvalCount;
 }
 
 /** The server's refusal of a chat request too long for its window, sent; false when it fits. */

@@ -4,7 +4,7 @@
  * its refusal of a request too long for the window (scripted-server-openai-local.ts).
  */
 import type { ServerResponse } from "node:http";
-import { modelListExtras, promptTokensOf, refuseOversized, serveWindowEndpoint } from "./scripted-server-openai-local";
+import { modelListExtras, readPrompt, refuseOversized, serveWindowEndpoint } from "./scripted-server-openai-local";
 import { chunksOf, cutJson, defaultMessage, jsonResponse, usageOf, writeCut, type RecordedRequest, type RenderContext, type Renderer, type Reply } from "./scripted-server";
 
 interface ChatBody {
@@ -81,8 +81,8 @@ export const renderOpenAI: Renderer = {
         const reasoning = thinkingOff(request) ? undefined : reply.reasoning;
         // Servers count every generated token, thinking included, as completion tokens.
         const scripted = reply.usage ?? (reasoning ? { input: usageOf(reply).input, output: Math.ceil((reasoning.length + reply.text.length) / 4) } : usageOf(reply));
-        // A local server reports the prompt as it counted it.
-        const usage = ctx.localServer ? { ...scripted, input: promptTokensOf(request, ctx.localServer.charsPerToken) } : scripted;
+        // A local server reports the prompt as it counted it (Ollama's /v1: what it kept of it).
+        const usage = ctx.localServer ? { ...scripted, input: readPrompt(ctx.localServer, request) } : scripted;
         // With a prompt cache, the prompt is counted from the request and its cached prefix reported (OpenAI's automatic caching).
         const cache = ctx.promptCache?.openai(request.body);
         const counted = cache ? { input: cache.prompt, output: usage.output, cached: cache.cached } : usage;

@@ -79,13 +79,13 @@ export interface RecordedRequest {
   aborted: boolean;
   /** The scripted reply used, for model calls. */
   reply: Reply | null;
-  /** Ollama: the prompt's tokens as the server counted them, before any cut. */
+  /** Ollama and local OpenAI-compatible servers: the prompt's tokens as the server counted them, before any cut. */
   promptTokens?: number;
-  /** Ollama: the context window the request ran in (its num_ctx, else the server's default). */
+  /** Ollama (and its /v1): the context window the request ran in (its num_ctx, else the server's default). */
   numCtx?: number;
-  /** Ollama: the prompt did not fit `numCtx` and its start was dropped. */
+  /** Ollama (and its /v1): the prompt did not fit `numCtx` and its start was dropped. */
   promptCut?: boolean;
-  /** Ollama: the prompt tokens the reply reports (`prompt_eval_count`): those the model read. */
+  /** Ollama (and its /v1): the prompt tokens the reply reports (`prompt_eval_count`, `usage.prompt_tokens`): those the model read. */
   promptEvalCount?: number;
 }
 

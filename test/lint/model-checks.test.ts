@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SynapseError } from "../../src/core/errors";
 import type { InferenceProvider } from "../../src/core/provider";
 import type { Message } from "../../src/core/schemas";
 import { runLint, type LintDeps } from "../../src/lint/run-lint";
@@ -281,6 +282,26 @@ describe("lint's model checks (fake backend)", () => {
     const refused = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), remote, { localOnly: true }), { modelChecks: true });
     expect(refused.error?.kind).toBe("perimeter");
     expect(remote.calls).toHaveLength(0);
+  });
+
+  it("skips a pair whose prompt the server did not read whole, with why, and goes on: every pair in one bucket", async () => {
+    const cutOnce = new FakeModel((messages, call) => {
+      if (call === 1) throw new SynapseError("context", 'The OpenAI-compatible server read only 4080 of the prompt\'s ~5200 tokens. Set "Context window" to the window the server runs.');
+      return adaJudge(messages, call);
+    });
+    const store = new MemoryStateStore();
+    const vault = new MemoryVault(wiki());
+    const report = await runLint(deps(vault, store, cutOnce), { modelChecks: true });
+    expect(report.error).toBeNull();
+    const m = report.modelChecks!;
+    expect(m).toMatchObject({ toCheck: 4, checked: 3, tooLong: 1, unchecked: 0 });
+    expect(m.checked + m.unreadable + m.unverified + m.tooLong + m.unchecked).toBe(m.toCheck);
+    expect(m.tooLongReason).toMatch(/read only 4080/);
+    expect(humanLintReport(report, false)).toMatch(/1 not checked: the pages did not fit the model's context window \(asked again next time\): The OpenAI-compatible server read only 4080/);
+    // Not cached: the next lint asks about it again, and only it.
+    const next = new FakeModel(adaJudge);
+    await runLint(deps(vault, store, next), { modelChecks: true });
+    expect(next.calls).toHaveLength(1);
   });
 
   it("a provider failure midway keeps what was learnt and reports the error", async () => {

@@ -70,3 +70,36 @@ describe("a 5,000-token note through llama-server with a 4,096-token window", ()
     }
   });
 });
+
+/**
+ * Ollama's /v1 cuts a prompt longer than its window with no error (scripted so), so "no prompt
+ * cut" is what the server read, not only what it did not refuse.
+ */
+describe("a 5,000-token note through Ollama's /v1", () => {
+  it("ingests whole with OLLAMA_CONTEXT_LENGTH at 8,192 and \"Context window\" set to the same, no prompt cut", async () => {
+    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: { kind: "ollama", contextSize: 32768, runningWindow: 8192 } });
+    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
+    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL, profile: { contextWindow: 8192 } })), OPTIONS, run);
+    expect(result.error).toBeNull();
+    expect(result.converged).toBe(true);
+    const calls = server.modelRequests();
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.promptTokens).toBeGreaterThan(5000);
+    for (const call of calls) expect(call.promptCut).toBe(false);
+  });
+
+  it("ingests the note's best parts in Ollama's default window with the default settings, no prompt cut", async () => {
+    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: { kind: "ollama", contextSize: 32768 } });
+    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
+    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL })), OPTIONS, run);
+    expect(result.error).toBeNull();
+    expect(result.converged).toBe(true);
+    const calls = server.modelRequests();
+    expect(calls).toHaveLength(2);
+    expect((calls[0]!.body as { messages: { content: string }[] }).messages[1]!.content).toContain('shown in parts: "[…]" marks what was left out');
+    for (const call of calls) {
+      expect(call.promptCut).toBe(false);
+      expect(call.promptTokens! + (call.body as { max_tokens: number }).max_tokens).toBeLessThanOrEqual(4096);
+    }
+  });
+});

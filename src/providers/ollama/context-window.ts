@@ -5,16 +5,16 @@
  * schema go first — with no error. So every request asks for a window sized to it: its prompt and
  * its reply, rounded up, within the model's own limit and the "Context window" setting (the window
  * costs memory). A reply whose reported prompt size (`prompt_eval_count`, which counts cached
- * tokens too) falls well short of the prompt sent was cut all the same, and is its own failure.
+ * tokens too) falls well short of the prompt sent, or fills the window, was cut all the same, and
+ * is its own failure (../prompt-read.ts judges the count; the words for it are here).
  */
 import { SynapseError } from "../../core/errors";
+import { outgrown, type PromptOf } from "../prompt-read";
 
 /** Windows are asked for in steps of this many tokens, so nearby requests share one (Ollama reloads the model when num_ctx changes). */
 export const WINDOW_STEP = 1024;
 /** A reply keeps at least this much room, or the request is refused before it is sent. */
 export const MIN_REPLY_TOKENS = 256;
-/** Below this share of the estimate, the server's count means part of the prompt was dropped. */
-const CUT_SHARE = 0.8;
 
 /** The largest window a request may ask for: the setting, within the model's own (0: not known). */
 export function windowCeiling(setting: number, modelContext: number): number {
@@ -44,45 +44,6 @@ export function planWindow(promptTokens: number, outputLimit: number, ceiling: n
   return { numCtx, numPredict };
 }
 
-/** True when the server read clearly less of the prompt than was sent (an absent count proves nothing). */
-export function promptWasCut(reportedPromptTokens: number | null | undefined, estimatedPromptTokens: number): boolean {
-  return typeof reportedPromptTokens === "number" && reportedPromptTokens > 0 && reportedPromptTokens < estimatedPromptTokens * CUT_SHARE;
-}
-
-/**
- * Room below the window within which a reported prompt counts as filling it. Ollama reports a
- * prompt that fills the whole window only when it cut one to fit; a prompt that really took that
- * much would leave its reply no room anyway.
- */
-const FULL_WINDOW_ROOM = 64;
-
-/**
- * Whether the prompt filled the window it ran in: a note that takes more tokens than the estimate
- * (a dense script, a model with a small vocabulary) outgrows the window asked for, and Ollama cuts
- * it with no error and reports about the window's size — above the estimate, so `promptWasCut`
- * cannot see it.
- */
-export function promptFilledWindow(reportedPromptTokens: number | null | undefined, numCtx: number): boolean {
-  return typeof reportedPromptTokens === "number" && reportedPromptTokens >= numCtx - FULL_WINDOW_ROOM;
-}
-
-/**
- * A prompt that filled its window counts more than the window, by an amount the server does not
- * say: it is taken to count at least this much more than it reported, so that what is packed again
- * by it is not cut a second time for a few tokens.
- */
-const FILLED_MARGIN = 1.15;
-
-/** What a prompt that filled its window is taken to count at least. */
-export function filledWindowFloor(reported: number): number {
-  return Math.ceil(reported * FILLED_MARGIN);
-}
-
-const OUTGROWN = Symbol.for("synapse.windowOutgrown");
-
-/** What the cut prompt carried: a note to ingest, or a question and its passages (the advice differs). */
-export type PromptOf = "note" | "question";
-
 /** The failure for a prompt that outgrew its window: its start (the instructions) was cut. */
 export function promptFilledWindowError(reported: number, estimated: number, numCtx: number, of: PromptOf = "note"): SynapseError {
   const what = of === "note" ? "the note takes" : "the question and its passages take";
@@ -91,17 +52,13 @@ export function promptFilledWindowError(reported: number, estimated: number, num
     of === "note"
       ? `Raise "Context window" under Local: Ollama if the machine has the memory, or ingest a shorter note, or split it.`
       : `Ask again: Synapse now sizes questions by what Ollama counted and sends fewer passages; or raise "Context window" under Local: Ollama if the machine has the memory.`;
-  const error = new SynapseError(
-    "context",
-    `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): ${what} more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and ${unused}. ${advice}`,
+  return outgrown(
+    new SynapseError(
+      "context",
+      `Ollama counted the prompt at ${reported} tokens, the whole ${numCtx}-token window asked for (Synapse estimated ~${estimated}): ${what} more tokens than estimated for this model, so Ollama cut the start of the prompt (the instructions) and ${unused}. ${advice}`,
+    ),
+    numCtx,
   );
-  Object.defineProperty(error, OUTGROWN, { value: numCtx });
-  return error;
-}
-
-/** Whether the failure is a prompt that outgrew the window it was sized for (a larger one may hold it). */
-export function isWindowOutgrown(error: unknown): boolean {
-  return SynapseError.isInstance(error) && OUTGROWN in error;
 }
 
 /** The failure for a cut prompt: never an output-limit raise, never re-sent as it was. */

@@ -25,9 +25,10 @@ import type { RunLogger } from "../../core/log";
 import type { OllamaConnect, RequestBinding } from "./client";
 import { OllamaEmbedReply, OllamaShowReply, contextLengthOf, type OllamaShowReply as ShowReply } from "./envelope";
 import { mapOllamaError } from "./errors";
-import { filledWindowFloor, isWindowOutgrown, planWindow, promptCutError, promptFilledWindow, promptFilledWindowError, promptWasCut, windowCeiling, WINDOW_STEP, type PromptOf, type WindowPlan } from "./context-window";
+import { planWindow, promptCutError, promptFilledWindowError, windowCeiling, WINDOW_STEP, type WindowPlan } from "./context-window";
+import { checkPromptRead, isWindowOutgrown, type PromptOf, type SentPrompt } from "../prompt-read";
 import { streamAnswer, usageOf } from "./answer-stream";
-import { textTokens, windowTokens } from "../../core/window-tokens";
+import { windowTokens } from "../../core/window-tokens";
 import { stepOutputLimit, type OutputStep } from "./step-output";
 import { planEmbedding } from "./embed-window";
 import { streamedReply } from "./stream-reply";
@@ -314,19 +315,12 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
     return fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, output, attempt);
   }
 
-  /**
-   * Throws when the server did not read the whole prompt: read clearly less than was sent (a window
-   * smaller than asked for), or filled the window asked for (a prompt that counts more than measured;
-   * the calibration then learns at least that count, with a margin, for what is sent next).
-   * Otherwise what the server counted sizes the next requests' windows and packing (token-calibration.ts).
-   */
-  private checkPromptRead(counted: number | null | undefined, sent: Pick<PackedPrompt, "prompt" | "estimated">, window: WindowPlan, of: PromptOf = "note"): void {
-    if (promptWasCut(counted, sent.estimated)) throw promptCutError(counted ?? 0, sent.estimated, window.numCtx, of);
-    if (promptFilledWindow(counted, window.numCtx)) {
-      this.calibration.observeAtLeast(textTokens(sent.prompt), filledWindowFloor(counted ?? 0));
-      throw promptFilledWindowError(counted ?? 0, sent.estimated, window.numCtx, of);
-    }
-    this.calibration.observe(textTokens(sent.prompt), counted);
+  /** Throws when the server did not read the whole prompt (../prompt-read.ts); its count calibrates the next requests. */
+  private checkPromptRead(counted: number | null | undefined, sent: SentPrompt, window: WindowPlan, of: PromptOf = "note"): void {
+    checkPromptRead(counted, sent, window.numCtx, this.calibration, {
+      cut: (reported) => promptCutError(reported, sent.estimated, window.numCtx, of),
+      filled: (reported) => promptFilledWindowError(reported, sent.estimated, window.numCtx, of),
+    });
   }
 
   /** What the server was seen to count per token of the window measure, for the query's packing. */

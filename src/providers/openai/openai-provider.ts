@@ -3,7 +3,9 @@
  * whatever `baseURL` says. Structured output asks for `response_format: json_schema` (strict);
  * servers differ, so when one rejects it the adapter remembers and falls back to the schema in the
  * prompt, and every reply goes through tolerant parsing (fences, leading prose) and zod.
- * `message.refusal` is a refusal.
+ * `message.refusal` is a refusal. A local server's count of the prompt (`usage.prompt_tokens`, on
+ * the last chunk of a stream) is judged as Ollama's is (../prompt-read.ts): Ollama's /v1 cuts a
+ * prompt longer than its window with no error, and only the count tells.
  */
 import type OpenAI from "openai";
 import type { z } from "zod";
@@ -19,15 +21,17 @@ import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, isTruncated, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { textTokens, windowTokens } from "../../core/window-tokens";
 import type { ReportedWindow } from "./context-probe";
-import { fitOutput, refusedPromptTokens, resolveWindow, windowAdvice, type WindowInUse } from "./context-window";
+import { capitalised, fitOutput, promptCutError, promptFilledWindowError, refusedPromptTokens, resolveWindow, windowAdvice, type WindowInUse } from "./context-window";
+import { checkPromptRead, isWindowOutgrown, type PromptOf, type SentPrompt } from "../prompt-read";
 import { parseReply } from "../../core/json-repair";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
 import { analysisRequest, oneOffRequest, pagesRequest, type StructuredRequest } from "../structured-request";
 import type { RetryPolicy } from "../retry";
 import { mapSdkError, sdkErrorClasses } from "../sdk-errors";
 import { openaiSdk } from "./sdk";
-import { OpenAIChunk, OpenAICompletion, OpenAIEmbeddingReply, tokenUsageOf } from "./envelope";
+import { OpenAICompletion, OpenAIEmbeddingReply, tokenUsageOf } from "./envelope";
 import { streamedCompletion } from "./stream-completion";
+import { answerParts, refusalError } from "./answer-stream";
 import { reasoningSwitch } from "./reasoning-switch";
 import type { EmbeddingProvider } from "../embedding";
 import { fitPrompt, replyReserve, type PromptMeasure } from "../prompt-fit";
@@ -160,10 +164,12 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
   private async *chatWithinWindow(run: RunContext, prompt: string, all: readonly Message[]): AsyncGenerator<string> {
     const window = await this.contextWindow();
     const maxTokens = fitOutput(this.measure().tokens(prompt), chatOutputLimit(this.config.maxTokens, run), window, this.config.model);
+    const sent = { prompt, estimated: estimateTokens(prompt) };
     yield* streamWithPolicy(this.call, run, {
       prompt,
       mapError: (error) => this.mapError(error),
-      open: (signal) => this.streamChat(signal, all, maxTokens),
+      // Read whole, or the answer's own failure, told once it has streamed (what was shown stays shown).
+      open: (signal) => this.streamChat(signal, all, maxTokens, (counted) => this.checkPromptRead(counted, sent, window, "question")),
     });
   }
 
@@ -222,9 +228,12 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     };
   }
 
-  /** `fixedLimit`: one request at that output limit, with no raise after a cut-off reply. */
-  /** `resent`: this is the one re-send after the server refused the prompt and said what it counted. */
-  private async structured<T>(run: RunContext, whole: StructuredRequest<T>, fixedLimit?: number, resent = false): Promise<T> {
+  /**
+   * `fixedLimit`: one request at that output limit, with no raise after a cut-off reply.
+   * `previous`: this is the one re-send after the server refused or cut the prompt and said what it
+   * counted (the prompt sent then, and how it failed).
+   */
+  private async structured<T>(run: RunContext, whole: StructuredRequest<T>, fixedLimit?: number, previous?: { readonly prompt: string; readonly error: unknown }): Promise<T> {
     const { what } = whole;
     const window = await this.contextWindow();
     // The note packed within the window, less its reply's share (prompt-fit.ts); a window not known packs nothing.
@@ -234,11 +243,13 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     const promptTokens = this.measure().tokens(prompt);
     // First, so a prompt too long for the window is refused with the window's own advice.
     fitOutput(promptTokens, 0, window, this.config.model);
+    // A cut prompt packing cannot change would be cut again: never the same request twice.
+    if (previous && isWindowOutgrown(previous.error) && prompt === previous.prompt) throw previous.error;
     checkCapabilities(this.capabilities(), "The OpenAI-compatible server", { inputTokens: estimateTokens(prompt) });
     const attempt = async (stepLimit: number) => {
       const limit = fitOutput(promptTokens, stepLimit, window, this.config.model);
       try {
-        return await this.send(run, request, limit);
+        return await this.send(run, request, limit, window);
       } catch (error) {
         // Cut off where the window ends: a raised limit would be lowered to the same room again.
         if (limit !== stepLimit && isTruncated(error)) {
@@ -250,22 +261,27 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     try {
       return await (fixedLimit !== undefined ? attempt(fixedLimit) : withOutputLimit(run, this.output, attempt));
     } catch (error) {
-      // Refused as too long, with the server's own count: sized and packed again by it, once (not the same request).
-      if (resent || window.tokens <= 0 || !this.learnFromRefusal(error, textTokens(prompt))) throw error;
+      // Refused as too long, or cut for filling the window, with the server's own count: sized and
+      // packed again by it, once (not the same request).
+      if (previous || window.tokens <= 0 || !this.learnedFrom(error, textTokens(prompt))) throw error;
       run.progress?.({ type: "activity", message: `The OpenAI-compatible server counted more prompt tokens than estimated; sending ${what} again within its ${window.tokens}-token context window.` });
-      return this.structured(run, whole, fixedLimit, true);
+      return this.structured(run, whole, fixedLimit, { prompt, error });
     }
   }
 
-  /** Whether a refusal for size named the prompt's count and that raised the calibration. */
-  private learnFromRefusal(error: unknown, estimate: number): boolean {
+  /**
+   * Whether the failure taught the calibration the prompt's count: a cut for filling the window
+   * (the count was learned when it was judged), or a refusal for size that named the count and raised it.
+   */
+  private learnedFrom(error: unknown, estimate: number): boolean {
+    if (isWindowOutgrown(error)) return true;
     if (!SynapseError.isInstance(error) || error.kind !== "context") return false;
     const before = this.calibration.ratio;
     this.calibration.observe(estimate, refusedPromptTokens(error.message));
     return this.calibration.ratio > before;
   }
 
-  private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number): Promise<T> {
+  private send<T>(run: RunContext, request: StructuredRequest<T>, limit: number, window: WindowInUse): Promise<T> {
     const { operation, pair, schema, replySchema, what, schemaName } = request;
     const prompt = promptText(pair);
     return callWithPolicy(this.call, run, {
@@ -295,12 +311,32 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
           }
         }
         const raw = await streamedCompletion(stream, received);
-        // What the server counted sizes the next requests and their packing (token-calibration.ts).
-        this.calibration.observe(textTokens(prompt), raw.usage?.prompt_tokens);
         const usage = raw.usage ? tokenUsageOf(raw.usage) : null;
         return { raw, usage, replyText: raw.choices[0]?.message.content ?? "" };
       },
-      interpret: (raw) => interpretCompletion(raw, replySchema, what, limit),
+      interpret: (raw) => {
+        // A cut prompt lost its instructions: whatever came back is not an answer to them.
+        this.checkPromptRead(raw.usage?.prompt_tokens, { prompt, estimated: estimateTokens(prompt) }, window, "note");
+        return interpretCompletion(raw, replySchema, what, limit);
+      },
+    });
+  }
+
+  /**
+   * The count of a local runtime (llama-server, LM Studio, vLLM, Ollama's /v1: a server that said
+   * what it is when asked for its window, on this machine or another of the network) is judged
+   * (../prompt-read.ts): it may have cut the prompt. A hosted API, or a proxy in front of one,
+   * refuses a prompt too long for the model and never cuts one, and its count may fall well below
+   * the estimate for its own reasons (a tokenizer that packs tighter): there it only calibrates.
+   */
+  private checkPromptRead(counted: number | null | undefined, sent: SentPrompt, window: WindowInUse, of: PromptOf): void {
+    if (this.reported === null) {
+      this.calibration.observe(textTokens(sent.prompt), counted);
+      return;
+    }
+    checkPromptRead(counted, sent, window.tokens, this.calibration, {
+      cut: (reported) => promptCutError(reported, sent.estimated, window, of),
+      filled: (reported) => promptFilledWindowError(reported, sent.estimated, window, of),
     });
   }
 
@@ -324,7 +360,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     return { maxRetries: 0, timeout: Math.max(this.call.requestTimeoutMs, this.call.firstTokenTimeoutMs) };
   }
 
-  private async *streamChat(signal: AbortSignal, messages: readonly Message[], maxTokens: number): AsyncGenerator<StreamPart> {
+  private async *streamChat(signal: AbortSignal, messages: readonly Message[], maxTokens: number, readCount: (counted: number | null | undefined) => void): AsyncGenerator<StreamPart> {
     const client = await this.config.streamingClient();
     const stream = await client.chat.completions.create(
       {
@@ -333,35 +369,13 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
         ...(maxTokens > 0 ? { [this.config.maxTokensField]: maxTokens } : {}),
         messages: [...messages],
         stream: true,
+        // The usage (and the prompt's count, which tells a cut prompt) comes only when asked for.
         stream_options: { include_usage: true },
       } as unknown as OpenAI.ChatCompletionCreateParamsStreaming,
       { signal, ...this.sdkOptions() },
     );
-    let finished = false;
-    let refusal = "";
-    for await (const raw of stream) {
-      const parsed = OpenAIChunk.safeParse(raw);
-      if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "a stream chunk without choices");
-      const chunk = parsed.data;
-      for (const choice of chunk.choices ?? []) {
-        if (choice.delta?.content) yield { type: "text", text: choice.delta.content };
-        else if (choice.delta?.reasoning_content || choice.delta?.reasoning) yield { type: "thinking", text: choice.delta.reasoning_content ?? choice.delta.reasoning ?? "" };
-        if (choice.delta?.refusal) refusal += choice.delta.refusal;
-        if (choice.finish_reason) finished = true;
-      }
-      if (chunk.usage) yield { type: "usage", usage: tokenUsageOf(chunk.usage) };
-    }
-    if (refusal) throw refusalError(refusal);
-    if (!finished) throw new SynapseError("transport", "The OpenAI-compatible stream ended before the reply was complete; try again.");
+    yield* answerParts(stream, readCount);
   }
-}
-
-function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function refusalError(text: string): SynapseError {
-  return new SynapseError("refusal", `The model declined to answer ("${text.slice(0, 160)}"); the note may touch a topic it will not write about.`);
 }
 
 /** A completion envelope into the requested value: refusal, or JSON content parsed tolerantly. */

@@ -5,7 +5,8 @@
  * Found by the llama.cpp runtime suite (test/llama/cli.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { promptFilledWindow, promptFilledWindowError, promptWasCut } from "../../../src/providers/ollama/context-window";
+import { promptFilledWindowError } from "../../../src/providers/ollama/context-window";
+import { promptFilledWindow, promptWasCut } from "../../../src/providers/prompt-read";
 
 describe("a prompt that filled its Ollama window", () => {
   it("is seen when the reported count reaches the window, though it is above the estimate", () => {
