@@ -38,6 +38,8 @@ import type { Finding } from "./types";
 
 export interface ModelCheckEstimate {
   readonly model: string | null;
+  /** The backend runs on this computer: without a price its calls are free, not of unknown cost. */
+  readonly isLocal: boolean;
   /** Candidate pairs in the wiki. */
   readonly pairs: number;
   /** Pairs whose verdict is cached (no call). */
@@ -238,9 +240,9 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     },
   });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, unchecked: 0, recordedRun: null };
+  let summary: ModelCheckSummary = { model: caps.model, isLocal: caps.isLocal, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, unchecked: 0, recordedRun: null };
   const findings: Finding[] = [];
-  const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
+  const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), ...(caps.isLocal ? { local: true } : {}) });
   let cache: PairCache | null = null;
   let planned: Planned[] = [];
   try {
@@ -296,6 +298,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     const outputTokens = toCheck.length * REPLY_TOKENS;
     const estimate: ModelCheckEstimate = {
       model,
+      isLocal: caps.isLocal,
       pairs: planned.length,
       cached: planned.length - toCheck.length - overBudget - overCost,
       toCheck: toCheck.length,
