@@ -14,6 +14,7 @@
  * lifecycle) as a run of the write path — journaled, in the history, undone like any run; likely
  * duplicates become `duplicate` findings.
  */
+import { backendName } from "../core/backend-name";
 import { SynapseError, rephrased, summariseError, toSynapseError, type ErrorSummary } from "../core/errors";
 import { isExcluded, isShareablePage, Perimeter } from "../core/perimeter";
 import { estimateCost, runCost } from "../core/pricing";
@@ -247,8 +248,8 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
   let planned: Planned[] = [];
   try {
     if (caps.model === null) {
-      throw new SynapseError("capability", `The ${caps.name} backend has no language model; choose one under "Lint with" (or --provider) for the model checks.`, {
-        pluginMessage: `The ${caps.name} backend has no language model; choose one under "Lint with" in the settings for the model checks.`,
+      throw new SynapseError("capability", `The ${backendName(caps.name)} backend has no language model; choose one under "Lint with" (or --provider) for the model checks.`, {
+        pluginMessage: `The ${backendName(caps.name)} backend has no language model; choose one under "Lint with" in the settings for the model checks.`,
       });
     }
     const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });

@@ -6,7 +6,7 @@
  * complete goes through the plugin's review and the journal as one run. No Obsidian import: the
  * notices come in as a function, so this runs (and is tested) without them.
  */
-import { SynapseError, toSynapseError } from "../core/errors";
+import { messageOn, SynapseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { plural } from "../core/plural";
 import type { InferenceProvider } from "../core/provider";
@@ -196,7 +196,7 @@ export class BatchService {
       await this.publish();
       return outcome.record;
     } catch (error) {
-      this.deps.notify(`Synapse could not send the batch: ${toSynapseError(error, "config").message}`, [], 15000);
+      this.deps.notify(`Synapse could not send the batch: ${messageOn(toSynapseError(error, "config"), "plugin")}`, [], 15000);
       return null;
     }
   }
@@ -275,7 +275,7 @@ export class BatchService {
       await this.publish();
       this.deps.notify(`Batch ingests: ${lines.join(" ")}`, failed ? [{ label: "Retry failed", run: () => void this.collect({ retryFailed: true }) }] : [], 15000);
     } catch (error) {
-      this.deps.notify(`Synapse could not read the batch ingests: ${toSynapseError(error, "vault").message}`, [], 10000);
+      this.deps.notify(`Synapse could not read the batch ingests: ${messageOn(toSynapseError(error, "vault"), "plugin")}`, [], 10000);
     }
   }
 
@@ -307,7 +307,7 @@ export class BatchService {
     try {
       records = (await this.batches.list()).records.filter((r) => !isSettled(r) || (retryFailed && r.notes.some((n) => n.state === "failed")));
     } catch (error) {
-      this.deps.notify(`Synapse could not read the batch ingests: ${toSynapseError(error, "vault").message}`, [], 10000);
+      this.deps.notify(`Synapse could not read the batch ingests: ${messageOn(toSynapseError(error, "vault"), "plugin")}`, [], 10000);
       return;
     }
     if (records.length === 0) {
@@ -326,7 +326,7 @@ export class BatchService {
         const actions: NoticeAction[] = failed ? [{ label: "Retry failed", run: () => void this.collect({ retryFailed: true }) }] : [];
         this.deps.notify(collectedText(outcome), actions, failed ? 0 : 10000);
       } catch (error) {
-        this.deps.notify(`Synapse could not collect the batch from ${folderName(record.folder)}: ${toSynapseError(error, "unavailable").message}`, [], 15000);
+        this.deps.notify(`Synapse could not collect the batch from ${folderName(record.folder)}: ${messageOn(toSynapseError(error, "unavailable"), "plugin")}`, [], 15000);
       }
     }
   }

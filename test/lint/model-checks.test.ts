@@ -272,8 +272,8 @@ describe("lint's model checks (fake backend)", () => {
     const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), none), { modelChecks: true });
     expect(report.error).toEqual({
       kind: "capability",
-      message: 'The offline backend has no language model; choose one under "Lint with" (or --provider) for the model checks.',
-      pluginMessage: 'The offline backend has no language model; choose one under "Lint with" in the settings for the model checks.',
+      message: 'The Offline backend has no language model; choose one under "Lint with" (or --provider) for the model checks.',
+      pluginMessage: 'The Offline backend has no language model; choose one under "Lint with" in the settings for the model checks.',
     });
     expect(report.findings.length).toBeGreaterThan(0);
 
