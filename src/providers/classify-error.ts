@@ -99,6 +99,8 @@ export function envelopeError(provider: string, detail: string, setting: ServerS
 
 /** The connection failed before any HTTP status (refused, reset, DNS, cut stream). */
 export function connectionError(provider: string, where: string, setting: ServerSetting, cause?: unknown): SynapseError {
-  const say = (name: string) => `Could not reach ${provider} at ${where}; check that it is running and that ${name} is right.`;
+  // Mid-sentence, "The OpenAI-compatible server" reads "the OpenAI-compatible server".
+  const named = provider.replace(/^The /, "the ");
+  const say = (name: string) => `Could not reach ${named} at ${where}; check that it is running and that ${name} is right.`;
   return new SynapseError("transport", say(setting.cli), { pluginMessage: say(setting.plugin), ...(cause !== undefined ? { cause } : {}) });
 }

@@ -54,7 +54,7 @@ describe("a failure on each surface", () => {
       'Anthropic sent a reply that is not the expected format (no content in the reply); check that "Base URL" under API: Anthropic points at the right kind of server.',
     );
     expect(messageOn(connectionError("The OpenAI-compatible server", "http://127.0.0.1:1234/v1", OPENAI_URL_SETTING), "plugin")).toBe(
-      'Could not reach The OpenAI-compatible server at http://127.0.0.1:1234/v1; check that it is running and that "Base URL" under API: OpenAI-compatible is right.',
+      'Could not reach the OpenAI-compatible server at http://127.0.0.1:1234/v1; check that it is running and that "Base URL" under API: OpenAI-compatible is right.',
     );
   });
 

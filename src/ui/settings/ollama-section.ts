@@ -125,7 +125,7 @@ export function ollamaSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.ollama.contextWindow,
         (d, v) => (d.profiles.ollama.contextWindow = v),
       ),
-      testConnectionRow(ctx, "ollama", "the Ollama server", loaded),
+      testConnectionRow(ctx, "ollama", loaded),
     ],
   };
 }
