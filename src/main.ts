@@ -5,7 +5,7 @@
  * loaded on first use, so `onload` only registers and returns.
  */
 import { Notice, Platform, Plugin, type App, type PluginManifest } from "obsidian";
-import { ingestFolderOrBatch, registerBatches } from "./obsidian/batch-commands";
+import { ingestFolderOrBatch, registerBatches, showBatchesInStatusBar } from "./obsidian/batch-commands";
 import type { BatchService } from "./obsidian/batch-service";
 import { registerCommands } from "./obsidian/commands";
 import { PluginEnvironment } from "./obsidian/environment";
@@ -168,6 +168,7 @@ export default class SynapsePlugin extends Plugin {
     const status = new StatusBar(this.addStatusBarItem());
     indexStatus = this.addStatusBarItem();
     indexStatus.addClasses(["synapse-index-status", "synapse-status-idle"]);
+    showBatchesInStatusBar(this, batches);
     this.register(ingest.queue.subscribe((snapshot) => status.show(snapshot)));
     // One click only asks: a stray click on the status bar must not throw away a long run.
     this.registerDomEvent(status.element, "click", () => {

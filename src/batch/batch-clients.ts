@@ -10,6 +10,7 @@ import { anthropicClient, anthropicKey, anthropicUrl, openaiClient, openaiKey, o
 import { anthropicSdk } from "../providers/anthropic/sdk";
 import { openaiSdk } from "../providers/openai/sdk";
 import { mapSdkError, sdkErrorClasses } from "../providers/sdk-errors";
+import { ANTHROPIC_URL_SETTING, OPENAI_URL_SETTING } from "../providers/server-setting";
 import { anthropicBatches } from "./anthropic-batches";
 import type { BatchApi } from "./batch-api";
 import { openaiBatches } from "./openai-batches";
@@ -20,11 +21,11 @@ export function batchApi(provider: BatchProvider, env: ProviderEnvironment, tran
   if (provider === "anthropic") {
     const url = anthropicUrl(settings);
     const key = anthropicKey(env);
-    const context = { label: "Anthropic", model: settings.profiles.anthropic.model, where: displayUrl(url), secrets: [key] };
+    const context = { label: "Anthropic", model: settings.profiles.anthropic.model, where: displayUrl(url), secrets: [key], setting: ANTHROPIC_URL_SETTING };
     return anthropicBatches(() => anthropicClient(env, url, key, transport), (error) => mapSdkError(error, sdkErrorClasses(anthropicSdk.loaded), context));
   }
   const url = openaiUrl(settings);
   const key = openaiKey(env, url);
-  const context = { label: "The OpenAI-compatible server", model: settings.profiles.openai.model, where: displayUrl(url), secrets: key ? [key] : [] };
+  const context = { label: "The OpenAI-compatible server", model: settings.profiles.openai.model, where: displayUrl(url), secrets: key ? [key] : [], setting: OPENAI_URL_SETTING };
   return openaiBatches(() => openaiClient(env, url, key, transport), (error) => mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), context));
 }

@@ -30,7 +30,10 @@ export interface StepOutcome {
 }
 
 export async function startBatch(deps: BatchDeps, request: StartRequest): Promise<StepOutcome> {
-  if (!request.model) throw new SynapseError("config", "A batch needs a model; set one in the settings (or pass --model).");
+  if (!request.model) {
+    const section = request.provider === "anthropic" ? "API: Anthropic" : "API: OpenAI-compatible";
+    throw new SynapseError("config", "A batch needs a model; set one in the settings (or pass --model).", { pluginMessage: `A batch needs a model; set "Model" under ${section}.` });
+  }
   const notes: BatchRecord["notes"] = [];
   for (const path of request.notePaths) {
     const text = await deps.vault.read(path).catch(() => null);

@@ -42,7 +42,11 @@ export class BatchStore {
 
   async get(id: string): Promise<BatchRecord> {
     const text = await this.store.read(keyOf(id));
-    if (text === null) throw new SynapseError("input", `No batch "${id}" is recorded in this vault (synapse batch status lists them).`);
+    if (text === null) {
+      throw new SynapseError("input", `No batch "${id}" is recorded in this vault (synapse batch status lists them).`, {
+        pluginMessage: `No batch "${id}" is recorded in this vault any more ("Show batch ingest status" lists them).`,
+      });
+    }
     const parsed = parseRecord(text);
     if (!parsed) throw new SynapseError("vault", `The batch record "${id}" cannot be read (damaged, or written by a newer Synapse); it was left as it is.`);
     return parsed;

@@ -70,7 +70,7 @@ export function humanLintReport(report: LintReport, dryRun: boolean): string {
     for (const f of findings) {
       const id = contradictionId(f);
       lines.push(`  ${named(f.page)}: ${f.message}${id ? ` (id ${id})` : ""}`);
-      for (const fix of f.fixes) lines.push(`    fix${fix.safe ? " (safe)" : ""}: ${fix.label}`);
+      for (const fix of f.fixes) lines.push(`    fix${fix.safe ? " (safe)" : ""}: ${fix.label}${fix.detail ? `: ${fix.detail.charAt(0).toLowerCase()}${fix.detail.slice(1)}` : ""}`);
     }
   }
   if (report.findings.some((f) => f.check === "contradiction" && f.fixes.length > 0)) {

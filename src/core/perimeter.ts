@@ -3,6 +3,7 @@
  * provider whose `isLocal` is false, and notes in excluded folders never reach any provider.
  * Both checks run before anything is sent.
  */
+import { backendName } from "./backend-name";
 import { SynapseError } from "./errors";
 import { canonicalSource, normaliseVaultPath } from "./sources";
 import { nameKey } from "./unicode";
@@ -74,7 +75,7 @@ export class Perimeter {
     if (this.policy.localOnly && !caps.isLocal) {
       throw new SynapseError(
         "perimeter",
-        `Local-only mode is on (setting "Local-only mode") and the ${caps.name} provider sends notes off this machine; choose a local provider or turn local-only mode off.`,
+        `Local-only mode is on (setting "Local-only mode") and the ${backendName(caps.name)} backend sends notes off this machine; choose a local provider or turn local-only mode off.`,
       );
     }
   }

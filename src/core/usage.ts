@@ -40,16 +40,28 @@ export interface UsageSummary {
   readonly inputTokens: number;
   readonly outputTokens: number;
   readonly costUsd: number | null;
+  /**
+   * Every call counted here went to a backend on this computer (`isLocal`), so an unpriced run is
+   * free rather than of unknown cost. Absent: not known to be local.
+   */
+  readonly local?: boolean;
 }
 
 export const NO_USAGE: UsageSummary = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 
-/** Two operations' spending together; the cost is unknown (null) when either's is. */
+/**
+ * Two operations' spending together; the cost is unknown (null) when either's is. The sum is local
+ * when both are, a side that spent no tokens not counting (a lint run whose re-ingest fix ran on
+ * Ollama is free even though its model checks were skipped).
+ */
 export function addUsage(a: UsageSummary, b: UsageSummary): UsageSummary {
+  const spent = (u: UsageSummary) => u.inputTokens + u.outputTokens > 0;
+  const local = !spent(a) ? b.local : !spent(b) ? a.local : a.local === true && b.local === true;
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     costUsd: a.costUsd === null || b.costUsd === null ? null : a.costUsd + b.costUsd,
+    ...(local ? { local } : {}),
   };
 }
 

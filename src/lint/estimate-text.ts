@@ -1,24 +1,30 @@
-/** The model checks' estimate in one sentence, as the CLI prints it and the plugin's view shows it. */
+/**
+ * The model checks' estimate in one sentence, as the CLI prints it and the plugin's view shows it.
+ * A backend on this computer says "free (runs on this computer)" as every other surface does.
+ */
 import { plural } from "../core/plural";
-import { formatUsd } from "../core/cost-text";
+import { FREE_RUN, formatUsd } from "../core/cost-text";
+import type { UsageSummary } from "../core/usage";
 import type { ModelCheckEstimate, ModelCheckSummary } from "./model-checks";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
 /** What a lint run spent, for its report; empty when it spent nothing. */
-export function spentLine(usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null }): string {
+export function spentLine(usage: UsageSummary): string {
   if (usage.inputTokens + usage.outputTokens === 0) return "";
-  const cost = usage.costUsd === null ? " (no price known for the model)" : `, about ${formatUsd(usage.costUsd)}`;
+  const cost = usage.local === true && !usage.costUsd ? `, ${FREE_RUN}` : usage.costUsd === null ? " (no price known for the model)" : `, about ${formatUsd(usage.costUsd)}`;
   return `Used ${count(usage.inputTokens)} tokens in and ${count(usage.outputTokens)} out${cost}.`;
 }
 
 /** Shown before any model call (and alone with `--dry-run`). */
 export function estimateLine(e: ModelCheckEstimate): string {
   const cost = e.treatedAsFree
-    ? `treated as free: no price known for ${e.model ?? "the model"}, so the cost limit of ${formatUsd(e.costLimitUsd)} counts nothing (add its price under "prices" if the server passes requests on to a paid model)`
-    : e.costUsd === null
-      ? "no price known for this model"
-      : `about ${formatUsd(e.costUsd)}`;
+    ? `${FREE_RUN}, so the cost limit of ${formatUsd(e.costLimitUsd)} counts nothing: no price is known for ${e.model ?? "the model"} (add its price under "prices" if the server passes requests on to a paid model)`
+    : e.isLocal && !e.costUsd
+      ? FREE_RUN
+      : e.costUsd === null
+        ? "no price known for this model"
+        : `about ${formatUsd(e.costUsd)}`;
   const budget = e.overBudget > 0 ? `; ${e.overBudget} more left out by the token budget` : "";
   const limit = e.overCost > 0 ? `; ${e.overCost} more left out by the cost limit of ${formatUsd(e.costLimitUsd)}` : "";
   const capped = e.beyondLimit > 0 ? `; ${plural(e.beyondLimit, "weaker pair")} beyond the cap on pairs left out` : "";

@@ -215,7 +215,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
         const fixes: Fix[] = moved
           ? [{ kind: "retarget-link", label: `Cite ${named(moved)} instead`, safe: true, params: { source, to: moved } }]
           : [
-              { kind: "retract-source", label: `Retract ${named(sourceTarget(source))}: its sections leave every page, and a page left empty goes`, safe: false, params: { source } },
+              { kind: "retract-source", label: `Retract ${named(sourceTarget(source))}`, detail: "Its sections leave every page, and a page left empty goes", safe: false, params: { source } },
               { kind: "drop-missing-source", label: `Remove ${named(sourceTarget(source))} from sources`, safe: false, params: { source } },
             ];
         findings.push(finding("missing-source-note", page.path, `The source "${source}" no longer exists.`, fixes));

@@ -13,7 +13,7 @@ import { editIndex, indexPath, type IndexEdit } from "../write/index-log";
 import type { DeferredIngest } from "../wiki/ingest-note";
 import { effectiveWikiFolder } from "../wiki/page-paths";
 import type { PlannedChange, PlannedStateChange } from "../write/planned-change";
-import { planFixes, type ChosenFix } from "./fixes";
+import { planFixes, type ChosenFix, type SkippedFix } from "./fixes";
 import type { LintDeps } from "./run-lint";
 import type { WikiSnapshot } from "./snapshot";
 
@@ -31,7 +31,7 @@ export interface FixRunResult {
   /** Every planned file change, re-ingests' pages included, before review. */
   readonly changes: readonly PlannedChange[];
   /** Fixes left out, with why. */
-  readonly skipped: readonly { readonly fix: ChosenFix; readonly reason: string }[];
+  readonly skipped: readonly SkippedFix[];
   /** Files the run changed (0 when nothing was written). */
   readonly written: number;
   /** What planning the re-ingests spent, whether or not the review kept their pages. */

@@ -38,12 +38,19 @@ export interface PlannedFix extends ChosenFix {
   readonly paths: readonly string[];
 }
 
+/** A fix left out of a run, with why: as a terminal says it, and as Obsidian does when that differs. */
+export interface SkippedFix {
+  readonly fix: ChosenFix;
+  readonly reason: string;
+  readonly pluginReason?: string;
+}
+
 export interface FixPlan {
   readonly changes: readonly PlannedChange[];
   /** Fixes that are not plain edits (re-ingest a note): the caller runs them through ingest. */
   readonly reingest: readonly string[];
   /** Fixes left out, with why. */
-  readonly skipped: readonly { readonly fix: ChosenFix; readonly reason: string }[];
+  readonly skipped: readonly SkippedFix[];
   /** The fixes the changes carry out. */
   readonly planned: readonly PlannedFix[];
 }
@@ -134,7 +141,7 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
   const creates = new Map<string, string>();
   const removes = new Map<string, string>();
   const reingest = new Set<string>();
-  const skipped: { fix: ChosenFix; reason: string }[] = [];
+  const skipped: SkippedFix[] = [];
   const planned: ChosenFix[] = [];
   const index = indexPath(snapshot.wikiFolder);
   // The files each fix touches, recorded as its edits are made (`by` is the fix being planned).
@@ -275,7 +282,11 @@ export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], 
       }
       case "resolve-contradiction":
       case "dismiss-contradiction":
-        skipped.push({ fix: c, reason: "A contradiction is settled one at a time: synapse lint --resolve <id> --keep 1|2, or --dismiss <id>." });
+        skipped.push({
+          fix: c,
+          reason: "A contradiction is settled one at a time: synapse lint --resolve <id> --keep 1|2, or --dismiss <id>.",
+          pluginReason: 'A contradiction is settled one at a time: choose "Keep what … says" or "Dismiss it" on its finding.',
+        });
         continue;
       case "undo-interrupted-run":
         // Not a page edit: lint undoes it as a run of its own (see run-lint.ts).

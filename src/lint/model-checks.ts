@@ -16,6 +16,7 @@
  * lifecycle) as a run of the write path — journaled, in the history, undone like any run; likely
  * duplicates become `duplicate` findings.
  */
+import { backendName } from "../core/backend-name";
 import { SynapseError, rephrased, summariseError, toSynapseError, type ErrorSummary } from "../core/errors";
 import { isExcluded, isShareablePage, Perimeter } from "../core/perimeter";
 import { estimateCost, runCost } from "../core/pricing";
@@ -40,6 +41,8 @@ import type { Finding } from "./types";
 
 export interface ModelCheckEstimate {
   readonly model: string | null;
+  /** The backend runs on this computer: without a price its calls are free, not of unknown cost. */
+  readonly isLocal: boolean;
   /** Candidate pairs in the wiki. */
   readonly pairs: number;
   /** Pairs whose verdict is cached (no call). */
@@ -252,15 +255,15 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     },
   });
   const budget = settings.tokenBudget;
-  let summary: ModelCheckSummary = { model: caps.model, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, tooLong: 0, tooLongReason: null, unchecked: 0, recordedRun: null };
+  let summary: ModelCheckSummary = { model: caps.model, isLocal: caps.isLocal, pairs: 0, cached: 0, toCheck: 0, overBudget: 0, overCost: 0, costLimitUsd: settings.lintCostLimitUsd, treatedAsFree: false, leftOut: [], beyondLimit: 0, broadGroups: [], inputTokens: 0, outputTokens: 0, costUsd: 0, checked: 0, unreadable: 0, unverified: 0, tooLong: 0, tooLongReason: null, unchecked: 0, recordedRun: null };
   const findings: Finding[] = [];
-  const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices) });
+  const usage = () => ({ inputTokens: run.usage.totals().inputTokens, outputTokens: run.usage.totals().outputTokens, costUsd: runCost(run.usage, caps.model, settings.prices), ...(caps.isLocal ? { local: true } : {}) });
   let cache: PairCache | null = null;
   let planned: Planned[] = [];
   try {
     if (caps.model === null) {
-      throw new SynapseError("capability", `The ${caps.name} backend has no language model; choose one under "Lint with" (or --provider) for the model checks.`, {
-        pluginMessage: `The ${caps.name} backend has no language model; choose one under "Lint with" in the settings for the model checks.`,
+      throw new SynapseError("capability", `The ${backendName(caps.name)} backend has no language model; choose one under "Lint with" (or --provider) for the model checks.`, {
+        pluginMessage: `The ${backendName(caps.name)} backend has no language model; choose one under "Lint with" in the settings for the model checks.`,
       });
     }
     const perimeter = new Perimeter({ localOnly: settings.localOnly, excludedFolders: settings.excludedFolders });
@@ -310,6 +313,7 @@ export async function runModelChecks(snapshot: WikiSnapshot, deps: ModelCheckDep
     const outputTokens = toCheck.length * REPLY_TOKENS;
     const estimate: ModelCheckEstimate = {
       model,
+      isLocal: caps.isLocal,
       pairs: planned.length,
       cached: planned.length - toCheck.length - overBudget - overCost,
       toCheck: toCheck.length,

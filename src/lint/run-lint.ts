@@ -4,7 +4,7 @@
  * neither read nor reported. Expected failures come back in the report, never as exceptions.
  */
 import { SynapseError, summariseError, toSynapseError, type ErrorSummary } from "../core/errors";
-import { addUsage } from "../core/usage";
+import { addUsage, type UsageSummary } from "../core/usage";
 import type { InferenceProvider } from "../core/provider";
 import { isExcluded } from "../core/perimeter";
 import type { Settings } from "../settings/schema";
@@ -81,7 +81,7 @@ export interface LintReport {
   readonly counts: Readonly<Partial<Record<Check, number>>>;
   readonly pages: number;
   /** What the run spent: the model checks' calls and the re-ingest fixes' ingests. */
-  readonly usage: { readonly inputTokens: number; readonly outputTokens: number; readonly costUsd: number | null };
+  readonly usage: UsageSummary;
   readonly error: ErrorSummary | null;
   readonly durationMs: number;
   /** What the model checks planned and did, when they were asked for. */

@@ -54,6 +54,11 @@ export interface FixOf<K extends FixKind> {
   readonly kind: K;
   /** One line a person reads: "Point [[Adaa]] at [[Ada]]". */
   readonly label: string;
+  /**
+   * What else the fix does, when the label alone would not say it ("its sections leave every
+   * page…"): the view shows it as the button's tooltip, the CLI after the label. Keeps buttons short.
+   */
+  readonly detail?: string;
   /** Changes no text the user wrote: "Fix all safe" applies it. */
   readonly safe: boolean;
   /** What the fix needs: the link to retarget and its new target, the pages to merge… */

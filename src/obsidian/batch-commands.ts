@@ -13,6 +13,7 @@ import { modalReviewHook } from "../ui/review-modal";
 import type { WriteContext } from "../write/apply";
 import { reviewWhenNeeded } from "../wiki/review";
 import { BATCH_CHECK_MS, BatchService, batchProviderOf, folderName } from "./batch-service";
+import { BatchStatusBar } from "./status-bar";
 import type { PluginEnvironment } from "./environment";
 import { actionNotice, ingestibleNotes, type IngestService } from "./ingest-service";
 import type { SettingsStore } from "./settings-store";
@@ -46,6 +47,23 @@ export function registerBatches(plugin: Plugin, wiring: BatchWiring): BatchServi
   plugin.registerInterval(window.setInterval(() => void service.check(), BATCH_CHECK_MS));
   plugin.register(() => service.dispose());
   return service;
+}
+
+/**
+ * The batches in the status bar (after the ingest's and the index's items): shown while one is out,
+ * a click collects the results that are in, or asks the provider where the batches stand.
+ */
+export function showBatchesInStatusBar(plugin: Plugin, service: BatchService): BatchStatusBar {
+  const item = new BatchStatusBar(plugin.addStatusBarItem());
+  let ready = false;
+  plugin.register(
+    service.subscribe((snapshot) => {
+      ready = snapshot.ready > 0 && !snapshot.collecting;
+      item.show(snapshot);
+    }),
+  );
+  plugin.registerDomEvent(item.element, "click", () => void (ready ? service.collect() : service.status()));
+  return item;
 }
 
 /**

@@ -6,7 +6,7 @@
  * complete goes through the plugin's review and the journal as one run. No Obsidian import: the
  * notices come in as a function, so this runs (and is tested) without them.
  */
-import { SynapseError, toSynapseError } from "../core/errors";
+import { messageOn, SynapseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { plural } from "../core/plural";
 import type { InferenceProvider } from "../core/provider";
@@ -23,6 +23,7 @@ import type { ProviderId, Settings } from "../settings/schema";
 import type { WriteContext } from "../write/apply";
 import type { IngestDeps } from "../wiki/ingest-types";
 import type { ReviewHook } from "../wiki/review";
+import { NO_BATCHES, type BatchSnapshot } from "./batch-progress";
 import type { NoticeAction } from "./proposal-service";
 
 /** How often the recorded batches are looked at: one status request per running batch. */
@@ -116,12 +117,50 @@ export class BatchService {
   /** The provider's last word on each batch's open round, for the status command. */
   private readonly remote = new Map<string, RemoteStatus>();
   private checking: Promise<void> | null = null;
+  private readonly listeners = new Set<(snapshot: BatchSnapshot) => void>();
   private collecting: Promise<void> | null = null;
   /** Aborted when the plugin unloads: a collect stops between notes, writing nothing half. */
   private readonly stop = new AbortController();
 
   constructor(private readonly deps: BatchServiceDeps) {
     this.batches = new BatchStore(deps.write.store);
+  }
+
+  /** Called with where the batches stand whenever that may have changed (sent, looked at, collected); returns the unsubscribe. */
+  subscribe(listener: (snapshot: BatchSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Where the unfinished batches stand, from their records and the provider's last word on each
+   * (no request is made: the status bar follows what the looks and collects learned).
+   */
+  async snapshot(): Promise<BatchSnapshot> {
+    const { records } = await this.batches.list();
+    const open = records.filter((r) => !isSettled(r));
+    if (open.length === 0) return { ...NO_BATCHES, collecting: this.collecting !== null };
+    const ready = open.filter((r) => {
+      const round = openRound(r);
+      return !round?.remoteId || this.remote.get(r.id)?.ended === true;
+    });
+    return {
+      notes: open.reduce((n, r) => n + runningNotes(r), 0),
+      lines: open.map((r) => statusLine(r, this.remote.get(r.id) ?? null)),
+      ready: ready.length,
+      collecting: this.collecting !== null,
+    };
+  }
+
+  /** Tells the listeners; a state folder unreadable for a moment leaves the last picture up. */
+  private async publish(): Promise<void> {
+    if (this.listeners.size === 0) return;
+    try {
+      const snapshot = await this.snapshot();
+      for (const listener of this.listeners) listener(snapshot);
+    } catch (error) {
+      console.error("Synapse: could not read the batch ingests for the status bar", error);
+    }
   }
 
   /** The estimate both ways for these notes with the ingest provider's model, or null without a batch API. */
@@ -154,9 +193,10 @@ export class BatchService {
         [],
         15000,
       );
+      await this.publish();
       return outcome.record;
     } catch (error) {
-      this.deps.notify(`Synapse could not send the batch: ${toSynapseError(error, "config").message}`, [], 15000);
+      this.deps.notify(`Synapse could not send the batch: ${messageOn(toSynapseError(error, "config"), "plugin")}`, [], 15000);
       return null;
     }
   }
@@ -166,7 +206,9 @@ export class BatchService {
    * an interval). A look already under way is joined, so a slow network never doubles a notice.
    */
   check(): Promise<void> {
-    this.checking ??= this.look().finally(() => (this.checking = null));
+    this.checking ??= this.look()
+      .then(() => this.publish())
+      .finally(() => (this.checking = null));
     return this.checking;
   }
 
@@ -230,9 +272,10 @@ export class BatchService {
         lines.push(statusLine(record, remote));
       }
       const failed = shown.some((r) => r.notes.some((n) => n.state === "failed"));
+      await this.publish();
       this.deps.notify(`Batch ingests: ${lines.join(" ")}`, failed ? [{ label: "Retry failed", run: () => void this.collect({ retryFailed: true }) }] : [], 15000);
     } catch (error) {
-      this.deps.notify(`Synapse could not read the batch ingests: ${toSynapseError(error, "vault").message}`, [], 10000);
+      this.deps.notify(`Synapse could not read the batch ingests: ${messageOn(toSynapseError(error, "vault"), "plugin")}`, [], 10000);
     }
   }
 
@@ -246,7 +289,11 @@ export class BatchService {
       this.deps.notify("Synapse is already collecting batch results.", [], 6000);
       return this.collecting;
     }
-    this.collecting = this.collectAll(options.retryFailed === true).finally(() => (this.collecting = null));
+    this.collecting = this.collectAll(options.retryFailed === true).finally(async () => {
+      this.collecting = null;
+      await this.publish();
+    });
+    void this.publish();
     return this.collecting;
   }
 
@@ -260,7 +307,7 @@ export class BatchService {
     try {
       records = (await this.batches.list()).records.filter((r) => !isSettled(r) || (retryFailed && r.notes.some((n) => n.state === "failed")));
     } catch (error) {
-      this.deps.notify(`Synapse could not read the batch ingests: ${toSynapseError(error, "vault").message}`, [], 10000);
+      this.deps.notify(`Synapse could not read the batch ingests: ${messageOn(toSynapseError(error, "vault"), "plugin")}`, [], 10000);
       return;
     }
     if (records.length === 0) {
@@ -279,7 +326,7 @@ export class BatchService {
         const actions: NoticeAction[] = failed ? [{ label: "Retry failed", run: () => void this.collect({ retryFailed: true }) }] : [];
         this.deps.notify(collectedText(outcome), actions, failed ? 0 : 10000);
       } catch (error) {
-        this.deps.notify(`Synapse could not collect the batch from ${folderName(record.folder)}: ${toSynapseError(error, "unavailable").message}`, [], 15000);
+        this.deps.notify(`Synapse could not collect the batch from ${folderName(record.folder)}: ${messageOn(toSynapseError(error, "unavailable"), "plugin")}`, [], 15000);
       }
     }
   }

@@ -5,7 +5,7 @@
  * ingest queue, and contradictions settled through the same review. The view only displays.
  */
 import type { PaneType } from "obsidian";
-import { summariseError, toSynapseError } from "../core/errors";
+import { summariseError, SynapseError, toSynapseError } from "../core/errors";
 import { MemoryRunLogger } from "../core/log";
 import { inFolders } from "../core/perimeter";
 import { NO_USAGE } from "../core/usage";
@@ -114,7 +114,8 @@ export class LintService implements LintController {
     const snapshot = await loadSnapshot(this.deps.vault, settings.wikiFolder, inFolders(settings.excludedFolders), sliceCheckpoint({ ...(deps.yieldNow ? { yieldNow: deps.yieldNow } : {}), ...(deps.now ? { now: deps.now } : {}) }));
     const chosen: ChosenFix[] = [{ finding, fix }];
     const run = await runFixes(deps, snapshot, chosen, { review: this.reviewed(fix.label) });
-    if (run.skipped.length > 0 && run.planned.length === 0) throw new Error(run.skipped[0]?.reason ?? "The fix cannot be applied.");
+    const skipped = run.skipped[0];
+    if (skipped && run.planned.length === 0) throw new SynapseError("request", skipped.reason, skipped.pluginReason !== undefined ? { pluginMessage: skipped.pluginReason } : {});
     return { written: run.written, usage: run.usage };
   }
 

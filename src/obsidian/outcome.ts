@@ -3,6 +3,7 @@
  * modal shows (pages grouped by what happened to them, failures, usage, and the call log).
  * Plain functions over the IngestReport, tested without Obsidian.
  */
+import { backendName } from "../core/backend-name";
 import { costText } from "../core/cost-text";
 import { messageOn } from "../core/errors";
 import { plural } from "../core/plural";
@@ -180,7 +181,7 @@ function summaryLine(note: IngestedNote): string {
   const where = r.provider.isLocal ? "on this machine" : "sent off this machine";
   // Input read from the prompt cache is billed at a fraction of the price: worth a word when there was some.
   const cached = (r.usage.cacheReadTokens ?? 0) > 0 ? ` (${formatTokens(r.usage.cacheReadTokens ?? 0)} from the prompt cache)` : "";
-  return `${noteName(note.notePath)}: ${r.provider.name}${model}, ${where} · ${formatTokens(tokens)} tokens${cached}${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
+  return `${noteName(note.notePath)}: ${backendName(r.provider.name)}${model}, ${where} · ${formatTokens(tokens)} tokens${cached}${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
 }
 
 export function buildResultListing(notes: readonly IngestedNote[], title: string): ResultListing {

@@ -6,6 +6,7 @@
 import { Notice, type App } from "obsidian";
 import { isExcluded } from "../core/perimeter";
 import { messageOn, toSynapseError } from "../core/errors";
+import { plural } from "../core/plural";
 import { goneSources } from "../lint/gone-sources";
 import { loadSnapshot } from "../lint/snapshot";
 import type { WriteContext } from "../write/apply";
@@ -32,7 +33,7 @@ export function describeRetract(outcome: RetractOutcome): string {
   if (plan.changes.length === 0 && plan.kept.length === 0) return `Nothing of ${plan.notePath} is on the wiki.`;
   if (outcome.runId === null && plan.changes.length > 0) return `Nothing was retracted from ${plan.notePath}.`;
   const kept = plan.kept.length > 0 ? ` Kept because you edited or locked them: ${plan.kept.map((k) => k.path).join(", ")}.` : "";
-  return `Retracted ${plan.notePath} from ${applied.length} page(s).${kept}`;
+  return `Retracted ${plan.notePath} from ${plural(applied.length, "page")}.${kept}`;
 }
 
 export class RetractService {

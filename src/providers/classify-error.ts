@@ -5,6 +5,7 @@
  */
 import { SynapseError, type ErrorKind } from "../core/errors";
 import { redact } from "../core/log";
+import type { ServerSetting } from "./server-setting";
 
 export interface HttpFailure {
   /** Display name of the backend ("Ollama", "Anthropic", "OpenAI-compatible server"). */
@@ -87,16 +88,19 @@ export function classifyHttpFailure(failure: HttpFailure): SynapseError {
   return make("request", `${provider} rejected the request (${status})${said(failure)}.`, failure);
 }
 
-/** A reply whose shape is not the documented envelope: the server or a proxy is not speaking the protocol. */
-export function envelopeError(provider: string, detail: string, cause?: unknown): SynapseError {
-  return new SynapseError("transport", `${provider} sent a reply that is not the expected format (${detail}); check the base URL points at the right kind of server.`, {
-    ...(cause !== undefined ? { cause } : {}),
-  });
+/**
+ * A reply whose shape is not the documented envelope: the server or a proxy is not speaking the
+ * protocol. `setting` is where the address is set (Ollama's "Host", an API's "Base URL").
+ */
+export function envelopeError(provider: string, detail: string, setting: ServerSetting, cause?: unknown): SynapseError {
+  const say = (where: string) => `${provider} sent a reply that is not the expected format (${detail}); check that ${where} points at the right kind of server.`;
+  return new SynapseError("transport", say(setting.cli), { pluginMessage: say(setting.plugin), ...(cause !== undefined ? { cause } : {}) });
 }
 
 /** The connection failed before any HTTP status (refused, reset, DNS, cut stream). */
-export function connectionError(provider: string, where: string, cause?: unknown): SynapseError {
-  return new SynapseError("transport", `Could not reach ${provider} at ${where}; check that it is running and the address is right.`, {
-    ...(cause !== undefined ? { cause } : {}),
-  });
+export function connectionError(provider: string, where: string, setting: ServerSetting, cause?: unknown): SynapseError {
+  // Mid-sentence, "The OpenAI-compatible server" reads "the OpenAI-compatible server".
+  const named = provider.replace(/^The /, "the ");
+  const say = (name: string) => `Could not reach ${named} at ${where}; check that it is running and that ${name} is right.`;
+  return new SynapseError("transport", say(setting.cli), { pluginMessage: say(setting.plugin), ...(cause !== undefined ? { cause } : {}) });
 }

@@ -8,7 +8,7 @@ import { createRunContext, deadlineSignal } from "../core/run-context";
 import type { ProviderId } from "../settings/schema";
 import { describeIgnoredOptions, sanitiseOptions } from "./advanced-options";
 import { displayUrl, isLoopbackUrl } from "./base-url";
-import type { ReadinessReport } from "../core/readiness";
+import { problemFields, type ReadinessReport } from "../core/readiness";
 import type { ProviderEnvironment } from "./environment";
 import {
   anthropicClient,
@@ -31,6 +31,7 @@ import { anthropicSdk } from "./anthropic/sdk";
 import { openaiSdk } from "./openai/sdk";
 import { describeWindow, resolveWindow } from "./openai/context-window";
 import { knownContextWindow } from "./context-windows";
+import { ANTHROPIC_URL_SETTING, OPENAI_URL_SETTING } from "./server-setting";
 
 type ModelEntry = { name: string; capabilities: string[] };
 
@@ -66,7 +67,7 @@ export async function checkReadiness(id: ProviderId, env: ProviderEnvironment): 
   } catch (error) {
     // A configuration error (no key, an address that is no URL) means nothing was asked: not set up yet.
     const failure = toSynapseError(error, "config");
-    return report(id, { problems: [failure.message], notSetUp: failure.kind === "config" });
+    return report(id, { ...problemFields([failure]), notSetUp: failure.kind === "config" });
   }
 }
 
@@ -131,9 +132,9 @@ async function hostedCheck(env: ProviderEnvironment, which: "anthropic" | "opena
     }
   } catch (error) {
     const classes: SdkErrorClasses = sdkErrorClasses(which === "anthropic" ? anthropicSdk.loaded : openaiSdk.loaded);
-    const failure = SynapseError.isInstance(error) ? error : mapSdkError(error, classes, { label, model: profile.model, where: displayUrl(url), secrets: key ? [key] : [] });
+    const failure = SynapseError.isInstance(error) ? error : mapSdkError(error, classes, { label, model: profile.model, where: displayUrl(url), secrets: key ? [key] : [], setting: which === "anthropic" ? ANTHROPIC_URL_SETTING : OPENAI_URL_SETTING });
     const reachable = failure.status !== undefined;
-    return report(which, { reachable, details, problems: [signal.aborted ? `${label} did not answer within the request timeout.` : failure.message] });
+    return report(which, { reachable, details, ...problemFields([signal.aborted ? `${label} did not answer within the request timeout.` : failure]) });
   } finally {
     dispose();
   }

@@ -7,6 +7,7 @@
 import { SynapseError } from "../core/errors";
 import { classifyHttpFailure, connectionError, envelopeError, serverExcerpt } from "./classify-error";
 import { parseRetryAfter } from "./retry";
+import type { ServerSetting } from "./server-setting";
 
 type Ctor = abstract new (...args: never[]) => Error;
 
@@ -33,6 +34,8 @@ export interface SdkErrorContext {
   /** Where the client points, for connection messages (no credentials). */
   readonly where: string;
   readonly secrets: readonly string[];
+  /** The setting that holds that address ("Base URL" under its section), for messages that say to check it. */
+  readonly setting: ServerSetting;
 }
 
 interface StatusError {
@@ -63,7 +66,7 @@ export function mapSdkError(error: unknown, classes: SdkErrorClasses, context: S
   if (error instanceof classes.APIConnectionTimeoutError) {
     return new SynapseError("timeout", `${context.label} did not answer in time (setting "Request timeout").`, { cause: error });
   }
-  if (error instanceof classes.APIConnectionError) return connectionError(context.label, context.where, error);
+  if (error instanceof classes.APIConnectionError) return connectionError(context.label, context.where, context.setting, error);
   if (error instanceof classes.APIError) {
     const e = error as unknown as StatusError;
     if (typeof e.status === "number") {
@@ -85,8 +88,8 @@ export function mapSdkError(error: unknown, classes: SdkErrorClasses, context: S
     }
     return new SynapseError("transport", `${context.label} reported an error mid-stream (${serverExcerpt(e.message, context.secrets)}); try again.`, { cause: error });
   }
-  if (error instanceof SyntaxError) return envelopeError(context.label, "the body is not JSON", error);
-  if (error instanceof TypeError) return connectionError(context.label, context.where, error);
+  if (error instanceof SyntaxError) return envelopeError(context.label, "the body is not JSON", context.setting, error);
+  if (error instanceof TypeError) return connectionError(context.label, context.where, context.setting, error);
   if (error instanceof Error) {
     return new SynapseError("transport", `${context.label} failed: ${serverExcerpt(error.message, context.secrets)}.`, { cause: error });
   }

@@ -32,10 +32,10 @@ export function renderFinding(list: HTMLElement, finding: Finding, actions: Find
   const fixes = item.createDiv({ cls: "synapse-lint-fixes" });
   for (const fix of finding.fixes) {
     const button = fixes.createEl("button", { cls: fix.safe ? "synapse-lint-fix is-safe" : "synapse-lint-fix" });
-    if (fix.safe) {
-      setIcon(button.createSpan({ cls: "synapse-lint-fix-icon" }), "shield-check");
-      button.setAttr("aria-label", `${fix.label}. ${SAFE_TOOLTIP}.`);
-    }
+    const tooltip = [fix.label, ...(fix.detail ? [fix.detail] : []), ...(fix.safe ? [SAFE_TOOLTIP] : [])];
+    if (fix.safe) setIcon(button.createSpan({ cls: "synapse-lint-fix-icon" }), "shield-check");
+    // The button keeps the fix's own short words; what else it does is in its tooltip.
+    if (tooltip.length > 1) button.setAttr("aria-label", `${tooltip.join(". ")}.`);
     button.createSpan({ text: fix.label });
     button.addEventListener("click", () => actions.applyFix(finding, fix));
   }

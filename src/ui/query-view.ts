@@ -265,9 +265,14 @@ export class QueryView extends ItemView {
 /** The most a source's snippet shows: a line or two, enough to recognise the passage, not the whole of it. */
 const SNIPPET_CHARS = 140;
 
-/** A passage as one short line, read as text: headings, list marks, emphasis and `[[links]]` flattened, cut at a word. */
+/**
+ * A passage as one short line, read as text: list marks, emphasis and `[[links]]` flattened, cut at
+ * a word. Headings are left out — the page's title is the link above the snippet, and "Summary"
+ * glued to the sentence after it read as one run-on line — unless the passage has nothing else.
+ */
 export function snippet(text: string): string {
-  const flat = text
+  const body = text.replace(/^\s*#+\s+.*$/gm, "");
+  const flat = (body.trim() ? body : text)
     .replace(/^\s*(?:#+|[-*+]|\d+\.)\s+/gm, "")
     .replace(/\[\[(?:[^\]|]*\|)?([^\]]*)\]\]/g, "$1")
     .replace(/\*\*|__/g, "")

@@ -4,7 +4,7 @@
  * use) — then at most three lines, what to fix first. The backend is named as the settings name
  * it, never by its internal id.
  */
-import type { ReadinessReport } from "../core/readiness";
+import { problemsOn, type ReadinessReport } from "../core/readiness";
 
 export type ReadinessState = "not-set-up" | "unreachable" | "model-missing" | "not-ready" | "ready";
 
@@ -14,6 +14,8 @@ export interface ReadinessText {
   readonly headline: string;
   /** At most three: what to fix first, then what works. */
   readonly lines: readonly string[];
+  /** How many of `lines` are things to fix (they come first). */
+  readonly fixes: number;
 }
 
 const MAX_LINES = 3;
@@ -57,8 +59,9 @@ export function describeReadiness(report: ReadinessReport): ReadinessText {
   const state = readinessState(report);
   // The first detail repeats the headline ("Ollama 0.6.2 answers at …"); the model list is in the pickers.
   const details = report.details.filter((line) => !/ answers at /.test(line) && !/^Context window in use/.test(line));
-  const lines = [...report.problems, ...details].slice(0, MAX_LINES);
-  return { ok: state === "ready", state, headline: headlineOf(report, state), lines };
+  const problems = problemsOn(report, "plugin");
+  const lines = [...problems, ...details].slice(0, MAX_LINES);
+  return { ok: state === "ready", state, headline: headlineOf(report, state), lines, fixes: Math.min(problems.length, MAX_LINES) };
 }
 
 export function renderReadiness(el: HTMLElement, report: ReadinessReport): void {
@@ -67,5 +70,5 @@ export function renderReadiness(el: HTMLElement, report: ReadinessReport): void 
   el.toggleClass("is-ok", text.ok);
   el.toggleClass("is-problem", !text.ok);
   el.createDiv({ cls: "synapse-readiness-headline", text: text.headline });
-  for (const [i, line] of text.lines.entries()) el.createDiv({ cls: i < report.problems.length ? "synapse-readiness-fix" : "synapse-readiness-line", text: line });
+  for (const [i, line] of text.lines.entries()) el.createDiv({ cls: i < text.fixes ? "synapse-readiness-fix" : "synapse-readiness-line", text: line });
 }

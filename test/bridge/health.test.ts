@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HealthReportSchema } from "../../src/core/bridge-protocol";
 import { startBridgeServer, type BridgeServer } from "../../src/bridge/server";
 import { checkBridgeHealth } from "../../src/providers/cli";
+import { problemsOn } from "../../src/core/readiness";
 import { rawRequest } from "../helpers/bridge-client";
 import { makeVault, tempHome, type TestVault } from "../helpers/bridge-fixtures";
 
@@ -77,15 +78,22 @@ describe("checkBridgeHealth (Test connection)", () => {
     const wrongToken = await checkBridgeHealth({ bridgeUrl: bridge.url, token: "not-the-token-000000", fetch: globalThis.fetch });
     expect(wrongToken).toMatchObject({ ok: false, reachable: true });
     expect(wrongToken.problems[0]).toContain("refused the token");
+    expect(problemsOn(wrongToken, "plugin")[0]).toContain('the secret chosen under "Bridge token"');
 
-    const noToken = await checkBridgeHealth({ bridgeUrl: bridge.url, token: "", fetch: globalThis.fetch });
+    const noToken = await checkBridgeHealth({ bridgeUrl: bridge.url, token: "", fetch: globalThis.fetch, vaultPath: "/Users/ada/Notes" });
     expect(noToken.problems[0]).toContain("No bridge token is set");
+    // Obsidian says what to run and where the token goes, not the CLI's environment variable.
+    expect(problemsOn(noToken, "plugin")).toEqual([
+      'Start the bridge in a terminal: synapse bridge --vault "/Users/ada/Notes". Put the token the bridge printed on start in the secret chosen under "Bridge token" (CLI agent through the bridge).',
+    ]);
 
     const port = bridge.port;
     await bridge.close();
     const down = await checkBridgeHealth({ bridgeUrl: `http://127.0.0.1:${port}`, token: TOKEN, fetch: globalThis.fetch });
     expect(down).toMatchObject({ ok: false, reachable: false });
     expect(down.problems[0]).toContain("synapse bridge --vault");
+    expect(problemsOn(down, "plugin")[0]).toBe(`Nothing answers at http://127.0.0.1:${port}. Start the bridge in a terminal: synapse bridge --vault "<your vault folder>". If it runs, set "Bridge URL" to the address it printed.`);
+    for (const report of [noToken, down, wrongToken]) expect(problemsOn(report, "plugin").join(" ")).not.toMatch(/SYNAPSE_BRIDGE_TOKEN|npm run/);
 
     const remote = await checkBridgeHealth({ bridgeUrl: "http://example.com:8765", token: TOKEN, fetch: globalThis.fetch });
     expect(remote.problems[0]).toContain("only listens on this machine");

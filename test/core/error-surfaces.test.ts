@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { messageOn, rephrased, summariseError, SynapseError } from "../../src/core/errors";
 import { defineCapabilities } from "../../src/core/capabilities";
 import { checkCapabilities } from "../../src/providers/call";
-import { classifyHttpFailure } from "../../src/providers/classify-error";
+import { classifyHttpFailure, connectionError, envelopeError } from "../../src/providers/classify-error";
+import { ANTHROPIC_URL_SETTING, OLLAMA_HOST_SETTING, OPENAI_URL_SETTING } from "../../src/providers/server-setting";
 import { anthropicKey, ollamaHost } from "../../src/providers/factory";
 import { SettingsSchema } from "../../src/settings/schema";
 
@@ -40,6 +41,21 @@ describe("a failure on each surface", () => {
       expect(messageOn(failure, "plugin")).not.toMatch(TERMINAL);
     }
     expect(messageOn(failures[2], "plugin")).toContain('"Host" under Local: Ollama');
+  });
+
+  it("names each backend's address setting as its section labels it: Host for Ollama, Base URL for the APIs", () => {
+    const ollama = [envelopeError("Ollama", "the body is not JSON", OLLAMA_HOST_SETTING), connectionError("Ollama", "http://127.0.0.1:11434", OLLAMA_HOST_SETTING)];
+    for (const failure of ollama) {
+      expect(messageOn(failure, "plugin")).toContain('"Host" under Local: Ollama');
+      expect(messageOn(failure, "plugin")).not.toMatch(/base URL|--base-url/i);
+      expect(messageOn(failure, "cli")).toContain("--base-url");
+    }
+    expect(messageOn(envelopeError("Anthropic", "no content in the reply", ANTHROPIC_URL_SETTING), "plugin")).toBe(
+      'Anthropic sent a reply that is not the expected format (no content in the reply); check that "Base URL" under API: Anthropic points at the right kind of server.',
+    );
+    expect(messageOn(connectionError("The OpenAI-compatible server", "http://127.0.0.1:1234/v1", OPENAI_URL_SETTING), "plugin")).toBe(
+      'Could not reach the OpenAI-compatible server at http://127.0.0.1:1234/v1; check that it is running and that "Base URL" under API: OpenAI-compatible is right.',
+    );
   });
 
   it("survives a report (plain data) and a rewording, each surface keeping its own text", () => {

@@ -103,7 +103,7 @@ describe("synapse lint --model-checks (built CLI, scripted OpenAI-compatible ser
     expect(local.code, local.stderr).toBe(0);
     expect((JSON.parse(local.stdout) as { estimate: Record<string, unknown> }).estimate).toMatchObject({ toCheck: 3, overCost: 0, costUsd: null, treatedAsFree: true });
     const said = await runCli([...localFlags, "--dry-run"], { env });
-    expect(said.stdout).toContain("treated as free: no price known for my-local-model");
+    expect(said.stdout).toMatch(/free \(runs on this computer\), so the cost limit of \$[\d.]+ counts nothing: no price is known for my-local-model/);
 
     for (const bad of ["abc", "-1", ""]) {
       const refused = await runCli([...flags, `--max-cost=${bad}`], { env });

@@ -145,7 +145,8 @@ describe("a lint run's fixes, re-ingest included, are one run", () => {
     expect(report.error).toBeNull();
     // One analyse and one generate call, 250 tokens each as the provider reported them.
     expect(provider.analyzeCalls.length + provider.generateCalls.length).toBe(2);
-    expect(report.usage).toEqual({ inputTokens: 500, outputTokens: 0, costUsd: 500 / 1_000_000 });
+    // The scripted backend runs on this computer, but a price the user gave its model is still shown.
+    expect(report.usage).toEqual({ inputTokens: 500, outputTokens: 0, costUsd: 500 / 1_000_000, local: true });
     expect(humanLintReport(report, false)).toContain("Used 500 tokens in and 0 out, about $0.0005.");
 
     const declined = await withUsage();

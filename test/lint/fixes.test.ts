@@ -185,3 +185,15 @@ describe("retargetLinks", () => {
     expect(retargetLinks(md, (t) => t === "Old", "New")).toBe("[[New#Part|Old]] [[New|shown]] `[[Old]]`\n```\n[[Old]]\n```\n![[New]]");
   });
 });
+
+describe("a contradiction's fix in a batch of fixes", () => {
+  it("is left out, saying how to settle it: the CLI's flags in a terminal, the finding's buttons in Obsidian", async () => {
+    const snapshot = await snapshotOf(new MemoryVault(PLANTED));
+    const finding = { check: "contradiction" as const, severity: "warning" as const, page: "wiki/entities/Ada Lovelace.md", message: "", fixes: [] };
+    const plan = planFixes(snapshot, [{ finding, fix: { kind: "dismiss-contradiction", label: "Dismiss it: not a real contradiction", safe: false, params: { id: "c-1" } } }], "2026-11-30");
+    expect(plan.planned).toEqual([]);
+    const [skipped] = plan.skipped;
+    expect(skipped?.reason).toContain("synapse lint --resolve <id>");
+    expect(skipped?.pluginReason).toBe('A contradiction is settled one at a time: choose "Keep what … says" or "Dismiss it" on its finding.');
+  });
+});

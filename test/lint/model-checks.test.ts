@@ -11,7 +11,7 @@ import { MemoryVault } from "../../src/vault/memory-vault";
 import { readContradictions } from "../../src/wiki/contradictions";
 import { recordContradictions } from "../helpers/record-contradictions";
 import { acquireWriteLock } from "../../src/write/write-lock";
-import { estimateLine } from "../../src/lint/estimate-text";
+import { estimateLine, spentLine } from "../../src/lint/estimate-text";
 import { humanLintReport } from "../../src/cli/lint-report";
 import { GROUP_LIMIT } from "../../src/lint/pair-candidates";
 import { REPLY_TOKENS } from "../../src/lint/pair-prompt";
@@ -273,8 +273,8 @@ describe("lint's model checks (fake backend)", () => {
     const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), none), { modelChecks: true });
     expect(report.error).toEqual({
       kind: "capability",
-      message: 'The offline backend has no language model; choose one under "Lint with" (or --provider) for the model checks.',
-      pluginMessage: 'The offline backend has no language model; choose one under "Lint with" in the settings for the model checks.',
+      message: 'The Offline backend has no language model; choose one under "Lint with" (or --provider) for the model checks.',
+      pluginMessage: 'The Offline backend has no language model; choose one under "Lint with" in the settings for the model checks.',
     });
     expect(report.findings.length).toBeGreaterThan(0);
 
@@ -447,8 +447,10 @@ describe("lint's cost limit for the model checks", () => {
     const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), local, { lintCostLimitUsd: 0.0001 }), { modelChecks: true, confirmModelChecks: (e) => ((seen = e), true) });
     expect(report.error).toBeNull();
     expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0, checked: 4, treatedAsFree: false });
-    expect(seen && estimateLine(seen)).toContain("no price known for this model");
-    expect(seen && estimateLine(seen)).not.toContain("treated as free");
+    expect(seen && estimateLine(seen)).toMatch(/out, free \(runs on this computer\)\.$/);
+    expect(seen && estimateLine(seen)).not.toContain("no price");
+    // What the calls spent says the same: free, not of unknown cost.
+    expect(spentLine(report.usage)).toBe(`Used ${report.usage.inputTokens.toLocaleString("en-US")} tokens in and ${report.usage.outputTokens.toLocaleString("en-US")} out, free (runs on this computer).`);
   });
 
   it("counts an API server on this machine with no price as free, but says so: it may be a proxy to a paid model", async () => {
@@ -457,7 +459,7 @@ describe("lint's cost limit for the model checks", () => {
     const report = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), proxy, { lintCostLimitUsd: 0.0001 }), { modelChecks: true, confirmModelChecks: (e) => ((seen = e), true) });
     expect(report.error).toBeNull();
     expect(report.modelChecks).toMatchObject({ toCheck: 4, overCost: 0, checked: 4, treatedAsFree: true, costUsd: null });
-    expect(seen && estimateLine(seen)).toContain("treated as free: no price known for my-proxied-model");
+    expect(seen && estimateLine(seen)).toContain("free (runs on this computer), so the cost limit of $0.0001 counts nothing: no price is known for my-proxied-model");
     // Without a limit there is nothing to hold, so nothing is treated as anything.
     const unlimited = await runLint(deps(new MemoryVault(wiki()), new MemoryStateStore(), proxy), { modelChecks: true });
     expect(unlimited.modelChecks?.treatedAsFree).toBe(false);

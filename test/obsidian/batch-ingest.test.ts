@@ -145,6 +145,30 @@ describe("batch ingest in Obsidian", () => {
     expect(harness.notices.slice(after)).toEqual([]);
   });
 
+  it("shows a batch that is out in the status bar, and a click there collects its results once they are in", async () => {
+    const { s, harness } = await start("changes", 1);
+    const item = harness.registered.statusBarItems__[2] as HTMLElement;
+    expect(item.hasClass("synapse-status-idle")).toBe(true);
+    await sendBatch(s, harness);
+    await eventually(() => expect(item.textContent).toBe("Synapse: batch · 3 notes"));
+    expect(item.hasClass("synapse-status-idle")).toBe(false);
+    // The look at the batches learns that round 1 ended at the provider.
+    await batches(harness).check();
+    expect(item.textContent).toBe("Synapse: batch results in");
+    const sent = s.batches.length;
+    item.click();
+    await eventually(() => expect(s.batches.length).toBe(sent + 1));
+    await batches(harness).settled();
+    // Round 2 is out now: the item says so again, until its results are collected.
+    expect(item.textContent).toBe("Synapse: batch · 3 notes");
+    await batches(harness).check();
+    item.click();
+    await batches(harness).settled();
+    await eventually(() => expect(harness.notices.at(-1)).toBe('Batch of 3 notes from "notes": 3 applied.'));
+    expect(item.textContent).toBe("");
+    expect(item.hasClass("synapse-status-idle")).toBe(true);
+  });
+
   it("a partly failed and expired batch says which notes failed, and 'Retry failed' ingests them interactively", async () => {
     const { s, harness } = await start("changes", 1);
     s.setAnswer((request) => {

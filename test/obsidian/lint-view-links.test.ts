@@ -116,6 +116,13 @@ describe("Check wiki health: what a finding says", () => {
     expect(unsafe?.getAttribute("aria-label")).toBeNull();
   });
 
+  it("keeps a fix's button to its own words, with what else it does in the tooltip", async () => {
+    const { view } = await open();
+    const retract = [...(findingOf(view, "missing-source-note")?.querySelectorAll("button") ?? [])].find((b) => b.textContent?.startsWith("Retract"));
+    expect(retract?.textContent).toMatch(/^Retract "[^"]+"$/);
+    expect(retract?.getAttribute("aria-label")).toMatch(/^Retract "[^"]+"\. Its sections leave every page, and a page left empty goes\.$/);
+  });
+
   it("counts in words, never 'page(s)'", async () => {
     const { view } = await open();
     expect(status(view)).toBe("10 pages checked: 9 findings.");

@@ -144,8 +144,8 @@ describe("Check wiki health: model checks", () => {
     expect(report?.modelChecks?.checked).toBe(model.calls.length);
     expect(headings(view)).toContain("Contradictions (1)");
     expect(status(view)).toContain(`Model checks: ${model.calls.length} pairs checked, 0 from the cache.`);
-    // What the calls cost, as the fake reported them (100 in, 20 out each; the fake model has no price).
-    expect(status(view)).toContain(`Used ${(model.calls.length * 100).toLocaleString("en-US")} tokens in and ${model.calls.length * 20} out (no price known for the model).`);
+    // What the calls cost, as the fake reported them (100 in, 20 out each): the fake runs on this computer, unpriced.
+    expect(status(view)).toContain(`Used ${(model.calls.length * 100).toLocaleString("en-US")} tokens in and ${model.calls.length * 20} out, free (runs on this computer).`);
   });
 
   it("dismissing the contradiction the model found is undone by 'Undo last ingest or other change'", async () => {

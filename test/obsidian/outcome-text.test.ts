@@ -120,7 +120,7 @@ describe("the result listing", () => {
     expect(listing.groups.map((g) => g.heading)).toEqual(["Created (2)", "Updated (1)"]);
     expect(listing.groups[0]?.pages.map((p) => p.title)).toEqual(["Bees", "Pollination"]);
     expect(listing.failures).toEqual([{ notePath: "Notes/Wax.md", message: expect.stringContaining("failed the checks 3 times. one") as string, issues: ["two"] }]);
-    expect(listing.summary[0]).toBe("Bees: anthropic (claude-sonnet-4-5), sent off this machine · 2.0k tokens · ~$0.0123 · 4.3 s");
+    expect(listing.summary[0]).toBe("Bees: Anthropic (claude-sonnet-4-5), sent off this machine · 2.0k tokens · ~$0.0123 · 4.3 s");
     expect(listing.calls).toEqual([{ line: "analyze · anthropic (claude-sonnet-4-5) · attempt 1 · ok · 812 ms · 700 in, 90 out", prompt: "Read this note", reply: "{}" }]);
   });
 
@@ -177,8 +177,8 @@ describe("the result listing", () => {
     const offline = aReport({ usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, provider: { name: "offline", mode: "local", isLocal: true, model: null } });
     const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: ollama }, { notePath: "Notes/Bees.md", report: offline }], "Ingested");
     expect(listing.summary).toEqual([
-      "Wax: ollama (llama3.1:8b), on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
-      "Bees: offline, on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
+      "Wax: Ollama (llama3.1:8b), on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
+      "Bees: Offline, on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
     ]);
   });
 

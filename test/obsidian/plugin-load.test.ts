@@ -17,10 +17,10 @@ describe("loading the plugin", () => {
     expect(registered.commands__.get("cancel-ingest")?.name).toBe("Cancel running ingest");
   });
 
-  it("adds one ribbon button, two status-bar items (ingest, indexing; hidden while idle) and one settings tab", async () => {
+  it("adds one ribbon button, three status-bar items (ingest, indexing, batches; hidden while idle) and one settings tab", async () => {
     const { registered } = await loadPlugin();
     expect(registered.ribbonActions__).toHaveLength(2);
-    expect(registered.statusBarItems__).toHaveLength(2);
+    expect(registered.statusBarItems__).toHaveLength(3);
     for (const status of registered.statusBarItems__) {
       expect(status.textContent).toBe("");
       expect(status.hasClass("synapse-status-idle")).toBe(true);

@@ -6,7 +6,12 @@ import { snippet } from "../../src/ui/query-view";
 describe("a source's snippet", () => {
   it("shows a link by its text and drops list marks and bold", () => {
     const passage = "## Key terms\n\n- [[Analytical Engine]]: Babbage's machine.\n- [[Charles Babbage|Babbage]] built **none** of it.\n1. A first step.";
-    expect(snippet(passage)).toBe("Key terms Analytical Engine: Babbage's machine. Babbage built none of it. A first step.");
+    expect(snippet(passage)).toBe("Analytical Engine: Babbage's machine. Babbage built none of it. A first step.");
+  });
+
+  it("leaves headings out (the page's title is the link above it), unless the passage is only a heading", () => {
+    expect(snippet("# Ada Lovelace\n\n## Summary\n\nAugusta Ada King was a mathematician.")).toBe("Augusta Ada King was a mathematician.");
+    expect(snippet("## Key terms")).toBe("Key terms");
   });
 
   it("never shows a link's brackets, whatever the passage around it", () => {

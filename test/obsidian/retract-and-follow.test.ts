@@ -86,7 +86,7 @@ describe("Retract a deleted source", () => {
     expect(await harness.read(SHARED)).not.toContain("A's claim about the topic.");
     expect(harness.app.vault.getFileByPath(ONLY_A)).toBeNull();
     expect(await harness.read(INDEX)).not.toContain("Only A");
-    expect(harness.notices.some((n) => /^Retracted notes\/A\.md from 2 page\(s\)\./.test(n))).toBe(true);
+    expect(harness.notices.some((n) => /^Retracted notes\/A\.md from 2 pages\./.test(n))).toBe(true);
 
     runCommand(harness, "undo-last-change");
     await eventually(async () => expect(await harness.read(SHARED)).toBe(sharedBefore));

@@ -1,6 +1,7 @@
 /** What only the Ollama backend does: readiness over /api/*, model info, embeddings, isLocal by host. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRunContext } from "../../src/core/run-context";
+import { problemsOn } from "../../src/core/readiness";
 import { isEmbeddingProvider } from "../../src/providers/embedding";
 import { fakeEmbedding } from "../helpers/fake-embedding";
 import { createOllama, createProvider } from "../../src/providers/factory";
@@ -86,6 +87,9 @@ describe("Ollama backend", () => {
       const report = await checkReadiness("ollama", env);
       expect(report).toMatchObject({ ok: false, reachable: false, models: [] });
       expect(report.problems[0]).toMatch(/Could not reach Ollama at http:\/\/127\.0\.0\.1:\d+.*ollama serve/);
+      // Obsidian names the setting as its section does, without the CLI's flag.
+      expect(problemsOn(report, "plugin")[0]).toMatch(/that "Host" under Local: Ollama is right\. Start it with `ollama serve`/);
+      expect(problemsOn(report, "plugin")[0]).not.toContain("--base-url");
     });
   });
 

@@ -1,10 +1,12 @@
 /**
  * Batch ingest in Obsidian: the folder ingest's choice ("Send as a batch" or "Ingest now", with the
  * estimate both ways, computed from the example vault's notes for an Anthropic model), and the
- * notices a batch ends with — results are in, and a collect with notes to retry.
+ * notices a batch ends with — results are in, and a collect with notes to retry — and the status bar
+ * while a batch is out.
  */
 import { estimateIngest } from "../../../src/batch/estimate";
 import { actionNotice } from "../../../src/obsidian/ingest-service";
+import { BatchStatusBar } from "../../../src/obsidian/status-bar";
 import { ConfirmModal } from "../../../src/ui/confirm-modal";
 import { batchChoiceQuestion } from "../../../src/ui/confirm-questions";
 import { exampleVault, rig } from "../rig";
@@ -40,6 +42,20 @@ export const surfaces: readonly Surface[] = [
           ]),
         ),
       }),
+  },
+  {
+    name: "status-bar-batch",
+    frame: "status-bar",
+    render: () => {
+      const bar = new BatchStatusBar(createDiv());
+      bar.show({
+        notes: 12,
+        lines: ['"Notes" with Anthropic (claude-sonnet-4-6): 12 running; in progress at the provider, 7 of 12 requests done.'],
+        ready: 0,
+        collecting: false,
+      });
+      return Promise.resolve({ content: bar.element, tooltip: bar.element.getAttribute("aria-label") ?? "" });
+    },
   },
 ];
 

@@ -36,7 +36,7 @@ export function registerLint(server: McpServer, session: McpSession): void {
             severity: f.severity,
             page: f.page,
             message: f.message,
-            fixes: f.fixes.map((x) => ({ id: fixId(f, x), kind: x.kind, label: x.label, safe: x.safe })),
+            fixes: f.fixes.map((x) => ({ id: fixId(f, x), kind: x.kind, label: x.label, ...(x.detail ? { detail: x.detail } : {}), safe: x.safe })),
           })),
         };
       }),

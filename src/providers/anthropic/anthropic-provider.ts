@@ -13,6 +13,7 @@ import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
+import { ANTHROPIC_URL_SETTING } from "../server-setting";
 import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { parseReply } from "../../core/json-repair";
@@ -111,7 +112,7 @@ export class AnthropicProvider implements InferenceProvider {
   }
 
   private mapError(error: unknown): SynapseError {
-    return mapSdkError(error, sdkErrorClasses(anthropicSdk.loaded), { label: "Anthropic", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+    return mapSdkError(error, sdkErrorClasses(anthropicSdk.loaded), { label: "Anthropic", model: this.config.model, where: this.config.where, secrets: this.config.secrets, setting: ANTHROPIC_URL_SETTING });
   }
 
   private body(pair: PromptPair, schema: Record<string, unknown>, what: string, maxTokens: number): Record<string, unknown> {
@@ -180,7 +181,7 @@ export class AnthropicProvider implements InferenceProvider {
     const usage = (): StreamPart => ({ type: "usage", usage: { ...input, outputTokens } });
     for await (const raw of stream) {
       const parsed = AnthropicStreamEvent.safeParse(raw);
-      if (!parsed.success) throw envelopeError("Anthropic", "a stream event without a type");
+      if (!parsed.success) throw envelopeError("Anthropic", "a stream event without a type", ANTHROPIC_URL_SETTING);
       const event = parsed.data;
       if (event.type === "message_start") {
         input = tokenUsageOf(event.message?.usage ?? {});
@@ -209,7 +210,7 @@ function refusal(): SynapseError {
 /** A message envelope into the requested value: refusal, tool input, or JSON text. */
 export function interpretMessage<T>(raw: unknown, replySchema: z.ZodType<T>, what: string, limit: number): T {
   const parsed = AnthropicMessage.safeParse(raw);
-  if (!parsed.success) throw envelopeError("Anthropic", "no content in the reply");
+  if (!parsed.success) throw envelopeError("Anthropic", "no content in the reply", ANTHROPIC_URL_SETTING);
   const message = parsed.data;
   if (message.stop_reason === "refusal") throw refusal();
   const tool = message.content.find((block) => block.type === "tool_use");

@@ -14,6 +14,7 @@
 import type * as z from "zod";
 import { SynapseError } from "../../core/errors";
 import { envelopeError } from "../classify-error";
+import { ANTHROPIC_URL_SETTING } from "../server-setting";
 import { AnthropicStreamEvent, type AnthropicMessage, type AnthropicUsage } from "./envelope";
 
 const LABEL = "Anthropic";
@@ -61,7 +62,7 @@ export async function streamedMessage(events: AsyncIterable<unknown>, received: 
   for await (const raw of events) {
     count++;
     const parsed = AnthropicStreamEvent.safeParse(raw);
-    if (!parsed.success) throw envelopeError(LABEL, "a stream event without a type");
+    if (!parsed.success) throw envelopeError(LABEL, "a stream event without a type", ANTHROPIC_URL_SETTING);
     const event = parsed.data;
     const index = event.index ?? 0;
     switch (event.type) {
@@ -96,6 +97,6 @@ export async function streamedMessage(events: AsyncIterable<unknown>, received: 
     }
   }
   // A body that is not a stream of events at all (a proxy's page, another API's JSON) is not a cut stream.
-  if (count === 0) throw envelopeError(LABEL, "no stream events in the reply");
+  if (count === 0) throw envelopeError(LABEL, "no stream events in the reply", ANTHROPIC_URL_SETTING);
   throw new SynapseError("transport", "The Anthropic stream ended before the reply was complete; try again.");
 }

@@ -8,7 +8,15 @@ import { SynapseError, type ErrorKind } from "../../core/errors";
  */
 export const TOKEN_HINT =
   'Copy the token "synapse bridge" printed on start into Settings → Synapse → CLI agent through the bridge → Bridge token (or set SYNAPSE_BRIDGE_TOKEN for the CLI).';
-export const PLUGIN_TOKEN_HINT = 'Copy the token "synapse bridge" printed on start into "Bridge token" under CLI agent through the bridge.';
+export const PLUGIN_TOKEN_HINT = 'Put the token the bridge printed on start in the secret chosen under "Bridge token" (CLI agent through the bridge).';
+
+/**
+ * How to start the bridge, as Obsidian says it: the command to run in a terminal, with this vault's
+ * folder when it is known (the bridge serves only the vaults it was started with).
+ */
+export function startBridgeHint(vaultPath: string | null | undefined): string {
+  return `Start the bridge in a terminal: synapse bridge --vault "${vaultPath ?? "<your vault folder>"}".`;
+}
 
 function kindFor(status: number, code: string): ErrorKind {
   if (code === "busy" || status === 429) return "rate_limit";

@@ -4,9 +4,9 @@
  */
 import { BRIDGE_PROTOCOL_VERSION, HealthReportSchema } from "../../core/bridge-protocol";
 import { SynapseError } from "../../core/errors";
-import type { ReadinessReport } from "../../core/readiness";
+import { problemFields, type ReadinessReport, type WordedProblem } from "../../core/readiness";
 import type { FetchLike } from "../environment";
-import { bridgeHttpError, checkBridgeUrl, endpoint, TOKEN_HINT } from "./bridge-errors";
+import { bridgeHttpError, checkBridgeUrl, endpoint, PLUGIN_TOKEN_HINT, startBridgeHint, TOKEN_HINT } from "./bridge-errors";
 import { CLI_PROVIDER_NAME } from "./cli-provider";
 
 export interface BridgeHealthOptions {
@@ -22,8 +22,8 @@ function normaliseFolder(path: string): string {
   return path.replace(/\\/g, "/").replace(/\/+$/, "");
 }
 
-function failed(reachable: boolean, problem: string, version: string | null = null, notSetUp = false): ReadinessReport {
-  return { provider: CLI_PROVIDER_NAME, ok: false, reachable, version, models: [], modelPresent: null, details: [], problems: [problem], notSetUp };
+function failed(reachable: boolean, problem: string | WordedProblem, version: string | null = null, notSetUp = false): ReadinessReport {
+  return { provider: CLI_PROVIDER_NAME, ok: false, reachable, version, models: [], modelPresent: null, details: [], ...problemFields([problem]), notSetUp };
 }
 
 export async function checkBridgeHealth(options: BridgeHealthOptions): Promise<ReadinessReport> {
@@ -33,7 +33,9 @@ export async function checkBridgeHealth(options: BridgeHealthOptions): Promise<R
   } catch (error) {
     return failed(false, SynapseError.isInstance(error) ? error.message : String(error), null, true);
   }
-  if (!options.token?.trim()) return failed(false, `No bridge token is set. ${TOKEN_HINT}`, null, true);
+  // Obsidian's words: what to run and where the token goes, never the CLI's environment variable.
+  const start = startBridgeHint(options.vaultPath);
+  if (!options.token?.trim()) return failed(false, { message: `No bridge token is set. ${TOKEN_HINT}`, pluginMessage: `${start} ${PLUGIN_TOKEN_HINT}` }, null, true);
   let response: Response;
   try {
     response = await options.fetch(endpoint(base, "/health"), {
@@ -41,9 +43,12 @@ export async function checkBridgeHealth(options: BridgeHealthOptions): Promise<R
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch {
-    return failed(false, `Nothing answers at ${options.bridgeUrl}; start the bridge with "synapse bridge --vault <your vault>" (or "npm run bridge -- --vault <your vault>").`);
+    return failed(false, {
+      message: `Nothing answers at ${options.bridgeUrl}; start the bridge with "synapse bridge --vault <your vault>" (or "npm run bridge -- --vault <your vault>").`,
+      pluginMessage: `Nothing answers at ${options.bridgeUrl}. ${start} If it runs, set "Bridge URL" to the address it printed.`,
+    });
   }
-  if (!response.ok) return failed(true, (await bridgeHttpError(response, options.bridgeUrl)).message);
+  if (!response.ok) return failed(true, await bridgeHttpError(response, options.bridgeUrl));
   let body: unknown;
   try {
     body = await response.json();

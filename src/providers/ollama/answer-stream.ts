@@ -8,6 +8,7 @@
  */
 import type { ChatRequest } from "ollama/browser";
 import { envelopeError } from "../classify-error";
+import { OLLAMA_HOST_SETTING } from "../server-setting";
 import type { StreamPart, TokenUsage } from "../call";
 import type { OllamaConnect, RequestBinding } from "./client";
 import { OllamaChatReply } from "./envelope";
@@ -30,7 +31,7 @@ export async function* streamAnswer(
   try {
     for await (const chunk of stream) {
       const parsed = OllamaChatReply.safeParse(chunk);
-      if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message");
+      if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message", OLLAMA_HOST_SETTING);
       const text = parsed.data.message.content ?? "";
       if (text) yield { type: "text", text };
       else if (parsed.data.message.thinking) yield { type: "thinking", text: parsed.data.message.thinking };

@@ -5,6 +5,7 @@
  */
 import { SynapseError } from "../../core/errors";
 import { classifyHttpFailure, connectionError, envelopeError, serverExcerpt } from "../classify-error";
+import { OLLAMA_HOST_SETTING } from "../server-setting";
 
 export interface OllamaErrorContext {
   readonly host: string;
@@ -51,8 +52,8 @@ export function mapOllamaError(error: unknown, context: OllamaErrorContext): Syn
       cause: error,
     });
   }
-  if (error instanceof SyntaxError) return envelopeError("Ollama", "the body is not JSON", error);
-  if (error instanceof TypeError) return connectionError("Ollama", context.host, error);
+  if (error instanceof SyntaxError) return envelopeError("Ollama", "the body is not JSON", OLLAMA_HOST_SETTING, error);
+  if (error instanceof TypeError) return connectionError("Ollama", context.host, OLLAMA_HOST_SETTING, error);
   if (error instanceof Error) {
     if (/did not receive done/i.test(error.message)) {
       return new SynapseError("transport", "The Ollama stream ended before the reply was complete; try again.", { cause: error });

@@ -16,6 +16,7 @@ import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig } from "../call";
 import type { EmbeddingProvider } from "../embedding";
 import { envelopeError } from "../classify-error";
+import { OLLAMA_HOST_SETTING } from "../server-setting";
 import { parseReply } from "../../core/json-repair";
 import { OutputLimits, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { chatMessages, promptText, type PromptPair } from "../prompts";
@@ -187,8 +188,8 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       },
       interpret: (raw) => {
         const parsed = OllamaEmbedReply.safeParse(raw);
-        if (!parsed.success) throw envelopeError("Ollama", "no embeddings in the reply");
-        if (parsed.data.embeddings.length !== texts.length) throw envelopeError("Ollama", `${parsed.data.embeddings.length} embeddings for ${texts.length} texts`);
+        if (!parsed.success) throw envelopeError("Ollama", "no embeddings in the reply", OLLAMA_HOST_SETTING);
+        if (parsed.data.embeddings.length !== texts.length) throw envelopeError("Ollama", `${parsed.data.embeddings.length} embeddings for ${texts.length} texts`, OLLAMA_HOST_SETTING);
         return parsed.data.embeddings;
       },
     });
@@ -224,7 +225,7 @@ export class OllamaProvider implements InferenceProvider, EmbeddingProvider {
       },
       interpret: (raw) => {
         const parsed = OllamaShowReply.safeParse(raw);
-        if (!parsed.success) throw envelopeError("Ollama", "/api/show did not describe the model");
+        if (!parsed.success) throw envelopeError("Ollama", "/api/show did not describe the model", OLLAMA_HOST_SETTING);
         return parsed.data;
       },
     });

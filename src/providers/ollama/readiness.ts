@@ -4,9 +4,9 @@
  * user's claims (the configured model, a declared tools capability, the embedding model) against
  * what the models report, and says what to fix in words.
  */
-import type { SynapseError } from "../../core/errors";
+import { rephrased, type SynapseError } from "../../core/errors";
 import { createRunContext, deadlineSignal } from "../../core/run-context";
-import type { ReadinessReport } from "../../core/readiness";
+import { problemFields, type ReadinessReport, type WordedProblem } from "../../core/readiness";
 import type { OllamaConnect } from "./client";
 import { windowCeiling } from "./context-window";
 import { OllamaShowReply, OllamaTagsReply, OllamaVersionReply, contextLengthOf, sameModel } from "./envelope";
@@ -54,7 +54,7 @@ function windowInUse(setting: number, modelContext: number): string {
 
 export async function ollamaReadiness(input: OllamaReadinessInput): Promise<ReadinessReport> {
   const details: string[] = [];
-  const problems: string[] = [];
+  const problems: (string | WordedProblem)[] = [];
   const version = await request(input, input.model, async (connect, signal) => (await connect({ signal })).version());
   if (failed(version)) {
     return {
@@ -65,7 +65,8 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
       models: [],
       modelPresent: null,
       details,
-      problems: [`${version.message} Start it with \`ollama serve\` or open the Ollama app.`],
+      // Starting Ollama is the same on both surfaces; where its address is set is not.
+      ...problemFields([rephrased(version, (m) => `${m} Start it with \`ollama serve\` or open the Ollama app.`)]),
     };
   }
   const parsedVersion = OllamaVersionReply.safeParse(version);
@@ -79,8 +80,8 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
   const tags = await request(input, input.model, async (connect, signal) => (await connect({ signal })).list());
   const parsedTags = failed(tags) ? null : OllamaTagsReply.safeParse(tags);
   if (failed(tags) || !parsedTags?.success) {
-    problems.push(failed(tags) ? tags.message : "Ollama's model list (/api/tags) was not in the expected format.");
-    return { provider: "ollama", ok: false, reachable: true, version: parsedVersion.success ? parsedVersion.data.version : null, models: [], modelPresent: null, details, problems };
+    problems.push(failed(tags) ? tags : "Ollama's model list (/api/tags) was not in the expected format.");
+    return { provider: "ollama", ok: false, reachable: true, version: parsedVersion.success ? parsedVersion.data.version : null, models: [], modelPresent: null, details, ...problemFields(problems) };
   }
 
   const limit = input.showLimit ?? 25;
@@ -145,7 +146,7 @@ export async function ollamaReadiness(input: OllamaReadinessInput): Promise<Read
     models: models.map((m) => ({ name: m.name, capabilities: m.capabilities })),
     modelPresent,
     details,
-    problems,
+    ...problemFields(problems),
     contextWindow,
   };
 }

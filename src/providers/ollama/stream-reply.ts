@@ -5,6 +5,7 @@
  * only the content is the reply.
  */
 import { envelopeError } from "../classify-error";
+import { OLLAMA_HOST_SETTING } from "../server-setting";
 import type { ChatRequest } from "ollama/browser";
 import type { OllamaApi } from "./client";
 import { OllamaChatReply } from "./envelope";
@@ -20,7 +21,7 @@ export async function streamedReply(client: OllamaApi, request: ChatRequest & { 
   try {
     for await (const chunk of stream) {
       const parsed = OllamaChatReply.safeParse(chunk);
-      if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message");
+      if (!parsed.success) throw envelopeError("Ollama", "a stream line without a message", OLLAMA_HOST_SETTING);
       const piece = parsed.data.message.content ?? "";
       received(piece || (parsed.data.message.thinking ?? ""));
       content += piece;
@@ -29,5 +30,5 @@ export async function streamedReply(client: OllamaApi, request: ChatRequest & { 
   } finally {
     signal.removeEventListener("abort", stop);
   }
-  throw envelopeError("Ollama", "the stream ended before its last line");
+  throw envelopeError("Ollama", "the stream ended before its last line", OLLAMA_HOST_SETTING);
 }

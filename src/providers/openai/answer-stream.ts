@@ -10,6 +10,7 @@
 import { SynapseError } from "../../core/errors";
 import type { StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
+import { OPENAI_URL_SETTING } from "../server-setting";
 import { OpenAIChunk, tokenUsageOf } from "./envelope";
 
 export function refusalError(text: string): SynapseError {
@@ -22,7 +23,7 @@ export async function* answerParts(chunks: AsyncIterable<unknown>, readCount: (c
   let counted: number | null | undefined;
   for await (const raw of chunks) {
     const parsed = OpenAIChunk.safeParse(raw);
-    if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "a stream chunk without choices");
+    if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "a stream chunk without choices", OPENAI_URL_SETTING);
     const chunk = parsed.data;
     for (const choice of chunk.choices ?? []) {
       if (choice.delta?.content) yield { type: "text", text: choice.delta.content };

@@ -17,6 +17,7 @@ import { chatOutputLimit, type RunContext } from "../../core/run-context";
 import type { Analysis, Message, WikiPage } from "../../core/schemas";
 import { callConfig, callWithPolicy, checkCapabilities, estimateTokens, streamWithPolicy, type CallConfig, type StreamPart } from "../call";
 import { envelopeError } from "../classify-error";
+import { OPENAI_URL_SETTING } from "../server-setting";
 import { knownContextWindow, knownMaxOutput } from "../context-windows";
 import { OutputLimits, isTruncated, outputCeiling, truncatedError, withOutputLimit, type OutputLimitContext } from "../output-limit";
 import { textTokens, windowTokens } from "../../core/window-tokens";
@@ -185,7 +186,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
     return callWithPolicy({ ...this.call, model }, run, {
       operation: "embed",
       prompt: texts.join("\n---\n"),
-      mapError: (error) => mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label, model, where: this.config.where, secrets: this.config.secrets }),
+      mapError: (error) => mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label, model, where: this.config.where, secrets: this.config.secrets, setting: OPENAI_URL_SETTING }),
       send: async (signal) => {
         const client = await this.config.client();
         // "float" explicitly: the SDK otherwise asks for base64, which not every compatible server speaks.
@@ -196,16 +197,16 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
       },
       interpret: (raw) => {
         const parsed = OpenAIEmbeddingReply.safeParse(raw);
-        if (!parsed.success) throw envelopeError(label, "no embeddings in the reply");
+        if (!parsed.success) throw envelopeError(label, "no embeddings in the reply", OPENAI_URL_SETTING);
         const byIndex = [...parsed.data.data].sort((a, b) => a.index - b.index);
-        if (byIndex.length !== texts.length || byIndex.some((d, i) => d.index !== i)) throw envelopeError(label, `${byIndex.length} embeddings for ${texts.length} texts`);
+        if (byIndex.length !== texts.length || byIndex.some((d, i) => d.index !== i)) throw envelopeError(label, `${byIndex.length} embeddings for ${texts.length} texts`, OPENAI_URL_SETTING);
         return byIndex.map((d) => d.embedding);
       },
     });
   }
 
   private mapError(error: unknown): SynapseError {
-    const mapped = mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets });
+    const mapped = mapSdkError(error, sdkErrorClasses(openaiSdk.loaded), { label: "The OpenAI-compatible server", model: this.config.model, where: this.config.where, secrets: this.config.secrets, setting: OPENAI_URL_SETTING });
     if (mapped.kind !== "context" || error === mapped) return mapped;
     return new SynapseError("context", `${mapped.message} To make room: ${windowAdvice(this.windowNow())}.`, {
       ...(mapped.status !== undefined ? { status: mapped.status } : {}),
@@ -381,7 +382,7 @@ export class OpenAICompatibleProvider implements InferenceProvider, EmbeddingPro
 /** A completion envelope into the requested value: refusal, or JSON content parsed tolerantly. */
 export function interpretCompletion<T>(raw: unknown, replySchema: z.ZodType<T>, what: string, limit: number): T {
   const parsed = OpenAICompletion.safeParse(raw);
-  if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "no choices in the reply");
+  if (!parsed.success) throw envelopeError("The OpenAI-compatible server", "no choices in the reply", OPENAI_URL_SETTING);
   const choice = parsed.data.choices[0];
   if (choice?.message.refusal) throw refusalError(choice.message.refusal);
   try {

@@ -8,6 +8,7 @@
  */
 import { SynapseError } from "../../core/errors";
 import { envelopeError } from "../classify-error";
+import { OPENAI_URL_SETTING } from "../server-setting";
 import { OpenAIChunk, type OpenAICompletion } from "./envelope";
 
 const LABEL = "The OpenAI-compatible server";
@@ -28,7 +29,7 @@ export async function streamedCompletion(chunks: CompletionChunks, received: (pi
   for await (const raw of chunks) {
     count++;
     const parsed = OpenAIChunk.safeParse(raw);
-    if (!parsed.success) throw envelopeError(LABEL, "a stream chunk without choices");
+    if (!parsed.success) throw envelopeError(LABEL, "a stream chunk without choices", OPENAI_URL_SETTING);
     for (const choice of parsed.data.choices ?? []) {
       const delta = choice.delta;
       const piece = delta?.content ?? "";
@@ -40,7 +41,7 @@ export async function streamedCompletion(chunks: CompletionChunks, received: (pi
     if (parsed.data.usage) usage = parsed.data.usage;
   }
   // A body that is not a stream of events at all (a proxy's page, another API's JSON) is not a cut stream.
-  if (count === 0) throw envelopeError(LABEL, "no stream events in the reply");
+  if (count === 0) throw envelopeError(LABEL, "no stream events in the reply", OPENAI_URL_SETTING);
   if (finish === null && !refusal) throw new SynapseError("transport", "The OpenAI-compatible stream ended before the reply was complete; try again.");
   return { choices: [{ message: { content, refusal: refusal || null }, finish_reason: finish }], usage };
 }

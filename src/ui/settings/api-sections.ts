@@ -52,7 +52,7 @@ export function anthropicSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.anthropic.maxTokens,
         (d, v) => (d.profiles.anthropic.maxTokens = v),
       ),
-      testConnectionRow(ctx, "anthropic", "the Anthropic API"),
+      testConnectionRow(ctx, "anthropic"),
     ],
   };
 }
@@ -130,7 +130,7 @@ export function openaiSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.openai.contextWindow,
         (d, v) => (d.profiles.openai.contextWindow = v),
       ),
-      testConnectionRow(ctx, "openai", "the server"),
+      testConnectionRow(ctx, "openai"),
     ],
   };
 }

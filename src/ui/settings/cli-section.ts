@@ -38,7 +38,7 @@ export function cliSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.cli.maxBudgetUsd,
         (d, v) => (d.profiles.cli.maxBudgetUsd = v),
       ),
-      testConnectionRow(ctx, "cli", "the bridge"),
+      testConnectionRow(ctx, "cli"),
     ],
   };
 }

@@ -4,7 +4,8 @@
  * a configured model the server does not report stays visible, marked as such.
  */
 import type { DropdownComponent } from "obsidian";
-import type { ReadinessReport } from "../../core/readiness";
+import { messageOn } from "../../core/errors";
+import { problemsOn, type ReadinessReport } from "../../core/readiness";
 import { sameModel } from "../../providers/ollama/envelope";
 import type { Settings } from "../../settings/schema";
 import { numberRow, save, showProblem, textRow, type SettingRow, type SettingSection, type SettingsContext } from "./rows";
@@ -71,7 +72,7 @@ export function ollamaSection(ctx: SettingsContext): SettingSection {
           .onClick(async () => {
             const report = await ctx.checkReadiness("ollama").catch((error: unknown) => error);
             if (report instanceof Error || !(report as ReadinessReport).reachable) {
-              const problems = report instanceof Error ? [report.message] : (report as ReadinessReport).problems;
+              const problems = report instanceof Error ? [messageOn(report, "plugin")] : problemsOn(report as ReadinessReport, "plugin");
               showProblem(setting, problems[0] ?? "The server did not answer.");
               return;
             }
@@ -124,7 +125,7 @@ export function ollamaSection(ctx: SettingsContext): SettingSection {
         (s) => s.profiles.ollama.contextWindow,
         (d, v) => (d.profiles.ollama.contextWindow = v),
       ),
-      testConnectionRow(ctx, "ollama", "the Ollama server", loaded),
+      testConnectionRow(ctx, "ollama", loaded),
     ],
   };
 }

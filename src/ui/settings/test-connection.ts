@@ -5,15 +5,18 @@ import type { ProviderId } from "../../settings/schema";
 import { renderReadiness } from "../readiness-text";
 import type { SettingRow, SettingsContext } from "./rows";
 
-export function testConnectionRow(
-  ctx: SettingsContext,
-  id: ProviderId,
-  what: string,
-  onReport?: (report: ReadinessReport) => void,
-): SettingRow {
+/** What the check looks at, per backend: the bridge has no model to look for, but a vault and an agent. */
+const CHECKS: Record<Exclude<ProviderId, "offline">, string> = {
+  ollama: "Checks that the Ollama server answers, which version it runs, and whether the models are installed.",
+  anthropic: "Checks that the Anthropic API accepts the key and offers the model.",
+  openai: "Checks that the server answers, offers the model, and how large its context window is.",
+  cli: "Checks that the bridge answers, serves this vault, and that the agent can start and sign in.",
+};
+
+export function testConnectionRow(ctx: SettingsContext, id: Exclude<ProviderId, "offline">, onReport?: (report: ReadinessReport) => void): SettingRow {
   return {
     name: "Test connection",
-    desc: `Checks that ${what} answers, which version it runs, and whether the model is there.`,
+    desc: CHECKS[id],
     build: (setting) => {
       const out = setting.descEl.createDiv({ cls: "synapse-readiness" });
       setting.addButton((button) =>

@@ -31,7 +31,7 @@ function wikiLanguageRow(ctx: SettingsContext): SettingRow {
   return dropdownRow(
     ctx,
     "Wiki language",
-    "The language pages are written in; Same as each note gives a German note German pages.",
+    'The language pages are written in; "Same as each note" gives a German note German pages.',
     wikiLanguageOptions(ctx.store.settings.wikiLanguage),
     (s) => s.wikiLanguage,
     (d, v) => (d.wikiLanguage = v),

@@ -46,6 +46,6 @@ export async function deferIngest(ingest: IngestRun, plan: PlannedIngest): Promi
     state,
     stateLeavingOut,
     logDetails: logDetails(ingest, notePath, plan.sourceTitle),
-    usage: { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, costUsd: cost },
+    usage: { inputTokens: spent.inputTokens, outputTokens: spent.outputTokens, costUsd: cost, ...(ingest.caps.isLocal ? { local: true } : {}) },
   };
 }
