@@ -1,7 +1,7 @@
 /**
  * The documentation points at things that exist: every relative link in README.md, CONTRIBUTING.md,
  * CHANGELOG.md and docs/ leads to a file (and to a heading of it, when it names one), and every
- * `src/…`, `test/…` or `bench/…` path the contributor pages name in code is in the repository.
+ * `src/…`, `test/…`, `bench/…` or `scripts/…` path the contributor pages name in code is in the repository.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -27,7 +27,7 @@ function brokenLinks(file: string): string[] {
 /** The repository paths a contributor page names in inline code that are not there. */
 function missingPaths(file: string): string[] {
   return inlineCode(read(file))
-    .filter(({ target }) => /^(src|test|bench)\/\S*$/.test(target))
+    .filter(({ target }) => /^(src|test|bench|scripts)\/\S*$/.test(target))
     .filter(({ target }) => !pathExists(ROOT, target.replace(/:\d+(-\d+)?$/, "")))
     .map(({ target, line }) => `${file}:${line} → ${target}`);
 }
