@@ -33,13 +33,15 @@ function readDiagram(markdown: string): Diagram {
     if (node?.[1] !== undefined) nodes.add(folderOf(node[1]));
     const both = /^(\w+) <--> (\w+)$/.exec(line);
     const one = /^(\w+) --> (\w+)$/.exec(line);
-    const dots = /^(\w+) -\.(?: "[^"]*" \.)?-> (\w+)$/.exec(line);
+    const dots = /^(\w+) -\.->(?:\|"[^"]*"\|)? (\w+)$/.exec(line);
     if (both?.[1] !== undefined && both[2] !== undefined) {
       solid.push([folderOf(both[1]), folderOf(both[2])], [folderOf(both[2]), folderOf(both[1])]);
     } else if (one?.[1] !== undefined && one[2] !== undefined) {
       solid.push([folderOf(one[1]), folderOf(one[2])]);
     } else if (dots?.[1] !== undefined && dots[2] !== undefined) {
       dotted.push([folderOf(dots[1]), folderOf(dots[2])]);
+    } else if (/--|-\./.test(line.replace(/\[".*"\]/, ""))) {
+      throw new Error(`${PAGE}: an arrow this test cannot read: ${line}`);
     }
   }
   return { nodes, solid, dotted };
@@ -124,13 +126,14 @@ describe("the architecture page's layer diagram", () => {
     expect(solidToUnchecked).toEqual([]);
   });
 
-  it("reads arrows of every kind the page uses", () => {
-    expect(readDiagram("```mermaid\na[\"A\"]\nb[\"B\"]\na <--> b\na --> c\nb -.-> c\nc -. \"why\" .-> a\n```").solid).toEqual([
+  it("reads arrows of every kind the page uses, and refuses one it cannot read", () => {
+    expect(() => readDiagram("```mermaid\na ==> b\na -- b\n```")).toThrow(/cannot read: a -- b/);
+    expect(readDiagram("```mermaid\na[\"A\"]\nb[\"B\"]\na <--> b\na --> c\nb -.-> c\nc -.->|\"why\"| a\n```").solid).toEqual([
       ["a", "b"],
       ["b", "a"],
       ["a", "c"],
     ]);
-    expect(readDiagram("```mermaid\nb -.-> c\nc -. \"why\" .-> a\n```").dotted).toEqual([
+    expect(readDiagram("```mermaid\nb -.-> c\nc -.->|\"why\"| a\n```").dotted).toEqual([
       ["b", "c"],
       ["c", "a"],
     ]);
