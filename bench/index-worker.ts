@@ -45,7 +45,10 @@ function startWorker(): { port: IndexPort; stop: () => void; onError: (listener:
         worker.on("message", (data: unknown) => {
           const start = performance.now();
           listener({ data });
-          handling.longest = Math.max(handling.longest, performance.now() - start);
+          const took = performance.now() - start;
+          handling.longest = Math.max(handling.longest, took);
+          const kind = messageKind(data);
+          if (took > (handling.byKind.get(kind) ?? 0)) handling.byKind.set(kind, took);
         }),
     },
     stop: () => void worker.terminate(),
@@ -53,17 +56,26 @@ function startWorker(): { port: IndexPort; stop: () => void; onError: (listener:
   };
 }
 
-/** The longest a message from the worker kept the main thread (parsing it, the catalogue copy, starting the call it asks for). */
-const handling = { longest: 0 };
+/** The longest a message from the worker kept the main thread (parsing it, the catalogue copy, starting the call it asks for), overall and by kind. */
+const handling = { longest: 0, byKind: new Map<string, number>() };
+
+/** A message's kind for the breakdown: its type, and the service a call asks for. */
+function messageKind(data: unknown): string {
+  const { type, service } = data as { type?: unknown; service?: unknown };
+  return typeof service === "string" ? `${String(type)} ${service}` : String(type);
+}
 
 async function phase<T>(name: string, run: () => Promise<T>): Promise<T> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   histogram.enable();
   handling.longest = 0;
+  handling.byKind.clear();
   const start = performance.now();
   const result = await run();
   histogram.disable();
   console.log(`${name}: ${((performance.now() - start) / 1000).toFixed(1)} s; main thread's longest task ${(histogram.max / 1e6).toFixed(1)} ms (p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms), longest message ${handling.longest.toFixed(1)} ms`);
+  const slowest = [...handling.byKind].sort((a, b) => b[1] - a[1]).slice(0, 3);
+  console.log(`  slowest messages: ${slowest.map(([kind, ms]) => `${kind} ${ms.toFixed(1)} ms`).join(", ")}`);
   return result;
 }
 

@@ -30,6 +30,7 @@ import { OfflineProvider } from "../src/providers/offline/offline-provider";
 import { indexCatalog } from "../src/retrieval/catalog";
 import { syncIndex } from "../src/retrieval/sync";
 import { VaultIndex } from "../src/retrieval/vault-index";
+import { readFrontmatter } from "../src/retrieval/chunker";
 import { DEFAULT_SETTINGS } from "../src/settings/schema";
 import { NodeStateStore, STATE_FOLDER } from "../src/vault/node-state-store";
 import { NodeVault } from "../src/vault/node-vault";
@@ -145,7 +146,7 @@ export async function openIndex(root: string): Promise<Opened> {
   // The registry is written whole above, as an earlier version kept it; split it as the first start does.
   await migrateWholeRegistry(NodeStateStore.forVault(root));
   const start = performance.now();
-  const index = await VaultIndex.open({ store: NodeStateStore.forVault(root), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: NodeStateStore.forVault(root), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   await syncIndex(index, vault, { batchSize: 200 });
   const buildMs = performance.now() - start;
   // As in `synapse ingest`, the changed shards are written after the ingest, not during it.

@@ -21,6 +21,7 @@ import { createProvider } from "../src/providers/factory";
 import { indexCatalog } from "../src/retrieval/catalog";
 import { syncIndex } from "../src/retrieval/sync";
 import { VaultIndex } from "../src/retrieval/vault-index";
+import { readFrontmatter } from "../src/retrieval/chunker";
 import { SettingsSchema } from "../src/settings/schema";
 import { MemoryStateStore } from "../src/vault/memory-state-store";
 import { MemoryVault } from "../src/vault/memory-vault";
@@ -112,7 +113,7 @@ export async function benchPromptCache(): Promise<BenchResult[]> {
       // A fresh vault holding the notes and an empty wiki, with its search index as `synapse ingest` opens it.
       const vault = new MemoryVault(Object.fromEntries(notes.map((n) => [n.path, n.text])));
       const store = new MemoryStateStore();
-      const index = await VaultIndex.open({ store, reader: vault, wikiFolder: settings.wikiFolder, excludedFolders: [] });
+      const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: settings.wikiFolder, excludedFolders: [] });
       await syncIndex(index, vault);
       const catalog = indexCatalog(index, vault);
       const price = priceFor(model);

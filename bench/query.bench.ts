@@ -10,6 +10,7 @@ import type { InferenceProvider } from "../src/core/provider";
 import { askWiki } from "../src/query/ask";
 import { syncIndex } from "../src/retrieval/sync";
 import { VaultIndex } from "../src/retrieval/vault-index";
+import { readFrontmatter } from "../src/retrieval/chunker";
 import { DEFAULT_SETTINGS } from "../src/settings/schema";
 import { MemoryStateStore } from "../src/vault/memory-state-store";
 import { MemoryVault } from "../src/vault/memory-vault";
@@ -66,7 +67,7 @@ function firstRequestClock(): { provider: InferenceProvider; calledAt: () => num
 
 export async function benchQuery(): Promise<BenchResult[]> {
   const vault = buildVault();
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   await syncIndex(index, vault, { batchSize: 500 });
   const settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
   const timings: number[] = [];

@@ -14,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import MiniSearch from "minisearch";
 import { syncIndex } from "../src/retrieval/sync";
 import { VaultIndex } from "../src/retrieval/vault-index";
+import { readFrontmatter } from "../src/retrieval/chunker";
 import { NodeStateStore } from "../src/vault/node-state-store";
 import { NodeVault } from "../src/vault/node-vault";
 import { mainThreadMeter, type MainThreadFigures, type MainThreadMeter } from "./main-thread";
@@ -52,7 +53,7 @@ async function synapseBuild(): Promise<Record<string, number>> {
   const meter = meterForRun();
   const store = meter.store(new NodeStateStore(storeDir));
   const start = performance.now();
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   const sync = await syncIndex(index, vault, { batchSize: 500, flush: false });
   // The first flush writes every shard (merging each segment first): the largest flush there is.
   meter.reset();
@@ -107,7 +108,7 @@ async function synapsePluginBuild(): Promise<Record<string, number>> {
   const store = meter.store(new NodeStateStore(storeDir));
   const start = performance.now();
   const cpu = process.cpuUsage();
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
   const sync = await syncIndex(index, listingAsIo(meter), { batchSize: 50, slicer: meter.slicer, embed: false, flush: false });
   const build = meter.finish();
   meter.reset();
@@ -128,7 +129,7 @@ async function synapseWarm(): Promise<Record<string, number>> {
   const meter = meterForRun();
   const store = meter.store(new NodeStateStore(storeDir));
   let start = performance.now();
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
   const warmMs = performance.now() - start;
   const load = meter.finish();
   // Then the plugin checks every note's time and size, in the same slices.
@@ -189,7 +190,7 @@ async function timeUpdates(index: VaultIndex): Promise<Record<string, number>> {
 }
 
 async function synapseUpdate(): Promise<Record<string, number>> {
-  const index = await VaultIndex.open({ store: new NodeStateStore(storeDir), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new NodeStateStore(storeDir), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   const sync = await syncIndex(index, vault, { batchSize: 500 });
   return { reindexed: sync.indexed, ...(await timeUpdates(index)) };
 }

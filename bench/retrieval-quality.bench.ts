@@ -16,6 +16,7 @@
 import { DEFAULT_FUSION, fuse, type FusionParameters, type WeightedList } from "../src/retrieval/fusion";
 import type { Embedder } from "../src/retrieval/embedder";
 import { VaultIndex } from "../src/retrieval/vault-index";
+import { readFrontmatter } from "../src/retrieval/chunker";
 import { MemoryStateStore } from "../src/vault/memory-state-store";
 import { corpusNotes } from "../test/helpers/corpus";
 import { fakeEmbedding } from "../test/helpers/fake-embedding";
@@ -113,7 +114,7 @@ export async function measureRetrievalQuality(): Promise<QualityReport> {
       return text === undefined ? Promise.reject(new Error(`No note ${path}`)) : Promise.resolve(text);
     },
   };
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: [], embedder: fakeEmbedder });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: [], embedder: fakeEmbedder });
   corpus.forEach((n, i) => index.upsert(n.path, n.text, { mtime: i + 1, size: n.text.length }));
   const embedded = await index.embedPending();
   if (embedded.error) throw new Error(`The fake embedder failed: ${embedded.error}`);

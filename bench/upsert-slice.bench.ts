@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { runPieces, runPiecesSliced } from "../src/core/time-slice";
 import { VaultIndex } from "../src/retrieval/vault-index";
+import { readFrontmatter } from "../src/retrieval/chunker";
 import { MemoryStateStore } from "../src/vault/memory-state-store";
 import { corpusNotes } from "../test/helpers/corpus";
 import { mainThreadMeter, type MainThreadFigures } from "./main-thread";
@@ -41,6 +42,7 @@ async function openWithCorpus(): Promise<VaultIndex> {
   const notes = corpusNotes("en", 1000);
   const files = new Map(notes.map((n) => [n.path, n.text]));
   const index = await VaultIndex.open({
+    frontmatter: readFrontmatter,
     store: new MemoryStateStore(),
     reader: { read: async (path) => files.get(path) ?? "" },
     wikiFolder: "wiki",

@@ -1,130 +1,19 @@
 /**
- * Cuts a note into heading-sized chunks for the index. Frontmatter gives the title, aliases, tags
- * and sources; each heading starts a chunk (headings inside fenced code do not); a section longer
- * than MAX_CHUNK_CHARS is cut again at a blank line. Code stays searchable; links are indexed by
- * what a reader sees ("[[Target|label]]" → "label Target"). Offsets point into the note's text so a
- * hit can show its own words without the index holding every note's text in memory.
+ * A note parsed for the index as the index opened in process reads it: its frontmatter by the
+ * `yaml` package (core/markdown.ts), its chunks by chunks.ts. The index's worker never imports
+ * this file; the main thread reads the frontmatter for it with `readFrontmatter`.
  */
-import { frontmatterList, frontmatterPaths, splitFrontmatter } from "../core/markdown";
-import { delimited, oneOf, replaceDelimited, spaceOr } from "../core/text-scan";
+import { splitFrontmatter } from "../core/markdown";
+import { parseNoteWith, type ParsedNote } from "./chunks";
+import { noteFrontmatter, type NoteFrontmatter } from "./note-frontmatter";
 
-export interface Chunk {
-  /** The heading that opens the chunk ("" for the text before the first heading). */
-  readonly heading: string;
-  /** Where the chunk's text starts and ends in the note (UTF-16 offsets). */
-  readonly start: number;
-  readonly end: number;
-}
+export { basenameOf, chunkNote, MAX_CHUNK_CHARS, parseNoteWith, searchableText, type Chunk, type ParsedNote } from "./chunks";
 
-export interface ParsedNote {
-  /** The frontmatter title, or the file name without `.md`. */
-  readonly title: string;
-  readonly aliases: readonly string[];
-  readonly tags: readonly string[];
-  readonly sources: readonly string[];
-  readonly chunks: readonly Chunk[];
-}
-
-export const MAX_CHUNK_CHARS = 4000;
-const FENCE = /^(`{3,}|~{3,})/;
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
-
-export function basenameOf(path: string): string {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return name.toLowerCase().endsWith(".md") ? name.slice(0, -3) : name;
+/** A note's frontmatter values, parsed from its text. */
+export function readFrontmatter(_path: string, markdown: string): NoteFrontmatter {
+  return noteFrontmatter(splitFrontmatter(markdown).frontmatter);
 }
 
 export function parseNote(path: string, markdown: string): ParsedNote {
-  const split = splitFrontmatter(markdown);
-  const fm = split.frontmatter;
-  const bodyStart = markdown.length - split.body.length;
-  const title = typeof fm.title === "string" && fm.title.trim() ? fm.title.trim() : basenameOf(path);
-  return {
-    title,
-    aliases: frontmatterList(fm.aliases ?? fm.alias),
-    tags: frontmatterList(fm.tags ?? fm.tag),
-    sources: frontmatterPaths(fm.sources),
-    chunks: chunkBody(markdown, bodyStart),
-  };
-}
-
-function chunkBody(text: string, from: number): Chunk[] {
-  const sections: { heading: string; start: number }[] = [{ heading: "", start: from }];
-  let fence: string | null = null;
-  let pos = from;
-  while (pos < text.length) {
-    let eol = text.indexOf("\n", pos);
-    if (eol < 0) eol = text.length;
-    const line = text.slice(pos, eol).replace(/\r$/, "");
-    const fenceMatch = FENCE.exec(line);
-    if (fence) {
-      if (fenceMatch && line.startsWith(fence)) fence = null;
-    } else if (fenceMatch) {
-      fence = fenceMatch[1] ?? null;
-    } else {
-      const heading = HEADING.exec(line);
-      if (heading) sections.push({ heading: (heading[2] ?? "").trim(), start: pos });
-    }
-    pos = eol + 1;
-  }
-  const out: Chunk[] = [];
-  sections.forEach((section, i) => {
-    const end = sections[i + 1]?.start ?? text.length;
-    if (text.slice(section.start, end).trim() === "") return;
-    for (const [start, stop] of cutLong(text, section.start, end)) out.push({ heading: section.heading, start, end: stop });
-  });
-  return out;
-}
-
-/** Long sections become several chunks, cut at a paragraph break when there is one. */
-function cutLong(text: string, start: number, end: number): [number, number][] {
-  const out: [number, number][] = [];
-  let from = start;
-  while (end - from > MAX_CHUNK_CHARS) {
-    const window = text.slice(from, from + MAX_CHUNK_CHARS);
-    const para = window.lastIndexOf("\n\n");
-    const cut = para > MAX_CHUNK_CHARS / 2 ? from + para + 2 : from + (window.lastIndexOf("\n") > MAX_CHUNK_CHARS / 2 ? window.lastIndexOf("\n") + 1 : MAX_CHUNK_CHARS);
-    out.push([from, cut]);
-    from = cut;
-  }
-  out.push([from, end]);
-  return out;
-}
-
-/** The words a chunk is found by: its text with links shown as their label and their target. */
-export function searchableText(markdown: string, chunk: Chunk): string {
-  const text = markdown.slice(chunk.start, chunk.end);
-  // Most chunks hold no link: every pattern below needs a "[[" or a "](" to match anything.
-  if (!text.includes("[[") && !text.includes("](")) return text;
-  // As `/!?\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g` → "$2 $1", `/!?\[\[([^\]\n]*)\]\]/g` → "$1" and
-  // `/\]\((?:[a-z]+:\/\/)?[^)\s]*\)/gi` → "]" did, in single passes (the tokens are the index's format).
-  const aliased = replaceLinks(text, (inner) => {
-    const bar = inner.indexOf("|");
-    return bar < 0 ? null : `${inner.slice(bar + 1)} ${inner.slice(0, bar)}`;
-  });
-  return replaceDelimited(
-    replaceLinks(aliased, (inner) => inner),
-    "](",
-    spaceOr(")"),
-    ")",
-    () => "]",
-  );
-}
-
-/**
- * Replaces `!?[[inner]]` (inner without `]` or a line break) by what `replace` makes of the inner
- * text; null leaves the link as written. A link left as written hides no other: any `[[` inside it
- * ends at the same `]`, with an inner text that is a part of this one's.
- */
-function replaceLinks(text: string, replace: (inner: string) => string | null): string {
-  let out = "";
-  let at = 0;
-  for (const link of delimited(text, "[[", oneOf("]\n"), "]]")) {
-    const replaced = replace(link.inner);
-    if (replaced === null) continue;
-    const start = link.index - 1 >= at && text[link.index - 1] === "!" ? link.index - 1 : link.index;
-    out += text.slice(at, start) + replaced;
-    at = link.end;
-  }
-  return out + text.slice(at);
+  return parseNoteWith(path, markdown, readFrontmatter(path, markdown));
 }

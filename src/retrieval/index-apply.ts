@@ -6,10 +6,13 @@
  * catalogue's refresh all update notes through here, so the protocol is written once.
  *
  * The links a host already knows for a note (Obsidian's metadata cache) come with the change as
- * data; without them the index reads the links from the markdown.
+ * data; without them the index reads the links from the markdown. So may its frontmatter values
+ * (the index's worker gets them so from the main thread); without them the index's own reader
+ * reads them from the markdown.
  */
 import { runPiecesSliced } from "../core/time-slice";
 import type { HostLinks } from "./links";
+import type { NoteFrontmatter } from "./note-frontmatter";
 import type { CommitOutcome } from "./note-preparation";
 import type { VaultIndex } from "./vault-index";
 
@@ -19,10 +22,10 @@ export interface NoteStat {
 }
 
 export type VaultChange =
-  | { readonly kind: "upsert"; readonly path: string; readonly text: string; readonly stat: NoteStat; readonly links?: HostLinks | null }
+  | { readonly kind: "upsert"; readonly path: string; readonly text: string; readonly stat: NoteStat; readonly links?: HostLinks | null; readonly frontmatter?: NoteFrontmatter | null }
   | { readonly kind: "delete"; readonly path: string }
   /** A note moved or renamed: indexed again from its text (its file name is part of its title). Without a stat it keeps the one it had. */
-  | { readonly kind: "rename"; readonly from: string; readonly to: string; readonly text: string; readonly stat?: NoteStat; readonly links?: HostLinks | null };
+  | { readonly kind: "rename"; readonly from: string; readonly to: string; readonly text: string; readonly stat?: NoteStat; readonly links?: HostLinks | null; readonly frontmatter?: NoteFrontmatter | null };
 
 export interface ApplyOptions {
   /**
@@ -57,10 +60,16 @@ export interface UpdateOptions extends Omit<ApplyOptions, "stillCurrent"> {
   readonly stillCurrent?: (path: string) => boolean | Promise<boolean>;
 }
 
+/** What the host parsed of a note already, if anything: its links, its frontmatter values. */
+export interface HostParsed {
+  readonly links?: HostLinks | null;
+  readonly frontmatter?: NoteFrontmatter | null;
+}
+
 /** One note's update: prepared in pieces, committed unless no longer current, then a merge if a segment asks for one. */
-export async function updateNote(index: VaultIndex, path: string, text: string, stat: NoteStat, links: HostLinks | null | undefined, options: UpdateOptions): Promise<ChangeOutcome> {
+export async function updateNote(index: VaultIndex, path: string, text: string, stat: NoteStat, known: HostParsed, options: UpdateOptions): Promise<ChangeOutcome> {
   // The links now, with the preparation's first step; a large note's terms in pieces after.
-  const prepared = await runPiecesSliced(index.prepare(path, text, stat, links), options.checkpoint);
+  const prepared = await runPiecesSliced(index.prepare(path, text, stat, known.links, known.frontmatter), options.checkpoint);
   // In process the answer is at hand, and nothing may run between it and the commit.
   const current = options.stillCurrent?.(path) ?? true;
   if (current === false || (current !== true && !(await current))) return "skipped";
@@ -80,14 +89,14 @@ export async function applyChanges(index: VaultIndex, changes: readonly VaultCha
       continue;
     }
     if (change.kind === "upsert") {
-      outcomes.push(await updateNote(index, change.path, change.text, change.stat, change.links, options));
+      outcomes.push(await updateNote(index, change.path, change.text, change.stat, change, options));
       continue;
     }
     // A note that was not indexed (it lay in an excluded folder) is new to the index where it lands;
     // with no stat given it keeps the old one, or none (the next sync then reads it once more).
     const stat = change.stat ?? index.stateOf(change.from) ?? { mtime: 0, size: -1 };
     if (index.stateOf(change.from)) index.remove(change.from);
-    outcomes.push(await updateNote(index, change.to, change.text, stat, change.links, options));
+    outcomes.push(await updateNote(index, change.to, change.text, stat, change, options));
   }
   return { outcomes };
 }

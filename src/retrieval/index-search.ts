@@ -5,7 +5,7 @@
  * scope's filter.
  */
 import { contentHash } from "../core/content-hash";
-import { parseNote } from "./chunker";
+import { chunkNote } from "./chunks";
 import { queryTerms } from "./compound-grams";
 import { fuse, type FusionParameters } from "./fusion";
 import { makeSnippet } from "./snippet";
@@ -87,7 +87,7 @@ async function hitFor(source: SearchSource, path: string, score: number, ordinal
     return null; // gone since it was indexed: the next sync drops it
   }
   let found: { heading: string; start: number; end: number } | undefined = source.text.chunksOf(path)[ordinal];
-  if (!found || contentHash(markdown) !== source.hashOf(path)) found = parseNote(path, markdown).chunks[ordinal];
+  if (!found || contentHash(markdown) !== source.hashOf(path)) found = chunkNote(markdown)[ordinal];
   const text = found ? markdown.slice(found.start, found.end) : markdown;
   return Object.freeze({ path, heading: found?.heading ?? "", score, snippet: makeSnippet(text, terms), text });
 }

@@ -5,18 +5,19 @@
  * Everything else in the folder is the index's own and may change freely
  * (docs/contributing/retrieval.md).
  */
+import { readFrontmatter } from "./chunker";
 import { hostLinks, type HostLinks } from "./links";
 import type { SearchIndex } from "./search-index";
 import { VaultIndex, type VaultIndexOptions } from "./vault-index";
 
-export interface OpenOptions extends Omit<VaultIndexOptions, "links"> {
+export interface OpenOptions extends Omit<VaultIndexOptions, "links" | "frontmatter"> {
   /** The links the host already parsed for a note (Obsidian's metadata cache), or null: the index reads them from the markdown. */
   readonly knownLinks?: (path: string) => HostLinks | null;
 }
 
-/** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. */
+/** Loads the persisted shards; a missing, outdated or corrupt shard just leaves its notes to the next sync. Frontmatter is read with the `yaml` package. */
 export function openIndex({ knownLinks, ...options }: OpenOptions): Promise<SearchIndex> {
-  return VaultIndex.open(knownLinks ? { ...options, links: hostLinks(knownLinks) } : options);
+  return VaultIndex.open({ ...options, frontmatter: readFrontmatter, ...(knownLinks ? { links: hostLinks(knownLinks) } : {}) });
 }
 
 export type { SearchIndex, IndexStats, VectorControl } from "./search-index";

@@ -3,10 +3,10 @@
  * parses the markdown (this file); the plugin may feed Obsidian's metadata cache instead through
  * the same `NoteLinks` shape (see `LinkExtractor`). Links inside code are not links.
  */
-import { inlineTagsOutsideCode, stripCode } from "../core/markdown";
+import { inlineTagsOutsideCode, stripCode } from "../core/markdown-text";
 import { markdownLinks, spaceOr } from "../core/text-scan";
 import { targetedWikilinks, wikilinkParts } from "../core/wikilinks";
-import type { ParsedNote } from "./chunker";
+import type { ParsedNote } from "./chunks";
 
 export interface NoteLinks {
   /** Link targets as written (before `#`, `^` or `|`), without repeats. */

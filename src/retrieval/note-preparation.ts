@@ -5,8 +5,9 @@
  * the result in one short step, or refuses it when the note was edited since the preparation began.
  */
 import { contentHash, contentHashPieces } from "../core/content-hash";
-import { parseNote } from "./chunker";
+import { parseNoteWith } from "./chunks";
 import type { LinkExtractor, NoteLinks } from "./links";
+import type { FrontmatterReader } from "./note-frontmatter";
 import { writeNoteTerms } from "./note-terms";
 import { countNoteTerms } from "./prepared-note";
 import type { TermTable } from "./term-table";
@@ -62,6 +63,8 @@ export interface PreparationContext {
   /** The hash of the text the index holds for the note, if it holds the note. */
   readonly indexedHash: string | undefined;
   readonly extract: LinkExtractor;
+  /** Where the note's frontmatter values come from (asked only for a note that is indexed). */
+  readonly frontmatter: FrontmatterReader;
   /** The index's term table: a large note's terms are numbered by it as they are counted. */
   readonly terms: TermTable;
 }
@@ -82,12 +85,12 @@ export function prepareNote(path: string, markdown: string, stat: { readonly mti
   if (context.excluded) return prepared({ ...note, hash: "", change: "excluded" });
   if (markdown.length <= ONE_STEP_CHARS) {
     const hash = contentHash(markdown);
-    const parsed = parseNote(path, markdown);
+    const parsed = parseNoteWith(path, markdown, context.frontmatter(path, markdown));
     const links = context.extract(path, markdown, parsed);
     if (context.indexedHash === hash) return prepared({ ...note, hash, change: { kind: "same", links } });
     return prepared({ ...note, hash, change: { kind: "new", links, write: (writer) => writeNoteTerms(markdown, parsed, writer) } });
   }
-  const parsed = parseNote(path, markdown);
+  const parsed = parseNoteWith(path, markdown, context.frontmatter(path, markdown));
   const links = context.extract(path, markdown, parsed);
   return (function* (): Pieces<PreparedNote> {
     yield;

@@ -2,7 +2,7 @@
  * Writes a parsed note's words into the text index, chunk by chunk: title and aliases count most,
  * then headings; words with Han over two characters also by their bigrams.
  */
-import { searchableText, type Chunk, type ParsedNote } from "./chunker";
+import { searchableText, type Chunk, type ParsedNote } from "./chunks";
 import type { ChunkWriter } from "./segment";
 import { withBigrams, withCompoundParts } from "./compound-grams";
 import { runPieces, type Pieces } from "../core/time-slice";

@@ -7,7 +7,7 @@
  * again — so the index never holds a half-written note. A term numbered for a preparation that is
  * never committed only waits in the table until the table is next cleared.
  */
-import type { ParsedNote } from "./chunker";
+import type { ParsedNote } from "./chunks";
 import { noteTermPieces, writeNoteTerms } from "./note-terms";
 import type { ChunkWriter, NumberedChunkWriter } from "./segment";
 import type { TermTable } from "./term-table";

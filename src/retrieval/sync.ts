@@ -209,7 +209,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       continue;
     }
     // A large note is tokenised, and a segment it grows past its bound merged, in pieces with the slicer's checkpoint between them.
-    const outcome = await updateNote(index, path, note.text, note.stat, null, { checkpoint: () => slicer.checkpoint() });
+    const outcome = await updateNote(index, path, note.text, note.stat, {}, { checkpoint: () => slicer.checkpoint() });
     if (outcome === "changed") indexed += 1;
     else if (outcome === "unchanged") unchanged += 1;
   }

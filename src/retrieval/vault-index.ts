@@ -19,6 +19,7 @@ import { applyChanges, type ApplyOptions, type ApplyResult, type VaultChange } f
 import { indexCatalog, type CatalogOptions, type IndexCatalog } from "./catalog";
 import type { IndexStats, SearchIndex } from "./search-index";
 import { syncIndex, type SyncOptions, type SyncResult } from "./sync";
+import type { FrontmatterReader, NoteFrontmatter } from "./note-frontmatter";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
 import { packLinks, sameLinks, type PackedLinks } from "./packed-links";
 import { EditLog } from "./prepared-note";
@@ -43,6 +44,12 @@ export interface VaultIndexOptions {
   readonly maxNoteBytes?: number;
   /** Where links come from (default: the markdown parser). */
   readonly links?: LinkExtractor;
+  /**
+   * How a note's frontmatter values are read from its text: chunker.ts `readFrontmatter` (the
+   * `yaml` package) in process, the values the main thread sent in the index's worker. No default:
+   * the index itself bundles no YAML parser, so that its worker does not.
+   */
+  readonly frontmatter: FrontmatterReader;
   /** How link targets resolve (default: by path, then by file name, as Obsidian does). */
   readonly resolver?: LinkResolver;
   /** Where chunk vectors come from; absent or null, the index answers from text and graph alone. */
@@ -214,9 +221,10 @@ export class VaultIndex implements Retriever, SearchIndex {
    * (note-preparation.ts) is then hashed and its terms counted in pieces, a shorter one's terms are
    * written by the commit.
    */
-  prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, links?: HostLinks | null): Pieces<PreparedNote> {
+  prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, links?: HostLinks | null, known?: NoteFrontmatter | null): Pieces<PreparedNote> {
     const extract = links ? hostLinks(() => links) : this.extract;
-    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract, terms: this.text.terms });
+    const frontmatter = known ? () => known : this.options.frontmatter;
+    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract, frontmatter, terms: this.text.terms });
   }
 
   /**

@@ -17,7 +17,7 @@
 import type { StateStore } from "../vault/state-store";
 import { looksBinary } from "../core/note-admission";
 import { contentHash } from "../core/content-hash";
-import { parseNote, type Chunk } from "./chunker";
+import { chunkNote, type Chunk } from "./chunks";
 import { EMBED_BATCH_SIZE, type Embedder } from "./embedder";
 import { shardOf } from "./shards";
 import { NO_VECTOR, VectorIndex, type VectorHit } from "./vector-index";
@@ -289,9 +289,8 @@ export class VectorBackend {
           this.remove(path);
           continue;
         }
-        const parsed = parseNote(path, markdown);
         const keys: string[] = [];
-        for (const chunk of parsed.chunks) {
+        for (const chunk of chunkNote(markdown)) {
           const text = embedText(markdown, chunk);
           if (text === "") {
             keys.push(NO_VECTOR);

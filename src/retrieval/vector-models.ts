@@ -9,7 +9,6 @@
  * Vectors of the first layout (`index/vectors-XX.bin`, one model at a time) move into the folder of
  * the model their header names, unchanged, the first time any model opens the index.
  */
-import * as z from "zod";
 import type { StateStore } from "../vault/state-store";
 import { INDEX_PREFIX } from "./shards";
 import { SHARD_COUNT } from "./shard-of";
@@ -21,7 +20,20 @@ const MODELS_KEY = `${VECTORS_FOLDER}/models.json`;
 /** The first layout: one model's shards beside the text shards. */
 export const LEGACY_VECTOR_SHARD = /^index\/vectors-([0-9a-f]{2})\.bin$/;
 
-const ModelList = z.object({ models: z.array(z.string().min(1)).max(64) });
+/** At most this many names are read from the list: it is Synapse's own file, and holds two. */
+const MAX_LISTED = 64;
+
+/**
+ * The model names `models.json` holds — `{ "models": [non-empty strings, at most MAX_LISTED] }` —
+ * or null when it holds anything else. A plain check, not a zod schema: this runs in the index's
+ * worker, whose bundle holds no zod, and the file is one Synapse writes itself (`useVectorModel`).
+ */
+function listedModels(value: unknown): string[] | null {
+  if (typeof value !== "object" || value === null) return null;
+  const models: unknown = (value as { models?: unknown }).models;
+  if (!Array.isArray(models) || models.length > MAX_LISTED) return null;
+  return models.every((model): model is string => typeof model === "string" && model.length > 0) ? models : null;
+}
 
 function fnv(text: string): string {
   let h = 0x811c9dc5;
@@ -51,8 +63,7 @@ async function readModels(store: StateStore): Promise<string[]> {
   const text = await store.read(MODELS_KEY);
   if (text === null) return [];
   try {
-    const parsed = ModelList.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data.models : [];
+    return listedModels(JSON.parse(text)) ?? [];
   } catch {
     return []; // unreadable: the folders of models it named are swept below, the one in use kept
   }

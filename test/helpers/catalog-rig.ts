@@ -6,6 +6,7 @@
 import { indexCatalog } from "../../src/retrieval/catalog";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import type { WikiCatalog } from "../../src/wiki/ingest-types";
@@ -32,7 +33,7 @@ export interface CatalogRig {
 export async function crowdedCatalogRig(files: Record<string, string>): Promise<CatalogRig> {
   const vault = new MemoryVault({ ...files, ...fillerPages() });
   const write: WriteContext = { store: new MemoryStateStore(), writer: { kind: "cli", pid: null, host: null } };
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   await syncIndex(index, vault);
   const catalog = indexCatalog(index, vault, { changed: async () => void (await index.flush()) });
   return { vault, write, index, catalog };

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { askWiki, type AskRequest } from "../../src/query/ask";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -23,7 +24,7 @@ function settings(wikiFolder: string): Settings {
 
 async function ask(files: Record<string, string>, wikiFolder: string, request: Omit<AskRequest, "question">) {
   const vault = new MemoryVault(files);
-  const retriever = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder, excludedFolders: ["private"] });
+  const retriever = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder, excludedFolders: ["private"] });
   await syncIndex(retriever, vault);
   const provider = new ChatProvider(["ok"]);
   const report = await askWiki({ vault, provider, retriever, settings: settings(wikiFolder) }, { question: "What are the telescope plans with a parabolic mirror?", ...request });

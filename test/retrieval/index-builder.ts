@@ -2,6 +2,7 @@
 import { runPiecesSliced } from "../../src/core/time-slice";
 import type { CommitOutcome } from "../../src/retrieval/note-preparation";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 
 export interface TestVault {
@@ -26,7 +27,7 @@ export function aVault(files: Record<string, string> = {}): TestVault {
 }
 
 export async function openIndex(vault: TestVault, options: { excludedFolders?: string[] } = {}): Promise<VaultIndex> {
-  const index = await VaultIndex.open({ store: vault.store, reader: vault.reader, wikiFolder: "wiki", excludedFolders: options.excludedFolders ?? [] });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: vault.store, reader: vault.reader, wikiFolder: "wiki", excludedFolders: options.excludedFolders ?? [] });
   return index;
 }
 

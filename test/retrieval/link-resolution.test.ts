@@ -10,6 +10,7 @@ import { GraphIndex } from "../../src/retrieval/graph-index";
 import { pickTarget, shortestFirst } from "../../src/retrieval/link-resolution";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { traverse } from "../../src/retrieval/graph-traverse";
@@ -19,7 +20,7 @@ const NFD = NFC.normalize("NFD");
 
 async function synced(files: Record<string, string>, excludedFolders: readonly string[] = []) {
   const vault = new MemoryVault(files);
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders });
   await syncIndex(index, vault);
   return index;
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { traverse } from "../../src/retrieval/graph-traverse";
@@ -19,7 +20,7 @@ const FILES: Record<string, string> = {
 
 async function synced(resolver?: { resolve(target: string, from: string): string | null }) {
   const vault = new MemoryVault(FILES);
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: ["private"], ...(resolver ? { resolver } : {}) });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: ["private"], ...(resolver ? { resolver } : {}) });
   await syncIndex(index, vault);
   return { vault, index };
 }

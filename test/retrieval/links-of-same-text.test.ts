@@ -9,6 +9,7 @@ import type { LinkExtractor, NoteLinks } from "../../src/retrieval/links";
 import { ONE_STEP_CHARS } from "../../src/retrieval/note-preparation";
 import { runPiecesSliced } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { aVault, upsertSliced } from "./index-builder";
 
 const linksTo = (...targets: string[]): NoteLinks => ({ links: targets, embeds: [], tags: [], sources: [] });
@@ -18,7 +19,7 @@ async function indexOverCache() {
   const cache = { links: linksTo() };
   const links: LinkExtractor = () => cache.links;
   const { store, reader } = aVault();
-  const index = await VaultIndex.open({ store, reader, wikiFolder: "wiki", excludedFolders: [], links });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader, wikiFolder: "wiki", excludedFolders: [], links });
   return { index, cache };
 }
 

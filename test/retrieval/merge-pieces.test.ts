@@ -11,6 +11,7 @@ import { syncIndex } from "../../src/retrieval/sync";
 import { TermTable } from "../../src/retrieval/term-table";
 import { runPieces, type Pieces } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 
@@ -148,7 +149,7 @@ describe("a sync", () => {
       if (shardOf(path) === 7) files[path] = Array.from({ length: 150 }, (_, k) => `word${i}x${k}`).join(" ");
     }
     const vault = new MemoryVault(files);
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
     let pieces = 0;
     let inMerge = false;
     let checkpointsInMerge = 0;
@@ -186,7 +187,7 @@ describe("before a search", () => {
       if (shardOf(path) === 3) files[path] = `# Note ${i}\n\nCompost and ${i % 2 ? "worms" : "leaves"} ${Array.from({ length: 30 }, (_, k) => `w${i}x${k}`).join(" ")}`;
     }
     const vault = new MemoryVault(files);
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
     await syncIndex(index, vault);
     // Removing half the segment's notes leaves more dead chunks than a search reads around.
     for (const path of Object.keys(files).slice(0, 100)) {
@@ -199,7 +200,7 @@ describe("before a search", () => {
     while (!pieces.next().done) count += 1;
     expect(count).toBeGreaterThan(1);
     expect(index.text.searchMergeWanted).toBe(false);
-    const rebuilt = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+    const rebuilt = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
     await syncIndex(rebuilt, vault);
     for (const q of ["compost worms", "leaves", "note"]) {
       expect(index.searchText(q, { scope: { kind: "all" }, limit: 50 })).toEqual(rebuilt.searchText(q, { scope: { kind: "all" }, limit: 50 }));

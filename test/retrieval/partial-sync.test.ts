@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import type { VaultPort } from "../../src/vault/vault-port";
@@ -45,7 +46,7 @@ async function write(vault: MemoryVault, path: string, text: string) {
 }
 
 const stateOf = (index: VaultIndex) => Object.fromEntries(index.paths().map((p) => [p, index.stateOf(p)?.hash]));
-const open = (store = new MemoryStateStore(), vault: MemoryVault) => VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: ["private"] });
+const open = (store = new MemoryStateStore(), vault: MemoryVault) => VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: ["private"] });
 
 describe("a partial sync", () => {
   it.each([

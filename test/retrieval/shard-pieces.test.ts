@@ -11,6 +11,7 @@ import { decodeShard, decodeShardPieces, shardKey } from "../../src/retrieval/sh
 import { syncIndex } from "../../src/retrieval/sync";
 import { PIECE_BYTES, runPieces, TimeSlicer } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { vectorShardKey } from "../../src/retrieval/vector-models";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -63,7 +64,7 @@ function fakeClockCheckpoint(cost: number) {
 async function built(): Promise<{ store: MemoryStateStore; vault: MemoryVault; textBytes: number; vectorBytes: number }> {
   const vault = oneLargeShard();
   const store = new MemoryStateStore();
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
   await syncIndex(index, vault);
   const textBytes = (await store.readBytes(shardKey(0)))?.length ?? 0;
   const vectorBytes = (await store.readBytes(vectorShardKey("fake:wide", 0)))?.length ?? 0;
@@ -78,7 +79,7 @@ describe("shards in pieces", () => {
     expect((await store.list("index")).filter((k) => k.endsWith(".bin"))).toHaveLength(2);
 
     const clock = fakeClockCheckpoint(12);
-    const warm = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder, checkpoint: clock.checkpoint });
+    const warm = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder, checkpoint: clock.checkpoint });
     expect(warm.size).toBe(240);
     expect(warm.vectors?.index.noteCount).toBe(240);
     expect(warm.rejectedShards + (warm.vectors?.rejectedShards ?? 0)).toBe(0);
@@ -90,7 +91,7 @@ describe("shards in pieces", () => {
 
   it("a flush encodes a large shard in pieces too", async () => {
     const { store, vault, textBytes, vectorBytes } = await built();
-    const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
     const path = (await vault.list("")).sort()[0] as string;
     const text = `${await vault.read(path)}\nOne more line.\n`;
     index.upsert(path, text, { mtime: 2, size: text.length });
@@ -101,14 +102,14 @@ describe("shards in pieces", () => {
     expect(clock.calls).toBeGreaterThanOrEqual(Math.floor(textBytes / PIECE_BYTES) + Math.floor(vectorBytes / PIECE_BYTES));
     expect(clock.longest()).toBeLessThanOrEqual(30);
     // What was written in pieces reads back whole.
-    const reopened = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
+    const reopened = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
     expect(reopened.rejectedShards + (reopened.vectors?.rejectedShards ?? 0)).toBe(0);
     expect(reopened.searchText("more", { scope: { kind: "all" }, limit: 1 })[0]?.path).toBe(path);
   });
 
   it("a sync writes the shards in its own time slices", async () => {
     const vault = oneLargeShard();
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder: wideEmbedder });
     let clock = 0;
     let yields = 0;
     let yieldsWhileFlushing = 0;

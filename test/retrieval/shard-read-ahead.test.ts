@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { loadShards } from "../helpers/stored-shards";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 
@@ -50,9 +51,9 @@ async function persisted(): Promise<{ store: HeldReads; reference: VaultIndex; n
   const notes = vault();
   const store = new HeldReads();
   const options = { reader: notes, wikiFolder: "wiki", excludedFolders: [] };
-  const reference = await VaultIndex.open({ ...options, store: new MemoryStateStore() });
+  const reference = await VaultIndex.open({ frontmatter: readFrontmatter, ...options, store: new MemoryStateStore() });
   await syncIndex(reference, notes);
-  const built = await VaultIndex.open({ ...options, store });
+  const built = await VaultIndex.open({ frontmatter: readFrontmatter, ...options, store });
   await syncIndex(built, notes);
   return { store, reference, notes };
 }
@@ -60,7 +61,7 @@ async function persisted(): Promise<{ store: HeldReads; reference: VaultIndex; n
 describe("a warm start", () => {
   it("reads a few shards ahead of the one it decodes, and loads the index a sync would build", async () => {
     const { store, reference, notes } = await persisted();
-    const opening = VaultIndex.open({ store, reader: notes, wikiFolder: "wiki", excludedFolders: [] });
+    const opening = VaultIndex.open({ frontmatter: readFrontmatter, store, reader: notes, wikiFolder: "wiki", excludedFolders: [] });
     await store.releaseUntil(opening);
     const index = await opening;
     expect(store.mostInFlight).toBeGreaterThan(1);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
 import { makeVault } from "../helpers/temp-vault";
@@ -40,7 +41,7 @@ function watched(root: string, afterList: () => void = () => undefined) {
   return { port, calls };
 }
 
-const open = (store: MemoryStateStore, root: string) => VaultIndex.open({ store, reader: new NodeVault(root), wikiFolder: "wiki", excludedFolders: [] });
+const open = (store: MemoryStateStore, root: string) => VaultIndex.open({ frontmatter: readFrontmatter, store, reader: new NodeVault(root), wikiFolder: "wiki", excludedFolders: [] });
 const found = (index: VaultIndex, words: string) => index.searchText(words, { scope: { kind: "all" }, limit: 5 }).map((h) => h.path);
 
 describe("a sync over the Node vault", () => {

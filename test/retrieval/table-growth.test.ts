@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 
@@ -30,7 +31,7 @@ describe("a note that makes the index's tables double", () => {
   it("starts a slice of its own when a sync indexes it and when a warm start loads it", async () => {
     const vault = new MemoryVault(files);
     const store = new MemoryStateStore();
-    const built = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+    const built = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
     const building = forcedAt(() => built.size);
     // A batch larger than the vault: the only forced yields are the tables'.
     await syncIndex(built, vault, { slicer: building, batchSize: NOTES * 2 });
@@ -41,6 +42,7 @@ describe("a note that makes the index's tables double", () => {
     // the only power of two from 8,192 that the notes pass.
     let forced = 0;
     const reopened = await VaultIndex.open({
+      frontmatter: readFrontmatter,
       store,
       reader: vault,
       wikiFolder: "wiki",
@@ -57,7 +59,7 @@ describe("a note that makes the index's tables double", () => {
   it("is the only one: a sync of an index of exactly 8,192 notes that finds nothing new forces no yield", async () => {
     const exact = Object.fromEntries(Array.from({ length: 8192 }, (_, i) => [`notes/n${i}.md`, `Note ${i}`]));
     const vault = new MemoryVault(exact);
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
     await syncIndex(index, vault, { slicer: forcedAt(() => index.size), batchSize: 100_000 });
     expect(index.size).toBe(8192);
     // A note changed, none new: the tables do not grow.

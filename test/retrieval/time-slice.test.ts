@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { checkSliceBudget, DEFAULT_SLICE_MS, MAX_SLICE_MS, TimeSlicer } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { countingEmbedder } from "./vector-embedder";
@@ -50,7 +51,7 @@ function costlyVault(count: number, costOf: (path: string) => number) {
 }
 
 async function openEmpty(reader: MemoryVault = new MemoryVault(), embedder: ReturnType<typeof countingEmbedder> | null = null) {
-  return VaultIndex.open({ store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: [], embedder });
+  return VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: [], embedder });
 }
 
 describe("time-sliced indexing", () => {
@@ -108,7 +109,7 @@ describe("time-sliced indexing", () => {
     const t = costlyVault(300, () => 1);
     const store = new MemoryStateStore();
     const embedder = countingEmbedder();
-    const built = await VaultIndex.open({ store, reader: t.vault, wikiFolder: "wiki", excludedFolders: [], embedder });
+    const built = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: t.vault, wikiFolder: "wiki", excludedFolders: [], embedder });
     await syncIndex(built, t.vault);
     const textShards = (await store.list("index")).filter((k) => /text-/.test(k)).length;
     const vectorShards = (await store.list("index")).filter((k) => /vectors-/.test(k)).length;
@@ -128,6 +129,7 @@ describe("time-sliced indexing", () => {
       },
     });
     const warm = await VaultIndex.open({
+      frontmatter: readFrontmatter,
       store,
       reader: t.vault,
       wikiFolder: "wiki",

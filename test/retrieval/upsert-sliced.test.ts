@@ -17,6 +17,7 @@ import { tokenize } from "../../src/core/tokenize";
 import { ONE_STEP_CHARS } from "../../src/retrieval/note-preparation";
 import { HASH_PIECE_CHARS } from "../../src/core/content-hash";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { aVault, openIndex, upsertSliced } from "./index-builder";
 
@@ -203,7 +204,7 @@ describe("a note prepared in pieces", () => {
       extracted += 1;
       return parseLinks(path, markdown, parsed);
     };
-    const index = await VaultIndex.open({ store, reader, wikiFolder: "wiki", excludedFolders: [], links });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader, wikiFolder: "wiki", excludedFolders: [], links });
     await upsertSliced(index, "notes/big.md", big, stat(big), () => Promise.resolve());
     // The same text again: hashed in pieces (one checkpoint after the links, then one between each
     // two pieces of the hash), found unchanged, nothing counted.

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { countingEmbedder } from "./vector-embedder";
@@ -19,7 +20,7 @@ const FILES: Record<string, string> = {
 async function built() {
   const embedder = countingEmbedder();
   const vault = new MemoryVault(FILES);
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder, maxNoteBytes: LIMIT });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: [], embedder, maxNoteBytes: LIMIT });
   await syncIndex(index, vault);
   await index.embedPending();
   return embedder;

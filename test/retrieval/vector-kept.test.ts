@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Embedder } from "../../src/retrieval/embedder";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { fakeEmbedding } from "../helpers/fake-embedding";
@@ -20,7 +21,7 @@ function notes(count: number): Record<string, string> {
   return files;
 }
 
-const open = (store: MemoryStateStore, reader: MemoryVault, embedder: Embedder) => VaultIndex.open({ store, reader, wikiFolder: "wiki", excludedFolders: [], embedder });
+const open = (store: MemoryStateStore, reader: MemoryVault, embedder: Embedder) => VaultIndex.open({ frontmatter: readFrontmatter, store, reader, wikiFolder: "wiki", excludedFolders: [], embedder });
 
 /** Cuts the end off every text shard, as a damaged file would be. */
 async function damageTextShards(store: MemoryStateStore): Promise<void> {

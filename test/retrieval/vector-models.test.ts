@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MAX_VECTOR_MODELS, modelFolder, vectorShardKey, VECTORS_FOLDER } from "../../src/retrieval/vector-models";
 import { shardOf } from "../../src/retrieval/shard-of";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -27,6 +28,7 @@ const FILES: Record<string, string> = {
  */
 async function session(vault: TestVault, embedder: CountingEmbedder, configured?: string | null): Promise<VaultIndex> {
   const index = await VaultIndex.open({
+    frontmatter: readFrontmatter,
     store: vault.store,
     reader: vault.reader,
     wikiFolder: "wiki",

@@ -5,6 +5,7 @@
  */
 import { expect, it } from "vitest";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { PENDING_STEP } from "../../src/retrieval/vector-backend";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { countingEmbedder } from "./vector-embedder";
@@ -20,7 +21,7 @@ it("checkpoints while it sorts out the notes that need vectors, before reading t
       return Promise.resolve(files.get(path) ?? "");
     },
   };
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: ["private"], embedder: countingEmbedder() });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: ["private"], embedder: countingEmbedder() });
   for (let i = 0; i < steps * PENDING_STEP; i++) {
     const path = `folder${i % 97}/note ${i}.md`;
     const text = `# Note ${i}\n\nSome words ${i}.`;

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { shardOf } from "../../src/retrieval/shard-of";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { VectorBackend } from "../../src/retrieval/vector-backend";
 import { RETAINED_STEP, VectorRetention } from "../../src/retrieval/vector-retention";
 import { loadVectorShards } from "../../src/retrieval/vector-shards";
@@ -55,7 +56,7 @@ describe("retained vector records", () => {
     const texts = new Map<string, string>();
     for (let i = 0; i < count; i++) texts.set(`notes/n${i}.md`, `# Note ${i}\n\nWords ${i}.`);
     const reader = { read: (path: string) => Promise.resolve(texts.get(path) ?? "") };
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: [], embedder: countingEmbedder() });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: [], embedder: countingEmbedder() });
     for (const [path, text] of texts) index.upsert(path, text, { mtime: 1, size: text.length });
     expect((await index.embedPending()).notes).toBe(count);
     for (const path of texts.keys()) index.remove(path);

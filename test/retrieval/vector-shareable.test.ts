@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { countingEmbedder, type CountingEmbedder } from "./vector-embedder";
@@ -25,7 +26,7 @@ const FILES: Record<string, string> = {
 
 async function built(embedder: CountingEmbedder): Promise<VaultIndex> {
   const vault = new MemoryVault(FILES);
-  const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: ["private"], embedder });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: ["private"], embedder });
   await syncIndex(index, vault);
   return index;
 }

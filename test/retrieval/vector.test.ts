@@ -7,6 +7,7 @@ import { SynapseError } from "../../src/core/errors";
 import { shardOf } from "../../src/retrieval/shards";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { vectorShardKey } from "../../src/retrieval/vector-shards";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { aVault, type TestVault } from "./index-builder";
@@ -23,7 +24,7 @@ const FILES: Record<string, string> = {
 
 /** The index reads notes (for snippets and embedding) from `reader`: the MemoryVault the syncs see. */
 async function open(vault: TestVault, embedder: CountingEmbedder, reader: { read(path: string): Promise<string> } = vault.reader): Promise<VaultIndex> {
-  return VaultIndex.open({ store: vault.store, reader, wikiFolder: "wiki", excludedFolders: ["private"], embedder });
+  return VaultIndex.open({ frontmatter: readFrontmatter, store: vault.store, reader, wikiFolder: "wiki", excludedFolders: ["private"], embedder });
 }
 
 async function built(files = FILES, embedder = countingEmbedder()): Promise<{ vault: TestVault; memory: MemoryVault; index: VaultIndex; embedder: CountingEmbedder }> {

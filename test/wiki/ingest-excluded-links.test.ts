@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { indexCatalog } from "../../src/retrieval/catalog";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -19,7 +20,7 @@ describe("ingest with the index: links into excluded folders", () => {
       "private/Keeper diary.md": "# Keeper diary\n\nNot for any model.\n",
     });
     const settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
-    const index = await VaultIndex.open({ store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: settings.excludedFolders });
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader: vault, wikiFolder: "wiki", excludedFolders: settings.excludedFolders });
     await syncIndex(index, vault);
     const provider = new ScriptedProvider([[aPage().titled("Lighthouse routine").withContent("Kept in [[Keeper diary]]; compare [[Foghorn schedule]].").build()]]);
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { indexCatalog } from "../../src/retrieval/catalog";
 import { syncIndex } from "../../src/retrieval/sync";
 import { VaultIndex } from "../../src/retrieval/vault-index";
+import { readFrontmatter } from "../../src/retrieval/chunker";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
@@ -32,7 +33,7 @@ const wikiPage = (title: string, body: string) => `---\ntype: concept\ntitle: ${
 async function indexed(files: Record<string, string>) {
   const vault = new UnlistableVault(files);
   const store = new MemoryStateStore();
-  const index = await VaultIndex.open({ store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   await syncIndex(index, vault);
   vault.listable = false;
   vault.reads = 0;

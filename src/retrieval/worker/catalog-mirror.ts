@@ -8,7 +8,8 @@ import { nameKey } from "../../core/unicode";
 import type { LinkResolver } from "../graph-index";
 import { noteNameKey, pickTarget, shortestFirst, targetNameKey } from "../link-resolution";
 import { linkTargetOf, type LinkTarget } from "../link-target";
-import { PATH_GONE, PATH_INDEXED, type CatalogDelta } from "./protocol";
+import type { CatalogDelta } from "./protocol";
+import { PATH_GONE, PATH_INDEXED } from "./protocol-names";
 
 export class CatalogMirror {
   private readonly places = new Map<string, number>();

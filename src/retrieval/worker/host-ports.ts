@@ -7,6 +7,7 @@ import type { StateStore } from "../../vault/state-store";
 import type { VaultPort, VaultStat } from "../../vault/vault-port";
 import type { Embedder } from "../embedder";
 import type { HostLinks } from "../links";
+import type { NoteFrontmatter } from "../note-frontmatter";
 import { transferable } from "./pending";
 import type { Call, Service } from "./protocol";
 import type { z } from "zod";
@@ -14,7 +15,7 @@ import type { AnswerValue } from "./protocol";
 
 type Args<S extends Service> = Omit<Extract<Call, { service: S }>, "type" | "id" | "request" | "service">;
 
-/** Asks the main thread; the answer comes parsed by its schema. `request`: the request the call is made for, or null for the session's own ports. */
+/** Asks the main thread; the answer is of the type its schema gives (the main thread builds it so, inbound.ts). `request`: the request the call is made for, or null for the session's own ports. */
 export type CallMain = <S extends Service>(service: S, args: Args<S>, request: number | null, transfer?: ArrayBuffer[]) => Promise<z.infer<(typeof AnswerValue)[S]>>;
 
 export function remoteStore(call: CallMain): StateStore {
@@ -45,15 +46,23 @@ export function remoteEmbedder(call: CallMain, modelId: string, requestOf: (sign
   return { modelId, embed: (texts, signal) => call("embed", { texts: [...texts] }, requestOf(signal)) };
 }
 
+/** What the main thread sent with the notes' texts, by path, until each note is prepared. */
+export interface SentWithText {
+  readonly links: Map<string, HostLinks>;
+  readonly frontmatter: Map<string, NoteFrontmatter>;
+}
+
 /**
  * The vault one sync reads, through the main thread. A note's text comes with the links the host
- * parsed for it (Obsidian's metadata cache), kept in `links` for the index's link extractor,
- * which asks for them while the note is prepared.
+ * parsed for it (Obsidian's metadata cache) and the frontmatter values the main thread read from
+ * it, kept in `sent` for the index's link extractor and frontmatter reader, which ask for them
+ * while the note is prepared.
  */
-export function remoteVault(call: CallMain, request: number, has: { readonly readWithStat: boolean; readonly statMany: boolean }, links: Map<string, HostLinks>): VaultPort {
-  const keep = (path: string, found: HostLinks | null) => {
-    if (found) links.set(path, found);
-    else links.delete(path);
+export function remoteVault(call: CallMain, request: number, has: { readonly readWithStat: boolean; readonly statMany: boolean }, sent: SentWithText): VaultPort {
+  const keep = (path: string, note: { readonly links: HostLinks | null; readonly frontmatter: NoteFrontmatter }) => {
+    if (note.links) sent.links.set(path, note.links);
+    else sent.links.delete(path);
+    sent.frontmatter.set(path, note.frontmatter);
   };
   const refuse = (): never => {
     throw new Error("The search index only reads the vault.");
@@ -63,7 +72,7 @@ export function remoteVault(call: CallMain, request: number, has: { readonly rea
     stat: (path) => call("vault.stat", { path }, request),
     async read(path) {
       const note = await call("vault.read", { path }, request);
-      keep(path, note.links);
+      keep(path, note);
       return note.text;
     },
     readBytes: refuse,
@@ -79,7 +88,7 @@ export function remoteVault(call: CallMain, request: number, has: { readonly rea
   if (has.readWithStat) {
     vault.readWithStat = async (path): Promise<{ stat: VaultStat; text: string } | null> => {
       const note = await call("vault.readWithStat", { path }, request);
-      if (note) keep(path, note.links);
+      if (note) keep(path, note);
       return note && { stat: note.stat, text: note.text };
     };
   }

@@ -8,13 +8,15 @@
  * checkpoints or time slices, and awaits only the main thread's answers. Requests run as they come,
  * as calls on one index in process would, each in order up to its first await.
  */
-import type { z } from "zod";
 import { hostLinks, type HostLinks } from "../links";
+import type { NoteFrontmatter } from "../note-frontmatter";
 import { applyChanges } from "../index-apply";
 import { VaultIndex } from "../vault-index";
 import { remoteEmbedder, remoteReader, remoteStore, remoteVault, type CallMain } from "./host-ports";
 import { errorData, errorFrom, Pending } from "./pending";
-import { AnswerValue, CATALOG_PIECE, PATH_GONE, PATH_INDEXED, PATH_UNINDEXED, ToWorker, type CatalogDelta, type IndexPort, type IndexState, type Request, type Service } from "./protocol";
+import { readInbound } from "./inbound";
+import type { CatalogDelta, IndexPort, IndexState, Request, Service, ToWorker } from "./protocol";
+import { CATALOG_PIECE, PATH_GONE, PATH_INDEXED, PATH_UNINDEXED } from "./protocol-names";
 
 /** A request's answer, and which paths it may have moved in or out of the catalogue ("all": look at every one). */
 type Reply = { readonly value: unknown; readonly touched?: readonly string[] | "all" };
@@ -26,21 +28,23 @@ class IndexHost {
   private readonly requestOfSignal = new WeakMap<AbortSignal, number>();
   /** The host links the main thread sent with a note's text, until the note is prepared. */
   private readonly links = new Map<string, HostLinks>();
+  /** The frontmatter values the main thread read from a note's text, until the note is prepared. */
+  private readonly frontmatter = new Map<string, NoteFrontmatter>();
   /** Each path's place in the catalogue as last told to the main thread. */
   private readonly told = new Map<string, number>();
 
   constructor(private readonly port: IndexPort) {}
 
   receive(data: unknown): void {
-    const parsed = ToWorker.safeParse(data);
-    if (!parsed.success) {
-      const id = typeof data === "object" && data !== null ? (data as { id?: unknown }).id : undefined;
-      const error = errorData(new Error(`The search index's worker received a message it cannot read (${parsed.error.issues[0]?.message ?? "unknown shape"}).`));
-      if (typeof id === "number" && (data as { type?: unknown }).type === "request") this.port.postMessage({ type: "reply", id, ok: false, error, state: null, catalog: null });
+    // Only the envelope is checked (inbound.ts says why): the main thread is this plugin's own.
+    const inbound = readInbound(data);
+    if (!inbound.ok) {
+      const error = errorData(new Error(`The search index's worker received a message it cannot read (${inbound.why}).`));
+      if (inbound.request !== null) this.port.postMessage({ type: "reply", id: inbound.request, ok: false, error, state: null });
       else this.port.postMessage({ type: "fatal", error });
       return;
     }
-    const message = parsed.data;
+    const { message } = inbound;
     if (message.type === "cancel") this.running.get(message.id)?.abort(new Error("Cancelled."));
     else if (message.type === "answer") this.answered(message);
     else void this.serve(message);
@@ -50,9 +54,8 @@ class IndexHost {
     const service = this.calls.entry(message.id);
     if (service === undefined) return;
     if (!message.ok) return this.calls.reject(message.id, errorFrom(message.error));
-    const value = (AnswerValue[service] as z.ZodType).safeParse(message.value);
-    if (value.success) this.calls.resolve(message.id, value.data);
-    else this.calls.reject(message.id, new Error(`The main thread answered "${service}" with a value the index cannot read.`));
+    // The answer's value is of the type protocol.ts gives the call: remote-index.ts builds it so.
+    this.calls.resolve(message.id, message.value);
   }
 
   private readonly call: CallMain = (service, args, request, transfer) => {
@@ -96,6 +99,7 @@ class IndexHost {
           excludedFolders: options.excludedFolders,
           ...(options.maxNoteBytes !== undefined ? { maxNoteBytes: options.maxNoteBytes } : {}),
           ...(options.knownLinks ? { links: hostLinks((path) => this.takeLinks(path)) } : {}),
+          frontmatter: (path) => this.takeFrontmatter(path),
           embedder,
           ...(options.configuredEmbeddingModel !== undefined ? { configuredEmbeddingModel: options.configuredEmbeddingModel } : {}),
         });
@@ -112,7 +116,7 @@ class IndexHost {
       case "sync": {
         const index = this.opened();
         const { options } = request;
-        const vault = remoteVault(this.call, request.id, options.vault, this.links);
+        const vault = remoteVault(this.call, request.id, options.vault, { links: this.links, frontmatter: this.frontmatter });
         const progress = (part: "sync" | "embed") => (p: { done: number; total: number }) => this.port.postMessage({ type: "progress", id: request.id, part, done: p.done, total: p.total });
         try {
           const result = await index.sync(vault, {
@@ -127,6 +131,7 @@ class IndexHost {
           return { value: result, touched: "all" };
         } finally {
           this.links.clear();
+          this.frontmatter.clear();
         }
       }
       case "compact":
@@ -150,6 +155,14 @@ class IndexHost {
   private takeLinks(path: string): HostLinks | null {
     const found = this.links.get(path) ?? null;
     this.links.delete(path);
+    return found;
+  }
+
+  /** The values sent with the note's text by the read that brought it; every read the sync makes brings them. */
+  private takeFrontmatter(path: string): NoteFrontmatter {
+    const found = this.frontmatter.get(path);
+    if (!found) throw new Error(`The search index's worker has no frontmatter for "${path}": the main thread sends it with every note's text.`);
+    this.frontmatter.delete(path);
     return found;
   }
 

@@ -1,6 +1,9 @@
 /**
  * The messages between the main thread and the search index's worker, both ways, as zod schemas:
- * each side parses what it receives, because a message port is a boundary like any other.
+ * the single source of the protocol's shapes and types. The main thread parses what the worker
+ * sends with them. The worker imports only types from here (so its bundle holds no zod) and checks
+ * just the envelope of what it receives (inbound.ts): every message it gets comes from this
+ * plugin's own main thread, built from the same code and typed by these schemas.
  *
  * - The main thread sends requests (`open`, `apply`, `sync`, …), each with an id, and `cancel`s
  *   them; the worker answers each with one `reply` (a value, or an error as data), preceded by any
@@ -20,6 +23,8 @@ import * as z from "zod";
 
 const Stat = z.object({ mtime: z.number(), size: z.number() });
 const HostLinks = z.object({ links: z.array(z.string()), embeds: z.array(z.string()), tags: z.array(z.string()) });
+/** A note's frontmatter values (note-frontmatter.ts), read on the main thread: the worker has no YAML parser. */
+const Frontmatter = z.object({ title: z.string().nullable(), aliases: z.array(z.string()), tags: z.array(z.string()), sources: z.array(z.string()) });
 
 const Scope = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("wiki") }),
@@ -29,9 +34,9 @@ const Scope = z.discriminatedUnion("kind", [
 ]);
 
 const VaultChange = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("upsert"), path: z.string(), text: z.string(), stat: Stat, links: HostLinks.nullish() }),
+  z.object({ kind: z.literal("upsert"), path: z.string(), text: z.string(), stat: Stat, links: HostLinks.nullish(), frontmatter: Frontmatter }),
   z.object({ kind: z.literal("delete"), path: z.string() }),
-  z.object({ kind: z.literal("rename"), from: z.string(), to: z.string(), text: z.string(), stat: Stat.optional(), links: HostLinks.nullish() }),
+  z.object({ kind: z.literal("rename"), from: z.string(), to: z.string(), text: z.string(), stat: Stat.optional(), links: HostLinks.nullish(), frontmatter: Frontmatter }),
 ]);
 
 /** An error as data: its message, and its kind when it is a SynapseError (so the caller can tell an input error from a failure). */
@@ -112,14 +117,14 @@ export type Call = z.infer<typeof Call>;
 export type Service = Call["service"];
 
 const NullableStat = Stat.nullable();
-const ReadNote = z.object({ text: z.string(), links: HostLinks.nullable() });
+const ReadNote = z.object({ text: z.string(), links: HostLinks.nullable(), frontmatter: Frontmatter });
 
-/** What each call's answer holds (the worker parses it with this before using it). */
+/** What each call's answer holds (its type is what the worker's ports return). */
 export const AnswerValue = {
   "vault.list": z.array(z.string()),
   "vault.stat": NullableStat,
   "vault.read": ReadNote,
-  "vault.readWithStat": z.object({ stat: Stat, text: z.string(), links: HostLinks.nullable() }).nullable(),
+  "vault.readWithStat": z.object({ stat: Stat, text: z.string(), links: HostLinks.nullable(), frontmatter: Frontmatter }).nullable(),
   "vault.statMany": z.array(NullableStat),
   "note.read": z.string(),
   "store.read": z.string().nullable(),
@@ -143,18 +148,11 @@ export const IndexState = z.object({
 });
 export type IndexState = z.infer<typeof IndexState>;
 
-/** A path's place in the catalogue: gone, indexed, or present but never indexed (excluded, index.md, log.md). */
-export const PATH_GONE = 0;
-export const PATH_INDEXED = 1;
-export const PATH_UNINDEXED = 2;
-
 /**
- * What changed of the catalogue since the last reply: paths joined by NUL (no file name holds
- * one) with their places, one byte each — one string and one buffer, however many notes.
+ * What changed of the catalogue since the last reply, in pieces of CATALOG_PIECE paths
+ * (protocol-names.ts): paths joined by NUL (no file name holds one) with their places
+ * (PATH_GONE, PATH_INDEXED, PATH_UNINDEXED), one byte each — one string and one buffer a piece.
  */
-/** Paths per catalogue message. */
-export const CATALOG_PIECE = 2048;
-
 export const CatalogDelta = z.object({ paths: z.string(), places: z.instanceof(Uint8Array) });
 export type CatalogDelta = z.infer<typeof CatalogDelta>;
 

@@ -16,6 +16,7 @@ import { SynapseError } from "../../core/errors";
 import type { StateStore } from "../../vault/state-store";
 import type { VaultPort } from "../../vault/vault-port";
 import { indexCatalog, type CatalogOptions, type IndexCatalog } from "../catalog";
+import { readFrontmatter } from "../chunker";
 import type { Embedder } from "../embedder";
 import type { FlushResult } from "../index-flush";
 import type { ApplyOptions, ApplyResult, VaultChange } from "../index-apply";
@@ -128,7 +129,9 @@ export class RemoteIndex implements SearchIndex {
 
   apply(changes: readonly VaultChange[], options: ApplyOptions = {}): Promise<ApplyResult> {
     const hooks: Hooks = options.stillCurrent ? { stillCurrent: options.stillCurrent } : {};
-    return this.ask("apply", { changes: changes.map((change) => ({ ...change })), stillCurrent: options.stillCurrent !== undefined }, hooks);
+    // The frontmatter is read here, where the YAML parser is: the worker bundles none.
+    const sent = changes.map((change) => (change.kind === "delete" ? { ...change } : { ...change, frontmatter: change.frontmatter ?? readFrontmatter(change.kind === "upsert" ? change.path : change.to, change.text) }));
+    return this.ask("apply", { changes: sent, stillCurrent: options.stillCurrent !== undefined }, hooks);
   }
 
   sync(vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
@@ -288,11 +291,13 @@ export class RemoteIndex implements SearchIndex {
         return plain(call.folder === "" && hooks.listing ? [...(await hooks.listing)] : await vault().list(call.folder));
       case "vault.stat":
         return plain(await vault().stat(call.path));
-      case "vault.read":
-        return plain({ text: await vault().read(call.path), links: links(call.path) });
+      case "vault.read": {
+        const text = await vault().read(call.path);
+        return plain({ text, links: links(call.path), frontmatter: readFrontmatter(call.path, text) });
+      }
       case "vault.readWithStat": {
         const note = await vault().readWithStat?.(call.path);
-        return plain(note ? { stat: note.stat, text: note.text, links: links(call.path) } : null);
+        return plain(note ? { stat: note.stat, text: note.text, links: links(call.path), frontmatter: readFrontmatter(call.path, note.text) } : null);
       }
       case "vault.statMany":
         return plain(await (vault().statMany?.(call.paths) ?? Promise.all(call.paths.map((path) => vault().stat(path)))));

@@ -75,11 +75,14 @@ describe("the index in a worker, when the worker fails", () => {
     serveIndex(ends.worker);
     const replies: unknown[] = [];
     ends.main.addEventListener("message", (event) => replies.push(event.data));
-    ends.main.postMessage({ type: "request", id: 7, op: "retrieve", query: 42 });
+    ends.main.postMessage({ type: "request", id: 7, op: "retreive", query: "x" });
     ends.main.postMessage("garbage");
-    await until(() => replies.length === 2, "both replies");
-    expect(replies[0]).toMatchObject({ type: "reply", id: 7, ok: false, error: { message: expect.stringMatching(/cannot read/) } });
-    expect(replies[1]).toMatchObject({ type: "fatal" });
+    // The worker checks envelopes only (inbound.ts): a known request with a wrong payload fails as that request.
+    ends.main.postMessage({ type: "request", id: 8, op: "retrieve", query: 42 });
+    await until(() => replies.length === 3, "three replies");
+    expect(replies[0]).toMatchObject({ type: "reply", id: 7, ok: false, error: { message: expect.stringMatching(/cannot read.*no request "retreive"/) } });
+    expect(replies[1]).toMatchObject({ type: "fatal", error: { message: expect.stringMatching(/cannot read/) } });
+    expect(replies[2]).toMatchObject({ type: "reply", id: 8, ok: false, error: { message: expect.any(String) } });
     ends.close();
   });
 });
