@@ -87,6 +87,11 @@ export class TextIndex {
     (this.segments[shardOf(path)] as Segment).write(path, feed);
   }
 
+  /** Whether the next search would merge a segment first (many edits or removals since it last merged). */
+  get searchMergeWanted(): boolean {
+    return this.segments.some((s) => s.searchWantsMerge);
+  }
+
   /** Merges the segments the next search would merge first (after many edits or removals), ahead of it. */
   compact(): void {
     for (const segment of this.segments) if (segment.searchWantsMerge) segment.freeze();
