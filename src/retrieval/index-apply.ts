@@ -25,7 +25,7 @@ export type VaultChange =
 
 export interface ApplyOptions {
   /**
-   * @deprecated Ignored: the index no longer works in time slices. Accepted for one step so
+   * Deprecated, ignored: the index no longer works in time slices. Accepted for one step so
    * callers compile.
    */
   readonly checkpoint?: () => Promise<unknown>;

@@ -32,7 +32,7 @@ export interface IndexStats {
 export type VectorControl = Pick<VectorBackend, "active" | "error" | "onFailure" | "reconnect">;
 
 /**
- * @deprecated Ignored: the index no longer works in time slices (its algorithms are plain
+ * Deprecated, ignored: the index no longer works in time slices (its algorithms are plain
  * synchronous code, off the main thread in the plugin). Accepted for one step so callers compile.
  */
 type Checkpoint = { readonly checkpoint?: () => Promise<unknown> };

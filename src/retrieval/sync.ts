@@ -20,14 +20,14 @@ export interface SyncOptions {
   readonly signal?: AbortSignal;
   /** Notes between two progress lines and checks for cancellation (default 50). */
   readonly batchSize?: number;
-  /** @deprecated Ignored: the sync no longer works in time slices. Accepted for one step so callers compile. */
+  /** Deprecated, ignored: the sync no longer works in time slices. Accepted for one step so callers compile. */
   readonly sliceMs?: number;
-  /** @deprecated Ignored, like `sliceMs`. */
+  /** Deprecated, ignored like `sliceMs`. */
   readonly now?: () => number;
-  /** @deprecated Ignored, like `sliceMs`. */
+  /** Deprecated, ignored like `sliceMs`. */
   readonly yieldNow?: () => Promise<void>;
   /**
-   * @deprecated Awaited before each note after the first (never inside one), the sync stopping
+   * Deprecated: awaited before each note after the first (never inside one), the sync stopping
    * there when cancelled: the pause of a host that runs the index on its own main thread, which
    * the plugin does until its index runs in its worker. The worker and the CLI pass none.
    */

@@ -53,7 +53,7 @@ export interface VaultIndexOptions {
    */
   readonly configuredEmbeddingModel?: string | null;
   /**
-   * @deprecated Awaited before each persisted shard is loaded (never inside one, and never with
+   * Deprecated: awaited before each persisted shard is loaded (never inside one, and never with
    * `force`): the pause of a host that runs the index on its own main thread, which the plugin
    * does until its index runs in its worker. The worker and the CLI pass none.
    */

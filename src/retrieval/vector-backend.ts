@@ -45,7 +45,7 @@ export interface EmbedOptions {
   readonly signal?: AbortSignal;
   readonly progress?: (p: EmbedProgress) => void;
   /**
-   * @deprecated Ignored: the index no longer works in time slices. Accepted for one step so
+   * Deprecated, ignored: the index no longer works in time slices. Accepted for one step so
    * callers compile.
    */
   readonly checkpoint?: () => Promise<unknown>;
