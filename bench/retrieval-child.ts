@@ -57,7 +57,7 @@ async function synapseBuild(): Promise<Record<string, number>> {
   const sync = await syncIndex(index, vault, { batchSize: 500, flush: false });
   // The first flush writes every shard (merging each segment first): the largest flush there is.
   meter.reset();
-  await index.flush({ checkpoint: meter.checkpoint });
+  await index.flush();
   const flush = meter.finish();
   return {
     buildMs: performance.now() - start,
@@ -112,7 +112,7 @@ async function synapsePluginBuild(): Promise<Record<string, number>> {
   const sync = await syncIndex(index, listingAsIo(meter), { batchSize: 50, slicer: meter.slicer, embed: false, flush: false });
   const build = meter.finish();
   meter.reset();
-  await index.flush({ checkpoint: meter.checkpoint });
+  await index.flush();
   const flush = meter.finish();
   const used = process.cpuUsage(cpu);
   return {

@@ -18,7 +18,7 @@ import { benchPromptCache } from "./prompt-cache.bench";
 import { benchQuery } from "./query.bench";
 import { benchRetrieval } from "./retrieval.bench";
 import { benchRetrievalQuality } from "./retrieval-quality.bench";
-import { benchUpsertSlice } from "./upsert-slice.bench";
+import { benchUpsertLarge } from "./upsert-large.bench";
 import { describeMachine, writeResultsFile } from "./results-file";
 import { printResults, type BenchResult } from "./stats";
 import { corpusNotice } from "../test/helpers/corpus";
@@ -68,7 +68,7 @@ if (!withoutCorpus) {
   // Which fusion settings rank the right notes highest (labelled queries from the corpus; prints its table).
   results.push(...(await benchRetrievalQuality()));
   // One large note updated on the main thread: sliced against the synchronous upsert.
-  results.push(...(await benchUpsertSlice()));
+  results.push(...(await benchUpsertLarge()));
 }
 // Notes of one long line of brackets, backticks, comments or pipes against an ordinary note.
 results.push(...benchAdversarialScan());

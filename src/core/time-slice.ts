@@ -1,11 +1,12 @@
 /**
- * Time-budgeted yielding for work that runs on Obsidian's main thread (indexing, embedding). Work
+ * Time-budgeted yielding for work that runs on Obsidian's main thread: lint, and the plugin's own
+ * steps around the search index (whose algorithms are plain synchronous code and need none). Work
  * goes in slices: before each step, `checkpoint` yields when the step about to run would take the
- * slice past its budget, judging the step by the one before it. A count of notes per batch cannot
+ * slice past its budget, judging the step by the one before it. A count of items per batch cannot
  * bound a block (fifty large notes take far longer than fifty small ones); a budget in
  * milliseconds can. The clock is injected, so tests give each step a known cost instead of timing
- * the machine. One step longer than the whole budget (a single huge note) still runs in one piece:
- * it cannot be split, but it is followed by a yield.
+ * the machine. One step longer than the whole budget still runs in one piece: it cannot be split,
+ * but it is followed by a yield.
  */
 
 /** The longest a slice may be: the "no main-thread block over 50 ms" bound. */
@@ -31,12 +32,8 @@ export function checkSliceBudget(budgetMs: number): void {
   }
 }
 
-/** What work on the main thread calls before each step: yields when the slice is spent (or `force`), says whether it did. */
-export interface Checkpointer {
-  checkpoint(force?: boolean): Promise<boolean>;
-}
-
-export class TimeSlicer implements Checkpointer {
+/** What work on the main thread calls before each step (`checkpoint`): yields when the slice is spent (or `force`d), says whether it did. */
+export class TimeSlicer {
   private readonly yieldNow: () => Promise<void>;
   private readonly budgetMs: number;
   private readonly now: () => number;
@@ -77,14 +74,10 @@ export class TimeSlicer implements Checkpointer {
 }
 
 /**
- * Work cut into pieces: a generator that yields between two pieces and returns the result. Decoding
- * or encoding one persisted shard (hundreds of KB at 50,000 notes) is written so, so that on
- * Obsidian's main thread the slicer can yield inside a shard, not only between shards.
+ * Work cut into pieces: a generator that yields between two pieces and returns the result, so that
+ * on Obsidian's main thread the slicer can yield inside one long step (lint's exact checks).
  */
 export type Pieces<T> = Generator<void, T, void>;
-
-/** How much of a shard one piece handles: well under a millisecond of decoding here. */
-export const PIECE_BYTES = 128 * 1024;
 
 /** Runs every piece at once (the CLI, tests, or when no checkpoint is given). */
 export function runPieces<T>(pieces: Pieces<T>): T {
@@ -92,12 +85,6 @@ export function runPieces<T>(pieces: Pieces<T>): T {
     const next = pieces.next();
     if (next.done) return next.value;
   }
-}
-
-/** No work at all, as pieces. */
-// eslint-disable-next-line require-yield -- it has no piece to yield
-export function* noPieces(): Pieces<void> {
-  return;
 }
 
 /** Runs the pieces with `checkpoint` before each one after the first (it yields when the slice is spent). */

@@ -1,16 +1,15 @@
 /**
  * The one way vault changes reach the index: a batch of upserts, renames and deletions, each note
- * prepared in pieces (hashed, chunked, its terms counted) and then committed in one short step,
- * a preparation refused when the note was written or removed meanwhile ("stale"), and a segment
- * grown past its bound merged in pieces right after. The plugin's vault events, the sync and the
- * catalogue's refresh all update notes through here, so the protocol is written once.
+ * prepared (hashed, chunked, its links extracted), asked about when the caller wants (is it still
+ * current?) and then committed — a preparation refused when the note was written or removed
+ * meanwhile ("stale"). The plugin's vault events, the sync and the catalogue's refresh all update
+ * notes through here, so the protocol is written once.
  *
  * The links a host already knows for a note (Obsidian's metadata cache) come with the change as
  * data; without them the index reads the links from the markdown. So may its frontmatter values
  * (the index's worker gets them so from the main thread); without them the index's own reader
  * reads them from the markdown.
  */
-import { runPiecesSliced } from "../core/time-slice";
 import type { HostLinks } from "./links";
 import type { NoteFrontmatter } from "./note-frontmatter";
 import type { CommitOutcome } from "./note-preparation";
@@ -29,8 +28,8 @@ export type VaultChange =
 
 export interface ApplyOptions {
   /**
-   * Runs before each change after the first, between the pieces of a large note and of a merge:
-   * on Obsidian's main thread it yields when the time slice is spent. Absent: all at once.
+   * Deprecated, ignored: the index no longer works in time slices. Accepted for one step so
+   * callers compile.
    */
   readonly checkpoint?: () => Promise<unknown>;
   /**
@@ -66,24 +65,19 @@ export interface HostParsed {
   readonly frontmatter?: NoteFrontmatter | null;
 }
 
-/** One note's update: prepared in pieces, committed unless no longer current, then a merge if a segment asks for one. */
+/** One note's update: prepared, then committed unless no longer current. */
 export async function updateNote(index: VaultIndex, path: string, text: string, stat: NoteStat, known: HostParsed, options: UpdateOptions): Promise<ChangeOutcome> {
-  // The links now, with the preparation's first step; a large note's terms in pieces after.
-  const prepared = await runPiecesSliced(index.prepare(path, text, stat, known.links, known.frontmatter), options.checkpoint);
+  const prepared = index.prepare(path, text, stat, known.links, known.frontmatter);
   // In process the answer is at hand, and nothing may run between it and the commit.
   const current = options.stillCurrent?.(path) ?? true;
   if (current === false || (current !== true && !(await current))) return "skipped";
-  const outcome = index.commit(prepared, { mergeLater: true });
-  // A segment grown past its bound merges now, in pieces with a checkpoint between them.
-  if (index.mergeWanted) await runPiecesSliced(index.mergePieces(), options.checkpoint);
-  return outcome;
+  return index.commit(prepared);
 }
 
 /** Applies the changes in order. The first runs before anything is awaited: a deletion is out of the index when this returns its promise. */
 export async function applyChanges(index: VaultIndex, changes: readonly VaultChange[], options: UpdateOptions = {}): Promise<ApplyResult> {
   const outcomes: ChangeOutcome[] = [];
   for (const change of changes) {
-    if (outcomes.length > 0) await options.checkpoint?.();
     if (change.kind === "delete") {
       outcomes.push(index.remove(change.path) ? "changed" : "unchanged");
       continue;

@@ -1,12 +1,11 @@
 /**
  * Writing the vault index to its StateStore (`VaultIndex.flush`): the vector shards that changed,
- * then each dirty text shard — its segment merged in pieces, then encoded in pieces — or its
- * removal when no note is left in it.
+ * then each dirty text shard — its segment merged, then encoded — or its removal when no note is
+ * left in it.
  */
 import type { StateStore } from "../vault/state-store";
-import { encodeShardPieces, shardKey, shardOf, type StoredNote } from "./shards";
+import { encodeStoredShard, shardKey, shardOf, type StoredNote } from "./shards";
 import type { TextIndex } from "./text-index";
-import { runPiecesSliced } from "../core/time-slice";
 import type { VectorBackend } from "./vector-backend";
 
 export interface FlushResult {
@@ -27,11 +26,8 @@ export interface FlushSource {
   stored(path: string, chunkCount: number): StoredNote;
 }
 
-/**
- * Writes the text and vector shards that changed since the last flush. `checkpoint` runs before
- * each shard and between the pieces of its encoding (the plugin yields there when the slice is spent).
- */
-export async function flushIndex(source: FlushSource, checkpoint?: () => Promise<unknown>): Promise<FlushResult> {
+/** Writes the text and vector shards that changed since the last flush. */
+export async function flushIndex(source: FlushSource): Promise<FlushResult> {
   let members: Map<number, string[]> | null = null;
   const membersOf = (shard: number): string[] => {
     if (!members) {
@@ -45,26 +41,20 @@ export async function flushIndex(source: FlushSource, checkpoint?: () => Promise
     }
     return members.get(shard) ?? [];
   };
-  const vectors = source.vectors ? await source.vectors.flush(source.store, membersOf, checkpoint) : { shardsWritten: 0, bytesWritten: 0 };
+  const vectors = source.vectors ? await source.vectors.flush(source.store, membersOf) : { shardsWritten: 0, bytesWritten: 0 };
   const shards = source.takeDirty().sort((a, b) => a - b);
   if (shards.length === 0) return vectors;
   let bytes = vectors.bytesWritten;
   for (const shard of shards) {
-    await checkpoint?.();
-    // The segment's delta merges into its base in pieces; `segment` then finds nothing left to merge.
-    await runPiecesSliced(source.text.settlePieces(shard), checkpoint);
+    // The segment's delta merges into its base here, before its notes are counted.
     const segment = source.text.segment(shard);
     if (segment.notes.length === 0) {
       await source.store.remove(shardKey(shard));
       continue;
     }
-    // The notes are read now, before any yield: encoding copies them in its first piece.
-    const encoded = await runPiecesSliced(
-      encodeShardPieces(
-        segment.notes.map(([path, chunkCount]) => source.stored(path, chunkCount)),
-        segment.frozen,
-      ),
-      checkpoint,
+    const encoded = encodeStoredShard(
+      segment.notes.map(([path, chunkCount]) => source.stored(path, chunkCount)),
+      segment.frozen,
     );
     bytes += encoded.byteLength;
     await source.store.write(shardKey(shard), encoded);

@@ -5,15 +5,11 @@
 import { searchableText, type Chunk, type ParsedNote } from "./chunks";
 import type { ChunkWriter } from "./segment";
 import { withBigrams, withCompoundParts } from "./compound-grams";
-import { runPieces, type Pieces } from "../core/time-slice";
 import { forEachToken, tokenize } from "../core/tokenize";
 
 /** Extra weight of a title or alias word in every chunk of its note, and of a heading word in its chunk. */
 export const TITLE_BOOST = 3;
 export const HEADING_BOOST = 1;
-
-/** Characters of chunk text tokenised in one piece: about a millisecond of work. */
-export const PIECE_CHARS = 16 * 1024;
 
 /**
  * Each chunk's words go to `writer` as they are cut (no list of words per chunk); its length is the
@@ -21,26 +17,15 @@ export const PIECE_CHARS = 16 * 1024;
  * TITLE_BOOST in every chunk.
  */
 export function writeNoteTerms(markdown: string, parsed: ParsedNote, writer: ChunkWriter): void {
-  runPieces(noteTermPieces(markdown, parsed, writer));
-}
-
-/** `writeNoteTerms` in pieces of about PIECE_CHARS of text, whole chunks each (a chunk is never cut). */
-export function* noteTermPieces(markdown: string, parsed: ParsedNote, writer: ChunkWriter): Pieces<void> {
   const titleWords = withCompoundParts(tokenize([parsed.title, ...parsed.aliases].join(" \n ")));
   const chunks: readonly Chunk[] = parsed.chunks.length > 0 ? parsed.chunks : [{ heading: "", start: markdown.length, end: markdown.length }];
   // A compound with Han also counts as its bigrams, so a part of it finds it (compound-grams.ts).
   const body = withBigrams((source, start, end) => writer.term(source, start, end, 1));
   const heading = withBigrams((source, start, end) => writer.term(source, start, end, HEADING_BOOST));
-  let chars = 0;
   for (const chunk of chunks) {
-    if (chars >= PIECE_CHARS) {
-      yield;
-      chars = 0;
-    }
     writer.chunk(chunk.heading, chunk.start, chunk.end);
     forEachToken(searchableText(markdown, chunk), body);
     forEachToken(chunk.heading, heading);
     for (const word of titleWords) writer.term(word, 0, word.length, TITLE_BOOST);
-    chars += chunk.end - chunk.start;
   }
 }

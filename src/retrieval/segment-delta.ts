@@ -5,8 +5,7 @@
  * delta grouped by term (a counting sort over the delta alone, segment-merge.ts), built once and
  * kept until a note is written or removed; a merge groups it again, sorted, into the base.
  */
-import { groupDelta, groupDeltaPieces, type GroupedDelta, type Renumbering } from "./segment-merge";
-import type { Pieces } from "../core/time-slice";
+import { groupDelta, type GroupedDelta, type Renumbering } from "./segment-merge";
 import type { TermTable } from "./term-table";
 
 const MAX_TF = 255;
@@ -65,12 +64,9 @@ export class SegmentDelta {
     this.grouped = null;
   }
 
-  /**
-   * The living postings grouped by term, sorted by the terms' text, for a merge; in pieces, and the
-   * postings must not change until it is done (a merge finishes before any write).
-   */
-  groupForMerge(renumbering: Renumbering): Pieces<GroupedDelta> {
-    return groupDeltaPieces(this.table, this.pairs, this.pairCount, renumbering, true);
+  /** The living postings grouped by term, sorted by the terms' text, for a merge. */
+  groupForMerge(renumbering: Renumbering): GroupedDelta {
+    return groupDelta(this.table, this.pairs, this.pairCount, renumbering, true);
   }
 
   /** Groups the living postings by term for searches, unless a search grouped them already. */

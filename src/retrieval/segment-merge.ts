@@ -3,19 +3,11 @@
  * pairs in one Int32Array, see `Segment`) becomes readable: grouped by term, and merged into the
  * frozen base. Grouping is a counting sort over the delta alone, so a search can read the postings
  * of a few changed notes without touching the base; merging copies runs of the base's dictionary
- * and postings whole, inserting the delta's terms sorted once. Merging runs in pieces (`Pieces`,
- * core/time-slice.ts): at 50,000 notes a segment holds hundreds of thousands of postings, and one merge
- * in a single step would hold Obsidian's main thread for over 50 ms.
+ * and postings whole, inserting the delta's terms sorted once.
  */
 import { DictionaryBuilder } from "./term-dictionary";
 import type { TermTable } from "./term-table";
 import type { FrozenPostings } from "./segment";
-import { sortStringsPieces } from "./sort-pieces";
-import { PIECE_BYTES, runPieces, type Pieces } from "../core/time-slice";
-
-/** Postings copied in one piece of a merge (a piece of PIECE_BYTES), and delta terms placed in one. */
-const PIECE_POSTINGS = PIECE_BYTES / 4;
-const PIECE_TERMS = 2048;
 
 /** A delta's postings grouped by term: the postings of `termIds[i]` lie at starts[i]…starts[i + 1], chunk ids rising. */
 export interface GroupedDelta {
@@ -33,21 +25,6 @@ export type Renumbering = { readonly remap: Int32Array } | { readonly dead: Uint
  * order within a term, which is chunk order: a note's chunks get rising ids as they are written.
  */
 export function groupDelta(table: TermTable, pairs: Int32Array, pairCount: number, renumbering: Renumbering, sorted: boolean): GroupedDelta {
-  return runPieces(groupDeltaPieces(table, pairs, pairCount, renumbering, sorted));
-}
-
-/** Terms of a delta looked up by text in one piece, before they are sorted. */
-const TEXTS_PIECE = 8192;
-
-/**
- * `groupDelta` in pieces: counting, sorting (25–30 ms in one `sort` for a 50,000-note vault's
- * segment, so it is sorted in pieces too: sort-pieces.ts), placing. The table's scratch arrays
- * (`mark`, `rank`) are shared by every segment and may serve another between two pieces, so the
- * counts are copied out and put back by the last piece, which places the postings. `pairs` must
- * not change until then (a merging segment finishes its merge before any write).
- */
-
-export function* groupDeltaPieces(table: TermTable, pairs: Int32Array, pairCount: number, renumbering: Renumbering, sorted: boolean): Pieces<GroupedDelta> {
   const remap = "remap" in renumbering ? renumbering.remap : null;
   const dead = "dead" in renumbering ? renumbering.dead : null;
   const newId = (id: number): number => (remap ? (remap[id] as number) : id < (dead as Uint8Array).length && (dead as Uint8Array)[id] ? -1 : id);
@@ -66,25 +43,10 @@ export function* groupDeltaPieces(table: TermTable, pairs: Int32Array, pairCount
     living += 1;
   }
   if (sorted) {
-    // The scratch may serve another segment between two pieces: the counts are kept apart.
-    const counts = unique.map((id) => table.rank[id] as number);
-    const at = new Map<string, number>();
-    const texts: string[] = [];
-    for (let k = 0; k < unique.length; k++) {
-      // Tens of thousands of terms new to a segment (a note of megabytes) take tens of ms to look up.
-      if (k % TEXTS_PIECE === 0) yield;
-      const text = table.term(unique[k] as number);
-      at.set(text, k); // a table's terms are distinct
-      texts.push(text);
-    }
-    yield;
-    const order = (yield* sortStringsPieces(texts)).map((text) => at.get(text) as number);
-    yield;
-    unique = order.map((k) => {
-      const id = unique[k] as number;
-      table.rank[id] = counts[k] as number;
-      return id;
-    });
+    // `sort()` without a comparator orders by UTF-16 code units, as `<` and the dictionary do.
+    const idOf = new Map<string, number>();
+    for (const id of unique) idOf.set(table.term(id), id); // a table's terms are distinct
+    unique = [...idOf.keys()].sort().map((text) => idOf.get(text) as number);
   }
   const termIds = Int32Array.from(unique);
   const starts = new Int32Array(unique.length + 1);
@@ -114,15 +76,6 @@ export function* groupDeltaPieces(table: TermTable, pairs: Int32Array, pairCount
  * term left without postings goes.
  */
 export function mergeFrozen(old: FrozenPostings, table: TermTable, delta: GroupedDelta, remap: Int32Array | null): FrozenPostings {
-  return runPieces(mergeFrozenPieces(old, table, delta, remap));
-}
-
-/**
- * `mergeFrozen` in pieces: a yield after every PIECE_POSTINGS postings copied or PIECE_TERMS delta
- * terms placed. Reads `old`, `delta` and the table's terms only, and writes only arrays of its own,
- * so the caller may do other work between the pieces as long as it changes none of those.
- */
-export function* mergeFrozenPieces(old: FrozenPostings, table: TermTable, delta: GroupedDelta, remap: Int32Array | null): Pieces<FrozenPostings> {
   const oldCount = old.terms.size;
   const dictionary = new DictionaryBuilder(old.terms);
   const offsets = new Int32Array(oldCount + delta.termIds.length + 1);
@@ -152,14 +105,7 @@ export function* mergeFrozenPieces(old: FrozenPostings, table: TermTable, delta:
     }
   };
   let a = 0;
-  let pieceAt = 0;
-  let pieceTerm = 0;
   for (let b = 0; b < delta.termIds.length; b++) {
-    if (at - pieceAt > PIECE_POSTINGS || b - pieceTerm >= PIECE_TERMS) {
-      yield;
-      pieceAt = at;
-      pieceTerm = b;
-    }
     const term = table.term(delta.termIds[b] as number);
     const next = old.terms.lowerBound(term, a);
     copyOld(a, next);
@@ -178,7 +124,6 @@ export function* mergeFrozenPieces(old: FrozenPostings, table: TermTable, delta:
   }
   copyOld(a, oldCount);
   offsets[terms] = at;
-  yield;
   return { terms: dictionary.build(), offsets: offsets.slice(0, terms + 1), postings: at === postings.length ? postings : postings.slice(0, at) };
 }
 

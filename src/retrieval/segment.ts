@@ -11,18 +11,15 @@
  * delta into a new base (segment-merge.ts): before a flush (the shard stores the base), when a
  * building segment's delta outgrows half its base, and when a search finds the delta or the dead
  * chunks past a bound — so each posting is copied a few times at most, and the delta a search
- * groups stays small. On Obsidian's main thread the first two run in pieces (`freezePieces`), with a
- * yield between them; anything that reads or changes the segment meanwhile first finishes the merge
- * at once, so no one ever sees a segment half merged.
+ * groups stays small.
  */
 import { ChunkTable, type Compaction, type StoredChunks } from "./chunk-table";
 import { DeadChunks } from "./dead-chunks";
 import { detach } from "../core/detach";
 import { SegmentDelta } from "./segment-delta";
-import { mergeFrozenPieces } from "./segment-merge";
+import { mergeFrozen } from "./segment-merge";
 import { TermDictionary } from "./term-dictionary";
 import type { TermTable } from "./term-table";
-import { noPieces, runPieces, type Pieces } from "../core/time-slice";
 import type { ScoredSegment } from "./top-k";
 
 export interface ChunkMeta {
@@ -82,12 +79,6 @@ export interface TermPlan {
 const MAX_CHUNKS = 1 << 23;
 /** A delta smaller than this is never merged for its size alone, however small the base. */
 const DELTA_MIN_POSTINGS = 4096;
-/**
- * A write merges the segment at once only when its delta has grown this many times past the bound
- * at which it asks for a merge (`wantsMerge`): whoever writes on the main thread (the sync, the
- * plugin's updates) merges it before then, in pieces.
- */
-const WRITE_MERGE_FACTOR = 2;
 /** A search merges a segment whose delta holds more than this share of its base's postings … */
 const SEARCH_DELTA_SHARE = 1 / 8;
 /** … or more dead base chunks than this share of them (and than DEAD_MIN). */
@@ -112,8 +103,6 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   private readonly dead = new DeadChunks();
   private readonly delta: SegmentDelta;
   private writing: Writing | null = null;
-  /** A merge running in pieces (`freezePieces`), until its last piece. */
-  private merging: Pieces<void> | null = null;
   totalLength = 0;
   chunkCount = 0;
 
@@ -125,18 +114,13 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
     return this.dead.count === 0 && this.chunks.size === this.baseChunks;
   }
 
-  /** Would the next search merge this segment first (see `prepareSearch`)? Merge it in pieces before, on the main thread. */
+  /** Would the next search merge this segment first (see `prepareSearch`)? `compact` merges it ahead. */
   get searchWantsMerge(): boolean {
-    return this.merging === null && !this.frozen && this.pastSearchBound();
+    return !this.frozen && this.pastSearchBound();
   }
 
   private pastSearchBound(): boolean {
     return this.delta.postingCount > Math.max(DELTA_MIN_POSTINGS, this.base.postings.length * SEARCH_DELTA_SHARE) || this.dead.inBase.length > Math.max(DEAD_MIN, this.baseChunks * SEARCH_DEAD_SHARE);
-  }
-
-  /** Has the delta outgrown half the base (a building segment), so that it should merge before it grows on? */
-  get wantsMerge(): boolean {
-    return this.merging === null && this.delta.postingCount > this.mergeBound();
   }
 
   private mergeBound(): number {
@@ -160,7 +144,6 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
 
   /** Adopts a stored inverted index for `notes` (chunk ids in the order of `notes`). */
   load(notes: readonly StoredNoteChunks[], stored: StoredSegment): void {
-    this.finishMerge();
     this.base = { terms: stored.terms, offsets: stored.offsets, postings: stored.postings };
     this.chunks.load(notes, stored.chunks);
     this.dead.clear();
@@ -190,12 +173,8 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
     return { notes: this.chunks.noteCounts(), frozen: { ...this.base, chunks: this.chunks.storedChunks() } };
   }
 
-  /**
-   * Replaces a note's chunks with those `feed` writes. `mergeAtOnce` false: never merge here, however
-   * far the delta outgrew its bound — the caller merges in pieces next (`wantsMerge`).
-   */
-  write(path: string, feed: (writer: NumberedChunkWriter) => void, mergeAtOnce = true): void {
-    this.finishMerge();
+  /** Replaces a note's chunks with those `feed` writes. */
+  write(path: string, feed: (writer: NumberedChunkWriter) => void): void {
     this.remove(path);
     const writing: Writing = { open: -1, length: -1, weights: 0, stamp: 0 };
     const first = this.chunks.size;
@@ -216,8 +195,8 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
       if (!written) this.remove(path);
     }
     // A building segment merges once its delta outgrows half the base (each merge copies the base,
-    // which has grown by half since): in pieces by whoever drives the writes, else here at once.
-    if (mergeAtOnce && this.delta.postingCount > WRITE_MERGE_FACTOR * this.mergeBound()) this.freeze();
+    // which has grown by half since), so each posting is copied a few times at most.
+    if (this.delta.postingCount > this.mergeBound()) this.freeze();
   }
 
   chunk(heading: string, start: number, end: number, length?: number): void {
@@ -250,7 +229,6 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
   }
 
   remove(path: string): boolean {
-    this.finishMerge();
     const run = this.chunks.remove(path);
     if (!run) return false;
     this.totalLength -= this.chunks.lengthOf(run);
@@ -262,44 +240,17 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
 
   /** Merges the delta into the base and drops dead chunks. */
   freeze(): void {
-    this.finishMerge();
-    if (!this.frozen) runPieces(this.merge());
-  }
-
-  /**
-   * `freeze` in pieces, for the main thread: the segment stays as it was until the last piece
-   * installs the merged base. Reading or changing the segment before then finishes the merge first.
-   */
-  freezePieces(): Pieces<void> {
-    this.finishMerge();
-    if (this.frozen) return noPieces();
-    const pieces = this.merge();
-    this.merging = pieces;
-    return pieces;
-  }
-
-  private finishMerge(): void {
-    if (this.merging) runPieces(this.merging);
-  }
-
-  private *merge(): Pieces<void> {
-    try {
-      yield; // the caller's checkpoint comes before any work
-      const compaction = this.dead.count > 0 ? this.chunks.compacted() : null;
-      const remap = compaction?.remap ?? null;
-      yield;
-      const delta = yield* this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });
-      yield;
-      const base = yield* mergeFrozenPieces(this.base, this.table, delta, remap);
-      if (compaction) this.compact(compaction);
-      // Nothing dropped: the table's headings still view the loaded shard, which would stay in memory for them.
-      else this.chunks.ownHeadings();
-      this.base = base;
-      this.baseChunks = this.chunks.size;
-      this.delta.clear();
-    } finally {
-      this.merging = null;
-    }
+    if (this.frozen) return;
+    const compaction = this.dead.count > 0 ? this.chunks.compacted() : null;
+    const remap = compaction?.remap ?? null;
+    const delta = this.delta.groupForMerge(remap ? { remap } : { dead: this.dead.mask });
+    const base = mergeFrozen(this.base, this.table, delta, remap);
+    if (compaction) this.compact(compaction);
+    // Nothing dropped: the table's headings still view the loaded shard, which would stay in memory for them.
+    else this.chunks.ownHeadings();
+    this.base = base;
+    this.baseChunks = this.chunks.size;
+    this.delta.clear();
   }
 
   /**
@@ -307,7 +258,6 @@ export class Segment implements NumberedChunkWriter, ScoredSegment {
    * chunks have passed their bound (so what a search groups stays small), else groups the delta.
    */
   prepareSearch(): void {
-    this.finishMerge();
     if (this.frozen) return;
     if (this.pastSearchBound()) {
       this.freeze();

@@ -9,10 +9,6 @@
  * rebuilding postings. A header holds a magic, the format version, the body's length and a checksum: a
  * truncated, corrupt or outdated shard is detected, dropped, and its notes indexed again by the
  * next sync. Shards of format 1 (`notes-XX.json`) are removed when the index opens.
- *
- * Encoding and decoding run in pieces (`Pieces`, core/time-slice.ts): the checksum and the postings check
- * go PIECE_BYTES at a time, so a 50,000-note vault's shards (~830 KB each) never hold Obsidian's
- * main thread for a whole shard; the CLI runs the same pieces at once.
  */
 import type { StateStore } from "../vault/state-store";
 import { isPackedLinks, type PackedLinks } from "./packed-links";
@@ -21,7 +17,6 @@ import { chunkColumns, headingsWellFormed } from "./chunk-table";
 import { readInt32s, readUint16s, writeInt32s, writeUint16s } from "./little-endian";
 import { TermDictionary } from "./term-dictionary";
 import type { ChunkMeta, FrozenPostings, StoredSegment } from "./text-index";
-import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
 export { SHARD_COUNT, shardOf };
 
@@ -65,21 +60,14 @@ export function shardKey(shard: number): string {
   return `${INDEX_PREFIX}/text-${shard.toString(16).padStart(2, "0")}.bin`;
 }
 
-const PIECE_WORDS = PIECE_BYTES / 4;
-
 /**
- * FNV-1a over the body's 32-bit words, a piece at a time: cheap enough to check every shard at
- * start-up. `h` stays an int32 in the loop, which a uint32 would leave (a profile blamed that for
+ * FNV-1a over the body's 32-bit words: cheap enough to check every shard at start-up. `h` stays an int32 in the loop, which a uint32 would leave (a profile blamed that for
  * ~117 ms at 50,000 notes; over that index's 246 MB alone, both loops took ~90 ms of CPU here);
  * `Math.imul` reads only the low 32 bits, so `>>> 0` once at the end gives the same value.
  */
-export function* wordsChecksum(words: Int32Array): Pieces<number> {
+export function wordsChecksum(words: Int32Array): number {
   let h = 0x811c9dc5 | 0;
-  for (let from = 0; from < words.length; from += PIECE_WORDS) {
-    if (from > 0) yield;
-    const to = Math.min(words.length, from + PIECE_WORDS);
-    for (let i = from; i < to; i++) h = Math.imul(h ^ (words[i] as number), 0x01000193);
-  }
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ (words[i] as number), 0x01000193);
   return h >>> 0;
 }
 
@@ -88,14 +76,11 @@ const pad4 = (n: number) => (n + 3) & ~3;
 /** The shard of notes given with their chunks as objects. */
 export function encodeShard(notes: readonly NoteToStore[], frozen: FrozenPostings): Uint8Array {
   const stored = notes.map(({ chunks, ...note }): StoredNote => ({ ...note, chunkCount: chunks.length }));
-  return runPieces(encodeShardPieces(stored, { ...frozen, chunks: chunkColumns(notes.flatMap((n) => n.chunks)) }));
+  return encodeStoredShard(stored, { ...frozen, chunks: chunkColumns(notes.flatMap((n) => n.chunks)) });
 }
 
-/**
- * The shard's bytes, made in pieces; `notes` and `frozen` must not change until it is done (frozen
- * postings and a segment's stored chunks never do). The notes' chunk counts add up to the chunks'.
- */
-export function* encodeShardPieces(notes: readonly StoredNote[], frozen: StoredSegment): Pieces<Uint8Array> {
+/** The shard's bytes. The notes' chunk counts add up to the chunks'. */
+export function encodeStoredShard(notes: readonly StoredNote[], frozen: StoredSegment): Uint8Array {
   const encoder = new TextEncoder();
   const meta = encoder.encode(
     JSON.stringify(
@@ -140,8 +125,7 @@ export function* encodeShardPieces(notes: readonly StoredNote[], frozen: StoredS
   writeInt32s(bytes.buffer, HEADER_BYTES + startsAt, frozen.terms.starts);
   writeInt32s(bytes.buffer, HEADER_BYTES + offsetsAt, frozen.offsets);
   writeInt32s(bytes.buffer, HEADER_BYTES + postingsAt, frozen.postings);
-  yield;
-  const checksum = yield* wordsChecksum(readInt32s(bytes.buffer, HEADER_BYTES, bodyLength / 4));
+  const checksum = wordsChecksum(readInt32s(bytes.buffer, HEADER_BYTES, bodyLength / 4));
   const header = new DataView(bytes.buffer, 0, HEADER_BYTES);
   header.setUint32(0, MAGIC, true);
   header.setUint32(4, INDEX_FORMAT, true);
@@ -152,11 +136,6 @@ export function* encodeShardPieces(notes: readonly StoredNote[], frozen: StoredS
 
 /** The notes and postings of a shard, or null when it is of another format, truncated or corrupt. */
 export function decodeShard(input: Uint8Array, shard: number): StoredShard | null {
-  return runPieces(decodeShardPieces(input, shard));
-}
-
-/** `decodeShard` in pieces: the checksum and the postings check a piece at a time. */
-export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<StoredShard | null> {
   if (input.length < HEADER_BYTES) return null;
   // Typed views need 4-byte alignment; a buffer from a pool may not have it.
   const bytes = input.byteOffset % 4 === 0 ? input : input.slice();
@@ -165,7 +144,7 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
   if (header.getUint32(0, true) !== MAGIC || header.getUint32(4, true) !== INDEX_FORMAT) return null;
   if (bodyLength !== bytes.length - HEADER_BYTES || bodyLength % 4 !== 0) return null;
   const base = bytes.byteOffset + HEADER_BYTES;
-  if (header.getUint32(12, true) !== (yield* wordsChecksum(readInt32s(bytes.buffer, base, bodyLength / 4)))) return null;
+  if (header.getUint32(12, true) !== wordsChecksum(readInt32s(bytes.buffer, base, bodyLength / 4))) return null;
   try {
     const view = new DataView(bytes.buffer, base, bodyLength);
     const body = bytes.subarray(HEADER_BYTES);
@@ -193,7 +172,6 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
     const offsetsAt = startsAt + 4 * (termCount + 1);
     const postingsAt = offsetsAt + 4 * (termCount + 1);
     if (postingsAt + 4 * postingCount !== bodyLength) return null;
-    yield;
     const encoded = JSON.parse(decoder.decode(body.subarray(4, 4 + metaLength))) as EncodedNote[];
     const ranges = readInt32s(bytes.buffer, base + chunkCountAt + 4, RANGE_WORDS * chunkCount);
     let chunks = 0;
@@ -208,8 +186,7 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
     const terms = new TermDictionary(units, readInt32s(bytes.buffer, base + startsAt, termCount + 1));
     const offsets = readInt32s(bytes.buffer, base + offsetsAt, termCount + 1);
     const postings = readInt32s(bytes.buffer, base + postingsAt, postingCount);
-    yield;
-    if (!(yield* wellFormed(notes, shard, terms, offsets, postings))) return null;
+    if (!wellFormed(notes, shard, terms, offsets, postings)) return null;
     return { shard, notes, frozen: { terms, offsets, postings, chunks: { ranges, headings } } };
   } catch {
     return null;
@@ -217,7 +194,7 @@ export function* decodeShardPieces(input: Uint8Array, shard: number): Pieces<Sto
 }
 
 /** Everything the search relies on: notes in their shard, sorted terms, ordered offsets, ids in range and rising per term. */
-function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDictionary, offsets: Int32Array, postings: Int32Array): Pieces<boolean> {
+function wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDictionary, offsets: Int32Array, postings: Int32Array): boolean {
   if (!terms.wellFormed() || terms.size + 1 !== offsets.length || offsets[0] !== 0 || offsets[terms.size] !== postings.length) return false;
   let chunks = 0;
   // A path twice would leave the notes' order and their chunks' order apart (chunk-table.ts).
@@ -227,13 +204,8 @@ function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDic
     paths.add(n.path);
     chunks += n.chunkCount;
   }
-  let checked = 0;
   for (let i = 0; i < terms.size; i++) {
     const end = offsets[i + 1] as number;
-    if (end - checked > PIECE_WORDS) {
-      checked = end;
-      yield;
-    }
     if ((offsets[i] as number) > end) return false;
     // Pruned scoring seeks through a term's postings by chunk id: ids must rise, frequencies be at least 1.
     let previous = -1;
@@ -248,18 +220,17 @@ function* wellFormed(notes: readonly StoredNote[], shard: number, terms: TermDic
 }
 
 /**
- * Shards read ahead of the one being decoded, so the disk (or Obsidian's adapter) works while the
- * main thread decodes instead of in turn with it: a few MB in memory at most.
+ * Shards read ahead of the one being decoded, so the disk (or the main thread, for the worker) works
+ * while this one is decoded instead of in turn with it: a few MB in memory at most.
  */
 const SHARDS_AHEAD = 4;
 
 /**
  * Decodes the text shards one by one and hands each to `visit` before the next: what the visit does
  * not keep of a shard dies young (VaultIndex.open), so the load's garbage collections copy only
- * what the index keeps. `checkpoint` runs between the pieces of each one's decoding (and yields
- * when the slice is spent). Says how many shards were rejected (and removed).
+ * what the index keeps. Says how many shards were rejected (and removed).
  */
-export async function eachShard(store: StateStore, visit: (shard: StoredShard) => Promise<void> | void, checkpoint?: () => Promise<unknown>): Promise<{ readonly rejected: number }> {
+export async function eachShard(store: StateStore, visit: (shard: StoredShard) => Promise<void> | void): Promise<{ readonly rejected: number }> {
   const keys = await store.list(INDEX_PREFIX);
   let rejected = 0;
   const found: { readonly key: string; readonly shard: number }[] = [];
@@ -288,7 +259,7 @@ export async function eachShard(store: StateStore, visit: (shard: StoredShard) =
     readUpTo(i + SHARDS_AHEAD);
     const bytes = await (reads.get(i) as Promise<Uint8Array | null>);
     reads.delete(i);
-    const decoded = bytes === null || shard >= SHARD_COUNT ? null : await runPiecesSliced(decodeShardPieces(bytes, shard), checkpoint);
+    const decoded = bytes === null || shard >= SHARD_COUNT ? null : decodeShard(bytes, shard);
     if (!decoded) {
       rejected += 1;
       await store.remove(key);

@@ -1,13 +1,12 @@
 /**
  * Brings a VaultIndex up to date with the vault: new and changed notes are indexed, vanished ones
  * dropped. The cheap test comes first (modification time and size), then the content hash, so a
- * sync that touched every file's time re-reads them but re-indexes none. Work goes in time slices
- * (src/core/time-slice.ts) with a yield between them, so a caller on Obsidian's main thread
- * never blocks for long however large the notes. With an embedder, the chunks of new and changed
- * notes are then embedded (cached chunks are not).
+ * sync that touched every file's time re-reads them but re-indexes none. The work between two
+ * reads is plain synchronous code (in the plugin it runs in the index's worker); a cancelled sync
+ * stops between two batches of notes. With an embedder, the chunks of new and changed notes are
+ * then embedded (cached chunks are not).
  */
 import type { VaultPort, VaultStat } from "../vault/vault-port";
-import { TimeSlicer, type Checkpointer } from "../core/time-slice";
 import { updateNote } from "./index-apply";
 import type { VaultIndex } from "./vault-index";
 
@@ -19,22 +18,20 @@ export interface SyncProgress {
 export interface SyncOptions {
   readonly progress?: (progress: SyncProgress) => void;
   readonly signal?: AbortSignal;
-  /** At most this many notes between two yields and progress lines (default 50); the time slice may yield sooner. */
+  /** Notes between two progress lines and checks for cancellation (default 50). */
   readonly batchSize?: number;
-  /** The time budget of one slice between two yields, at most 50 ms (default DEFAULT_SLICE_MS, 20). */
+  /** Deprecated, ignored: the sync no longer works in time slices. Accepted for one step so callers compile. */
   readonly sliceMs?: number;
-  /** The clock the slices are timed by (default `performance.now`; tests pass a fake one). */
+  /** Deprecated, ignored like `sliceMs`. */
   readonly now?: () => number;
-  /**
-   * How to let the host breathe between batches. The plugin passes a `window.setTimeout` yield so
-   * Obsidian can paint; the CLI needs none (the default only lets pending promises run).
-   */
+  /** Deprecated, ignored like `sliceMs`. */
   readonly yieldNow?: () => Promise<void>;
   /**
-   * The slicer to yield through, instead of one made from `yieldNow`, `sliceMs` and `now` (the
-   * plugin's own, or a benchmark's that measures the blocks between yields).
+   * Deprecated: awaited before each note after the first (never inside one), the sync stopping
+   * there when cancelled: the pause of a host that runs the index on its own main thread, which
+   * the plugin does until its index runs in its worker. The worker and the CLI pass none.
    */
-  readonly slicer?: Checkpointer;
+  readonly slicer?: { checkpoint(): Promise<unknown> };
   /** Persist the changed shards at the end (default true). */
   readonly flush?: boolean;
   /** Progress of embedding, when an embedder is configured (after the text pass). */
@@ -78,13 +75,10 @@ export interface SyncResult {
   readonly vectorError: string | null;
 }
 
-/** Paths sorted out (listed or excluded, present or gone) between two checkpoints. */
-const PATH_STEP = 4096;
-
 /** Notes being read ahead of the one being indexed. */
 const READ_AHEAD = 8;
 
-/** Indexed notes stat'ed in one call where the vault has `statMany`, between two checkpoints. */
+/** Indexed notes stat'ed in one call where the vault has `statMany`. */
 const STAT_BATCH = 256;
 
 type Fetched = "gone" | "unchanged" | { readonly stat: VaultStat; readonly text: string };
@@ -136,35 +130,16 @@ class ReadAhead {
 export async function syncIndex(index: VaultIndex, vault: VaultPort, options: SyncOptions = {}): Promise<SyncResult> {
   const batchSize = options.batchSize ?? 50;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError("The batch size must be a whole number of at least 1.");
-  const slicer =
-    options.slicer ??
-    new TimeSlicer({
-      ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}),
-      ...(options.sliceMs !== undefined ? { budgetMs: options.sliceMs } : {}),
-      ...(options.now ? { now: options.now } : {}),
-    });
   const part = options.only && !options.only.folders.some((f) => cleanFolder(f) === "") ? options.only : null;
   const all = await (options.listing ?? vault.list(""));
-  // At 50,000 notes even sorting the paths out takes tens of milliseconds: in steps, in slices.
   const listed: string[] = [];
   const unindexed: string[] = [];
-  for (let i = 0; i < all.length; i++) {
-    if (i % PATH_STEP === 0) await slicer.checkpoint();
-    const path = all[i] as string;
-    (index.excluded(path) ? unindexed : listed).push(path);
-  }
+  for (const path of all) (index.excluded(path) ? unindexed : listed).push(path);
   // Known to exist though never indexed: links to them are not dangling.
   index.setUnindexed(unindexed);
-  await slicer.checkpoint();
   const present = new Set(listed);
-  await slicer.checkpoint();
   let removed = 0;
-  const known = index.unsortedPaths();
-  for (let i = 0; i < known.length; i++) {
-    if (i % PATH_STEP === 0) await slicer.checkpoint();
-    const path = known[i] as string;
-    if (!present.has(path) && index.remove(path)) removed += 1;
-  }
+  for (const path of index.unsortedPaths()) if (!present.has(path) && index.remove(path)) removed += 1;
   // A partial sync checks the part, and reads the notes the index has never seen.
   const checked = part ? partOf(listed, part, (path) => index.stateOf(path) !== undefined) : listed;
   let indexed = 0;
@@ -177,7 +152,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   let toRead: readonly string[] = checked;
   let stateOf = (path: string) => index.stateOf(path);
   if (vault.statMany) {
-    const first = await statChecked(checked, index, vault.statMany.bind(vault), slicer, options);
+    const first = await statChecked(checked, index, vault.statMany.bind(vault), options);
     toRead = first.toRead;
     unchanged += first.unchanged;
     removed += first.removed;
@@ -189,9 +164,12 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   // notes are tokenised instead of in turn with it.
   const ahead = new ReadAhead(toRead, READ_AHEAD, stateOf, vault);
   for (let i = 0; i < toRead.length; i++) {
-    // Yield when the time slice is spent, after a full batch (so progress lines keep coming), or
-    // before a note that makes the index's tables double (a step long enough for a slice of its own).
-    if (i > 0 && (await slicer.checkpoint(inBatch >= batchSize || index.growsTables(toRead[i] as string)))) {
+    if (i > 0 && options.slicer) {
+      await options.slicer.checkpoint();
+      options.signal?.throwIfAborted();
+    }
+    // After a full batch: a progress line, and a cancelled sync stops here.
+    if (inBatch >= batchSize) {
       options.signal?.throwIfAborted();
       options.progress?.({ done: settled + i, total: checked.length });
       inBatch = 0;
@@ -208,8 +186,7 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       unchanged += 1;
       continue;
     }
-    // A large note is tokenised, and a segment it grows past its bound merged, in pieces with the slicer's checkpoint between them.
-    const outcome = await updateNote(index, path, note.text, note.stat, {}, { checkpoint: () => slicer.checkpoint() });
+    const outcome = await updateNote(index, path, note.text, note.stat, {}, {});
     if (outcome === "changed") indexed += 1;
     else if (outcome === "unchanged") unchanged += 1;
   }
@@ -221,17 +198,15 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
       : await index.embedPending({
           ...(options.signal ? { signal: options.signal } : {}),
           ...(options.embedProgress ? { progress: options.embedProgress } : {}),
-          checkpoint: () => slicer.checkpoint(),
         });
   options.signal?.throwIfAborted();
-  // Written in the same time slices: a first sync writes every shard.
-  const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush({ checkpoint: () => slicer.checkpoint() });
+  const flushed = options.flush === false ? { shardsWritten: 0, bytesWritten: 0 } : await index.flush();
   return { total: listed.length, indexed, removed, unchanged, ...flushed, embedded: embedding.embedded, vectorError: embedding.error };
 }
 
 /**
  * The first pass of a sync over a vault with `statMany`: the notes the index holds are stat'ed in
- * batches, a checkpoint before each, and those whose time and size are as indexed are settled.
+ * batches, and those whose time and size are as indexed are settled.
  * Returns the notes still to read (never indexed, or changed) in their order; a note gone since
  * the listing is dropped from the index here.
  */
@@ -239,7 +214,6 @@ async function statChecked(
   paths: readonly string[],
   index: VaultIndex,
   statMany: (paths: readonly string[]) => Promise<(VaultStat | null)[]>,
-  slicer: Checkpointer,
   options: SyncOptions,
 ): Promise<{ toRead: string[]; unchanged: number; removed: number }> {
   const toRead: string[] = [];
@@ -247,7 +221,6 @@ async function statChecked(
   let removed = 0;
   for (let start = 0; start < paths.length; start += STAT_BATCH) {
     if (start > 0) {
-      await slicer.checkpoint();
       options.signal?.throwIfAborted();
       const done = start - toRead.length;
       if (done > 0) options.progress?.({ done, total: paths.length });

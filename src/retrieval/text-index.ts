@@ -13,7 +13,6 @@
 import { Segment, type ChunkMeta, type ChunkTerms, type ChunkWriter, type FrozenPostings, type NumberedChunkWriter, type StoredNoteChunks, type StoredSegment } from "./segment";
 import { shardOf, SHARD_COUNT } from "./shard-of";
 import { TermTable } from "./term-table";
-import type { Pieces } from "../core/time-slice";
 import { exhaustiveTopK, prunedTopK, type ScoredSegment, type TopKQuery } from "./top-k";
 
 export type { ChunkMeta, ChunkTerms, ChunkWriter, FrozenPostings, NumberedChunkWriter, StoredNoteChunks, StoredSegment };
@@ -33,8 +32,6 @@ export class TextIndex {
   /** Numbers the terms of notes written since their segment last merged; shared by all segments. */
   private readonly table = new TermTable();
   private readonly segments: Segment[] = Array.from({ length: SHARD_COUNT }, () => new Segment(this.table));
-  /** Segments whose delta outgrew its bound since they last merged (`mergePieces` merges them). */
-  private readonly wanting = new Set<number>();
 
   get chunkCount(): number {
     return this.segments.reduce((n, s) => n + s.chunkCount, 0);
@@ -85,41 +82,9 @@ export class TextIndex {
     });
   }
 
-  /**
-   * The table numbering the terms of notes being written; a large note's terms are numbered while
-   * they are counted, before its write (prepared-note.ts).
-   */
-  get terms(): TermTable {
-    return this.table;
-  }
-
-  /**
-   * Replaces a note's chunks with those `feed` writes, word by word, straight into compact postings.
-   * `mergeAtOnce` false: the segment is not merged inside the write, whatever it outgrew — the caller
-   * runs `mergePieces` next (on the main thread, where a merge inside the write would be one long step).
-   */
-  write(path: string, feed: (writer: NumberedChunkWriter) => void, mergeAtOnce = true): void {
-    const shard = shardOf(path);
-    const segment = this.segments[shard] as Segment;
-    segment.write(path, feed, mergeAtOnce);
-    if (segment.wantsMerge) this.wanting.add(shard);
-  }
-
-  /** Whether a segment asks for a merge (after writes): see `mergePieces`. */
-  get mergeWanted(): boolean {
-    return this.wanting.size > 0;
-  }
-
-  /**
-   * Merges, in pieces, the segments whose delta outgrew its bound: a building segment's merge,
-   * done between two notes on the main thread rather than inside a write (segment.ts).
-   */
-  *mergePieces(): Pieces<void> {
-    for (const shard of [...this.wanting]) {
-      this.wanting.delete(shard);
-      const segment = this.segments[shard] as Segment;
-      if (segment.wantsMerge) yield* segment.freezePieces();
-    }
+  /** Replaces a note's chunks with those `feed` writes, word by word, straight into compact postings. */
+  write(path: string, feed: (writer: NumberedChunkWriter) => void): void {
+    (this.segments[shardOf(path)] as Segment).write(path, feed);
   }
 
   /** Whether the next search would merge a segment first (many edits or removals since it last merged). */
@@ -127,14 +92,9 @@ export class TextIndex {
     return this.segments.some((s) => s.searchWantsMerge);
   }
 
-  /** Merges, in pieces, the segments the next search would merge at once (before a search on the main thread). */
-  *searchMergePieces(): Pieces<void> {
-    for (const segment of this.segments) if (segment.searchWantsMerge) yield* segment.freezePieces();
-  }
-
-  /** Merges one segment's delta into its base, in pieces (before its shard is written). */
-  settlePieces(shard: number): Pieces<void> {
-    return (this.segments[shard] as Segment).freezePieces();
+  /** Merges the segments the next search would merge first (after many edits or removals), ahead of it. */
+  compact(): void {
+    for (const segment of this.segments) if (segment.searchWantsMerge) segment.freeze();
   }
 
   remove(path: string): void {

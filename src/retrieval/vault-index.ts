@@ -22,10 +22,9 @@ import { syncIndex, type SyncOptions, type SyncResult } from "./sync";
 import type { FrontmatterReader, NoteFrontmatter } from "./note-frontmatter";
 import { prepareNote, type CommitOutcome, type PreparedNote } from "./note-preparation";
 import { packLinks, sameLinks, type PackedLinks } from "./packed-links";
-import { EditLog } from "./prepared-note";
+import { EditLog } from "./edit-log";
 import { checkLimit, checkQuery, scopeFilter } from "./scope";
 import { eachShard, shardOf, type StoredNote } from "./shards";
-import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 import { TargetKeyMemo } from "./target-key-memo";
 import { TextIndex, type TextHit } from "./text-index";
 import type { RetrievalHit, Retriever, RetrieveOptions, Scope } from "./types";
@@ -61,10 +60,9 @@ export interface VaultIndexOptions {
    */
   readonly configuredEmbeddingModel?: string | null;
   /**
-   * Called between the pieces of each persisted shard's decoding and before it is loaded into
-   * memory; on Obsidian's main thread it yields when the time slice is spent
-   * (src/core/time-slice.ts), so a warm start never freezes it — or, `force`d, at once: before
-   * a step known to be long (`growsTables`).
+   * Deprecated: awaited before each persisted shard is loaded (never inside one, and never with
+   * `force`): the pause of a host that runs the index on its own main thread, which the plugin
+   * does until its index runs in its worker. The worker and the CLI pass none.
    */
   readonly checkpoint?: (force?: boolean) => Promise<unknown>;
 }
@@ -81,14 +79,6 @@ const NO_LINKS: PackedLinks = packLinks({ links: [], embeds: [], tags: [], sourc
 
 const NO_EMBEDDINGS: EmbedResult = Object.freeze({ notes: 0, embedded: 0, reused: 0, error: null });
 
-/** Notes registered between two checkpoints when a shard is loaded. */
-const REGISTER_PIECE = 32;
-/** Below this many notes, the maps keyed by path double their tables in well under a millisecond. */
-const LARGE_TABLES = 8192;
-
-/** A Map's table is full, and the next new key doubles it, at these sizes. */
-const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
-
 export class VaultIndex implements Retriever, SearchIndex {
   readonly text = new TextIndex();
   readonly graph: GraphIndex;
@@ -102,8 +92,6 @@ export class VaultIndex implements Retriever, SearchIndex {
   /** index.md and log.md: Synapse's bookkeeping, never a search result nor a model's context. */
   private readonly bookkeeping: ReadonlySet<string>;
   private wikiNotes = 0;
-  /** The size at which the maps keyed by path last doubled: a Map keeps its grown table as notes come and go. */
-  private grownAt = 0;
   /** Shards found corrupt or of an older format when the index was opened. */
   rejectedShards = 0;
   private readonly edits = new EditLog();
@@ -129,43 +117,22 @@ export class VaultIndex implements Retriever, SearchIndex {
     const keys = new TargetKeyMemo();
     // Each shard is registered as soon as it is decoded, so what the index does not keep of it dies
     // young instead of being copied by every collection of the load.
-    const loaded = await eachShard(
-      options.store,
-      async (stored) => {
-        await options.checkpoint?.();
-        index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
-        // Registering a note's links costs µs (a lookup per target, once its key is known): a
-        // 50,000-note shard's ~200 notes are registered in pieces, with a checkpoint between them.
-        for (let i = 0; i < stored.notes.length; i++) {
-          if (index.growsTables((stored.notes[i] as StoredNote).path)) await options.checkpoint?.(true);
-          else if (i > 0 && i % REGISTER_PIECE === 0) await options.checkpoint?.();
-          const note = stored.notes[i] as StoredNote;
-          index.register(note.path, note, note.links, keys);
-          // A folder excluded since the shard was written: its notes leave the index (and the shard).
-          if (index.excluded(note.path)) index.remove(note.path);
-        }
-      },
-      options.checkpoint,
-    );
+    const loaded = await eachShard(options.store, async (stored) => {
+      await options.checkpoint?.();
+      index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
+      for (const note of stored.notes) {
+        index.register(note.path, note, note.links, keys);
+        // A folder excluded since the shard was written: its notes leave the index (and the shard).
+        if (index.excluded(note.path)) index.remove(note.path);
+      }
+    });
     index.rejectedShards = loaded.rejected;
-    await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash, index.notes.keys(), options.checkpoint);
+    await index.vectors?.load(options.store, (path) => index.notes.get(path)?.hash, index.notes.keys());
     return index;
   }
 
   get size(): number {
     return this.notes.size;
-  }
-
-  /**
-   * Whether registering `path` makes the maps keyed by path (the index's, the graph's) double their
-   * tables: a JavaScript Map grows when full, at a power of two, and copies every entry. At 32,768
-   * notes the copies took ~20 ms in one registration here (the first touch of their new memory is
-   * dear on this machine), so whoever registers notes on the main thread yields first and gives
-   * that step a slice of its own. Only a note new to the index grows them, and only once per size.
-   */
-  growsTables(path: string): boolean {
-    const size = this.notes.size;
-    return size >= LARGE_TABLES && isPowerOfTwo(size) && size > this.grownAt && !this.notes.has(path);
   }
 
   /** Indexed pages in the wiki folder, counted as they come and go. */
@@ -211,28 +178,22 @@ export class VaultIndex implements Retriever, SearchIndex {
 
   /** Indexes a note's text (or drops it when it lies in an excluded folder); says whether anything changed. */
   upsert(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }): boolean {
-    return this.commit(runPieces(this.prepare(path, markdown, stat))) === "changed";
+    return this.commit(this.prepare(path, markdown, stat)) === "changed";
   }
 
   /**
-   * The expensive part of `upsert`, as pieces whose result `commit` writes. The note is chunked
-   * and its links extracted at once, in this call (the plugin's extractor reads the metadata cache
-   * the change brought, `links`, else the extractor's); a note longer than ONE_STEP_CHARS
-   * (note-preparation.ts) is then hashed and its terms counted in pieces, a shorter one's terms are
-   * written by the commit.
+   * The first half of `upsert`, whose result `commit` writes: the note is hashed, chunked and its
+   * links extracted in this call (the plugin's extractor reads the metadata cache the change
+   * brought, `links`, else the extractor's).
    */
-  prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, links?: HostLinks | null, known?: NoteFrontmatter | null): Pieces<PreparedNote> {
+  prepare(path: string, markdown: string, stat: { readonly mtime: number; readonly size: number }, links?: HostLinks | null, known?: NoteFrontmatter | null): PreparedNote {
     const extract = links ? hostLinks(() => links) : this.extract;
     const frontmatter = known ? () => known : this.options.frontmatter;
-    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract, frontmatter, terms: this.text.terms });
+    return prepareNote(path, markdown, stat, { stamp: this.edits.stamp(), excluded: this.excluded(path), indexedHash: this.notes.get(path)?.hash, extract, frontmatter });
   }
 
-  /**
-   * Writes a prepared note into the index, unless it was written or removed since its preparation
-   * began. `mergeLater`: the caller runs `mergePieces` next when `mergeWanted` (on the main thread),
-   * so a segment the note carried far past its bound is not merged inside this one step.
-   */
-  commit(note: PreparedNote, options: { readonly mergeLater?: boolean } = {}): CommitOutcome {
+  /** Writes a prepared note into the index, unless it was written or removed since its preparation began. */
+  commit(note: PreparedNote): CommitOutcome {
     const { path, stat, hash, change } = note;
     if (this.edits.since(path, note.stamp)) return "stale";
     if (change === "excluded") {
@@ -255,29 +216,8 @@ export class VaultIndex implements Retriever, SearchIndex {
     this.edits.edited(path);
     this.vectors?.changed(path);
     this.register(path, { mtime: stat.mtime, size: stat.size, hash }, change.links);
-    this.text.write(path, change.write, options.mergeLater !== true);
+    this.text.write(path, change.write);
     return "changed";
-  }
-
-  /**
-   * Whether notes written since the last call made a segment ask for a merge. Code that writes on
-   * Obsidian's main thread runs `mergePieces` then, with its checkpoint between the pieces; code that
-   * does not lets the segment merge itself inside a later write, in one step.
-   */
-  get mergeWanted(): boolean {
-    return this.text.mergeWanted;
-  }
-
-  mergePieces(): Pieces<void> {
-    return this.text.mergePieces();
-  }
-
-  /**
-   * Merges, in pieces, the segments a search would merge at once first (after many edits or
-   * removals): the plugin runs it before handing the index to an ingest or a question.
-   */
-  searchMergePieces(): Pieces<void> {
-    return this.text.searchMergePieces();
   }
 
   remove(path: string): boolean {
@@ -324,10 +264,7 @@ export class VaultIndex implements Retriever, SearchIndex {
    * of target name keys shared by a whole load of shards.
    */
   private register(path: string, state: NoteState, links: PackedLinks, keys: TargetKeyMemo | null = null): void {
-    if (!this.notes.has(path)) {
-      if (this.inWiki(path)) this.wikiNotes += 1;
-      if (this.notes.size > this.grownAt && isPowerOfTwo(this.notes.size)) this.grownAt = this.notes.size;
-    }
+    if (!this.notes.has(path) && this.inWiki(path)) this.wikiNotes += 1;
     this.notes.set(path, { mtime: state.mtime, size: state.size, hash: state.hash });
     this.graph.set(path, links, keys);
   }
@@ -358,26 +295,20 @@ export class VaultIndex implements Retriever, SearchIndex {
     return isShareablePage(this.graph.linksOf(path)?.sources ?? [], this.options.excludedFolders);
   }
 
-  /**
-   * Writes the text and vector shards that changed since the last flush. `checkpoint` runs before
-   * each shard and between the pieces of its encoding (the plugin yields there when the slice is spent).
-   */
-  async flush(options: { readonly checkpoint?: () => Promise<unknown> } = {}): Promise<FlushResult> {
-    return flushIndex(
-      {
-        store: this.options.store,
-        text: this.text,
-        vectors: this.vectors,
-        paths: () => this.notes.keys(),
-        takeDirty: () => {
-          const shards = [...this.dirty];
-          this.dirty.clear();
-          return shards;
-        },
-        stored: (path, chunks) => this.stored(path, chunks),
+  /** Writes the text and vector shards that changed since the last flush. */
+  flush(): Promise<FlushResult> {
+    return flushIndex({
+      store: this.options.store,
+      text: this.text,
+      vectors: this.vectors,
+      paths: () => this.notes.keys(),
+      takeDirty: () => {
+        const shards = [...this.dirty];
+        this.dirty.clear();
+        return shards;
       },
-      options.checkpoint,
-    );
+      stored: (path, chunks) => this.stored(path, chunks),
+    });
   }
 
   private stored(path: string, chunkCount: number): StoredNote {
@@ -393,13 +324,15 @@ export class VaultIndex implements Retriever, SearchIndex {
     return syncIndex(this, vault, options);
   }
 
-  async compact(checkpoint?: () => Promise<unknown>): Promise<void> {
-    await runPiecesSliced(this.searchMergePieces(), checkpoint);
+  /** Merges ahead the segments a search would merge first (after many edits or removals). */
+  compact(): Promise<void> {
+    this.text.compact();
+    return Promise.resolve();
   }
 
   /** In process, closing is the last flush: the index holds nothing else to let go of. */
-  close(options: { readonly checkpoint?: () => Promise<unknown> } = {}): Promise<unknown> {
-    return this.flush(options);
+  close(): Promise<unknown> {
+    return this.flush();
   }
 
   stats(): IndexStats {

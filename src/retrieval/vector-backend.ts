@@ -22,9 +22,8 @@ import { EMBED_BATCH_SIZE, type Embedder } from "./embedder";
 import { shardOf } from "./shards";
 import { NO_VECTOR, VectorIndex, type VectorHit } from "./vector-index";
 import { chunkKey } from "./vector-math";
-import { runPiecesSliced } from "../core/time-slice";
 import { VectorRetention } from "./vector-retention";
-import { encodeVectorShardPieces, loadVectorShards, vectorShardKey, type VectorNoteRecord } from "./vector-shards";
+import { encodeVectorShard, loadVectorShards, vectorShardKey, type VectorNoteRecord } from "./vector-shards";
 
 export interface EmbedProgress {
   readonly done: number;
@@ -45,12 +44,12 @@ export interface EmbedResult {
 export interface EmbedOptions {
   readonly signal?: AbortSignal;
   readonly progress?: (p: EmbedProgress) => void;
-  /** Called before each note; on Obsidian's main thread it yields when the time slice is spent. */
+  /**
+   * Deprecated, ignored: the index no longer works in time slices. Accepted for one step so
+   * callers compile.
+   */
   readonly checkpoint?: () => Promise<unknown>;
 }
-
-/** Pending paths sorted out between two checkpoints when a pass begins. */
-export const PENDING_STEP = 2048;
 
 /** What a pass does with a pending note: embed it, skip it (not indexed), or withhold it (its text must not reach the model). */
 export type Admission = "embed" | "skip" | "withhold";
@@ -135,11 +134,10 @@ export class VectorBackend {
    * Loads the persisted vectors; `hashOf` gives the text index's hash of each note, so stale vectors
    * are redone, and `indexed` lists the text index's notes, so those without vectors are pending.
    */
-  async load(store: StateStore, hashOf: (path: string) => string | undefined, indexed: Iterable<string>, checkpoint?: () => Promise<unknown>): Promise<void> {
-    const loaded = await loadVectorShards(store, this.embedder.modelId, this.configuredModel, checkpoint);
+  async load(store: StateStore, hashOf: (path: string) => string | undefined, indexed: Iterable<string>): Promise<void> {
+    const loaded = await loadVectorShards(store, this.embedder.modelId, this.configuredModel);
     this.rejectedShards = loaded.rejected;
     for (const shard of loaded.shards) {
-      await checkpoint?.();
       try {
         for (const [key, vector] of shard.vectors) this.index.putQuantised(key, vector);
       } catch {
@@ -157,16 +155,12 @@ export class VectorBackend {
         if (textHash !== note.hash) this.changed(note.path);
       }
     }
-    let seen = 0;
-    for (const path of indexed) {
-      if (++seen % PENDING_STEP === 0) await checkpoint?.();
-      if (!this.index.has(path)) this.pending.add(path);
-    }
+    for (const path of indexed) if (!this.index.has(path)) this.pending.add(path);
   }
 
   /** A pass finished: the records retained before it began leave their shards, and their vectors the next sweep. */
-  private releaseBefore(pass: number, checkpoint?: () => Promise<unknown>): Promise<void> {
-    return this.retention.releaseBefore(pass, (path) => this.dirty.add(shardOf(path)), checkpoint);
+  private releaseBefore(pass: number): void {
+    this.retention.releaseBefore(pass, (path) => this.dirty.add(shardOf(path)));
   }
 
   /** A note's text changed (or it is new): its vectors are redone at the next `embedPending`. */
@@ -196,8 +190,7 @@ export class VectorBackend {
 
   /**
    * Embeds the notes that need vectors and that `admit` lets through; a withheld note loses its
-   * vectors (`remove`). The pending notes are sorted out in steps of PENDING_STEP with `checkpoint`
-   * between them, so the start of a pass over a whole vault never blocks Obsidian's main thread.
+   * vectors (`remove`).
    */
   async embedNeeded(
     admit: (path: string) => Admission,
@@ -206,12 +199,7 @@ export class VectorBackend {
   ): Promise<EmbedResult> {
     if (!this.active) return { notes: 0, embedded: 0, reused: 0, error: this.error };
     const paths: string[] = [];
-    let seen = 0;
     for (const path of this.needing()) {
-      if (++seen % PENDING_STEP === 0) {
-        await options.checkpoint?.();
-        options.signal?.throwIfAborted();
-      }
       const admission = admit(path);
       if (admission === "embed") paths.push(path);
       else if (admission === "withhold") this.remove(path);
@@ -235,7 +223,7 @@ export class VectorBackend {
     if (!this.active) return { notes, embedded, reused, error: this.error };
     const pass = ++this.passesBegun;
     if (paths.length === 0) {
-      await this.releaseBefore(pass, options.checkpoint);
+      this.releaseBefore(pass);
       return { notes, embedded, reused, error: this.error };
     }
     const modelId = this.embedder.modelId;
@@ -272,7 +260,6 @@ export class VectorBackend {
     };
     try {
       for (let i = 0; i < paths.length; i++) {
-        await options.checkpoint?.();
         options.signal?.throwIfAborted();
         options.progress?.({ done: i, total: paths.length });
         const path = paths[i] as string;
@@ -308,7 +295,7 @@ export class VectorBackend {
       }
       await send(true);
       if (queue.length > 0) throw new Error(`${queue.length} notes were embedded but their vectors could not be kept`);
-      await this.releaseBefore(pass, options.checkpoint);
+      this.releaseBefore(pass);
       options.progress?.({ done: paths.length, total: paths.length });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -319,15 +306,14 @@ export class VectorBackend {
     return { notes, embedded, reused, error: this.error };
   }
 
-  /** Writes the vector shards that changed; `members` lists each shard's notes; `checkpoint` runs before each and between the pieces of its encoding. */
-  async flush(store: StateStore, members: (shard: number) => readonly string[], checkpoint?: () => Promise<unknown>): Promise<{ shardsWritten: number; bytesWritten: number }> {
+  /** Writes the vector shards that changed; `members` lists each shard's notes. */
+  async flush(store: StateStore, members: (shard: number) => readonly string[]): Promise<{ shardsWritten: number; bytesWritten: number }> {
     const shards = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
     this.index.sweep((key) => this.retention.pinned(key));
-    const retainedIn = await this.retention.byShard(new Set(shards), checkpoint);
+    const retainedIn = this.retention.byShard(new Set(shards));
     let bytes = 0;
     for (const shard of shards) {
-      await checkpoint?.();
       const notes: VectorNoteRecord[] = [];
       for (const path of members(shard)) {
         const keys = this.index.keysOf(path);
@@ -340,10 +326,7 @@ export class VectorBackend {
         await store.remove(vectorShardKey(this.embedder.modelId, shard));
         continue;
       }
-      const encoded = await runPiecesSliced(
-        encodeVectorShardPieces(this.embedder.modelId, dims, notes, (key) => this.index.vector(key)),
-        checkpoint,
-      );
+      const encoded = encodeVectorShard(this.embedder.modelId, dims, notes, (key) => this.index.vector(key));
       bytes += encoded.byteLength;
       await store.write(vectorShardKey(this.embedder.modelId, shard), encoded);
     }

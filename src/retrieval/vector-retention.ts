@@ -3,17 +3,10 @@
  * vector-backend.ts): the records of notes that left the index, retained until an embedding pass
  * begun after they left has finished, and the keys of the notes a running pass has queued. Keys are
  * counted, because a retained record and a queued note may share them.
- *
- * After a text-format bump every note of the vault is retained at once (50,000 notes, ~10 keys
- * each), so the walks over all records — releasing them, grouping them by shard — go in steps with
- * a checkpoint between them, like the rest of the index's work on Obsidian's main thread.
  */
 import { shardOf } from "./shard-of";
 import { NO_VECTOR } from "./vector-index";
 import type { VectorNoteRecord } from "./vector-shards";
-
-/** Retained records handled between two checkpoints. */
-export const RETAINED_STEP = 2048;
 
 interface Retained extends VectorNoteRecord {
   /** Passes begun when it was retained: a pass numbered above this one releases it when it finishes. */
@@ -56,25 +49,19 @@ export class VectorRetention {
   }
 
   /** Releases the records retained before pass `pass` began; `released` is told each one's path. */
-  async releaseBefore(pass: number, released: (path: string) => void, checkpoint?: () => Promise<unknown>): Promise<void> {
-    const records = [...this.retained.values()];
-    for (let i = 0; i < records.length; i++) {
-      if (i > 0 && i % RETAINED_STEP === 0) await checkpoint?.();
-      const record = records[i] as Retained;
-      // Retained again during a checkpoint (the note left once more): that newer record stays.
-      if (record.passes >= pass || this.retained.get(record.path) !== record) continue;
+  releaseBefore(pass: number, released: (path: string) => void): void {
+    for (const record of [...this.retained.values()]) {
+      if (record.passes >= pass) continue;
       this.release(record.path);
       released(record.path);
     }
   }
 
   /** The retained records by shard, for the shards a flush writes (none: no walk at all). */
-  async byShard(wanted: ReadonlySet<number>, checkpoint?: () => Promise<unknown>): Promise<Map<number, VectorNoteRecord[]>> {
+  byShard(wanted: ReadonlySet<number>): Map<number, VectorNoteRecord[]> {
     const byShard = new Map<number, VectorNoteRecord[]>();
     if (wanted.size === 0) return byShard;
-    let seen = 0;
-    for (const record of [...this.retained.values()]) {
-      if (++seen % RETAINED_STEP === 0) await checkpoint?.();
+    for (const record of this.retained.values()) {
       const shard = shardOf(record.path);
       if (!wanted.has(shard)) continue;
       const list = byShard.get(shard);

@@ -6,15 +6,12 @@
  * magic, the format version, the dimension, the body's length and a checksum; the body names the
  * model. A truncated, corrupt, outdated or other-model shard is dropped when the index opens and its
  * notes are embedded again (from the cache where another shard already holds the same chunk).
- * Encoding and decoding run in pieces (`Pieces`): at 50,000 notes a shard of 768-dimension vectors
- * is ~1.6 MB, too much for one step on Obsidian's main thread.
  */
 import type { StateStore } from "../vault/state-store";
 import { INDEX_PREFIX } from "./shards";
 import { NO_VECTOR } from "./vector-index";
 import type { QuantisedVector } from "./vector-math";
 import { LEGACY_VECTOR_SHARD, modelFolder, useVectorModel, vectorShardKey } from "./vector-models";
-import { PIECE_BYTES, runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
 export { vectorShardKey };
 
@@ -38,15 +35,14 @@ export interface VectorShard {
   readonly vectors: ReadonlyMap<string, QuantisedVector>;
 }
 
-/** FNV-1a over the body's bytes, a piece at a time. */
-function* bytesChecksum(bytes: Uint8Array, from: number): Pieces<number> {
-  let h = 0x811c9dc5;
-  for (let start = from; start < bytes.length; start += PIECE_BYTES) {
-    if (start > from) yield;
-    const end = Math.min(bytes.length, start + PIECE_BYTES);
-    for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193) >>> 0;
-  }
-  return h;
+/**
+ * FNV-1a over the body's bytes. `h` stays an int32 in the loop (as in shards.ts): `Math.imul` reads
+ * only the low 32 bits, so `>>> 0` once at the end gives the value a uint32 in the loop would.
+ */
+function bytesChecksum(bytes: Uint8Array, from: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = from; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  return h >>> 0;
 }
 
 function hexToBytes(hex: string, into: Uint8Array, at: number): void {
@@ -59,15 +55,8 @@ function bytesToHex(bytes: Uint8Array, at: number): string {
   return hex;
 }
 
+/** The shard's bytes; a vector missing or of another dimension than `dims` is an error. */
 export function encodeVectorShard(modelId: string, dims: number, notes: readonly VectorNoteRecord[], vectorOf: (key: string) => QuantisedVector | undefined): Uint8Array {
-  return runPieces(encodeVectorShardPieces(modelId, dims, notes, vectorOf));
-}
-
-/**
- * The shard's bytes, made in pieces of about PIECE_BYTES. Every vector is looked up before the first
- * yield, so a flush that sweeps unused vectors meanwhile cannot take one from under it.
- */
-export function* encodeVectorShardPieces(modelId: string, dims: number, notes: readonly VectorNoteRecord[], vectorOf: (key: string) => QuantisedVector | undefined): Pieces<Uint8Array> {
   const encoder = new TextEncoder();
   const model = encoder.encode(modelId);
   const paths = notes.map((n) => encoder.encode(n.path));
@@ -93,12 +82,7 @@ export function* encodeVectorShardPieces(modelId: string, dims: number, notes: r
   at += 2 + model.length;
   view.setUint32(at, notes.length, true);
   at += 4;
-  let piece = at;
   for (let i = 0; i < notes.length; i++) {
-    if (at - piece >= PIECE_BYTES) {
-      piece = at;
-      yield;
-    }
     const note = notes[i] as VectorNoteRecord;
     const path = paths[i] ?? new Uint8Array(0);
     view.setUint16(at, path.length, true);
@@ -125,29 +109,22 @@ export function* encodeVectorShardPieces(modelId: string, dims: number, notes: r
       at += dims;
     });
   }
-  yield;
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, VECTOR_FORMAT, true);
   view.setUint32(8, dims, true);
   view.setUint32(12, size - HEADER_BYTES, true);
-  view.setUint32(16, yield* bytesChecksum(bytes, HEADER_BYTES), true);
+  view.setUint32(16, bytesChecksum(bytes, HEADER_BYTES), true);
   return bytes;
 }
 
 /** A shard's notes and vectors, or null when it is of another format, truncated or corrupt. */
 export function decodeVectorShard(bytes: Uint8Array): VectorShard | null {
-  return runPieces(decodeVectorShardPieces(bytes));
-}
-
-/** `decodeVectorShard` in pieces of about PIECE_BYTES (the checksum, then the notes). */
-export function* decodeVectorShardPieces(bytes: Uint8Array): Pieces<VectorShard | null> {
   if (bytes.length < HEADER_BYTES) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== VECTOR_FORMAT) return null;
   const dims = view.getUint32(8, true);
   if (view.getUint32(12, true) !== bytes.length - HEADER_BYTES) return null;
-  if (view.getUint32(16, true) !== (yield* bytesChecksum(bytes, HEADER_BYTES))) return null;
-  yield;
+  if (view.getUint32(16, true) !== bytesChecksum(bytes, HEADER_BYTES)) return null;
   const decoder = new TextDecoder();
   try {
     let at = HEADER_BYTES;
@@ -163,12 +140,7 @@ export function* decodeVectorShardPieces(bytes: Uint8Array): Pieces<VectorShard 
     at += 4;
     const notes: VectorNoteRecord[] = [];
     const vectors = new Map<string, QuantisedVector>();
-    let piece = at;
     for (let n = 0; n < count; n++) {
-      if (at - piece >= PIECE_BYTES) {
-        piece = at;
-        yield;
-      }
       need(2);
       const pathLength = view.getUint16(at, true);
       need(2 + pathLength + 1);
@@ -217,8 +189,8 @@ export interface LoadedVectorShards {
  * recent other one). Vector shards of the first layout move into the folder of the model their
  * header names, whichever model opens the index first; only unreadable ones are dropped.
  */
-export async function loadVectorShards(store: StateStore, modelId: string, configured: string | null, checkpoint?: () => Promise<unknown>): Promise<LoadedVectorShards> {
-  const legacy = await readLegacyShards(store, checkpoint);
+export async function loadVectorShards(store: StateStore, modelId: string, configured: string | null): Promise<LoadedVectorShards> {
+  const legacy = await readLegacyShards(store);
   const adopted = [...new Set(legacy.flatMap((l) => (l.modelId === null ? [] : [l.modelId])))];
   const kept = await useVectorModel(store, modelId, { configured, adopted });
   let rejected = await adoptLegacyShards(store, legacy, new Set(kept));
@@ -226,7 +198,7 @@ export async function loadVectorShards(store: StateStore, modelId: string, confi
   const shards: VectorShard[] = [];
   for (const key of keys) {
     const bytes = await store.readBytes(key);
-    const decoded = bytes === null ? null : await runPiecesSliced(decodeVectorShardPieces(bytes), checkpoint);
+    const decoded = bytes === null ? null : decodeVectorShard(bytes);
     if (!decoded || decoded.modelId !== modelId) {
       rejected += 1;
       await store.remove(key);
@@ -245,25 +217,25 @@ interface LegacyShard {
 }
 
 /** The model a shard's header names, once its format, length and checksum are found right; null otherwise. */
-function* shardModelPieces(bytes: Uint8Array): Pieces<string | null> {
+function shardModel(bytes: Uint8Array): string | null {
   if (bytes.length < HEADER_BYTES + 2) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== VECTOR_FORMAT) return null;
   if (view.getUint32(12, true) !== bytes.length - HEADER_BYTES) return null;
-  if (view.getUint32(16, true) !== (yield* bytesChecksum(bytes, HEADER_BYTES))) return null;
+  if (view.getUint32(16, true) !== bytesChecksum(bytes, HEADER_BYTES)) return null;
   const length = view.getUint16(HEADER_BYTES, true);
   if (length === 0 || HEADER_BYTES + 2 + length > bytes.length) return null;
   return new TextDecoder().decode(bytes.subarray(HEADER_BYTES + 2, HEADER_BYTES + 2 + length));
 }
 
 /** The shards of the first layout and the model of each (read, not kept in memory: there may be 256 of a few MB). */
-async function readLegacyShards(store: StateStore, checkpoint?: () => Promise<unknown>): Promise<LegacyShard[]> {
+async function readLegacyShards(store: StateStore): Promise<LegacyShard[]> {
   const found: LegacyShard[] = [];
   for (const key of await store.list(INDEX_PREFIX)) {
     const match = LEGACY_VECTOR_SHARD.exec(key);
     if (!match) continue;
     const bytes = await store.readBytes(key);
-    const modelId = bytes === null ? null : await runPiecesSliced(shardModelPieces(bytes), checkpoint);
+    const modelId = bytes === null ? null : shardModel(bytes);
     found.push({ key, shard: parseInt(match[1] ?? "", 16), modelId });
   }
   return found;

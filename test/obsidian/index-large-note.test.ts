@@ -1,7 +1,7 @@
 /**
- * A large note edited in Obsidian is indexed in pieces, yielding to Obsidian between them, and a
- * note deleted or edited again while its text is being prepared leaves nothing stale in the index.
- * Driven by a fake clock and by the yields themselves, never by timing.
+ * A large note edited in Obsidian is indexed anew, and a note deleted or edited again while its
+ * update is under way (its text being read) leaves nothing stale in the index. Driven by the read
+ * itself, never by timing.
  */
 import { App } from "obsidian-test-mocks/obsidian";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { IndexService } from "../../src/obsidian/index-service";
 import { tokenize } from "../../src/core/tokenize";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { eventually, nextMacrotask } from "../helpers/eventually";
+import { eventually } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
 
 /** About `chars` characters of prose in sections and paragraphs, with `word` in every paragraph. */
@@ -24,22 +24,20 @@ function largeNote(chars: number, word: string): string {
   return parts.join("");
 }
 
-/** A service whose every step takes 10 ms on a fake clock, counting yields and running `onYield` at each. */
+/** A service whose reads of a note run `onRead` first (once set), as an edit landing while the note is read. */
 function service(app: App) {
-  let clock = 0;
-  const counted = { yields: 0, onYield: null as (() => Promise<void>) | null };
+  const counted = { onRead: null as (() => Promise<void>) | null };
+  const cachedRead = app.vault.cachedRead.bind(app.vault);
+  app.vault.cachedRead = async (file) => {
+    const hook = counted.onRead;
+    if (hook) await hook();
+    return cachedRead(file);
+  };
   const index = new IndexService({
     app: app.asOriginalType__(),
     store: new MemoryStateStore(),
     settings: () => DEFAULT_SETTINGS,
     status: () => undefined,
-    now: () => (clock += 10),
-    yieldNow: async () => {
-      counted.yields += 1;
-      const hook = counted.onYield;
-      if (hook) await hook();
-      await nextMacrotask();
-    },
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,
@@ -56,31 +54,28 @@ async function holding(index: IndexService, word: string): Promise<string[]> {
 }
 
 describe("a large note in Obsidian", () => {
-  it("is indexed in pieces when it is modified, with yields between them", async () => {
+  it("is indexed anew when it is modified", async () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": largeNote(512 * 1024, "lighthouse"), "notes/Small.md": "# Small\n\nA buoy.\n" } });
-    const { index, counted } = service(app);
+    const { index } = service(app);
     index.start();
     await readyIndex(index);
     expect(await holding(index, "lighthouse")).toEqual(["notes/Large.md"]);
 
-    counted.yields = 0;
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(512 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(async () => expect(await holding(index, "harbour")).toEqual(["notes/Large.md"]));
-    // 512 KB is about 32 pieces of 16 KB; each step costs 10 ms of a 30 ms slice on this clock.
-    expect(counted.yields).toBeGreaterThanOrEqual(10);
     expect(await holding(index, "lighthouse")).toEqual([]);
     await index.dispose();
   });
 
-  it("leaves nothing of a note deleted while its new text is being prepared", async () => {
+  it("leaves nothing of a note deleted while its new text is being read", async () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": "# Large\n\nA short note at first.\n", "notes/Small.md": "# Small\n\nA buoy.\n" } });
     const { index, counted } = service(app);
     index.start();
     await readyIndex(index);
 
     let deleted = false;
-    counted.onYield = async () => {
+    counted.onRead = async () => {
       if (deleted) return;
       deleted = true;
       const file = app.vault.getFileByPath("notes/Large.md");
@@ -90,21 +85,21 @@ describe("a large note in Obsidian", () => {
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(() => expect(deleted).toBe(true));
-    counted.onYield = null;
+    counted.onRead = null;
     expect(await holding(index, "harbour")).toEqual([]);
     expect(await holding(index, "first")).toEqual([]);
     expect((await readyIndex(index))?.stateOf("notes/Large.md")).toBeUndefined();
     await index.dispose();
   });
 
-  it("indexes the newest text of a note edited again while its text is being prepared", async () => {
+  it("indexes the newest text of a note edited again while its text is being read", async () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": "# Large\n\nA short note at first.\n" } });
     const { index, counted } = service(app);
     index.start();
     await readyIndex(index);
 
     let edited = false;
-    counted.onYield = async () => {
+    counted.onRead = async () => {
       if (edited) return;
       edited = true;
       const file = app.vault.getFileByPath("notes/Large.md");
@@ -114,7 +109,7 @@ describe("a large note in Obsidian", () => {
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(async () => expect(await holding(index, "lantern")).toEqual(["notes/Large.md"]));
-    counted.onYield = null;
+    counted.onRead = null;
     expect(await holding(index, "harbour")).toEqual([]);
     await index.dispose();
   });

@@ -8,8 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Segment, type ChunkMeta } from "../../src/retrieval/segment";
-import { decodeShard, encodeShardPieces, shardOf } from "../../src/retrieval/shards";
-import { runPieces } from "../../src/core/time-slice";
+import { decodeShard, encodeStoredShard, shardOf } from "../../src/retrieval/shards";
 import { TermTable } from "../../src/retrieval/term-table";
 import { applyOp, segmentOps, writeNote } from "../helpers/segment-ops";
 
@@ -43,11 +42,9 @@ function fromShard(table: TermTable, notes: ReadonlyMap<string, readonly ChunkMe
 /** A segment stored in its shard and loaded back. */
 function reloaded(table: TermTable, built: Segment, keep?: (bytes: Uint8Array) => void): Segment {
   const { notes: stored, frozen } = built.stored();
-  const bytes = runPieces(
-    encodeShardPieces(
-      stored.map(([path, chunkCount]) => ({ path, mtime: 1, size: 1, hash: "h", links, chunkCount })),
-      frozen,
-    ),
+  const bytes = encodeStoredShard(
+    stored.map(([path, chunkCount]) => ({ path, mtime: 1, size: 1, hash: "h", links, chunkCount })),
+    frozen,
   );
   keep?.(bytes);
   const decoded = decodeShard(bytes, SHARD);

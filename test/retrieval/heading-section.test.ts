@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 import { ChunkTable, headingAt } from "../../src/retrieval/chunk-table";
 import { decodeShard, encodeShard, shardOf, wordsChecksum, type NoteToStore } from "../../src/retrieval/shards";
 import { TermDictionary } from "../../src/retrieval/term-dictionary";
-import { runPieces } from "../../src/core/time-slice";
 
 const HEADER_BYTES = 16;
 const links = { links: [], embeds: [], tags: [], sources: [] };
@@ -47,7 +46,7 @@ function headingSectionOf(bytes: Uint8Array) {
 
 function resealed(bytes: Uint8Array): Uint8Array {
   const words = new Int32Array(bytes.buffer, bytes.byteOffset + HEADER_BYTES, (bytes.length - HEADER_BYTES) / 4);
-  new DataView(bytes.buffer, bytes.byteOffset).setUint32(12, runPieces(wordsChecksum(words)), true);
+  new DataView(bytes.buffer, bytes.byteOffset).setUint32(12, wordsChecksum(words), true);
   return bytes;
 }
 

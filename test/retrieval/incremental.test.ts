@@ -26,7 +26,7 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant("rename" as const), path: fc.constantFrom(...PATHS), to: fc.constantFrom(...PATHS) }),
   // Searched between edits: the answers then come from segments' bases and deltas, not merged ones.
   fc.record({ kind: fc.constant("check" as const) }),
-  // A flush merges each changed segment in pieces; with `interleave`, the edits after it run between its pieces.
+  // With `interleave`, the edits after a flush run while it awaits its writes (as the worker awaits the main thread's).
   fc.record({ kind: fc.constant("flush" as const), interleave: fc.boolean() }),
 );
 
@@ -46,20 +46,31 @@ describe("incremental updates", () => {
       fc.asyncProperty(fc.array(edit, { maxLength: 25 }), async (edits) => {
         const vault = aVault();
         const live = await openIndex(vault);
+        // Runs before each shard a flush writes, while the flush awaits the write.
+        let duringWrite: (() => Promise<void>) | null = null;
+        const write = vault.store.write.bind(vault.store);
+        vault.store.write = async (key, content) => {
+          await duringWrite?.();
+          await write(key, content);
+        };
         let t = 1;
         const rebuiltAnswers = async () => answers(await indexed(aVault(Object.fromEntries(vault.files))));
         let next = 0;
         const apply = async (e: (typeof edits)[number]): Promise<void> => {
           if (e.kind === "check") expect(await answers(live)).toEqual(await rebuiltAnswers());
           else if (e.kind === "flush") {
-            // As Obsidian's main thread would between two pieces: the next edits (not another flush) go in.
-            const between = async () => {
+            // While a write is awaited, the next edits (not another flush) go in.
+            duringWrite = async () => {
               const e2 = edits[next];
               if (!e.interleave || !e2 || e2.kind === "flush") return;
               next += 1;
               await apply(e2);
             };
-            await live.flush({ checkpoint: between });
+            try {
+              await live.flush();
+            } finally {
+              duringWrite = null;
+            }
           } else if (e.kind === "upsert") {
             vault.files.set(e.path, e.text);
             live.upsert(e.path, e.text, { mtime: t++, size: e.text.length });

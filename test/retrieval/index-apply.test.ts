@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { openIndex as openThroughDoor, type VaultChange } from "../../src/retrieval";
+import { applyChanges } from "../../src/retrieval/index-apply";
 import type { VaultIndex } from "../../src/retrieval/vault-index";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { aVault, indexed, openIndex } from "./index-builder";
@@ -91,15 +92,16 @@ describe("apply", () => {
     expect(index.stateOf("n.md")).toBeUndefined();
   });
 
-  it("refuses a large note's preparation overtaken by a deletion between its pieces", async () => {
+  it("refuses a preparation overtaken by a deletion while it asked whether the note is still current", async () => {
     const index = await openIndex(aVault());
     const big = `# Big\n\n${"alpha beta gamma ".repeat(4096)}`;
     let deleted = false;
-    const { outcomes } = await index.apply([{ kind: "upsert", path: "big.md", text: big, stat: { mtime: 1, size: big.length } }], {
-      checkpoint: async () => {
-        if (deleted) return;
+    // The worker's question goes to the main thread: other requests run while it is awaited.
+    const { outcomes } = await applyChanges(index, [{ kind: "upsert", path: "big.md", text: big, stat: { mtime: 1, size: big.length } }], {
+      stillCurrent: async () => {
         deleted = true;
         await index.apply([{ kind: "delete", path: "big.md" }]);
+        return true;
       },
     });
     expect(deleted).toBe(true);

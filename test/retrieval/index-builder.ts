@@ -1,5 +1,4 @@
 /** A VaultIndex over an in-memory vault, for retrieval tests. */
-import { runPiecesSliced } from "../../src/core/time-slice";
 import type { CommitOutcome } from "../../src/retrieval/note-preparation";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { readFrontmatter } from "../../src/retrieval/chunker";
@@ -40,11 +39,13 @@ export async function indexed(vault: TestVault, options: { excludedFolders?: str
 }
 
 /**
- * One note's two steps as a caller on the main thread runs them: prepared in pieces with
- * `checkpoint` between them, then committed; a merge the segment asks for is left to the caller.
+ * One note's two steps as the index's worker runs them: prepared, then — after `between`, the
+ * window in which the worker awaits the main thread — committed.
  */
-export async function upsertSliced(index: VaultIndex, path: string, text: string, stat: { readonly mtime: number; readonly size: number }, checkpoint?: () => Promise<unknown>): Promise<CommitOutcome> {
-  return index.commit(await runPiecesSliced(index.prepare(path, text, stat), checkpoint), { mergeLater: true });
+export async function prepareThenCommit(index: VaultIndex, path: string, text: string, stat: { readonly mtime: number; readonly size: number }, between?: () => unknown): Promise<CommitOutcome> {
+  const prepared = index.prepare(path, text, stat);
+  await between?.();
+  return index.commit(prepared);
 }
 
 /** A note moved or renamed, applied as the vault's change. */

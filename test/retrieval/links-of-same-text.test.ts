@@ -6,11 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LinkExtractor, NoteLinks } from "../../src/retrieval/links";
-import { ONE_STEP_CHARS } from "../../src/retrieval/note-preparation";
-import { runPiecesSliced } from "../../src/core/time-slice";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { readFrontmatter } from "../../src/retrieval/chunker";
-import { aVault, upsertSliced } from "./index-builder";
+import { aVault, prepareThenCommit } from "./index-builder";
 
 const linksTo = (...targets: string[]): NoteLinks => ({ links: targets, embeds: [], tags: [], sources: [] });
 
@@ -42,15 +40,15 @@ describe("links of a note whose text is unchanged", () => {
     expect(index.stateOf("notes/C.md")?.mtime).toBe(3);
   });
 
-  it("are replaced for a large note too, hashed in pieces", async () => {
+  it("are replaced for a note prepared and committed apart, as the worker updates one", async () => {
     const { index, cache } = await indexOverCache();
-    const text = `# Big\n\n${"The lighthouse keeper's long log. ".repeat(Math.ceil((2 * ONE_STEP_CHARS) / 34))}\n`;
+    const text = `# Big\n\n${"The lighthouse keeper's long log. ".repeat(2000)}\n`;
     cache.links = linksTo("E");
-    expect(await upsertSliced(index, "notes/Big.md", text, stat(text, 1), () => Promise.resolve())).toBe("changed");
+    expect(await prepareThenCommit(index, "notes/Big.md", text, stat(text, 1), () => Promise.resolve())).toBe("changed");
     cache.links = linksTo("A", "B");
-    expect(await upsertSliced(index, "notes/Big.md", text, stat(text, 2), () => Promise.resolve())).toBe("changed");
+    expect(await prepareThenCommit(index, "notes/Big.md", text, stat(text, 2), () => Promise.resolve())).toBe("changed");
     expect(index.graph.linksOf("notes/Big.md")?.links).toEqual(["A", "B"]);
-    const again = await runPiecesSliced(index.prepare("notes/Big.md", text, stat(text, 3)), () => Promise.resolve());
+    const again = index.prepare("notes/Big.md", text, stat(text, 3));
     expect(again.change).toMatchObject({ kind: "same" });
     expect(index.commit(again)).toBe("unchanged");
   });

@@ -1,14 +1,14 @@
 /**
- * Retained vector records (vector-retention.ts): after a text-format bump every note of the vault
- * is retained at once, so releasing them and grouping them by shard go in steps with a checkpoint
- * between them. Counted, not timed; and the steps change nothing about what is kept.
+ * Retained vector records (vector-retention.ts): the records of notes that left the index, kept
+ * with their keys until an embedding pass begun after they left has finished, and written into
+ * their shards meanwhile.
  */
 import { describe, expect, it } from "vitest";
 import { shardOf } from "../../src/retrieval/shard-of";
 import { VaultIndex } from "../../src/retrieval/vault-index";
 import { readFrontmatter } from "../../src/retrieval/chunker";
 import { VectorBackend } from "../../src/retrieval/vector-backend";
-import { RETAINED_STEP, VectorRetention } from "../../src/retrieval/vector-retention";
+import { VectorRetention } from "../../src/retrieval/vector-retention";
 import { loadVectorShards } from "../../src/retrieval/vector-shards";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { countingEmbedder } from "./vector-embedder";
@@ -16,54 +16,46 @@ import { countingEmbedder } from "./vector-embedder";
 const record = (i: number) => ({ path: `notes/n${i}.md`, hash: `h${i}`, keys: [`k${i}`, `shared`] });
 
 describe("retained vector records", () => {
-  it("releases those retained before a pass in steps, keeping the newer ones and their keys", async () => {
+  it("releases those retained before a pass, keeping the newer ones and their keys", () => {
     const retention = new VectorRetention();
-    const count = 3 * RETAINED_STEP + 5;
+    const count = 6000;
     for (let i = 0; i < count; i++) retention.retain(record(i), i < count - 1 ? 0 : 1);
-    let checkpoints = 0;
     const released: string[] = [];
-    await retention.releaseBefore(1, (path) => released.push(path), () => Promise.resolve(void (checkpoints += 1)));
-    expect(checkpoints).toBe(3);
+    retention.releaseBefore(1, (path) => released.push(path));
     expect(released).toHaveLength(count - 1);
     expect(retention.pinned(`k${count - 1}`)).toBe(true);
     expect(retention.pinned("shared")).toBe(true);
     expect(retention.pinned("k0")).toBe(false);
   });
 
-  it("keeps a record retained anew during a checkpoint of the release", async () => {
+  it("groups by shard, and only for the shards asked", () => {
     const retention = new VectorRetention();
-    for (let i = 0; i < 2 * RETAINED_STEP; i++) retention.retain(record(i), 0);
-    const late = { ...record(RETAINED_STEP + 1), keys: ["late"] };
-    await retention.releaseBefore(1, () => undefined, () => Promise.resolve(retention.retain(late, 1)));
-    expect(retention.pinned("late")).toBe(true);
-    expect((await retention.byShard(new Set([shardOf(late.path)]))).get(shardOf(late.path))).toEqual([{ ...late, passes: 1 }]);
-  });
-
-  it("groups by shard in steps, and only for the shards asked", async () => {
-    const retention = new VectorRetention();
-    for (let i = 0; i < 2 * RETAINED_STEP + 1; i++) retention.retain(record(i), 0);
-    let checkpoints = 0;
+    for (let i = 0; i < 4000; i++) retention.retain(record(i), 0);
     const one = shardOf(record(0).path);
-    const grouped = await retention.byShard(new Set([one]), () => Promise.resolve(void (checkpoints += 1)));
-    expect(checkpoints).toBe(2);
+    const grouped = retention.byShard(new Set([one]));
     expect([...grouped.keys()]).toEqual([one]);
     expect(grouped.get(one)?.every((r) => shardOf(r.path) === one)).toBe(true);
-    expect(await retention.byShard(new Set())).toEqual(new Map());
+    expect(grouped.get(one)?.length).toBe(Array.from({ length: 4000 }, (_, i) => record(i)).filter((r) => shardOf(r.path) === one).length);
+    expect(retention.byShard(new Set())).toEqual(new Map());
   });
 
-  it("is released in steps by an embedding pass of a vault whose notes all left", async () => {
-    const count = 2 * RETAINED_STEP + 1;
+  it("are released by an embedding pass of a vault whose notes all left, and leave the shards", async () => {
+    const count = 4097;
     const texts = new Map<string, string>();
     for (let i = 0; i < count; i++) texts.set(`notes/n${i}.md`, `# Note ${i}\n\nWords ${i}.`);
     const reader = { read: (path: string) => Promise.resolve(texts.get(path) ?? "") };
-    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new MemoryStateStore(), reader, wikiFolder: "wiki", excludedFolders: [], embedder: countingEmbedder() });
+    const store = new MemoryStateStore();
+    const embedder = countingEmbedder();
+    const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader, wikiFolder: "wiki", excludedFolders: [], embedder });
     for (const [path, text] of texts) index.upsert(path, text, { mtime: 1, size: text.length });
     expect((await index.embedPending()).notes).toBe(count);
     for (const path of texts.keys()) index.remove(path);
-    let checkpoints = 0;
-    await index.embedPending({ checkpoint: () => Promise.resolve(void (checkpoints += 1)) });
-    // Nothing to embed: every checkpoint is the release's, one per RETAINED_STEP records.
-    expect(checkpoints).toBe(2);
+    await index.flush();
+    // Retained, so written as they were read: another pass may find their vectors again.
+    expect((await loadVectorShards(store, embedder.modelId, embedder.modelId)).shards.flatMap((s) => s.notes)).toHaveLength(count);
+    await index.embedPending();
+    await index.flush();
+    expect((await loadVectorShards(store, embedder.modelId, embedder.modelId)).shards.flatMap((s) => s.notes)).toEqual([]);
   });
 });
 
@@ -78,14 +70,16 @@ describe("a note removed while a flush writes its vector shard", () => {
     await backend.embedPending([path], { read: () => Promise.resolve(text) });
     let removed = false;
     const members = (shard: number) => (shard === shardOf(path) && !removed ? [path] : []);
-    // The checkpoint before the shard is written: the note leaves meanwhile, as the plugin's events may.
-    await backend.flush(store, members, () => {
+    // The note leaves while the shard's write is awaited, as the plugin's events may.
+    const write = store.write.bind(store);
+    store.write = async (key, content) => {
       if (!removed) {
         removed = true;
         backend.remove(path);
       }
-      return Promise.resolve();
-    });
+      await write(key, content);
+    };
+    await backend.flush(store, members);
     await backend.flush(store, members);
 
     const loaded = await loadVectorShards(store, embedder.modelId, embedder.modelId);
