@@ -15,6 +15,7 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { nextMacrotask } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 const SETTINGS: Settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
 
@@ -81,6 +82,7 @@ function service(app: App, store: MemoryStateStore, yieldNow: () => Promise<void
   let clock = 0;
   const svc = new IndexService({
     app: app.asOriginalType__(),
+    worker: inProcessWorker(),
     store,
     settings: () => SETTINGS,
     status,

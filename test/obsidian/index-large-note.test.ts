@@ -11,6 +11,7 @@ import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { eventually, nextMacrotask } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 /** About `chars` characters of prose in sections and paragraphs, with `word` in every paragraph. */
 function largeNote(chars: number, word: string): string {
@@ -30,6 +31,7 @@ function service(app: App) {
   const counted = { yields: 0, onYield: null as (() => Promise<void>) | null };
   const index = new IndexService({
     app: app.asOriginalType__(),
+    worker: inProcessWorker(),
     store: new MemoryStateStore(),
     settings: () => DEFAULT_SETTINGS,
     status: () => undefined,

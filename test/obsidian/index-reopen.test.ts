@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { eventually, nextMacrotask } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -46,6 +47,7 @@ function heldYield(holdWhen: () => boolean = () => true) {
 function service(app: App, settings: () => Settings, store: MemoryStateStore, yieldNow: () => Promise<void>, statuses: string[]) {
   return new IndexService({
     app: app.asOriginalType__(),
+    worker: inProcessWorker(),
     store,
     settings,
     status: (text) => statuses.push(text),

@@ -9,6 +9,7 @@ import { vi } from "vitest";
 import manifest from "../../manifest.json";
 import { buildViewsOnSetViewState } from "./leaf-views";
 import SynapsePlugin, { type PluginSeams } from "../../src/main";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 export const MANIFEST: PluginManifest = manifest;
 
@@ -58,7 +59,8 @@ export async function loadPlugin(
     modals.push(this.contentEl.cloneNode(true) as HTMLElement);
   });
   const ribbon = vi.spyOn(Plugin.prototype, "addRibbonIcon");
-  const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST, options.seams ?? {});
+  // The index runs behind the worker protocol, served in process (the sources carry no built worker script).
+  const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST, { indexWorker: inProcessWorker(), ...options.seams });
   const registered = Plugin.fromOriginalType2__(plugin);
   if (options.data !== undefined) registered.data__ = options.data;
   // Opening a view by its type builds it, as in Obsidian (the mocks' leaves build none).
