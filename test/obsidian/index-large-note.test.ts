@@ -1,7 +1,8 @@
 /**
- * A large note edited in Obsidian is indexed in pieces, yielding to Obsidian between them, and a
- * note deleted or edited again while its text is being prepared leaves nothing stale in the index.
- * Driven by a fake clock and by the yields themselves, never by timing.
+ * A large note edited in Obsidian is indexed again by the index's worker, and a note deleted or
+ * edited again while the worker prepares its text leaves nothing stale in the index. The test acts
+ * when the worker, its text prepared, asks the main thread whether the note is still current: an
+ * event, never a timing.
  */
 import { App } from "obsidian-test-mocks/obsidian";
 import { describe, expect, it } from "vitest";
@@ -11,6 +12,7 @@ import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { eventually, nextMacrotask } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
+import type { Call } from "../../src/retrieval/worker/protocol";
 import { inProcessWorker } from "../helpers/in-process-worker";
 
 /** About `chars` characters of prose in sections and paragraphs, with `word` in every paragraph. */
@@ -25,23 +27,20 @@ function largeNote(chars: number, word: string): string {
   return parts.join("");
 }
 
-/** A service whose every step takes 10 ms on a fake clock, counting yields and running `onYield` at each. */
+/** A service whose worker runs `counted.onStillCurrent` when it asks whether a prepared note is still current. */
 function service(app: App) {
-  let clock = 0;
-  const counted = { yields: 0, onYield: null as (() => Promise<void>) | null };
+  const counted = { onStillCurrent: null as (() => Promise<void>) | null };
+  const onCall = async (call: Call) => {
+    const hook = counted.onStillCurrent;
+    if (call.service === "stillCurrent" && hook) await hook();
+  };
   const index = new IndexService({
     app: app.asOriginalType__(),
-    worker: inProcessWorker(),
+    worker: inProcessWorker({ onCall }),
     store: new MemoryStateStore(),
     settings: () => DEFAULT_SETTINGS,
     status: () => undefined,
-    now: () => (clock += 10),
-    yieldNow: async () => {
-      counted.yields += 1;
-      const hook = counted.onYield;
-      if (hook) await hook();
-      await nextMacrotask();
-    },
+    yieldNow: nextMacrotask,
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,
@@ -58,19 +57,16 @@ async function holding(index: IndexService, word: string): Promise<string[]> {
 }
 
 describe("a large note in Obsidian", () => {
-  it("is indexed in pieces when it is modified, with yields between them", async () => {
+  it("is indexed again when it is modified: its new words found, its old ones gone", async () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": largeNote(512 * 1024, "lighthouse"), "notes/Small.md": "# Small\n\nA buoy.\n" } });
     const { index, counted } = service(app);
     index.start();
     await readyIndex(index);
     expect(await holding(index, "lighthouse")).toEqual(["notes/Large.md"]);
 
-    counted.yields = 0;
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(512 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(async () => expect(await holding(index, "harbour")).toEqual(["notes/Large.md"]));
-    // 512 KB is about 32 pieces of 16 KB; each step costs 10 ms of a 30 ms slice on this clock.
-    expect(counted.yields).toBeGreaterThanOrEqual(10);
     expect(await holding(index, "lighthouse")).toEqual([]);
     await index.dispose();
   });
@@ -82,7 +78,7 @@ describe("a large note in Obsidian", () => {
     await readyIndex(index);
 
     let deleted = false;
-    counted.onYield = async () => {
+    counted.onStillCurrent = async () => {
       if (deleted) return;
       deleted = true;
       const file = app.vault.getFileByPath("notes/Large.md");
@@ -92,7 +88,7 @@ describe("a large note in Obsidian", () => {
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(() => expect(deleted).toBe(true));
-    counted.onYield = null;
+    counted.onStillCurrent = null;
     expect(await holding(index, "harbour")).toEqual([]);
     expect(await holding(index, "first")).toEqual([]);
     expect((await readyIndex(index))?.stateOf("notes/Large.md")).toBeUndefined();
@@ -106,7 +102,7 @@ describe("a large note in Obsidian", () => {
     await readyIndex(index);
 
     let edited = false;
-    counted.onYield = async () => {
+    counted.onStillCurrent = async () => {
       if (edited) return;
       edited = true;
       const file = app.vault.getFileByPath("notes/Large.md");
@@ -116,7 +112,7 @@ describe("a large note in Obsidian", () => {
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(async () => expect(await holding(index, "lantern")).toEqual(["notes/Large.md"]));
-    counted.onYield = null;
+    counted.onStillCurrent = null;
     expect(await holding(index, "harbour")).toEqual([]);
     await index.dispose();
   });

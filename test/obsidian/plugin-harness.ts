@@ -115,7 +115,9 @@ export function runCommand(harness: Harness, id: string): boolean {
 
 /**
  * The mock's in-memory adapter keeps text and binary files apart, so `readBinary` of a note fails
- * there, while real Obsidian reads any file's bytes. Give the mock Obsidian's behaviour.
+ * there, while real Obsidian reads any file's bytes. And the mock hands out the buffer it keeps,
+ * while Obsidian reads the file again into a new one: a buffer the plugin transfers to the index's
+ * worker must not take the file's bytes with it. Give the mock Obsidian's behaviour.
  */
 export function readBinaryOfTextFiles(app: App): void {
   const adapter = app.vault.adapter as unknown as { readBinary(path: string): Promise<ArrayBuffer>; read(path: string): Promise<string> };
@@ -123,7 +125,7 @@ export function readBinaryOfTextFiles(app: App): void {
   const read = adapter.read.bind(adapter);
   vi.spyOn(adapter, "readBinary").mockImplementation(async (path: string) => {
     try {
-      return await readBinary(path);
+      return (await readBinary(path)).slice(0);
     } catch {
       // The mock's own `read`, not a spied one: a path that is neither text nor bytes fails once, here.
       return new TextEncoder().encode(await read(path)).buffer;
