@@ -11,6 +11,8 @@ import { registerCommands } from "./obsidian/commands";
 import { PluginEnvironment } from "./obsidian/environment";
 import { IngestService, providerServices, type ProviderFactory } from "./obsidian/ingest-service";
 import { IndexService } from "./obsidian/index-service";
+import { webIndexWorker, type IndexWorkerFactory } from "./obsidian/index-worker";
+import { INDEX_WORKER_GZIP_BASE64 } from "./obsidian/index-worker-script";
 import { NoteMoves } from "./obsidian/note-moves";
 import type { ProviderEnvironment } from "./providers/environment";
 import { PageFollower } from "./obsidian/page-follow";
@@ -55,6 +57,8 @@ export interface PluginSeams {
   readonly schedule?: Schedule;
   /** Changes the environment batch ingests reach their batch API with (a test's transport and keys). */
   readonly batchEnvironment?: (env: ProviderEnvironment) => ProviderEnvironment;
+  /** Starts the search index's worker (default: the Web Worker main.js carries; a test serves the index over a MessageChannel). */
+  readonly indexWorker?: IndexWorkerFactory;
 }
 
 
@@ -106,6 +110,7 @@ export default class SynapsePlugin extends Plugin {
     const index = new IndexService({
       app: this.app,
       store: write.store,
+      worker: this.seams.indexWorker ?? webIndexWorker(INDEX_WORKER_GZIP_BASE64),
       settings: () => store.settings,
       status: (text) => {
         indexStatus?.setText(text);

@@ -1,6 +1,7 @@
 /**
- * The vault's search index inside Obsidian. Opened once the layout is ready (never in `onload`),
- * from the shards persisted in the plugin's state folder — a warm start reads no note whose time and
+ * The vault's search index inside Obsidian. It runs in a Web Worker (index-worker.ts); this thread
+ * reads the notes, posts them and writes the shards the worker hands back. Opened once the layout
+ * is ready (never in `onload`), from the shards persisted in the plugin's state folder — a warm start reads no note whose time and
  * size are unchanged — then brought up to date in batches that yield to the UI between them, with a
  * status-bar line ("Indexing 1,234 / 6,287"). After that, vault events keep it current note by
  * note; changed shards are written a few seconds after the last change and on unload.
@@ -15,7 +16,9 @@
  * targets resolved as Obsidian resolves them). Settings that change what is indexed (wiki
  * folder, excluded folders, the embedding model) reopen the index: the running sync is cancelled
  * and awaited first, so two syncs never run at once nor write the same shards. A corrupt or
- * outdated shard is dropped on open and its notes indexed again by the sync.
+ * outdated shard is dropped on open and its notes indexed again by the sync. A worker that cannot
+ * start, or dies, costs one notice; the plugin then works on without search (never with an index
+ * built on this thread instead) until the settings change or Obsidian restarts.
  */
 import { TFile, type App, type CachedMetadata } from "obsidian";
 import { TimeSlicer } from "../core/time-slice";
@@ -28,6 +31,7 @@ import { linksFromCache } from "./cache-links";
 import { embeddingKey } from "./index-embedding";
 import { EmbeddingPass, type Schedule } from "./index-embedding-pass";
 import { openAndSync } from "./index-open";
+import { IndexStartError, type IndexWorkerFactory } from "./index-worker";
 import { ObsidianVault } from "./obsidian-vault";
 
 export interface IndexServiceOptions {
@@ -35,6 +39,8 @@ export interface IndexServiceOptions {
   /** The plugin's state store; the index lives under its `index/` keys. */
   readonly store: StateStore;
   readonly settings: () => Settings;
+  /** Starts the index's worker: the plugin's Web Worker (index-worker.ts), or the tests' own. */
+  readonly worker: IndexWorkerFactory;
   /** Shows a status-bar line; "" hides it. */
   readonly status: (text: string) => void;
   /** Lets Obsidian paint between two batches (default: a `window.setTimeout` of 0). */
@@ -45,14 +51,14 @@ export interface IndexServiceOptions {
   readonly updateDelayMs?: number;
   /** Quiet time after a settings change before the index reopens for it (default 1.5 s); a search reopens it at once. */
   readonly reopenDelayMs?: number;
-  /** Told when opening or a background update failed; the index is then simply not used. */
+  /** Told when opening or a background update failed, or the worker was lost; the index is then simply not used. */
   readonly onError?: (error: unknown) => void;
   /**
    * Builds the embedder the settings choose; null (or absent) for text and links only. It may
    * throw a one-sentence error when the choice cannot work (no model, local-only mode).
    */
   readonly embedder?: (settings: Settings) => Promise<Embedder | null>;
-  /** Tells the user why vector search is off, and when it is back on (a notice in the plugin). */
+  /** Tells the user why vector search is off, and when it is back on, or why there is no search at all (a notice in the plugin). */
   readonly notify?: (message: string) => void;
   /** Runs the retries of a failed embedding server later (default `window.setTimeout`; tests pass a fake clock). */
   readonly schedule?: Schedule;
@@ -74,6 +80,8 @@ interface Session {
   index: SearchIndex | null;
   /** The background embedding and its retries, once the index is open with an embedder. */
   embedding: EmbeddingPass | null;
+  /** Set once the session ends: its index's worker going after `close` is no loss. */
+  closing: boolean;
 }
 
 /** What an ingest takes from the index. */
@@ -140,7 +148,7 @@ export class IndexService {
     if (this.session?.key === key) return this.session;
     const previous = this.session;
     previous?.controller.abort(new Error("The search index is reopened for new settings."));
-    const session: Session = { key, controller: new AbortController(), opening: Promise.resolve(null), index: null, embedding: null };
+    const session: Session = { key, controller: new AbortController(), opening: Promise.resolve(null), index: null, embedding: null, closing: false };
     this.session = session;
     // Never awaits a later session (a later one awaits this one): only the previous is awaited.
     session.opening = (async () => {
@@ -152,6 +160,8 @@ export class IndexService {
       } catch (error) {
         this.options.status("");
         if (session.controller.signal.aborted) return null;
+        // The user is told once why there is no search; any other failure goes to the console only, as before.
+        if (error instanceof IndexStartError) this.tell(session, error.message);
         this.options.onError?.(error);
         return null;
       }
@@ -171,6 +181,7 @@ export class IndexService {
 
   /** Waits for a cancelled session to stop: its sync, its embedding and the update using it; then writes what it changed. */
   private async close(session: Session): Promise<void> {
+    session.closing = true;
     await session.opening.catch(() => null);
     session.embedding?.stop();
     await session.embedding?.idle();
@@ -242,7 +253,8 @@ export class IndexService {
       store: this.options.store,
       settings: this.options.settings(),
       signal,
-      slicer: () => this.slicer(),
+      worker: this.options.worker,
+      lost: (error) => this.lost(session, error),
       status: this.options.status,
       ...(this.options.embedder ? { embedder: this.options.embedder } : {}),
       tell: (message) => this.tell(session, message),
@@ -268,6 +280,20 @@ export class IndexService {
       session.embedding.request();
     }
     return index;
+  }
+
+  /**
+   * The session's worker died, or sent what cannot be read: its index answers nothing more. The
+   * user is told once, and the plugin goes on without search, as when the index cannot open.
+   */
+  private lost(session: Session, error: Error): void {
+    if (this.session !== session || session.closing || this.disposed || !session.index) return;
+    session.index = null;
+    session.opening = Promise.resolve(null);
+    session.embedding?.stop();
+    this.options.status("");
+    this.tell(session, error.message);
+    this.options.onError?.(error);
   }
 
   /** An ingest or a lint fix wrote pages and indexed them: write the shards soon, embed them. */

@@ -20,6 +20,9 @@ export function openIndex({ knownLinks, ...options }: OpenOptions): Promise<Sear
   return VaultIndex.open({ ...options, frontmatter: readFrontmatter, ...(knownLinks ? { links: hostLinks(knownLinks) } : {}) });
 }
 
+/** The index in a worker (the plugin's): it stands in for the index at one end of a port, the worker serves it at the other. */
+export { RemoteIndex, type RemoteIndexOptions } from "./worker/remote-index";
+export type { IndexPort } from "./worker/protocol";
 export type { SearchIndex, IndexStats, VectorControl } from "./search-index";
 export type { ApplyOptions, ApplyResult, ChangeOutcome, NoteStat, VaultChange } from "./index-apply";
 export type { HostLinks } from "./links";

@@ -3,7 +3,8 @@
  * deleted, renamed or moved into an excluded folder during the first sync — cold, or warm from the
  * shards of a previous session — ends up in the index (and in its shards) exactly as a fresh build
  * of the final vault has it. Events are wired as in main.ts and fired by the mocked vault itself,
- * at the sync's yields (the test runs them inside the yield), never raced against a timer.
+ * at the calls the index's worker makes to the main thread while it loads and syncs (a shard read, a
+ * note read: the test runs them before the call is answered), never raced against a timer.
  */
 import fc from "fast-check";
 import { App } from "obsidian-test-mocks/obsidian";
@@ -15,29 +16,30 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { nextMacrotask } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 const SETTINGS: Settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
 
 /**
- * Runs the next step of a script at each yield of the opening index, once `gate` says so (from the
- * first yield, while the shards load, or from the sync's first progress line); the first step's
- * yield also tells the test it was reached.
+ * Runs the next step of a script at each call of the opening index's worker, once `gate` says so
+ * (from the first call, while the shards load, or from the sync's first progress line); the first
+ * step's call also tells the test it was reached.
  */
-function scriptedYield(steps: (() => Promise<void>)[], gate: () => boolean = () => true) {
+function scriptedCalls(steps: (() => Promise<void>)[], gate: () => boolean = () => true) {
   let reached!: () => void;
-  const firstYield = new Promise<void>((resolve) => (reached = resolve));
-  const yieldNow = async () => {
+  const firstCall = new Promise<void>((resolve) => (reached = resolve));
+  const onCall = async () => {
     if (gate()) {
       reached();
       const step = steps.shift();
       if (step) await step();
     }
-    // The yield itself, as the plugin's: one macrotask.
+    // One macrotask, so the vault events the step queued run before the call is answered.
     await nextMacrotask();
   };
   /** The steps the sync did not reach, taken out of the script. */
   const rest = () => steps.splice(0);
-  return { yieldNow, firstYield, rest };
+  return { onCall, firstCall, rest };
 }
 
 type VaultEvent = { kind: "write"; path: string; text: string } | { kind: "delete"; path: string } | { kind: "rename"; path: string; to: string };
@@ -76,17 +78,15 @@ function vaultApp(files: Record<string, string>): App {
   return app;
 }
 
-/** The plugin's service over `app`, with vault events wired as main.ts wires them. */
-function service(app: App, store: MemoryStateStore, yieldNow: () => Promise<void>, status: (text: string) => void = () => undefined): IndexService {
-  let clock = 0;
+/** The plugin's service over `app`, with vault events wired as main.ts wires them; `onCall` runs at each call of its worker. */
+function service(app: App, store: MemoryStateStore, onCall: () => Promise<void>, status: (text: string) => void = () => undefined): IndexService {
   const svc = new IndexService({
     app: app.asOriginalType__(),
+    worker: inProcessWorker({ onCall }),
     store,
     settings: () => SETTINGS,
     status,
-    yieldNow,
-    // Every reading of the clock is past the slice's budget: the sync yields before every note.
-    now: () => (clock += 100),
+    yieldNow: nextMacrotask,
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,
@@ -179,7 +179,7 @@ describe("vault events during the index's first sync", () => {
     const store = new MemoryStateStore();
     if (warm) await previousSession(app, store);
     const gate = syncGate();
-    const script = scriptedYield(
+    const script = scriptedCalls(
       [
         async () => {
           await app.fileManager.trashFile(file(app, "notes/Note 0.md"));
@@ -197,9 +197,9 @@ describe("vault events during the index's first sync", () => {
       ],
       gate.open,
     );
-    const svc = service(app, store, script.yieldNow, gate.status);
+    const svc = service(app, store, script.onCall, gate.status);
     svc.start();
-    await script.firstYield;
+    await script.firstCall;
     const after = await settled(svc, store);
     await svc.dispose();
     const paths = after.summary.notes.map(([p]) => p);
@@ -224,9 +224,9 @@ describe("vault events during the index's first sync", () => {
       fc.asyncProperty(
         fc.dictionary(aName, aText, { minKeys: 1 }),
         fc.boolean(),
-        // From the first yield (while a warm start loads its shards), or from the sync's first progress line.
+        // From the first call (while a warm start loads its shards), or from the sync's first progress line.
         fc.boolean(),
-        // Events in groups: group k runs at the sync's k-th yield; what is left runs once the index is open.
+        // Events in groups: group k runs at the worker's k-th call; what is left runs once the index is open.
         fc.array(fc.array(anEvent, { maxLength: 3 }), { maxLength: 8 }),
         async (initial, warm, fromSync, groups) => {
           const { after, rebuiltFromFinal } = await eventsDuringSync(initial, warm, fromSync, groups);
@@ -259,7 +259,7 @@ function noteText(words: string, link: string): string {
 
 /**
  * Opens the index over `initial` (warm: from a previous session's shards) while the groups of
- * events run at its yields (from the first, or from the sync's first progress line), the groups
+ * events run at its worker's calls (from the first, or from the sync's first progress line), the groups
  * it did not reach once it is open; then what it holds, and what a fresh build of the final vault holds.
  */
 async function eventsDuringSync(initial: Record<string, string>, warm: boolean, fromSync: boolean, groups: readonly (readonly VaultEvent[])[]) {
@@ -267,16 +267,16 @@ async function eventsDuringSync(initial: Record<string, string>, warm: boolean, 
   const store = new MemoryStateStore();
   if (warm) await previousSession(app, store);
   const gate = syncGate();
-  const script = scriptedYield(
+  const script = scriptedCalls(
     groups.map((group) => async () => {
       for (const event of group) await apply(app, event);
     }),
     fromSync ? gate.open : undefined,
   );
-  const svc = service(app, store, script.yieldNow, gate.status);
+  const svc = service(app, store, script.onCall, gate.status);
   svc.start();
   await readyIndex(svc);
-  // Groups the sync did not reach (it yields once per note) run against the open index.
+  // Groups the sync did not reach (its worker calls once or twice per note) run against the open index.
   for (const step of script.rest()) await step();
   const after = await settled(svc, store);
   await svc.dispose();

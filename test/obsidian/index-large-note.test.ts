@@ -1,7 +1,8 @@
 /**
- * A large note edited in Obsidian is indexed anew, and a note deleted or edited again while its
- * update is under way (its text being read) leaves nothing stale in the index. Driven by the read
- * itself, never by timing.
+ * A large note edited in Obsidian is indexed again by the index's worker, and a note deleted or
+ * edited again while the worker prepares its text leaves nothing stale in the index. The test acts
+ * when the worker, its text prepared, asks the main thread whether the note is still current: an
+ * event, never a timing.
  */
 import { App } from "obsidian-test-mocks/obsidian";
 import { describe, expect, it } from "vitest";
@@ -9,8 +10,10 @@ import { IndexService } from "../../src/obsidian/index-service";
 import { tokenize } from "../../src/core/tokenize";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { eventually } from "../helpers/eventually";
+import { eventually, nextMacrotask } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
+import type { Call } from "../../src/retrieval/worker/protocol";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 /** About `chars` characters of prose in sections and paragraphs, with `word` in every paragraph. */
 function largeNote(chars: number, word: string): string {
@@ -24,20 +27,20 @@ function largeNote(chars: number, word: string): string {
   return parts.join("");
 }
 
-/** A service whose reads of a note run `onRead` first (once set), as an edit landing while the note is read. */
+/** A service whose worker runs `counted.onStillCurrent` when it asks whether a prepared note is still current. */
 function service(app: App) {
-  const counted = { onRead: null as (() => Promise<void>) | null };
-  const cachedRead = app.vault.cachedRead.bind(app.vault);
-  app.vault.cachedRead = async (file) => {
-    const hook = counted.onRead;
-    if (hook) await hook();
-    return cachedRead(file);
+  const counted = { onStillCurrent: null as (() => Promise<void>) | null };
+  const onCall = async (call: Call) => {
+    const hook = counted.onStillCurrent;
+    if (call.service === "stillCurrent" && hook) await hook();
   };
   const index = new IndexService({
     app: app.asOriginalType__(),
+    worker: inProcessWorker({ onCall }),
     store: new MemoryStateStore(),
     settings: () => DEFAULT_SETTINGS,
     status: () => undefined,
+    yieldNow: nextMacrotask,
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,
@@ -54,7 +57,7 @@ async function holding(index: IndexService, word: string): Promise<string[]> {
 }
 
 describe("a large note in Obsidian", () => {
-  it("is indexed anew when it is modified", async () => {
+  it("is indexed again when it is modified: its new words found, its old ones gone", async () => {
     const app = App.createConfigured__({ files: { "notes/Large.md": largeNote(512 * 1024, "lighthouse"), "notes/Small.md": "# Small\n\nA buoy.\n" } });
     const { index } = service(app);
     index.start();
@@ -75,7 +78,7 @@ describe("a large note in Obsidian", () => {
     await readyIndex(index);
 
     let deleted = false;
-    counted.onRead = async () => {
+    counted.onStillCurrent = async () => {
       if (deleted) return;
       deleted = true;
       const file = app.vault.getFileByPath("notes/Large.md");
@@ -85,7 +88,7 @@ describe("a large note in Obsidian", () => {
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(() => expect(deleted).toBe(true));
-    counted.onRead = null;
+    counted.onStillCurrent = null;
     expect(await holding(index, "harbour")).toEqual([]);
     expect(await holding(index, "first")).toEqual([]);
     expect((await readyIndex(index))?.stateOf("notes/Large.md")).toBeUndefined();
@@ -99,7 +102,7 @@ describe("a large note in Obsidian", () => {
     await readyIndex(index);
 
     let edited = false;
-    counted.onRead = async () => {
+    counted.onStillCurrent = async () => {
       if (edited) return;
       edited = true;
       const file = app.vault.getFileByPath("notes/Large.md");
@@ -109,7 +112,7 @@ describe("a large note in Obsidian", () => {
     await app.vault.modify(app.vault.getFileByPath("notes/Large.md") as never, largeNote(256 * 1024, "harbour"));
     index.changed(app.vault.getFileByPath("notes/Large.md"));
     await eventually(async () => expect(await holding(index, "lantern")).toEqual(["notes/Large.md"]));
-    counted.onRead = null;
+    counted.onStillCurrent = null;
     expect(await holding(index, "harbour")).toEqual([]);
     await index.dispose();
   });

@@ -1,8 +1,8 @@
 /**
  * A settings change while the index is still syncing: the running sync is cancelled and awaited
  * before the index opens again, so two syncs never run at once, the old one writes nothing after,
- * and vault events reach the new index. Driven by events (a yield the test holds and releases),
- * never by timing.
+ * and vault events reach the new index. Driven by events (a call of the index's worker to the
+ * main thread, which the test holds and releases), never by timing.
  */
 import { App } from "obsidian-test-mocks/obsidian";
 import { describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { eventually, nextMacrotask } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -21,35 +22,34 @@ function files(): Record<string, string> {
 }
 
 /**
- * A yield the test can hold: the first one at which `holdWhen()` is true waits until released (the
- * time slicer decides when the sync yields, so the test waits for a state, not for a count of
- * yields); the others pass at once.
+ * A call of the index's worker the test can hold (a note read, a shard written…): the first one at
+ * which `holdWhen()` is true waits until released (the test waits for a state, not for a count of
+ * calls); the others pass at once.
  */
-function heldYield(holdWhen: () => boolean = () => true) {
+function heldCall(holdWhen: () => boolean = () => true) {
   let reached!: () => void;
-  const firstYield = new Promise<void>((resolve) => (reached = resolve));
+  const firstCall = new Promise<void>((resolve) => (reached = resolve));
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let held = false;
-  const yieldNow = async () => {
+  const onCall = async () => {
     if (!held && holdWhen()) {
       held = true;
       reached();
       await released;
     }
-    // The yield itself, as the plugin's: one macrotask, so vault events queued meanwhile run (not a wait for anything).
-    await nextMacrotask();
   };
-  return { yieldNow, firstYield, release };
+  return { onCall, firstCall, release };
 }
 
-function service(app: App, settings: () => Settings, store: MemoryStateStore, yieldNow: () => Promise<void>, statuses: string[]) {
+function service(app: App, settings: () => Settings, store: MemoryStateStore, onCall: () => Promise<void>, statuses: string[]) {
   return new IndexService({
     app: app.asOriginalType__(),
+    worker: inProcessWorker({ onCall }),
     store,
     settings,
     status: (text) => statuses.push(text),
-    yieldNow,
+    yieldNow: nextMacrotask,
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,
@@ -62,11 +62,11 @@ describe("reopening the index while it syncs", () => {
     let settings: Settings = DEFAULT_SETTINGS;
     const store = new MemoryStateStore();
     const statuses: string[] = [];
-    const held = heldYield(() => statuses.includes("Indexing 0 / 210"));
-    const index = service(app, () => settings, store, held.yieldNow, statuses);
+    const held = heldCall(() => statuses.includes("Indexing 0 / 210"));
+    const index = service(app, () => settings, store, held.onCall, statuses);
     index.start();
-    // The first sync (210 notes) has said so and waits at a yield.
-    await held.firstYield;
+    // The first sync (210 notes) has said so and waits for a note it asked for.
+    await held.firstCall;
     expect(statuses).toContain("Indexing 0 / 210");
 
     settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
@@ -77,7 +77,7 @@ describe("reopening the index while it syncs", () => {
 
     expect(opened?.size).toBe(150);
     expect(opened?.paths().some((p) => p.startsWith("private/"))).toBe(false);
-    // The old sync stopped at its yield: none of its progress lines come after the new sync's first.
+    // The old sync stopped at the note it waited for: none of its progress lines come after the new sync's first.
     const firstNew = statuses.indexOf("Indexing 0 / 150");
     expect(firstNew).toBeGreaterThan(0);
     expect(statuses.slice(firstNew).some((s) => s.endsWith("/ 210"))).toBe(false);
@@ -98,11 +98,11 @@ describe("reopening the index while it syncs", () => {
   it("reopens once for a burst of settings changes, and every caller gets the index of the last settings", async () => {
     const app = App.createConfigured__({ files: files() });
     let settings: Settings = DEFAULT_SETTINGS;
-    const held = heldYield();
+    const held = heldCall();
     const statuses: string[] = [];
-    const index = service(app, () => settings, new MemoryStateStore(), held.yieldNow, statuses);
+    const index = service(app, () => settings, new MemoryStateStore(), held.onCall, statuses);
     index.start();
-    await held.firstYield;
+    await held.firstCall;
 
     settings = { ...DEFAULT_SETTINGS, excludedFolders: ["private"] };
     const first = readyIndex(index);
@@ -121,10 +121,10 @@ describe("reopening the index while it syncs", () => {
   it("stops the sync when Obsidian unloads the plugin, and writes none of it", async () => {
     const app = App.createConfigured__({ files: files() });
     const store = new MemoryStateStore();
-    const held = heldYield();
-    const index = service(app, () => DEFAULT_SETTINGS, store, held.yieldNow, []);
+    const held = heldCall();
+    const index = service(app, () => DEFAULT_SETTINGS, store, held.onCall, []);
     index.start();
-    await held.firstYield;
+    await held.firstCall;
     const closed = index.dispose();
     held.release();
     await closed;

@@ -11,6 +11,7 @@ import SynapsePlugin from "../../src/main";
 import { aPage, ScriptedProvider } from "../builders";
 import { eventually, nextMacrotask } from "../helpers/eventually";
 import { clickNotice, loadPlugin, MANIFEST, readBinaryOfTextFiles, runCommand, statusTexts, type Harness } from "./plugin-harness";
+import { inProcessWorker } from "../helpers/in-process-worker";
 import { readyIndex } from "../helpers/index-internals";
 
 afterEach(() => vi.restoreAllMocks());
@@ -37,7 +38,7 @@ async function shardFiles(app: App): Promise<string[]> {
 
 /** A second plugin over the same vault and state folder, as after restarting Obsidian. */
 async function restart(app: App): Promise<SynapsePlugin> {
-  const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST);
+  const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST, { indexWorker: inProcessWorker() });
   await plugin.onload();
   return plugin;
 }

@@ -9,6 +9,7 @@ import { vi } from "vitest";
 import manifest from "../../manifest.json";
 import { buildViewsOnSetViewState } from "./leaf-views";
 import SynapsePlugin, { type PluginSeams } from "../../src/main";
+import { inProcessWorker } from "../helpers/in-process-worker";
 
 export const MANIFEST: PluginManifest = manifest;
 
@@ -58,7 +59,8 @@ export async function loadPlugin(
     modals.push(this.contentEl.cloneNode(true) as HTMLElement);
   });
   const ribbon = vi.spyOn(Plugin.prototype, "addRibbonIcon");
-  const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST, options.seams ?? {});
+  // The index runs behind the worker protocol, served in process (the sources carry no built worker script).
+  const plugin = new SynapsePlugin(app.asOriginalType__(), MANIFEST, { indexWorker: inProcessWorker(), ...options.seams });
   const registered = Plugin.fromOriginalType2__(plugin);
   if (options.data !== undefined) registered.data__ = options.data;
   // Opening a view by its type builds it, as in Obsidian (the mocks' leaves build none).
@@ -113,7 +115,9 @@ export function runCommand(harness: Harness, id: string): boolean {
 
 /**
  * The mock's in-memory adapter keeps text and binary files apart, so `readBinary` of a note fails
- * there, while real Obsidian reads any file's bytes. Give the mock Obsidian's behaviour.
+ * there, while real Obsidian reads any file's bytes. And the mock hands out the buffer it keeps,
+ * while Obsidian reads the file again into a new one: a buffer the plugin transfers to the index's
+ * worker must not take the file's bytes with it. Give the mock Obsidian's behaviour.
  */
 export function readBinaryOfTextFiles(app: App): void {
   const adapter = app.vault.adapter as unknown as { readBinary(path: string): Promise<ArrayBuffer>; read(path: string): Promise<string> };
@@ -121,7 +125,7 @@ export function readBinaryOfTextFiles(app: App): void {
   const read = adapter.read.bind(adapter);
   vi.spyOn(adapter, "readBinary").mockImplementation(async (path: string) => {
     try {
-      return await readBinary(path);
+      return (await readBinary(path)).slice(0);
     } catch {
       // The mock's own `read`, not a spied one: a path that is neither text nor bytes fails once, here.
       return new TextEncoder().encode(await read(path)).buffer;

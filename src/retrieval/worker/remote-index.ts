@@ -46,6 +46,8 @@ export interface RemoteIndexOptions {
    * resolves with the index's own rules, which follow Obsidian's (link-resolution.ts).
    */
   readonly resolver?: LinkResolver;
+  /** Told once when the index is lost (its worker died or sent what cannot be read), with the error every request now gets. */
+  readonly onLost?: (error: SynapseError) => void;
 }
 
 /** The hooks a request's calls and events are answered with. */
@@ -122,9 +124,11 @@ export class RemoteIndex implements SearchIndex {
   lost(cause: unknown): void {
     if (this.ended) return;
     const reason = cause instanceof Error ? cause.message : String(cause);
-    this.ended = new SynapseError("unavailable", `The search index stopped working (${reason.replace(/[.\s]*$/, "")}); it opens again when Obsidian restarts or the settings change.`, { cause });
-    this.requests.rejectAll(this.ended);
+    const ended = new SynapseError("unavailable", `The search index stopped working (${reason.replace(/[.\s]*$/, "")}); it opens again when Obsidian restarts or the settings change.`, { cause });
+    this.ended = ended;
+    this.requests.rejectAll(ended);
     this.end();
+    this.options.onLost?.(ended);
   }
 
   apply(changes: readonly VaultChange[], options: ApplyOptions = {}): Promise<ApplyResult> {
