@@ -15,14 +15,20 @@ import type { QueryController } from "../../src/ui/query-view";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { evaluateBundle, mobileRequire } from "./load-bundle";
 import { MANIFEST, readBinaryOfTextFiles } from "./plugin-harness";
+import { installThreadWorkers } from "../helpers/node-web-worker";
 
 const desktop = { isDesktopApp: Platform.isDesktopApp, isMobile: Platform.isMobile, isMobileApp: Platform.isMobileApp };
 
+// The bundle's own worker script serves the index, in a thread as a phone's Web Worker would run it.
+let uninstallWorkers: () => Promise<void> = () => Promise.resolve();
+
 beforeAll(() => {
   Object.assign(Platform, { isDesktopApp: false, isMobile: true, isMobileApp: true });
+  uninstallWorkers = installThreadWorkers();
 });
-afterAll(() => {
+afterAll(async () => {
   Object.assign(Platform, desktop);
+  await uninstallWorkers();
 });
 
 describe("on mobile", () => {
