@@ -48,7 +48,7 @@ export interface WorkerEnvironment {
 }
 
 function browserEnvironment(): WorkerEnvironment {
-  return globalThis as unknown as WorkerEnvironment;
+  return window as unknown as WorkerEnvironment;
 }
 
 /** Base64 → bytes (`atob`: no Node Buffer on mobile). */

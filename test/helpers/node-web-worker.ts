@@ -56,7 +56,8 @@ export function installThreadWorkers(): () => Promise<void> {
   const scope = globalThis as { Worker?: unknown };
   const hadWorker = "Worker" in scope;
   const previousWorker = scope.Worker;
-  const { createObjectURL, revokeObjectURL } = URL;
+  const create = Object.getOwnPropertyDescriptor(URL, "createObjectURL");
+  const revoke = Object.getOwnPropertyDescriptor(URL, "revokeObjectURL");
   scope.Worker = ThreadWorker;
   URL.createObjectURL = (blob: Blob) => {
     const url = `blob:synapse-test/${(made += 1)}`;
@@ -67,8 +68,8 @@ export function installThreadWorkers(): () => Promise<void> {
   return async () => {
     if (hadWorker) scope.Worker = previousWorker;
     else delete scope.Worker;
-    URL.createObjectURL = createObjectURL;
-    URL.revokeObjectURL = revokeObjectURL;
+    if (create) Object.defineProperty(URL, "createObjectURL", create);
+    if (revoke) Object.defineProperty(URL, "revokeObjectURL", revoke);
     await Promise.all([...started].map((thread) => thread.terminate()));
   };
 }
