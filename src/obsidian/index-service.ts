@@ -121,9 +121,11 @@ export class IndexService {
     this.sessionForSettings();
   }
 
-  /** The open index, when its first sync is done; null before, and while it reopens. */
+  /** The open index, when its first sync is done; null before, while it reopens or closes, and once disposed. */
   private get index(): SearchIndex | null {
-    return this.session?.index ?? null;
+    const session = this.session;
+    if (this.disposed || !session || session.closing) return null;
+    return session.index ?? null;
   }
 
   /**
@@ -335,9 +337,13 @@ export class IndexService {
     }
     this.pending.delete(path);
     // The note is out of the index before `apply` returns its promise.
-    void index.apply([{ kind: "delete", path }]).then(({ outcomes }) => {
-      if (outcomes[0] === "changed") this.scheduleFlush();
-    });
+    void index.apply([{ kind: "delete", path }]).then(
+      ({ outcomes }) => {
+        if (outcomes[0] === "changed") this.scheduleFlush();
+      },
+      // An index whose worker was lost has told the user so (onLost); the next one starts without the note.
+      () => undefined,
+    );
   }
 
   private scheduleUpdate(delay: number): void {
