@@ -27,16 +27,21 @@ afterEach(async () => {
   server = null;
 });
 
+/** The long note ingested through `local` (its profile as given); the server's requests, once the run converged. */
+async function ingestLongNote(local: LocalOpenAIServer, profile?: { contextWindow: number }) {
+  server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: local });
+  const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
+  const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL, ...(profile ? { profile } : {}) })), OPTIONS, run);
+  expect(result.error).toBeNull();
+  expect(result.converged).toBe(true);
+  const calls = server.modelRequests();
+  expect(calls).toHaveLength(2);
+  return calls;
+}
+
 describe.each(["llama-server", "vllm", "lmstudio"] as const)("a 5,000-token note through %s with an 8,192-token window", (kind) => {
   it("ingests with the default settings, no request refused or cut", async () => {
-    const local: LocalOpenAIServer = { kind, contextSize: 8192 };
-    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: local });
-    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
-    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL })), OPTIONS, run);
-    expect(result.error).toBeNull();
-    expect(result.converged).toBe(true);
-    const calls = server.modelRequests();
-    expect(calls).toHaveLength(2);
+    const calls = await ingestLongNote({ kind, contextSize: 8192 });
     // The analysis read the whole note: the server counted more than 5,000 prompt tokens.
     expect(promptTokensOf(calls[0]!)).toBeGreaterThan(5000);
     for (const call of calls) {
@@ -50,13 +55,7 @@ describe.each(["llama-server", "vllm", "lmstudio"] as const)("a 5,000-token note
 
 describe("a 5,000-token note through llama-server with a 4,096-token window", () => {
   it("ingests: the analysis and the pages get the note's best parts, no request refused and no reply stopped at the window's end", async () => {
-    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: { kind: "llama-server", contextSize: 4096 } });
-    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
-    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL })), OPTIONS, run);
-    expect(result.error).toBeNull();
-    expect(result.converged).toBe(true);
-    const calls = server.modelRequests();
-    expect(calls).toHaveLength(2);
+    const calls = await ingestLongNote({ kind: "llama-server", contextSize: 4096 });
     const [analysis] = calls;
     const user = (analysis!.body as { messages: { content: string }[] }).messages[1]!.content;
     // Packed, and said so: the model is told where parts were left out.
@@ -77,25 +76,13 @@ describe("a 5,000-token note through llama-server with a 4,096-token window", ()
  */
 describe("a 5,000-token note through Ollama's /v1", () => {
   it("ingests whole with OLLAMA_CONTEXT_LENGTH at 8,192 and \"Context window\" set to the same, no prompt cut", async () => {
-    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: { kind: "ollama", contextSize: 32768, runningWindow: 8192 } });
-    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
-    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL, profile: { contextWindow: 8192 } })), OPTIONS, run);
-    expect(result.error).toBeNull();
-    expect(result.converged).toBe(true);
-    const calls = server.modelRequests();
-    expect(calls).toHaveLength(2);
+    const calls = await ingestLongNote({ kind: "ollama", contextSize: 32768, runningWindow: 8192 }, { contextWindow: 8192 });
     expect(calls[0]!.promptTokens).toBeGreaterThan(5000);
     for (const call of calls) expect(call.promptCut).toBe(false);
   });
 
   it("ingests the note's best parts in Ollama's default window with the default settings, no prompt cut", async () => {
-    server = await startScriptedServer({ protocol: "openai", script: VALID, models: [{ name: MODEL }], localServer: { kind: "ollama", contextSize: 32768 } });
-    const run = ingestRun({ source: { path: NOTE_PATH, text: longNote() } });
-    const result = await orchestrate(createProvider("openai", envFor("openai", server, { model: MODEL })), OPTIONS, run);
-    expect(result.error).toBeNull();
-    expect(result.converged).toBe(true);
-    const calls = server.modelRequests();
-    expect(calls).toHaveLength(2);
+    const calls = await ingestLongNote({ kind: "ollama", contextSize: 32768 });
     expect((calls[0]!.body as { messages: { content: string }[] }).messages[1]!.content).toContain('shown in parts: "[…]" marks what was left out');
     for (const call of calls) {
       expect(call.promptCut).toBe(false);
