@@ -9,6 +9,7 @@ import { SynapseError, summariseError, toSynapseError } from "../core/errors";
 import { fixedWikiLanguage } from "../core/wiki-language";
 import type { RunLogger } from "../core/log";
 import { splitFrontmatter } from "../core/markdown";
+import { stripProvenance } from "../core/provenance-strip";
 import { isExcluded, Perimeter } from "../core/perimeter";
 import { runCost } from "../core/pricing";
 import type { InferenceProvider } from "../core/provider";
@@ -106,8 +107,9 @@ function consultedPassages(read: readonly ConsultedPage[], sent: readonly Contex
     if (seen.has(page.path) || isExcluded(page.path, excludedFolders)) continue;
     seen.add(page.path);
     const title = page.path.slice(page.path.lastIndexOf("/") + 1).replace(/\.md$/i, "");
-    // What supports a citation is the page's text; its frontmatter is bookkeeping.
-    out.push({ path: page.path, title, text: splitFrontmatter(page.text).body.trim(), kind: isInFolder(page.path, wikiFolder) ? "wiki" : "note" });
+    // What supports a citation is the page's text: its frontmatter, source markers and attribution
+    // lines are bookkeeping, and the view shows this text as the source's snippet.
+    out.push({ path: page.path, title, text: stripProvenance(splitFrontmatter(page.text).body), kind: isInFolder(page.path, wikiFolder) ? "wiki" : "note" });
   }
   return out;
 }

@@ -2,11 +2,13 @@
  * Cuts a note into heading-sized chunks for the index. Frontmatter gives the title, aliases, tags
  * and sources (read elsewhere, note-frontmatter.ts: no YAML parser here, so the index's worker
  * bundles none); each heading starts a chunk (headings inside fenced code do not); a section longer
- * than MAX_CHUNK_CHARS is cut again at a blank line. Code stays searchable; links are indexed by
+ * than MAX_CHUNK_CHARS is cut again at a blank line. Synapse's source markers and attribution
+ * lines are neither searchable nor a chunk of their own (see provenance-strip.ts). Code stays searchable; links are indexed by
  * what a reader sees ("[[Target|label]]" → "label Target"). Offsets point into the note's text so a
  * hit can show its own words without the index holding every note's text in memory.
  */
 import { bodyStart } from "../core/frontmatter-block";
+import { isProvenanceLine, stripProvenance } from "../core/provenance-strip";
 import { delimited, oneOf, replaceDelimited, spaceOr } from "../core/text-scan";
 import type { NoteFrontmatter } from "./note-frontmatter";
 
@@ -74,7 +76,10 @@ function chunkBody(text: string, from: number): Chunk[] {
   const out: Chunk[] = [];
   sections.forEach((section, i) => {
     const end = sections[i + 1]?.start ?? text.length;
-    if (text.slice(section.start, end).trim() === "") return;
+    // A section of nothing but Synapse's bookkeeping (the marker and attribution line that open a
+    // source section before its first heading) is no chunk: found by the attribution's note name,
+    // it would stand for its page in a search and say nothing.
+    if (stripProvenance(text.slice(section.start, end)) === "") return;
     for (const [start, stop] of cutLong(text, section.start, end)) out.push({ heading: section.heading, start, end: stop });
   });
   return out;
@@ -97,7 +102,9 @@ function cutLong(text: string, start: number, end: number): [number, number][] {
 
 /** The words a chunk is found by: its text with links shown as their label and their target. */
 export function searchableText(markdown: string, chunk: Chunk): string {
-  const text = markdown.slice(chunk.start, chunk.end);
+  // Synapse's markers and attribution lines are not the page's words: a page is not found by the
+  // name of a note it was drawn from, nor by "synapse", "source" and a hash.
+  const text = withoutProvenanceLines(markdown.slice(chunk.start, chunk.end));
   // Most chunks hold no link: every pattern below needs a "[[" or a "](" to match anything.
   if (!text.includes("[[") && !text.includes("](")) return text;
   // As `/!?\[\[([^\]|\n]*)\|([^\]\n]*)\]\]/g` → "$2 $1", `/!?\[\[([^\]\n]*)\]\]/g` → "$1" and
@@ -113,6 +120,15 @@ export function searchableText(markdown: string, chunk: Chunk): string {
     ")",
     () => "]",
   );
+}
+
+/** The text without Synapse's bookkeeping lines; every other character as it stands. */
+function withoutProvenanceLines(text: string): string {
+  if (!text.includes("%%") && !text.includes("*From [[")) return text;
+  return text
+    .split("\n")
+    .filter((line) => !isProvenanceLine(line))
+    .join("\n");
 }
 
 /**

@@ -24,7 +24,7 @@ export { SHARD_COUNT, shardOf };
  * Bump when the shard layout, the tokenizer or the chunker changes: every shard of another version
  * is rebuilt. test/retrieval/index-format-golden.test.ts fails when their output changes without it.
  */
-export const INDEX_FORMAT = 7;
+export const INDEX_FORMAT = 8;
 export const INDEX_PREFIX = "index";
 const MAGIC = 0x544e5953; // "SYNT" little-endian
 const HEADER_BYTES = 16;

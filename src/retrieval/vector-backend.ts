@@ -17,6 +17,7 @@
 import type { StateStore } from "../vault/state-store";
 import { looksBinary } from "../core/note-admission";
 import { contentHash } from "../core/content-hash";
+import { stripProvenance } from "../core/provenance-strip";
 import { chunkNote, type Chunk } from "./chunks";
 import { EMBED_BATCH_SIZE, type Embedder } from "./embedder";
 import { shardOf } from "./shards";
@@ -64,10 +65,13 @@ interface Queued {
 
 /**
  * What is embedded for a chunk: its own text (which opens with its heading line), nothing else —
- * not the note's title — so a renamed or moved note finds every vector in the cache.
+ * not the note's title — so a renamed or moved note finds every vector in the cache. Synapse's
+ * source markers and attribution lines are not embedded: a marker's path and hash are noise to the
+ * model, and they change when any part of the section does or its note moves, which would embed
+ * again a chunk whose words did not change. A chunk of nothing else gets no vector ("").
  */
 function embedText(markdown: string, chunk: Chunk): string {
-  return markdown.slice(chunk.start, chunk.end).trim();
+  return stripProvenance(markdown.slice(chunk.start, chunk.end));
 }
 
 /** One sentence for the user: the cause, and that search goes on without vectors. */

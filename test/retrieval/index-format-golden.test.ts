@@ -35,6 +35,11 @@ const EDGE_NOTES: { path: string; text: string }[] = [
     path: "edge/words.md",
     text: "don't l’été NAÏVE Ångström ﬁne ２０２６ x".concat("y".repeat(45), " 喫茶店で東京タワー a1b2 ÉCOLE née 𝐁old 🙂 über-cool co‑op\r\nCRLF line\r\n"),
   },
+  {
+    // A page as Synapse writes it: its bookkeeping is neither searchable nor a chunk of its own.
+    path: "edge/synapse page.md",
+    text: "---\ntype: entity\ntitle: Analytical Engine\nsynapse_id: sy-0123456789abcdef\n---\n\n%% synapse:source notes/Ada.md hash=0123456789abcdef %%\n*From [[notes/Ada|Ada Lovelace]]*\n\n## Mentioned in\n\n- [[Ada Lovelace]]\n\n%% /synapse:source %%\n\n%% synapse:source notes/Engine.md hash=fedcba9876543210 %%\n*From [[notes/Engine|Analytical Engine]]*\n\nA mechanical computer.\n\n%% /synapse:source %%\n",
+  },
 ];
 
 /** What the index receives from a note: its frontmatter fields, chunks and weighted words, in order. */

@@ -31,6 +31,11 @@ describe("a chunk's searchable text", () => {
     expect(tokenize(searchableText(text, whole(text)))).toEqual(tokenize(regexSearchableText(text)));
   });
 
+  it("leaves out Synapse's source markers and attribution lines, and nothing else", () => {
+    const text = "%% synapse:source notes/Ada.md hash=0123456789abcdef %%\n*From [[notes/Ada|Ada Lovelace]]*\n\nShe wrote [[Notes]].\n%% /synapse:source %%\n";
+    expect(tokenize(searchableText(text, whole(text)))).toEqual(["she", "wrote", "notes"]);
+  });
+
   it.each(runsOfEachPiece(2048).map(({ name, text }) => [name, text] as const))("agrees on a %s", (_name, text) => {
     expect(searchableText(text, whole(text))).toBe(regexSearchableText(text));
   });
