@@ -8,10 +8,10 @@
  * - warm: the store the build wrote; open and sync (every note checked, none read), then searches,
  *   then one-note updates, each applied, searched for and flushed as the plugin's edit events are.
  *
- * The vault is Obsidian's as the plugin sees it: listed and stat'ed from memory (Obsidian keeps
- * every file's path and stat once it has opened the vault; here they are taken before the first
- * phase), each note read from disk when asked for, one a call (no statMany, no readWithStat), and
- * the shards written to disk. The main thread thus holds no copy of the vault's text: a bench
+ * The vault is Obsidian's as the plugin sees it (obsidian-vault.ts): listed and stat'ed from memory
+ * (Obsidian keeps every file's path and stat once it has opened the vault; here they are taken
+ * before the first phase), each note read from disk when asked for, one a call (no readWithStat),
+ * and the shards written to disk. The main thread thus holds no copy of the vault's text: a bench
  * vault kept in memory (50,000 notes, every shard in a memory store) gave this thread's garbage
  * collector a heap the plugin's main thread does not have.
  */
@@ -28,7 +28,7 @@ import { percentile } from "./stats";
 const [mode = "", vaultRoot = "", storeDir = "", queriesFile = ""] = process.argv.slice(2);
 const UPDATES = 50;
 
-/** The disk vault as Obsidian's is to a sync: listing and stats from memory, one note read a call (the calls it lacks answer undefined). */
+/** The disk vault as Obsidian's is to a sync: listing and stats from memory, one note read a call (the call it lacks answers undefined). */
 async function asObsidianHasIt(disk: NodeVault): Promise<VaultPort> {
   const listing = await disk.list("");
   const stats = await disk.statMany(listing);
@@ -36,7 +36,7 @@ async function asObsidianHasIt(disk: NodeVault): Promise<VaultPort> {
   const own: Partial<Record<keyof VaultPort, unknown>> = {
     list: async (folder: string) => (folder === "" ? [...listing] : listing.filter((path) => path.startsWith(`${folder}/`))),
     stat: async (path: string) => statOf.get(path) ?? null,
-    statMany: undefined,
+    statMany: async (paths: readonly string[]) => paths.map((path) => statOf.get(path) ?? null),
     readWithStat: undefined,
   };
   return new Proxy(disk, { get: (target, key, receiver) => (Object.hasOwn(own, key) ? own[key as keyof VaultPort] : Reflect.get(target, key, receiver)) as unknown });
