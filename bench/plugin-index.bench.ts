@@ -14,6 +14,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { CORPUS, requireCorpus } from "../test/helpers/corpus";
+import { listNotes, queriesFor, syntheticVault } from "./bench-vaults";
 import { childFigures } from "./child-figures";
 import { printResults, type BenchResult } from "./stats";
 
@@ -68,8 +70,6 @@ export function benchPluginIndex(label: string, vaultRoot: string, queriesFile: 
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const { CORPUS, requireCorpus } = await import("../test/helpers/corpus");
-  const { listNotes, queriesFor, syntheticVault } = await import("./retrieval.bench");
   requireCorpus("the plugin's index benchmark");
   const count = process.env.SYNAPSE_BENCH_NOTES ? Number(process.env.SYNAPSE_BENCH_NOTES) : null;
   const root = count === null ? CORPUS : syntheticVault(count);
