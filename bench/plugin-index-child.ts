@@ -10,10 +10,11 @@
  *
  * The vault is Obsidian's as the plugin sees it (obsidian-vault.ts): listed and stat'ed from memory
  * (Obsidian keeps every file's path and stat once it has opened the vault; here they are taken
- * before the first phase), each note read from disk when asked for, one a call (no readWithStat),
- * and the shards written to disk. The main thread thus holds no copy of the vault's text: a bench
- * vault kept in memory (50,000 notes, every shard in a memory store) gave this thread's garbage
- * collector a heap the plugin's main thread does not have.
+ * before the first phase), the listing sorted when asked for as the plugin sorts what its walk of
+ * Obsidian's file tree finds (in no useful order: here a fixed shuffle), each note read from disk
+ * when asked for, one a call (no readWithStat), and the shards written to disk. The main thread thus holds no copy of the vault's text or of the
+ * shards, as the plugin's does not: a vault and a store kept in memory would give this thread's
+ * garbage collector a heap of 50,000 notes that Obsidian's main thread never has.
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -30,11 +31,19 @@ const UPDATES = 50;
 
 /** The disk vault as Obsidian's is to a sync: listing and stats from memory, one note read a call (the call it lacks answers undefined). */
 async function asObsidianHasIt(disk: NodeVault): Promise<VaultPort> {
-  const listing = await disk.list("");
-  const stats = await disk.statMany(listing);
-  const statOf = new Map(listing.map((path, i) => [path, stats[i] ?? null]));
+  const sorted = await disk.list("");
+  const stats = await disk.statMany(sorted);
+  const statOf = new Map(sorted.map((path, i) => [path, stats[i] ?? null]));
+  // Obsidian's order, for the sort to do what it does in the plugin: a fixed shuffle (Fisher–Yates, an LCG).
+  const tree = [...sorted];
+  let seed = 1;
+  for (let i = tree.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const j = seed % (i + 1);
+    [tree[i], tree[j]] = [tree[j] as string, tree[i] as string];
+  }
   const own: Partial<Record<keyof VaultPort, unknown>> = {
-    list: async (folder: string) => (folder === "" ? [...listing] : listing.filter((path) => path.startsWith(`${folder}/`))),
+    list: async (folder: string) => (folder === "" ? [...tree] : tree.filter((path) => path.startsWith(`${folder}/`))).sort(),
     stat: async (path: string) => statOf.get(path) ?? null,
     statMany: async (paths: readonly string[]) => paths.map((path) => statOf.get(path) ?? null),
     readWithStat: undefined,
