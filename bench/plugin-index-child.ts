@@ -10,9 +10,9 @@
  *
  * The vault is Obsidian's as the plugin sees it (obsidian-vault.ts): listed and stat'ed from memory
  * (Obsidian keeps every file's path and stat once it has opened the vault; here they are taken
- * before the first phase), the listing sorted when asked for as the plugin sorts what its walk of
- * Obsidian's file tree finds (in no useful order: here a fixed shuffle), each note read from disk
- * when asked for, one a call (no readWithStat), and the shards written to disk. The main thread thus holds no copy of the vault's text or of the
+ * before the first phase), the listing in the order of Obsidian's file tree (no useful order: here
+ * a fixed shuffle) for the worker to sort, each note read from disk when asked for, one a call (no
+ * readWithStat), and the shards written to disk. The main thread thus holds no copy of the vault's text or of the
  * shards, as the plugin's does not: a vault and a store kept in memory would give this thread's
  * garbage collector a heap of 50,000 notes that Obsidian's main thread never has.
  */
@@ -34,7 +34,7 @@ async function asObsidianHasIt(disk: NodeVault): Promise<VaultPort> {
   const sorted = await disk.list("");
   const stats = await disk.statMany(sorted);
   const statOf = new Map(sorted.map((path, i) => [path, stats[i] ?? null]));
-  // Obsidian's order, for the sort to do what it does in the plugin: a fixed shuffle (Fisher–Yates, an LCG).
+  // Obsidian's order, which the worker sorts: a fixed shuffle (Fisher–Yates, an LCG).
   const tree = [...sorted];
   let seed = 1;
   for (let i = tree.length - 1; i > 0; i--) {
@@ -42,8 +42,10 @@ async function asObsidianHasIt(disk: NodeVault): Promise<VaultPort> {
     const j = seed % (i + 1);
     [tree[i], tree[j]] = [tree[j] as string, tree[i] as string];
   }
+  const listInAnyOrder = async (folder: string) => (folder === "" ? [...tree] : tree.filter((path) => path.startsWith(`${folder}/`)));
   const own: Partial<Record<keyof VaultPort, unknown>> = {
-    list: async (folder: string) => (folder === "" ? [...tree] : tree.filter((path) => path.startsWith(`${folder}/`))).sort(),
+    list: async (folder: string) => (await listInAnyOrder(folder)).sort(),
+    listInAnyOrder,
     stat: async (path: string) => statOf.get(path) ?? null,
     statMany: async (paths: readonly string[]) => paths.map((path) => statOf.get(path) ?? null),
     readWithStat: undefined,
