@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { TIMING_PREFIX } from "../src/cli/timing";
 import { CORPUS, requireCorpus } from "../test/helpers/corpus";
-import { syntheticVault, wants50k } from "./retrieval.bench";
+import { syntheticVault } from "./bench-vaults";
+import { wants50k } from "./retrieval.bench";
 import { percentile, printResults, type BenchResult } from "./stats";
 
 const WARM_TARGET_MS = 5000;

@@ -2,9 +2,7 @@
  * One measurement of the retrieval benchmark, in a fresh process so that its time and peak memory
  * are its own (cold figures). Prints one JSON line. Run by bench/retrieval.bench.ts:
  *   node --import tsx bench/retrieval-child.ts <mode> <vaultRoot> <storeDir> <queriesFile>
- * Modes: synapse-build, synapse-warm, minisearch-build, minisearch-warm; synapse-plugin-build: a cold
- * build driven as the plugin drives it (time slices, batches of 50, the first flush), its blocks
- * between yields measured (SYNAPSE_SLICE_MS sets the slice); and synapse-update: only
+ * Modes: synapse-build, synapse-warm, minisearch-build, minisearch-warm; and synapse-update: only
  * the one-note updates, against an index built once by synapse-build (queries file optional), e.g.
  *   node --import tsx bench/retrieval-child.ts synapse-update <vaultRoot> <storeDir>
  */
@@ -17,7 +15,6 @@ import { VaultIndex } from "../src/retrieval/vault-index";
 import { readFrontmatter } from "../src/retrieval/chunker";
 import { NodeStateStore } from "../src/vault/node-state-store";
 import { NodeVault } from "../src/vault/node-vault";
-import { mainThreadMeter, type MainThreadFigures, type MainThreadMeter } from "./main-thread";
 import { percentile } from "./stats";
 
 const [mode = "", vaultRoot = "", storeDir = "", queriesFile = ""] = process.argv.slice(2);
@@ -49,95 +46,28 @@ async function timeQueries(run: (q: string) => unknown): Promise<number[]> {
 }
 
 async function synapseBuild(): Promise<Record<string, number>> {
-  // The store counts its file operations as yields for the flush's figure (main-thread.ts).
-  const meter = meterForRun();
-  const store = meter.store(new NodeStateStore(storeDir));
+  const store = new NodeStateStore(storeDir);
   const start = performance.now();
   const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   const sync = await syncIndex(index, vault, { batchSize: 500, flush: false });
   // The first flush writes every shard (merging each segment first): the largest flush there is.
-  meter.reset();
   await index.flush();
-  const flush = meter.finish();
   return {
     buildMs: performance.now() - start,
     notes: sync.total,
     chunks: index.text.chunkCount,
     peakMb: peakMb(),
-    ...figures("flush", flush),
-  };
-}
-
-/** A meter with the slice SYNAPSE_SLICE_MS asks for (default: the plugin's). */
-function meterForRun() {
-  const slice = process.env.SYNAPSE_SLICE_MS;
-  return mainThreadMeter(slice ? { budgetMs: Number(slice) } : {});
-}
-
-/**
- * The vault with its listing counted as a yield: on disk it awaits the file system. (Obsidian lists
- * from memory instead, a walk of its file tree that this benchmark does not reproduce.)
- */
-function listingAsIo(meter: MainThreadMeter): NodeVault {
-  const metered = new NodeVault(vaultRoot);
-  metered.list = meter.io(metered.list.bind(metered));
-  return metered;
-}
-
-/** A meter's figures under a prefix, e.g. loadBlockMs. */
-function figures(prefix: string, f: MainThreadFigures): Record<string, number> {
-  return {
-    [`${prefix}BlockMs`]: f.longestBlockMs,
-    [`${prefix}BlockCpuMs`]: f.longestBlockCpuMs,
-    [`${prefix}BlockWaitMs`]: f.longestBlockWaitMs,
-    [`${prefix}MostCpuMs`]: f.mostBlockCpuMs,
-    [`${prefix}StepMs`]: f.longestStepMs,
-    [`${prefix}StepCpuMs`]: f.mostStepCpuMs,
-    [`${prefix}StepsOver10`]: f.stepsOver10Ms,
-    [`${prefix}Yields`]: f.yields,
-  };
-}
-
-/**
- * A cold build as the plugin runs it (index-open.ts): the empty index opened in time slices, every
- * note indexed in batches of 50 through the slicer, then the first flush through it — measured
- * apart, as the two phases are, and timed together as the build.
- */
-async function synapsePluginBuild(): Promise<Record<string, number>> {
-  const meter = meterForRun();
-  const store = meter.store(new NodeStateStore(storeDir));
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
-  const sync = await syncIndex(index, listingAsIo(meter), { batchSize: 50, slicer: meter.slicer, embed: false, flush: false });
-  const build = meter.finish();
-  meter.reset();
-  await index.flush();
-  const flush = meter.finish();
-  const used = process.cpuUsage(cpu);
-  return {
-    buildMs: performance.now() - start,
-    buildCpuMs: (used.user + used.system) / 1000,
-    notes: sync.total,
-    ...figures("index", build),
-    ...figures("flush", flush),
   };
 }
 
 async function synapseWarm(): Promise<Record<string, number>> {
-  // Opened as the plugin opens it: in time slices, the longest block between two yields measured.
-  const meter = meterForRun();
-  const store = meter.store(new NodeStateStore(storeDir));
   let start = performance.now();
-  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store, reader: vault, wikiFolder: "wiki", excludedFolders: [], checkpoint: meter.checkpoint });
+  const index = await VaultIndex.open({ frontmatter: readFrontmatter, store: new NodeStateStore(storeDir), reader: vault, wikiFolder: "wiki", excludedFolders: [] });
   const warmMs = performance.now() - start;
-  const load = meter.finish();
-  // Then the plugin checks every note's time and size, in the same slices.
-  meter.reset();
+  // Then every note's time and size is checked against the index.
   start = performance.now();
-  const sync = await syncIndex(index, listingAsIo(meter), { batchSize: 50, slicer: meter.slicer, embed: false });
+  const sync = await syncIndex(index, vault, { batchSize: 50, embed: false });
   const checkMs = performance.now() - start;
-  const check = meter.finish();
   const query = await timeQueries((q) => index.retrieve(q, { scope: { kind: "all" }, limit: 10 }));
   return {
     warmMs,
@@ -148,8 +78,6 @@ async function synapseWarm(): Promise<Record<string, number>> {
     queryP95: percentile(query, 95),
     ...(await timeUpdates(index)),
     peakMb: peakMb(),
-    ...figures("load", load),
-    ...figures("check", check),
   };
 }
 
@@ -232,7 +160,6 @@ const modes: Record<string, () => Promise<Record<string, number>>> = {
   "synapse-build": synapseBuild,
   "synapse-warm": synapseWarm,
   "synapse-update": synapseUpdate,
-  "synapse-plugin-build": synapsePluginBuild,
   "minisearch-build": miniBuild,
   "minisearch-warm": miniWarm,
 };

@@ -5,29 +5,26 @@
  * - Opt-in (`npm run bench -- --retrieval-50k`, or SYNAPSE_BENCH_50K=1): a 50,000-note vault written
  *   to a temporary folder from the corpus notes (copies in numbered folders, each with its own line).
  * Each measurement runs in a fresh process (bench/retrieval-child.ts), so build, warm start (loading
- * the persisted index) and peak memory (maxRSS, the Node runtime included) are cold figures.
+ * the persisted index) and peak memory (maxRSS, the Node runtime included) are cold figures. These
+ * run the index in process, as the CLI does; the same vaults indexed as the plugin indexes them, in
+ * a worker, follow (plugin-index.bench.ts).
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { DEFAULT_SLICE_MS } from "../src/core/time-slice";
+import { join } from "node:path";
 import { CORPUS, requireCorpus } from "../test/helpers/corpus";
+import { listNotes, queriesFor, syntheticVault } from "./bench-vaults";
+import { childFigures } from "./child-figures";
+import { benchPluginIndex } from "./plugin-index.bench";
 import type { BenchResult } from "./stats";
 
-const TARGETS = { buildMs: 60_000, peakMb: 1024, queryP95: 50, updateP95: 10, warmMs: 5000, blockMs: 50 };
+const TARGETS = { buildMs: 60_000, peakMb: 1024, queryP95: 50, updateP95: 10, warmMs: 5000 };
 const SYNTHETIC_NOTES = 50_000;
 
 type Figures = Record<string, number>;
 
-function child(mode: string, vaultRoot: string, storeDir: string, queriesFile: string): Figures {
-  const result = spawnSync(process.execPath, ["--max-old-space-size=4096", "--import", "tsx", join(import.meta.dirname, "retrieval-child.ts"), mode, vaultRoot, storeDir, queriesFile], {
-    encoding: "utf8",
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (result.status !== 0) throw new Error(`${mode} failed (exit ${result.status}):\n${result.stderr}`);
-  const line = result.stdout.trim().split("\n").at(-1) ?? "{}";
-  return JSON.parse(line) as Figures;
+function child(mode: string, vaultRoot: string, storeDir: string, queriesFile: string): Partial<Figures> {
+  return childFigures<Figures>("retrieval-child.ts", [mode, vaultRoot, storeDir, queriesFile]);
 }
 
 function sizeOf(dir: string, skip: (name: string) => boolean = () => false): number {
@@ -40,59 +37,8 @@ function sizeOf(dir: string, skip: (name: string) => boolean = () => false): num
   return bytes;
 }
 
-function listNotes(root: string): string[] {
-  return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((p) => p.endsWith(".md"))
-    .sort();
-}
-
-/** Queries from the notes themselves: the words of every 25th note's file name, in every language. */
-function queriesFor(paths: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < paths.length && out.length < 200; i += 25) {
-    const name = (paths[i] ?? "").split("/").pop()?.replace(/\.md$/, "") ?? "";
-    const words = name.split(/[\s_-]+/).filter(Boolean).slice(0, 3).join(" ");
-    if (words) out.push(words);
-  }
-  return out;
-}
-
-/** A vault of `count` notes on disk, made by copying the corpus notes into numbered folders. */
-export function syntheticVault(count: number): string {
-  const root = mkdtempSync(join(tmpdir(), "synapse-bench-50k-"));
-  const sources = listNotes(CORPUS);
-  for (let i = 0; i < count; i++) {
-    const source = sources[i % sources.length] as string;
-    const copy = Math.floor(i / sources.length);
-    const path = join(root, `copy-${copy}`, source);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `${readFileSync(join(CORPUS, source), "utf8")}\n\nCopy ${copy} of this note, number ${i}.\n`);
-  }
-  return root;
-}
-
 function ratio(synapse: number, mini: number, other = "MiniSearch"): string {
   return mini > 0 ? `${(synapse / mini).toFixed(2)}× ${other} (${fmt(mini)})` : `${other}: n/a`;
-}
-
-/** The slice the children's meters use (SYNAPSE_SLICE_MS, else the plugin's). */
-const sliceMs = Number(process.env.SYNAPSE_SLICE_MS ?? DEFAULT_SLICE_MS);
-
-/**
- * The longest block between two yields of one measured phase (`prefix`: load, flush, index), held
- * against the 50 ms target, with the CPU time of that block beside it: on a loaded machine a block's
- * wall time counts time the OS gave to other processes.
- */
-function mainThreadRow(label: string, f: Figures, prefix: string, what: string): BenchResult {
-  const at = (key: string) => f[`${prefix}${key}`] ?? 0;
-  return {
-    name: label,
-    value: at("BlockMs"),
-    unit: "ms",
-    target: "< 50 ms",
-    pass: at("BlockMs") < TARGETS.blockMs,
-    note: `${fmt(at("BlockCpuMs"))} ms CPU in that block, at most ${fmt(at("MostCpuMs"))} ms CPU in any; ${what} (${at("Yields")} yields); longest single step ${fmt(at("StepMs"))} ms (${at("StepsOver10")} over 10 ms), at most ${fmt(at("StepCpuMs"))} ms CPU in a step`,
-  };
 }
 
 const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
@@ -109,9 +55,6 @@ function benchCase(label: string, vaultRoot: string): BenchResult[] {
     const build = child("synapse-build", vaultRoot, storeDir, queriesFile);
     const persisted = sizeOf(storeDir);
     const warm = child("synapse-warm", vaultRoot, storeDir, queriesFile);
-    const pluginDir = join(work, "plugin-state");
-    mkdirSync(pluginDir);
-    const plugin = child("synapse-plugin-build", vaultRoot, pluginDir, queriesFile);
     const miniBuild = child("minisearch-build", vaultRoot, miniDir, queriesFile);
     const miniWarm = child("minisearch-warm", vaultRoot, miniDir, queriesFile);
     const name = (what: string) => `retrieval ${label}: ${what}`;
@@ -122,19 +65,11 @@ function benchCase(label: string, vaultRoot: string): BenchResult[] {
       { name: name("peak memory"), value: peak, unit: "MB", target: "< 1 GB", pass: peak < TARGETS.peakMb, note: ratio(peak, miniPeak) },
       { name: name("persisted size"), value: persisted / 1e6, unit: "MB", note: `${ratio(persisted / 1e6, (miniBuild.bytes ?? 0) / 1e6)} MB, one JSON string` },
       { name: name("warm start"), value: (warm.warmMs ?? 0) / 1000, unit: "s", target: "< 5 s", pass: (warm.warmMs ?? 0) < TARGETS.warmMs, note: `${ratio((warm.warmMs ?? 0) / 1000, (miniWarm.warmMs ?? 0) / 1000)} s; then ${fmt(warm.checkMs ?? 0)} ms to check every note, ${warm.reindexed} re-indexed` },
-      mainThreadRow(name("warm start: longest block between yields"), warm, "load", `the persisted index loaded in ${sliceMs} ms time slices`),
-      mainThreadRow(name("warm start's check of every note: longest block"), warm, "check", "each note's time and size compared, as the plugin does after loading"),
-      mainThreadRow(name("full flush: longest block between yields"), build, "flush", "every shard written after the build, in time slices"),
-      mainThreadRow(
-        name("plugin cold build: longest block between yields"),
-        plugin,
-        "index",
-        `every note indexed as the plugin does it (batches of 50, ${sliceMs} ms slices): ${fmt((plugin.buildMs ?? 0) / 1000)} s with its flush, ${fmt((plugin.buildCpuMs ?? 0) / 1000)} s CPU, ${ratio((plugin.buildMs ?? 0) / 1000, (build.buildMs ?? 0) / 1000, "the unsliced build")} s`,
-      ),
-      mainThreadRow(name("plugin cold build's first flush: longest block"), plugin, "flush", "every shard written, in time slices"),
       { name: name("query p50"), value: warm.queryP50 ?? 0, unit: "ms", note: ratio(warm.queryP50 ?? 0, miniWarm.queryP50 ?? 0) },
       { name: name("query p95"), value: warm.queryP95 ?? 0, unit: "ms", target: "< 50 ms", pass: (warm.queryP95 ?? 0) < TARGETS.queryP95, note: `${ratio(warm.queryP95 ?? 0, miniWarm.queryP95 ?? 0)}; fused text + graph with snippets` },
       { name: name("one-note update p95"), value: warm.updateP95 ?? 0, unit: "ms", target: "< 10 ms", pass: (warm.updateP95 ?? 0) < TARGETS.updateP95, note: `${ratio(warm.updateP95 ?? 0, miniWarm.updateP95 ?? 0)}; ${warm.updates} updates, each until searchable: median ${fmt(warm.updateP50 ?? 0)} ms, ${fmt(warm.updateCpuMs ?? 0)} ms CPU; writing its shard: ${fmt(warm.persistP50 ?? 0)} ms median` },
+      // The same vault as the plugin indexes it, in a worker.
+      ...benchPluginIndex(label, vaultRoot, queriesFile),
     ];
   } finally {
     rmSync(work, { recursive: true, force: true });

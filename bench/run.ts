@@ -46,7 +46,7 @@ if (only === "local-pace") {
   process.exit(results.some((r) => r.pass === false) ? 1 : 0);
 }
 // Most benchmarks read the large corpus (test/helpers/corpus.ts); without it, only the others run.
-const withoutCorpus = corpusNotice("the benchmarks that read the corpus (ingest, ingest at scale, language, query, retrieval, CLI search, retrieval quality, upsert slice)");
+const withoutCorpus = corpusNotice("the benchmarks that read the corpus (ingest, ingest at scale, language, query, retrieval, the plugin's index, CLI search, retrieval quality, large-note upsert)");
 if (withoutCorpus) console.log(withoutCorpus);
 if (!withoutCorpus) {
   results.push(...(await benchIngest()));
@@ -61,13 +61,14 @@ results.push(...(await benchLocalPace()));
 results.push(...(await benchPromptCache()));
 if (!withoutCorpus) {
   results.push(...(await benchQuery()));
-  // Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes.
+  // Retrieval at scale (the 50,000-note vault only with --retrieval-50k), each figure in fresh processes:
+  // in process as the CLI runs it, then in a worker as the plugin does (the main thread's longest tasks).
   results.push(...benchRetrieval());
   // `synapse search` and `synapse index` as cold processes of the built CLI, phase by phase (same opt-in for 50,000).
   results.push(...benchCliSearch());
   // Which fusion settings rank the right notes highest (labelled queries from the corpus; prints its table).
   results.push(...(await benchRetrievalQuality()));
-  // One large note updated on the main thread: sliced against the synchronous upsert.
+  // One large note updated in one step, as the index's worker runs it.
   results.push(...(await benchUpsertLarge()));
 }
 // Notes of one long line of brackets, backticks, comments or pipes against an ordinary note.

@@ -13,7 +13,7 @@
 export const MAX_SLICE_MS = 50;
 /**
  * The default slice: a frame's budget, which leaves room under the 50 ms bound for one step larger
- * than the one before it, a garbage-collection pause and the host's own work (measured: bench/main-thread.ts).
+ * than the one before it, a garbage-collection pause and the host's own work (lint measures its own: bench/lint.bench.ts).
  */
 export const DEFAULT_SLICE_MS = 20;
 

@@ -79,4 +79,10 @@ export interface VaultPort {
    * one `stat` per note.
    */
   statMany?(paths: readonly string[]): Promise<(VaultStat | null)[]>;
+  /**
+   * Optional: the paths `list` gives, in whatever order the vault holds them, where sorting them
+   * would cost the caller's thread (Obsidian's main thread, for the index's worker, which sorts
+   * them itself).
+   */
+  listInAnyOrder?(folder: string): Promise<string[]>;
 }

@@ -23,12 +23,27 @@ describe("the Obsidian vault adapter", () => {
     await expect(vault.read("Notes")).rejects.toThrow('"Notes" is a folder, not a note.');
   });
 
+  it("lists the same notes in its own order for the index's worker, which sorts them", async () => {
+    const { vault } = vaultWith({ "wiki/b.md": "", "wiki/sub/a.md": "", "wiki/image.png": "", "other/c.md": "" });
+    expect((await vault.listInAnyOrder("")).sort()).toEqual(await vault.list(""));
+    expect((await vault.listInAnyOrder("wiki")).sort()).toEqual(["wiki/b.md", "wiki/sub/a.md"]);
+  });
+
+  it("stats many notes in one call, as one by one", async () => {
+    const { vault } = vaultWith({ "Notes/Bees.md": "# Bees", "Notes/Ants.md": "# Ants and more" });
+    const paths = ["Notes/Ants.md", "Notes/Wasps.md", "Notes", "/Notes//Bees.md"];
+    const one = await Promise.all(paths.map((path) => vault.stat(path)));
+    expect(await vault.statMany(paths)).toEqual(one);
+    expect(one.map((s) => s === null)).toEqual([false, true, true, false]);
+  });
+
   it("finds files through getFileByPath, never by listing every file", async () => {
     const { app, vault } = vaultWith({ "a.md": "A" });
     const everything = vi.spyOn(app.vault, "getFiles");
     const markdown = vi.spyOn(app.vault, "getMarkdownFiles");
     await vault.read("a.md");
     await vault.stat("a.md");
+    await vault.statMany(["a.md"]);
     await vault.process("a.md", (t) => t + "!");
     expect(everything).not.toHaveBeenCalled();
     expect(markdown).not.toHaveBeenCalled();

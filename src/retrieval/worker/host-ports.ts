@@ -68,7 +68,8 @@ export function remoteVault(call: CallMain, request: number, has: { readonly rea
     throw new Error("The search index only reads the vault.");
   };
   const vault: VaultPort = {
-    list: (folder) => call("vault.list", { folder }, request),
+    // Sorted here, off the main thread, which may send them in its vault's own order (listInAnyOrder).
+    list: async (folder) => (await call("vault.list", { folder }, request)).sort(),
     stat: (path) => call("vault.stat", { path }, request),
     async read(path) {
       const note = await call("vault.read", { path }, request);

@@ -291,8 +291,12 @@ export class RemoteIndex implements SearchIndex {
     };
     const links = (path: string) => this.options.knownLinks?.(path) ?? null;
     switch (call.service) {
-      case "vault.list":
-        return plain(call.folder === "" && hooks.listing ? [...(await hooks.listing)] : await vault().list(call.folder));
+      case "vault.list": {
+        if (call.folder === "" && hooks.listing) return plain([...(await hooks.listing)]);
+        // Unsorted where the vault can: the worker sorts (host-ports.ts), off this thread.
+        const listed = vault();
+        return plain(await (listed.listInAnyOrder ? listed.listInAnyOrder(call.folder) : listed.list(call.folder)));
+      }
       case "vault.stat":
         return plain(await vault().stat(call.path));
       case "vault.read": {

@@ -4,11 +4,13 @@
  * error, and shard bytes cross the channel in its transfer list, moved rather than copied.
  */
 import { describe, expect, it } from "vitest";
+import { openIndex } from "../../../src/retrieval";
 import type { IndexPort } from "../../../src/retrieval/worker/protocol";
 import { RemoteIndex } from "../../../src/retrieval/worker/remote-index";
 import { serveIndex } from "../../../src/retrieval/worker/host";
 import { MemoryStateStore } from "../../../src/vault/memory-state-store";
 import { MemoryVault } from "../../../src/vault/memory-vault";
+import type { VaultPort } from "../../../src/vault/vault-port";
 import { until } from "../../helpers/eventually";
 import { channel } from "./harness";
 
@@ -134,6 +136,35 @@ describe("shard bytes across the channel", () => {
     }
     const written = [...store.entries.keys()].filter((key) => key.startsWith("index/text-"));
     expect(written).toHaveLength(writes.length);
+    ends.close();
+  });
+});
+
+describe("the vault's listing", () => {
+  it("is asked for in the vault's own order where it offers one, and sorted in the worker", async () => {
+    const ends = channel();
+    serveIndex(ends.worker);
+    const store = new MemoryStateStore();
+    const index = await RemoteIndex.open(ends.main, options(store));
+    const vault = new MemoryVault({ ...NOTES, "c.md": "# Gamma\n\nGardens and rivers.\n" });
+    let sortedCalls = 0;
+    const list = vault.list.bind(vault);
+    vault.list = (folder) => ((sortedCalls += 1), list(folder));
+    const unsorted: VaultPort["listInAnyOrder"] = async (folder) => (await list(folder)).reverse();
+    Object.assign(vault, { listInAnyOrder: unsorted });
+    const reads: string[] = [];
+    const read = vault.read.bind(vault);
+    vault.read = (path) => (reads.push(path), read(path));
+    expect((await index.sync(vault, { embed: false })).indexed).toBe(3);
+    expect(sortedCalls).toBe(0);
+    // Read in sorted order, as from a sorted listing, and the same shards as in process.
+    expect(reads).toEqual(["a.md", "b.md", "c.md"]);
+    const inProcess = new MemoryStateStore();
+    const local = await openIndex(options(inProcess));
+    await local.sync(new MemoryVault({ ...NOTES, "c.md": "# Gamma\n\nGardens and rivers.\n" }), { embed: false });
+    await index.close();
+    await local.close();
+    expect(store.entries).toEqual(inProcess.entries);
     ends.close();
   });
 });
