@@ -60,7 +60,7 @@ export class PageTargets {
     const plain = nameWith("");
     const typed = nameWith(` (${type})`);
     const hashed = nameWith(` (${contentHash(title).slice(0, 8)})`);
-    const plainIsUserNote = !this.exists(plain) && !this.claimed.has(nameKey(plain)) && (this.ctx.noteExists?.(plain) ?? false);
+    const plainIsUserNote = this.isUserNote(plain);
     const linkable = !plainIsUserNote;
     function* numbered(): Generator<string> {
       for (let n = 2; n <= MAX_NUMBER; n++) yield nameWith(` (${n})`);
@@ -82,6 +82,20 @@ export class PageTargets {
       }
     }
     throw new SynapseError("vault", `No free file name is left for the page "${title}" in the wiki folder; rename or remove some of the pages called "${plain}".`);
+  }
+
+  /**
+   * May `[[title]]` be rewritten to the page's file? Not when the plain name is a note of the user's
+   * (`PageTarget.linkable`). Asked of a page found by the registry too, so that a page's links read
+   * the same on its first ingest, when it is new, and on every later one, when it exists.
+   */
+  linkable(title: string): boolean {
+    return !this.isUserNote(fileNamer(title)(""));
+  }
+
+  /** Is this file name a note of the user's and no wiki page's, nor a page's of this batch? */
+  private isUserNote(name: string): boolean {
+    return !this.exists(name) && !this.claimed.has(nameKey(name)) && (this.ctx.noteExists?.(name) ?? false);
   }
 
   /** Is there a wiki page with this file name? */

@@ -160,7 +160,7 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
     const key = titleKey(page.title);
     const match = matches.get(page);
     if (match) {
-      fileNames.set(key, basenameOf(match.record.path));
+      if (targetsOf.linkable(page.title)) fileNames.set(key, basenameOf(match.record.path));
       const aliases = match.reason === "title" ? (page.aliases ?? []) : [page.title, ...(page.aliases ?? [])];
       const why = explained(page, match);
       // A page written beside the user's note keeps its line to the note when it is ingested again.

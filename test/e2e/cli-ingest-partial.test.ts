@@ -16,7 +16,8 @@ import { makeVault } from "../helpers/temp-vault";
 
 const NOTE = "notes/Ada Lovelace.md";
 const TEXT = "# Ada Lovelace\n\nAda Lovelace wrote the first program for the [[Analytical Engine]] of Charles Babbage. Charles Babbage designed it.\n";
-const MORE = `${TEXT}\nThe [[Analytical Engine]] was never finished. Charles Babbage kept revising it.\n`;
+// The opening paragraph changes too: it is the quote on every term page, so more than one page changes.
+const MORE = `${TEXT.replace("wrote the first program", "wrote the first published program")}\nThe [[Analytical Engine]] was never finished. Charles Babbage kept revising it.\n`;
 
 describe("synapse ingest after a review that left changes out", () => {
   it("ingests the note again and writes what was left out, instead of 'already up to date'", async () => {

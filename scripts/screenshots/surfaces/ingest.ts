@@ -40,7 +40,7 @@ export const surfaces: readonly Surface[] = [
       for (const path of Object.keys(exampleVault()).sort()) await ingest(r.harness, path);
       const vaultFile = r.harness.app.vault.getFileByPath(NOTE);
       if (!(vaultFile instanceof TFile)) throw new Error(`No ${NOTE}`);
-      await r.harness.app.vault.modify(vaultFile, `${await r.harness.read(NOTE)}\n## Legacy\n\nHer notes were republished in 1953.\n`);
+      await r.harness.app.vault.modify(vaultFile, `${await r.harness.read(NOTE)}\n## Rediscovery\n\nHer notes were republished in 1953.\n`);
       await ingest(r.harness, NOTE);
       clickNotice(r.harness, "Show details");
       const modal = lastModal(r.harness, "synapse-result");

@@ -29,7 +29,8 @@ async function plans(): Promise<ReviewPlan[]> {
     const file = app.vault.getFileByPath(NOTE);
     if (!file) throw new Error(`No ${NOTE}`);
     const text = await app.vault.read(file);
-    await app.vault.modify(file, `${text}\n## Legacy\n\nHer notes were republished in 1953 by B. V. Bowden, a century after her death, in *Faster than Thought*.\n`);
+    // A section of its own: the note has a "Legacy" already, and a second one would rightly be listed twice in the outline.
+    await app.vault.modify(file, `${text}\n## Rediscovery\n\nHer notes were republished in 1953 by B. V. Bowden, a century after her death, in *Faster than Thought*.\n`);
     await ingest(r.harness, NOTE);
     // A new note naming an existing page's subject differently: the page it would make is matched to that page.
     await app.vault.create(MATCHING_NOTE, "# Difference engines\n\nThe [[analytical engines]] of [[charles babbage]] were never finished; his Difference Engine No. 2 was built in 1991.\n");
