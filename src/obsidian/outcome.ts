@@ -178,10 +178,11 @@ function summaryLine(note: IngestedNote): string {
   const model = r.provider.model ? ` (${r.provider.model})` : "";
   const tokens = r.usage.inputTokens + r.usage.outputTokens;
   const cost = r.provider.model || r.provider.isLocal || r.usage.costUsd !== null ? ` · ${costText(r.usage.costUsd, r.provider)}` : "";
-  const where = r.provider.isLocal ? "on this machine" : "sent off this machine";
+  // A local run's cost says "free (runs on this computer)" already: where it ran needs no second word.
+  const where = r.provider.isLocal ? "" : ", sent off this machine";
   // Input read from the prompt cache is billed at a fraction of the price: worth a word when there was some.
   const cached = (r.usage.cacheReadTokens ?? 0) > 0 ? ` (${formatTokens(r.usage.cacheReadTokens ?? 0)} from the prompt cache)` : "";
-  return `${noteName(note.notePath)}: ${backendName(r.provider.name)}${model}, ${where} · ${formatTokens(tokens)} tokens${cached}${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
+  return `${noteName(note.notePath)}: ${backendName(r.provider.name)}${model}${where} · ${formatTokens(tokens)} tokens${cached}${cost} · ${(r.durationMs / 1000).toFixed(1)} s`;
 }
 
 export function buildResultListing(notes: readonly IngestedNote[], title: string): ResultListing {

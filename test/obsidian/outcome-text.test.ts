@@ -177,8 +177,8 @@ describe("the result listing", () => {
     const offline = aReport({ usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 }, provider: { name: "offline", mode: "local", isLocal: true, model: null } });
     const listing = buildResultListing([{ notePath: "Notes/Wax.md", report: ollama }, { notePath: "Notes/Bees.md", report: offline }], "Ingested");
     expect(listing.summary).toEqual([
-      "Wax: Ollama (llama3.1:8b), on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
-      "Bees: Offline, on this machine · 0 tokens · free (runs on this computer) · 4.3 s",
+      "Wax: Ollama (llama3.1:8b) · 0 tokens · free (runs on this computer) · 4.3 s",
+      "Bees: Offline · 0 tokens · free (runs on this computer) · 4.3 s",
     ]);
   });
 
