@@ -121,11 +121,9 @@ export class IndexService {
     this.sessionForSettings();
   }
 
-  /** The open index, when its first sync is done; null before, while it reopens or closes, and once disposed. */
+  /** The open index, when its first sync is done; null before, while it reopens, and once disposed (its worker goes). */
   private get index(): SearchIndex | null {
-    const session = this.session;
-    if (this.disposed || !session || session.closing) return null;
-    return session.index ?? null;
+    return this.disposed ? null : (this.session?.index ?? null);
   }
 
   /**
