@@ -73,14 +73,21 @@ export interface DelimitedOptions {
 export function* delimited(text: string, open: string, isStop: (char: string) => boolean, close: string, options: DelimitedOptions = {}): Generator<Delimited> {
   const { minInner = 0, refusedFirst = "" } = options;
   const stops = new NextStop(text, isStop);
+  // When `open` holds no stop, every candidate that starts before a stop ends at that stop.
+  const openHoldsStop = [...open].some(isStop);
   let at = indexOf(text, open, 0);
   while (at >= 0) {
     const innerStart = at + open.length;
     const stop = stops.at(innerStart);
-    if (stop - innerStart >= minInner && text.startsWith(close, stop) && !(stop > innerStart && refusedFirst.includes(text[innerStart] ?? ""))) {
+    const closes = text.startsWith(close, stop);
+    if (closes && stop - innerStart >= minInner && !(stop > innerStart && refusedFirst.includes(text[innerStart] ?? ""))) {
       const end = stop + close.length;
       yield { index: at, end, inner: text.slice(innerStart, stop) };
       at = indexOf(text, open, end);
+    } else if (!closes && !openHoldsStop) {
+      // No `close` at this stop fails every candidate up to it alike (a line of `[[` is one step, not
+      // one per bracket); the next candidate starts after the stop, as `open` cannot cover it.
+      at = stop < text.length ? indexOf(text, open, stop + 1) : -1;
     } else {
       at = indexOf(text, open, at + 1);
     }
@@ -139,11 +146,10 @@ export function* markdownLinks(text: string, destinationStop: (char: string) => 
   const labelStops = new NextStop(text, oneOf("]\n"));
   const destinationStops = new NextStop(text, destinationStop);
   let lastEnd = 0;
-  let refusedAt = -1;
   let at = indexOf(text, open, 0);
   while (at >= 0) {
     const close = labelStops.at(at + open.length);
-    if (close !== refusedAt && text.startsWith("](", close)) {
+    if (text.startsWith("](", close)) {
       const end = destinationStops.at(close + 2);
       const destination = text.slice(close + 2, end);
       if (text[end] === ")" && accepts(destination)) {
@@ -153,8 +159,9 @@ export function* markdownLinks(text: string, destinationStop: (char: string) => 
         at = indexOf(text, open, end + 1);
         continue;
       }
-      refusedAt = close;
     }
-    at = indexOf(text, open, at + 1);
+    // Every `[` up to this `]` (or line end) closes its label here and reads the same destination:
+    // refused for one, refused for all, so the search goes on after it, not from the next `[`.
+    at = close < text.length ? indexOf(text, open, close + 1) : -1;
   }
 }
