@@ -5,7 +5,7 @@
  * or line start reading on to the end of the line or of a run of blank lines) are single passes.
  */
 import { stripCode } from "./markdown";
-import { delimited, markdownLinks, oneOf, replaceDelimited } from "./text-scan";
+import { delimited, markdownLinks, oneOf, replaceDelimited, spaceOr } from "./text-scan";
 
 const LINE_TERMINATORS = "\n\r\u2028\u2029";
 const SPACE = /^\s$/;
@@ -14,7 +14,7 @@ const SPACE = /^\s$/;
 function withoutFootnoteMarks(text: string): string {
   let out = "";
   let at = 0;
-  for (const mark of delimited(text, "[^", (c) => c === "]" || SPACE.test(c), "]", { minInner: 1 })) {
+  for (const mark of delimited(text, "[^", spaceOr("]"), "]", { minInner: 1 })) {
     out += `${text.slice(at, mark.index)} `;
     at = text[mark.end] === ":" ? mark.end + 1 : mark.end;
   }
