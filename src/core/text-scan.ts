@@ -21,13 +21,11 @@ function indexOf(text: string, needle: string, from: number): number {
 }
 
 /**
- * A set of stop characters: `has` tests one character, `pattern` finds the next one. The pattern is
- * searched natively: a loop calling a test per character costs about twenty times as much on a line
- * of megabytes, and a line of brackets is read to its end once per scan.
+ * A set of stop characters, as a character class searched natively: a loop calling a test per
+ * character costs about twenty times as much, and a line of brackets is read to its end once per scan.
  */
 export interface Stops {
-  readonly has: (char: string) => boolean;
-  /** A class of exactly the characters `has` accepts, global, one character long. */
+  /** A class of the stop characters, one character long (its flags are not used). */
   readonly pattern: RegExp;
 }
 
@@ -35,14 +33,10 @@ export interface Stops {
 const classOf = (chars: string) => chars.replace(/[\\\]^-]/g, "\\$&");
 
 /** Stops at a fixed set of characters. */
-export const oneOf = (chars: string): Stops => ({ has: (char) => char.length === 1 && chars.includes(char), pattern: new RegExp(`[${classOf(chars)}]`, "g") });
+export const oneOf = (chars: string): Stops => ({ pattern: new RegExp(`[${classOf(chars)}]`) });
 
-const WHITESPACE = /^\s$/;
 /** Stops at the characters `\s` matches, and at `extra`. */
-export const spaceOr = (extra: string): Stops => ({
-  has: (char) => (char.length === 1 && extra.includes(char)) || WHITESPACE.test(char),
-  pattern: new RegExp(`[\\s${classOf(extra)}]`, "g"),
-});
+export const spaceOr = (extra: string): Stops => ({ pattern: new RegExp(`[\\s${classOf(extra)}]`) });
 
 /**
  * The first position at or after `from` whose character is a stop, or the text's length. Asked with
@@ -95,7 +89,7 @@ export function* delimited(text: string, open: string, stops: Stops, close: stri
   const { minInner = 0, refusedFirst = "" } = options;
   const nextStop = new NextStop(text, stops);
   // When `open` holds no stop, every candidate that starts before a stop ends at that stop.
-  const openHoldsStop = open.split("").some(stops.has);
+  const openHoldsStop = new RegExp(stops.pattern.source).test(open);
   let at = indexOf(text, open, 0);
   while (at >= 0) {
     const innerStart = at + open.length;
