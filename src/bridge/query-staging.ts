@@ -2,7 +2,9 @@
  * The staging copy for a question: the wiki's pages and the notes the question may read, copied
  * into a fresh temporary folder with the vault's layout. The agent reads there and nowhere else;
  * nothing is collected afterwards, since a question writes nothing. Excluded folders are never
- * copied, nor are wiki pages drawn from notes in them, whatever the scope says.
+ * copied, nor are wiki pages drawn from notes in them, whatever the scope says. Every file goes in
+ * without Synapse's source markers and attribution lines: the agent is a model, and those are
+ * bookkeeping, not what the pages say.
  */
 import { Buffer } from "node:buffer";
 import { lstat, mkdtemp, realpath, rm } from "node:fs/promises";
@@ -11,6 +13,7 @@ import { join } from "node:path";
 import type { ParsedQueryRequest } from "../core/bridge-protocol";
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import { isExcluded, isShareablePage } from "../core/perimeter";
+import { stripPageProvenance } from "../core/provenance-strip";
 import { normaliseVaultPath } from "../core/sources";
 import { nameKey } from "../core/unicode";
 import { isInFolder } from "../wiki/read-note";
@@ -77,7 +80,7 @@ export async function createQueryStaging(
     if (bytes > limits.maxBytes || copied.size >= limits.maxFiles) {
       throw new StagingError("too_large", `The wiki and the notes in scope hold more than ${limits.maxFiles} files or ${limits.maxBytes} bytes; the bridge will not stage them. Narrow the scope.`);
     }
-    copied.set(path, content);
+    copied.set(path, stripPageProvenance(content));
   };
   // A page drawn from a note in an excluded folder carries its words: the agent does not see it.
   const shareable = (content: string) => isShareablePage(frontmatterPaths(splitFrontmatter(content).frontmatter.sources), excludedFolders);

@@ -3,9 +3,17 @@
  * source note are copied into a fresh temporary folder with the vault's layout, the agent works
  * there, and afterwards the copy is compared with what was put in to find the pages it wrote.
  * Nothing here ever writes to the vault.
+ *
+ * The agent is a model, so what it reads holds none of Synapse's bookkeeping: every staged file
+ * goes in without its source markers and attribution lines (provenance-strip.ts). Nothing needs
+ * mapping back here: a page the agent returns is material from the note being ingested, and the
+ * write path's merge (wiki/triage.ts) files what is new in it as that note's section, keeps every
+ * other section and the user's text as they are on disk, and drops what the page already says
+ * (docs/decisions/0011-agent-reads-pages-without-markers.md).
  */
 import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
 import { isExcluded, isShareablePage } from "../core/perimeter";
+import { stripPageProvenance } from "../core/provenance-strip";
 import { Buffer } from "node:buffer";
 import { lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -42,7 +50,7 @@ export interface Staging {
   readonly wikiRoot: string;
   readonly wikiFolder: string;
   readonly notePath: string;
-  /** What was put in from the vault, by vault-relative path. */
+  /** What was put in from the vault (bookkeeping taken out), by vault-relative path. */
   readonly baseline: ReadonlyMap<string, string>;
   dispose(): Promise<void>;
 }
@@ -130,7 +138,7 @@ export async function createStaging(
     if (bytes > limits.maxBytes) {
       throw new StagingError("too_large", `The wiki folder holds more than ${limits.maxBytes} bytes of notes; the bridge will not stage it.`);
     }
-    baseline.set(path, content);
+    baseline.set(path, stripPageProvenance(content));
   };
   const listed = wikiInfo?.isDirectory() ? await listMarkdown(vaultRoot, wikiOnDisk, limits) : [];
   const pages = listed.filter((path) => !isExcluded(path, excludedFolders));
@@ -148,7 +156,7 @@ export async function createStaging(
     // A repair round starts from the pages the previous attempt returned.
     for (const page of request.previousPages) {
       if (!page.path.startsWith(`${wikiFolder}/`) || !page.path.toLowerCase().endsWith(".md")) continue;
-      await place(root, page.path, page.content);
+      await place(root, page.path, stripPageProvenance(page.content));
     }
   } catch (error) {
     await rm(root, { recursive: true, force: true });

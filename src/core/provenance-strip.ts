@@ -9,6 +9,7 @@
  * One pass over the lines; each line is tested with anchored patterns that have no nested
  * quantifiers, so the cost is linear in the text whatever it holds.
  */
+import { bodyStart } from "./frontmatter-block";
 
 /** An opening or closing marker line, whatever its path or hash (a hand-damaged one too). */
 const MARKER_LINE = /^[ \t]*%% \/?synapse:[^\n]*%%[ \t]*$/;
@@ -37,4 +38,20 @@ export function stripProvenance(text: string): string {
     blank = isBlank;
   }
   return kept.join("\n").trim();
+}
+
+/**
+ * A whole page file as a model reads it (a staged copy for the agent, an MCP client's read): the
+ * frontmatter block kept as it stands, the body without bookkeeping. A page without any returns
+ * byte for byte, so a note of the user's is never reflowed for nothing.
+ */
+export function stripPageProvenance(markdown: string): string {
+  const start = bodyStart(markdown);
+  const body = markdown.slice(start);
+  if (!body.split("\n").some(isProvenanceLine)) return markdown;
+  const head = markdown.slice(0, start);
+  const clean = stripProvenance(body);
+  if (head === "") return clean ? `${clean}\n` : "";
+  const fenced = head.endsWith("\n") ? head : `${head}\n`;
+  return clean ? `${fenced}\n${clean}\n` : fenced;
 }

@@ -78,7 +78,12 @@ describe("synapse mcp (the built CLI driven by the SDK's own client over stdio)"
 
     const page = listed.pages.find((p) => p.title === "Ada Lovelace");
     const read = json(await call(client, "read_page", { path: page?.path ?? "" })) as { markdown: string; truncated: boolean };
-    expect(read.markdown).toBe(readVaultFile(vault, page?.path ?? ""));
+    // An MCP client is a model: the page comes without Synapse's bookkeeping, frontmatter and words kept.
+    const onDisk = readVaultFile(vault, page?.path ?? "");
+    expect(onDisk).toMatch(/^%% synapse:source /m);
+    expect(read.markdown).not.toMatch(/%%\s*\/?synapse|\*From \[\[/);
+    expect(read.markdown.startsWith(onDisk.slice(0, onDisk.indexOf("\n---\n") + 5))).toBe(true);
+    expect(read.markdown).toContain("Ada Lovelace wrote the first program");
     expect(read.truncated).toBe(false);
 
     expect(errorText(await call(client, "read_page", { path: SECRET }))).toMatch(/^perimeter: .*excluded folder/);

@@ -32,6 +32,15 @@ describe("what synapse mcp lets an agent read", () => {
     expect((await wikiPages(vault, settings())).map((p) => p.path)).toEqual(["wiki/concepts/Engine.md"]);
   });
 
+  it("hands a page over without Synapse's markers and attribution lines, its frontmatter and words kept", async () => {
+    const marked = `${PAGE}\n%% synapse:source notes/a.md hash=0123456789abcdef %%\n*From [[notes/a|A]]*\n\nEngines turn.\n\n%% /synapse:source %%\n\nMy own line.\n`;
+    const root = makeVault({ "wiki/concepts/Engine.md": marked, "notes/a.md": "# A\n" });
+    const page = await readPage(new NodeVault(root), settings(), "wiki/concepts/Engine.md");
+    expect(page.text).not.toMatch(/%%\s*\/?synapse|\*From \[\[/);
+    expect(page.text).toBe("---\ntype: concept\ntitle: Engine\nsources:\n  - notes/a.md\n---\n\nAbout engines.\n\nEngines turn.\n\nMy own line.\n");
+    expect(page.chars).toBe(page.text.length);
+  });
+
   it("cuts a page longer than the limit and says so", async () => {
     const root = makeVault({ "notes/big.md": "a".repeat(150_000) });
     const page = await readPage(new NodeVault(root), settings(), "notes/big.md");

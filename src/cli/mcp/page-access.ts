@@ -6,6 +6,7 @@
  */
 import { splitFrontmatter } from "../../core/markdown";
 import { SynapseError } from "../../core/errors";
+import { stripPageProvenance } from "../../core/provenance-strip";
 import type { Settings } from "../../settings/schema";
 import type { NodeVault } from "../../vault/node-vault";
 import { indexPath, logPath } from "../../write/index-log";
@@ -39,20 +40,27 @@ export async function mayRead(vault: NodeVault, settings: Settings, path: string
 
 export interface PageText {
   readonly path: string;
+  /** The page with its frontmatter, without Synapse's source markers and attribution lines. */
   readonly text: string;
   /** The page was longer than MAX_PAGE_CHARS and was cut. */
   readonly truncated: boolean;
+  /** Length of the whole text (as `text` holds it, before any cut). */
   readonly chars: number;
 }
 
-/** The page's text, or an `input` or `perimeter` error saying why not. An excluded page reads as missing-or-refused, never its text. */
+/**
+ * The page's text, or an `input` or `perimeter` error saying why not. An excluded page reads as
+ * missing-or-refused, never its text. An MCP client is a model: it gets the page without Synapse's
+ * bookkeeping, which is noise it would copy into answers (the frontmatter stays: type, title and
+ * sources are what the page is).
+ */
 export async function readPage(vault: NodeVault, settings: Settings, raw: string): Promise<PageText> {
   const path = pagePathArgument(raw);
   if (!(await mayRead(vault, settings, path))) {
     throw new SynapseError("perimeter", `"${path}" is in an excluded folder, or drawn from a note in one (setting "Excluded folders"); Synapse does not hand it to agents.`);
   }
   if (!(await vault.stat(path))) throw new SynapseError("input", `There is no page "${path}" in the vault.`);
-  const text = await vault.read(path);
+  const text = stripPageProvenance(await vault.read(path));
   const truncated = text.length > MAX_PAGE_CHARS;
   return { path, text: truncated ? text.slice(0, MAX_PAGE_CHARS).replace(/[\uD800-\uDBFF]$/, "") : text, truncated, chars: text.length };
 }

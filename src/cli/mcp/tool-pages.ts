@@ -27,7 +27,8 @@ export function registerPages(server: McpServer, session: McpSession): void {
     "read_page",
     {
       title: "Read a page",
-      description: "The Markdown of one wiki page or note of the vault (cut at 100,000 characters). Pages in excluded folders are refused.",
+      description:
+        "The Markdown of one wiki page or note of the vault, frontmatter included, without Synapse's source markers and attribution lines (cut at 100,000 characters). Pages in excluded folders are refused.",
       inputSchema: ReadPageArgs,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -68,7 +69,7 @@ export function registerPages(server: McpServer, session: McpSession): void {
         return { resources: pages.map((p) => ({ uri: pageUri(p.path), name: p.title, mimeType: "text/markdown", description: p.type ? `${p.type} page` : "page" })) };
       },
     }),
-    { title: "Wiki page", description: "A page of the Synapse wiki, as Markdown.", mimeType: "text/markdown" },
+    { title: "Wiki page", description: "A page of the Synapse wiki, as Markdown, without Synapse's source markers and attribution lines.", mimeType: "text/markdown" },
     async (uri) => {
       const settings = await session.admitContent();
       const raw = uri.href.startsWith(PAGE_URI_PREFIX) ? uri.href.slice(PAGE_URI_PREFIX.length) : "";
