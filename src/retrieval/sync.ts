@@ -20,18 +20,6 @@ export interface SyncOptions {
   readonly signal?: AbortSignal;
   /** Notes between two progress lines and checks for cancellation (default 50). */
   readonly batchSize?: number;
-  /** Deprecated, ignored: the sync no longer works in time slices. Accepted for one step so callers compile. */
-  readonly sliceMs?: number;
-  /** Deprecated, ignored like `sliceMs`. */
-  readonly now?: () => number;
-  /** Deprecated, ignored like `sliceMs`. */
-  readonly yieldNow?: () => Promise<void>;
-  /**
-   * Deprecated: awaited before each note after the first (never inside one), the sync stopping
-   * there when cancelled: the pause of a host that runs the index on its own main thread, which
-   * the plugin does until its index runs in its worker. The worker and the CLI pass none.
-   */
-  readonly slicer?: { checkpoint(): Promise<unknown> };
   /** Persist the changed shards at the end (default true). */
   readonly flush?: boolean;
   /** Progress of embedding, when an embedder is configured (after the text pass). */
@@ -164,10 +152,6 @@ export async function syncIndex(index: VaultIndex, vault: VaultPort, options: Sy
   // notes are tokenised instead of in turn with it.
   const ahead = new ReadAhead(toRead, READ_AHEAD, stateOf, vault);
   for (let i = 0; i < toRead.length; i++) {
-    if (i > 0 && options.slicer) {
-      await options.slicer.checkpoint();
-      options.signal?.throwIfAborted();
-    }
     // After a full batch: a progress line, and a cancelled sync stops here.
     if (inBatch >= batchSize) {
       options.signal?.throwIfAborted();
