@@ -1,6 +1,6 @@
 /**
- * Time-budgeted yielding for work that runs on Obsidian's main thread: lint, and the plugin's own
- * steps around the search index (whose algorithms are plain synchronous code and need none). Work
+ * Time-budgeted yielding for work that runs on Obsidian's main thread: lint (the search index runs
+ * in its worker and needs none). Work
  * goes in slices: before each step, `checkpoint` yields when the step about to run would take the
  * slice past its budget, judging the step by the one before it. A count of items per batch cannot
  * bound a block (fifty large notes take far longer than fifty small ones); a budget in

@@ -22,8 +22,6 @@ export interface EmbeddingPassOptions {
   readonly vectors: VectorControl;
   /** Aborted when the index closes: the pass stops between requests, no retry follows. */
   readonly signal: AbortSignal;
-  /** A checkpoint that yields when the time slice is spent (a fresh slicer per pass). */
-  readonly checkpoint: () => () => Promise<unknown>;
   readonly status: (text: string) => void;
   /** Notes got vectors: write their shards soon. */
   readonly changed: () => void;
@@ -89,11 +87,7 @@ export class EmbeddingPass {
     const { index, signal } = this.options;
     do {
       this.again = false;
-      const result = await index.embedPending({
-        signal,
-        progress: (progress) => this.options.status(embeddingStatus(progress)),
-        checkpoint: this.options.checkpoint(),
-      });
+      const result = await index.embedPending({ signal, progress: (progress) => this.options.status(embeddingStatus(progress)) });
       this.options.status("");
       if (result.notes > 0) this.options.changed();
       if (result.error) return false;

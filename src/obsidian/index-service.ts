@@ -2,8 +2,8 @@
  * The vault's search index inside Obsidian. It runs in a Web Worker (index-worker.ts); this thread
  * reads the notes, posts them and writes the shards the worker hands back. Opened once the layout
  * is ready (never in `onload`), from the shards persisted in the plugin's state folder — a warm start reads no note whose time and
- * size are unchanged — then brought up to date in batches that yield to the UI between them, with a
- * status-bar line ("Indexing 1,234 / 6,287"). After that, vault events keep it current note by
+ * size are unchanged — then brought up to date in the worker, with a status-bar line
+ * ("Indexing 1,234 / 6,287"). After that, vault events keep it current note by
  * note; changed shards are written a few seconds after the last change and on unload.
  *
  * With an embedding model configured, the notes' chunks are embedded in the background once the
@@ -21,7 +21,6 @@
  * built on this thread instead) until the settings change or Obsidian restarts.
  */
 import { TFile, type App, type CachedMetadata } from "obsidian";
-import { TimeSlicer } from "../core/time-slice";
 import type { Embedder, Retriever, SearchIndex } from "../retrieval";
 import type { Settings } from "../settings/schema";
 import type { StateStore } from "../vault/state-store";
@@ -43,8 +42,6 @@ export interface IndexServiceOptions {
   readonly worker: IndexWorkerFactory;
   /** Shows a status-bar line; "" hides it. */
   readonly status: (text: string) => void;
-  /** Lets Obsidian paint between two batches (default: a `window.setTimeout` of 0). */
-  readonly yieldNow?: () => Promise<void>;
   /** Quiet time after the last change before the changed shards are written (default 2 s). */
   readonly flushDelayMs?: number;
   /** Quiet time after a vault event before the note is indexed, so typing is not indexed key by key (default 0.5 s). */
@@ -62,8 +59,6 @@ export interface IndexServiceOptions {
   readonly notify?: (message: string) => void;
   /** Runs the retries of a failed embedding server later (default `window.setTimeout`; tests pass a fake clock). */
   readonly schedule?: Schedule;
-  /** The clock the time slices are measured by (default `performance.now`; tests pass a fake one). */
-  readonly now?: () => number;
   /**
    * Settles once a run a crash interrupted is rolled back. The index reads no note before: it
    * would index (and a question would cite) the pages of the half-written run.
@@ -88,10 +83,6 @@ interface Session {
 export interface IngestIndex {
   readonly retriever: Retriever;
   readonly catalog: WikiCatalog;
-}
-
-function timer(): () => Promise<void> {
-  return () => new Promise((resolve) => window.setTimeout(resolve, 0));
 }
 
 const windowSchedule: Schedule = (ms, run) => {
@@ -129,7 +120,7 @@ export class IndexService {
   /**
    * The index once it is open and in step with the vault, for the settings in force; null when it
    * could not be opened. When the settings that shape the index changed, the index opened for the
-   * old ones is cancelled (its sync stops at its next yield) and closed before the new one opens.
+   * old ones is cancelled (its sync stops at its next batch) and closed before the new one opens.
    */
   async ready(): Promise<SearchIndex | null> {
     for (;;) {
@@ -214,7 +205,7 @@ export class IndexService {
 
   /**
    * Applies the changes still waiting for their quiet time, so a run sees the vault as it is, and
-   * merges in time slices the segments the run's first search would otherwise merge in one step.
+   * has the worker merge the segments the run's first search would otherwise merge first.
    */
   private async settle(): Promise<void> {
     if (this.updateTimer !== null && this.index) {
@@ -223,21 +214,13 @@ export class IndexService {
       this.updating = this.updating.then(() => this.applyPending()).catch((error: unknown) => this.options.onError?.(error));
     }
     await this.updating;
-    // A segment edited much since it last merged would be merged by the search, in one step: in pieces now.
-    const index = this.index;
-    if (index) {
-      const slicer = this.slicer();
-      await index.compact(() => slicer.checkpoint());
-    }
+    // A segment edited much since it last merged would be merged by the search: ahead of it now.
+    await this.index?.compact();
   }
 
   private settingsKey(): string {
     const s = this.options.settings();
     return JSON.stringify([effectiveWikiFolder(s.wikiFolder), s.excludedFolders, embeddingKey(s)]);
-  }
-
-  private slicer(): TimeSlicer {
-    return new TimeSlicer({ yieldNow: this.options.yieldNow ?? timer(), ...(this.options.now ? { now: this.options.now } : {}) });
   }
 
   /** A notice about vectors, unless the session it concerns was replaced meanwhile. */
@@ -267,10 +250,6 @@ export class IndexService {
         index,
         vectors: index.vectors,
         signal,
-        checkpoint: () => {
-          const slicer = this.slicer();
-          return () => slicer.checkpoint();
-        },
         status: this.options.status,
         changed: () => this.scheduleFlush(),
         notify: (message) => this.tell(session, message),
@@ -353,7 +332,7 @@ export class IndexService {
     }, delay);
   }
 
-  /** Indexes the pending notes in time slices like the sync; stops when the index is reopened. */
+  /** Indexes the pending notes one by one (each read here, indexed in the worker); stops when the index is reopened. */
   private async applyPending(): Promise<void> {
     const session = this.session;
     const index = session?.index;
@@ -361,9 +340,7 @@ export class IndexService {
     const batch = [...this.pending];
     this.pending.clear();
     let changed = false;
-    const slicer = this.slicer();
     for (const [path, cache] of batch) {
-      await slicer.checkpoint();
       // Reopened meanwhile: the new index's sync reads every note whose time or size changed.
       if (session.controller.signal.aborted) return;
       const file = this.options.app.vault.getFileByPath(path);
@@ -379,11 +356,8 @@ export class IndexService {
       const { outcomes } = await index.apply(
         // The links of this event's metadata cache; without one, the index asks the cache for them.
         [{ kind: "upsert", path, text, stat: { mtime: file.stat.mtime, size: file.stat.size }, links: cache && linksFromCache(cache) }],
-        {
-          checkpoint: () => slicer.checkpoint(),
-          // Reopened, or the note changed, moved or went since it was read: its newer event deals with it.
-          stillCurrent: () => !session.controller.signal.aborted && !this.pending.has(path) && inPlace(),
-        },
+        // Reopened, or the note changed, moved or went since it was read: its newer event deals with it.
+        { stillCurrent: () => !session.controller.signal.aborted && !this.pending.has(path) && inPlace() },
       );
       const outcome = outcomes[0];
       // Written or removed meanwhile by something else (a run, a delete, a rename): read it again if it is still there.
@@ -413,15 +387,13 @@ export class IndexService {
   }
 
   /**
-   * Writes an index's changed shards, encoding them in time slices like everything else on the main
-   * thread. One write at a time, each after the one before: a write that finds nothing left to do
+   * Writes an index's changed shards (the worker encodes them, this thread writes the bytes it is
+   * handed). One write at a time, each after the one before: a write that finds nothing left to do
    * must still not settle while an earlier one is writing, or `flush()` and `closed` would settle
    * before the shards are on disk. `closing`: the session ends, and its index with this write.
    */
   private write(index: SearchIndex, closing = false): Promise<void> {
-    const slicer = this.slicer();
-    const options = { checkpoint: () => slicer.checkpoint() };
-    this.writing = this.writing.then<unknown>(() => (closing ? index.close(options) : index.flush(options))).then(
+    this.writing = this.writing.then<unknown>(() => (closing ? index.close() : index.flush())).then(
       () => undefined,
       (error: unknown) => this.options.onError?.(error),
     );

@@ -80,14 +80,16 @@ export class GraphIndex implements LinkResolver {
     if (typeof packed !== "string") packed = { links: detachAll(packed.links), embeds: detachAll(packed.embeds), tags: detachAll(packed.tags), sources: detachAll(packed.sources) };
     this.notes.set(path, packed);
     this.named(path, true);
-    const key = keys ? (target: string) => keys.of(target) : targetNameKey;
     const links = unpackLinks(packed);
     for (const targets of [links.links, links.embeds, links.sources]) {
       for (const target of targets) {
-        const targetName = key(target);
-        this.inbound.add(targetName, path);
+        // A load's memo hands the group itself (one lookup); a path is in it once, as `add` keeps it.
+        const group = keys ? keys.groupOf(target, this.inbound) : null;
+        if (group) {
+          if (group[group.length - 1] !== path) group.push(path);
+        } else this.inbound.add(keys ? keys.of(target) : targetNameKey(target), path);
         // Nothing to drop while no backlink was asked for (a load): skipping saves a lookup per link.
-        if (this.backlinkTable.size > 0) this.backlinkTable.delete(targetName);
+        if (this.backlinkTable.size > 0) this.backlinkTable.delete(keys ? keys.of(target) : targetNameKey(target));
       }
     }
     for (const tag of links.tags) this.tagged.add(tag, path);

@@ -28,11 +28,6 @@ export type VaultChange =
 
 export interface ApplyOptions {
   /**
-   * Deprecated, ignored: the index no longer works in time slices. Accepted for one step so
-   * callers compile.
-   */
-  readonly checkpoint?: () => Promise<unknown>;
-  /**
    * Asked once a note is prepared, just before it is written: false leaves it unwritten ("skipped")
    * — a newer event for the note is queued, or the note moved or went while it was read.
    */

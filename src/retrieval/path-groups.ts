@@ -9,6 +9,12 @@ import { detach } from "../core/detach";
 
 export class PathGroups {
   private readonly groups = new Map<string, string[] | Set<string>>();
+  /** Counts removals: an array `appendable` handed out is still its group's while this is unchanged. */
+  private removals = 0;
+
+  get generation(): number {
+    return this.removals;
+  }
 
   /**
    * Puts `path` in the group `key`. The graph adds a note's keys together, once any earlier
@@ -24,9 +30,25 @@ export class PathGroups {
     } else group.add(path);
   }
 
+  /**
+   * The group `key` as the array its paths are appended to (made when there is none), or null when
+   * it became a Set. For a load that appends to the same groups again and again: the caller appends
+   * as `add` does, and holds the array only while `generation` is unchanged (a removal may replace it).
+   */
+  appendable(key: string): string[] | null {
+    const group = this.groups.get(key);
+    if (group === undefined) {
+      const created: string[] = [];
+      this.groups.set(detach(key), created);
+      return created;
+    }
+    return Array.isArray(group) ? group : null;
+  }
+
   remove(key: string, path: string): void {
     const found = this.groups.get(key);
     if (found === undefined) return;
+    this.removals += 1;
     const group = Array.isArray(found) ? new Set(found) : found;
     group.delete(path);
     if (group.size === 0) this.groups.delete(key);

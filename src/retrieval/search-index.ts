@@ -31,28 +31,19 @@ export interface IndexStats {
 /** The embedding side as a host watches it: off after a failure (told to `onFailure`), back once `reconnect` gets an answer. */
 export type VectorControl = Pick<VectorBackend, "active" | "error" | "onFailure" | "reconnect">;
 
-/**
- * Deprecated, ignored: the index no longer works in time slices (its algorithms are plain
- * synchronous code, off the main thread in the plugin). Accepted for one step so callers compile.
- */
-type Checkpoint = { readonly checkpoint?: () => Promise<unknown> };
-
 export interface SearchIndex extends Retriever {
   /** Applies vault changes in order (see index-apply.ts): what became of each, and which were stale. */
   apply(changes: readonly VaultChange[], options?: ApplyOptions): Promise<ApplyResult>;
   /** Brings the index in step with the vault: new and changed notes indexed, vanished ones dropped; then embedding and a flush unless told otherwise. */
   sync(vault: VaultPort, options?: SyncOptions): Promise<SyncResult>;
-  /**
-   * Merges ahead the segments the next search would merge first. `checkpoint` is deprecated and
-   * ignored (see `Checkpoint`).
-   */
-  compact(checkpoint?: () => Promise<unknown>): Promise<void>;
+  /** Merges ahead the segments the next search would merge first (in the plugin, in the index's worker). */
+  compact(): Promise<void>;
   /** Embeds the chunks of new and changed notes the cache does not hold; without an embedder, or while vectors are off, nothing. */
   embedPending(options?: EmbedOptions): Promise<EmbedResult>;
-  /** Writes the shards changed since the last flush (`checkpoint` is deprecated and ignored). */
-  flush(options?: Checkpoint): Promise<FlushResult>;
-  /** Writes what changed; the index is not used after (`checkpoint` is deprecated and ignored). */
-  close(options?: Checkpoint): Promise<unknown>;
+  /** Writes the shards changed since the last flush. */
+  flush(): Promise<FlushResult>;
+  /** Writes what changed; the index is not used after. */
+  close(): Promise<unknown>;
   stats(): IndexStats;
   /** The index as an ingest's catalogue of the wiki; `refresh` applies the files a run wrote. */
   catalog(vault: Pick<VaultPort, "stat" | "read">, options?: CatalogOptions): IndexCatalog;

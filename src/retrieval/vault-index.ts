@@ -59,12 +59,6 @@ export interface VaultIndexOptions {
    * embedder's own, right when the embedder comes from the settings.
    */
   readonly configuredEmbeddingModel?: string | null;
-  /**
-   * Deprecated: awaited before each persisted shard is loaded (never inside one, and never with
-   * `force`): the pause of a host that runs the index on its own main thread, which the plugin
-   * does until its index runs in its worker. The worker and the CLI pass none.
-   */
-  readonly checkpoint?: (force?: boolean) => Promise<unknown>;
 }
 
 export interface NoteState {
@@ -117,8 +111,7 @@ export class VaultIndex implements Retriever, SearchIndex {
     const keys = new TargetKeyMemo();
     // Each shard is registered as soon as it is decoded, so what the index does not keep of it dies
     // young instead of being copied by every collection of the load.
-    const loaded = await eachShard(options.store, async (stored) => {
-      await options.checkpoint?.();
+    const loaded = await eachShard(options.store, (stored) => {
       index.text.loadSegment(stored.shard, stored.notes, stored.frozen);
       for (const note of stored.notes) {
         index.register(note.path, note, note.links, keys);

@@ -45,11 +45,6 @@ export interface EmbedResult {
 export interface EmbedOptions {
   readonly signal?: AbortSignal;
   readonly progress?: (p: EmbedProgress) => void;
-  /**
-   * Deprecated, ignored: the index no longer works in time slices. Accepted for one step so
-   * callers compile.
-   */
-  readonly checkpoint?: () => Promise<unknown>;
 }
 
 /** What a pass does with a pending note: embed it, skip it (not indexed), or withhold it (its text must not reach the model). */

@@ -10,7 +10,7 @@ import { IndexService } from "../../src/obsidian/index-service";
 import { tokenize } from "../../src/core/tokenize";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { eventually, nextMacrotask } from "../helpers/eventually";
+import { eventually } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
 import type { Call } from "../../src/retrieval/worker/protocol";
 import { inProcessWorker } from "../helpers/in-process-worker";
@@ -40,7 +40,6 @@ function service(app: App) {
     store: new MemoryStateStore(),
     settings: () => DEFAULT_SETTINGS,
     status: () => undefined,
-    yieldNow: nextMacrotask,
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,

@@ -10,7 +10,7 @@ import { IndexService } from "../../src/obsidian/index-service";
 import { loadShards } from "../helpers/stored-shards";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
-import { eventually, nextMacrotask } from "../helpers/eventually";
+import { eventually } from "../helpers/eventually";
 import { readyIndex } from "../helpers/index-internals";
 import { inProcessWorker } from "../helpers/in-process-worker";
 
@@ -49,7 +49,6 @@ function service(app: App, settings: () => Settings, store: MemoryStateStore, on
     store,
     settings,
     status: (text) => statuses.push(text),
-    yieldNow: nextMacrotask,
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,

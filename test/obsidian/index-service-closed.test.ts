@@ -20,7 +20,6 @@ function service(app: App, settings: () => Settings = () => DEFAULT_SETTINGS): I
     store: new MemoryStateStore(),
     settings,
     status: () => undefined,
-    yieldNow: nextMacrotask,
     flushDelayMs: 0,
     updateDelayMs: 0,
     reopenDelayMs: 0,

@@ -56,7 +56,7 @@ describe("apply", () => {
               changes.push({ kind: "rename", from: c.from, to: c.to, text: moved, stat: { mtime: t++, size: moved.length } });
             }
           }
-          const { outcomes } = await live.apply(changes, { checkpoint: () => Promise.resolve() });
+          const { outcomes } = await live.apply(changes);
           expect(outcomes).toHaveLength(changes.length);
         }
         const rebuilt = await indexed(aVault(Object.fromEntries(vault.files)), { excludedFolders: ["private"] });

@@ -1,7 +1,8 @@
 /**
  * A sync over the Node vault checks the notes the index holds with `statMany`, in batches, and
  * reads only the new and changed ones: edits, deletions, new notes and a note that vanishes between
- * the listing and the check all come out as a rebuild would have them, without an error.
+ * the listing and the check all come out as a rebuild would have them, without an error. The
+ * batches are asked for a few ahead (in the worker each is a round trip to the main thread).
  */
 import { appendFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import { VaultIndex } from "../../src/retrieval/vault-index";
 import { readFrontmatter } from "../../src/retrieval/chunker";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
+import { until } from "../helpers/eventually";
 import { makeVault } from "../helpers/temp-vault";
 
 /** More notes than one batch of the check holds (STAT_BATCH, 256), so it takes several. */
@@ -74,5 +76,44 @@ describe("a sync over the Node vault", () => {
     await syncIndex(fresh, new NodeVault(root), { flush: false });
     expect(index.paths()).toEqual(fresh.paths());
     for (const path of fresh.paths()) expect(index.stateOf(path), path).toEqual(fresh.stateOf(path));
+  });
+
+  it("asks for the next batches' stats before the first answers, and reads a note indexed while its batch was asked for", async () => {
+    const root = makeVault(notes());
+    const store = new MemoryStateStore();
+    const index = await open(store, root);
+    await syncIndex(index, new NodeVault(root), { flush: false });
+    // The vault's last note, in the last batch; left out of the index, so its batch asks no stat for it.
+    const late = Object.keys(notes()).sort().at(-1) as string;
+    index.remove(late);
+    const vault = new NodeVault(root);
+    let asks = 0;
+    let inFlight = 0;
+    let most = 0;
+    const releases: (() => void)[] = [];
+    const port = Object.create(vault) as NodeVault;
+    Object.assign(port, {
+      statMany: async (paths: readonly string[]) => {
+        asks += 1;
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        // The first answer waits until the batches after it are asked for (or none more come).
+        if (releases.length === 0) await new Promise<void>((resolve) => releases.push(resolve));
+        const stats = await vault.statMany(paths);
+        inFlight -= 1;
+        return stats;
+      },
+    });
+    const syncing = syncIndex(index, port, { flush: false });
+    await until(() => asks === Math.ceil(COUNT / 256), "every batch asked for");
+    // An update indexes the last batch's note while its stats are on the way: the sync reads it, never drops it.
+    index.upsert(late, "# Late\n\nWombat biscuits.", { mtime: 1, size: 1 });
+    releases[0]?.();
+    await syncing;
+    expect(most).toBeGreaterThan(1);
+    expect(index.paths()).toContain(late);
+    // Read again by the sync: its text is the vault's, not the update's.
+    expect(found(index, "wombat biscuits")).toEqual([]);
+    expect(index.stateOf(late)?.size).not.toBe(1);
   });
 });
