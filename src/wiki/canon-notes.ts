@@ -10,7 +10,7 @@ import { isExcluded } from "../core/perimeter";
 import type { WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
 import { findExistingPage, type ConfirmMatch, type FindOptions } from "./find-existing";
-import { recordOf, type PageRecord } from "./identity";
+import { readRecord, type PageRecord } from "./identity";
 import { basenameOf } from "./page-paths";
 import { isInFolder } from "./read-note";
 
@@ -52,7 +52,7 @@ export function userNotes(vault: VaultPort, options: UserNoteOptions): (page: Wi
     let found = records.get(path);
     if (!found) {
       // A note that cannot be read is not the canon of anything; the ingest goes on without it.
-      found = vault.read(path).then((text) => [recordOf(path, text)], () => []);
+      found = readRecord(vault, path).then((r) => [r], () => []);
       records.set(path, found);
     }
     return found;

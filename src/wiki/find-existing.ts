@@ -150,10 +150,32 @@ function looseForms(title: string): readonly string[] {
   return [joined(/s$/u), joined(/(?:es|s)$/u)];
 }
 
-export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
+function titleSimilarity(page: WikiPage, candidate: PageRecord): number {
   const loose = looseFormsOf(page.title);
-  const title = looseFormsOf(candidate.title).some((f) => loose.includes(f)) ? 1 : dice(looseTitleOf(page.title), looseTitleOf(candidate.title));
-  return { title, content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
+  return looseFormsOf(candidate.title).some((f) => loose.includes(f)) ? 1 : dice(looseTitleOf(page.title), looseTitleOf(candidate.title));
+}
+
+export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
+  return { title: titleSimilarity(page, candidate), content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
+}
+
+/** How close a candidate must come, by title or by content, to be shortlisted. */
+const SHORTLISTED = 0.5;
+
+/**
+ * The candidate's similarity when it can reach the shortlist, else null. Every page of an ingest
+ * meets every page of the wiki here, so the word overlap is only counted when it could matter: a
+ * Jaccard index is at most the smaller set's size over the larger's, so sets too unequal in size
+ * cannot reach the threshold — the shortlist is the one `similarity` would give.
+ */
+function shortlistable(page: WikiPage, candidate: PageRecord): Similarity | null {
+  const title = titleSimilarity(page, candidate);
+  const mine = wordsOf(page, page.content);
+  const theirs = wordsOf(candidate, candidate.body);
+  const bound = Math.min(mine.size, theirs.size) / Math.max(mine.size, theirs.size, 1);
+  if (title < SHORTLISTED && bound < SHORTLISTED) return null;
+  const s = { title, content: jaccard(mine, theirs) };
+  return s.title >= SHORTLISTED || s.content >= SHORTLISTED ? s : null;
 }
 
 /** Same type first, then pages Synapse already owns, then by path, so the choice is stable. */
@@ -189,28 +211,40 @@ export function keptApartBecause(first: string, second: string): string | null {
   return found ? describeDistinction(first, second, found) : null;
 }
 
-export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch, options: FindOptions = {}): Promise<ExistingMatch | null> {
+/** The existing page with the new page's title, or one of its names as an alias (no similarity, no confirm step). */
+export function findExactPage(page: WikiPage, candidates: readonly PageRecord[], options: FindOptions = {}): ExistingMatch | null {
   const title = titleKeyOf(page.title);
   const byTitle = preferred(page, candidates.filter((c) => titleKeyOf(c.title) === title));
   if (byTitle) return { record: byTitle, reason: "title", because: "it has the same title" };
 
-  const open = options.apart ? candidates.filter((c) => !options.apart?.(page.title, c)) : candidates;
+  const open = openTo(page, candidates, options);
   const names = new Set([title, ...(page.aliases ?? []).map(titleKeyOf)].filter(Boolean));
   const byAlias = preferred(
     page,
     open.filter((c) => c.aliases.some((a) => names.has(titleKeyOf(a))) || names.has(titleKeyOf(c.title))),
   );
-  if (byAlias) {
-    const known = byAlias.aliases.find((a) => titleKeyOf(a) === title);
-    const because = known ? `"${page.title}" is already one of its aliases` : `the model gave "${byAlias.title}" as another name of "${page.title}"`;
-    return { record: byAlias, reason: "alias", because };
-  }
+  if (!byAlias) return null;
+  const known = byAlias.aliases.find((a) => titleKeyOf(a) === title);
+  const because = known ? `"${page.title}" is already one of its aliases` : `the model gave "${byAlias.title}" as another name of "${page.title}"`;
+  return { record: byAlias, reason: "alias", because };
+}
+
+/** The candidates the user did not keep apart from this page. */
+function openTo(page: WikiPage, candidates: readonly PageRecord[], options: FindOptions): readonly PageRecord[] {
+  return options.apart ? candidates.filter((c) => !options.apart?.(page.title, c)) : candidates;
+}
+
+export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch, options: FindOptions = {}): Promise<ExistingMatch | null> {
+  const exact = findExactPage(page, candidates, options);
+  if (exact) return exact;
 
   // Similarity first, the distinguishing marks only for the few close enough to be shortlisted:
   // both are filters, so the shortlist is the same, and marks are the dearer of the two to compare.
-  const shortlist = open
-    .map((record) => ({ record, s: similarity(page, record) }))
-    .filter(({ s }) => s.title >= 0.5 || s.content >= 0.5)
+  const shortlist = openTo(page, candidates, options)
+    .flatMap((record) => {
+      const s = shortlistable(page, record);
+      return s ? [{ record, s }] : [];
+    })
     .filter(({ record }) => distinction(page.title, record.title) === null)
     .sort((x, y) => y.s.title + y.s.content - (x.s.title + x.s.content) || x.record.path.localeCompare(y.record.path))
     .slice(0, SHORTLIST);

@@ -10,7 +10,7 @@ import type { PageType, WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
 import { canonNoteFor, linkedSentence, noteLink, type CanonNotes, type LinkedNote } from "./canon-notes";
 import type { Contradiction } from "./contradictions";
-import { findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
+import { findExactPage, findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
 import { findPagesById, newPageId, recordOf, type PageRecord, type PageRegistry } from "./identity";
 import { renderNewPage } from "./page-markdown";
 import { cleanTitle } from "../core/unicode";
@@ -145,11 +145,11 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
   // Exact titles and aliases first, for the whole batch, so a page's own existing page is never
   // taken by another page of the batch that only looks similar to it.
   const matches = new Map<WikiPage, ExistingMatch>();
-  for (const [pass, accept] of [["exact", () => false], ["similar", confirm]] as const) {
+  for (const pass of ["exact", "similar"] as const) {
     for (const page of batch) {
       if (matches.has(page)) continue;
-      const match = await findExistingPage(page, unclaimed(), accept, apart);
-      if (!match || (pass === "exact" && match.reason === "similar")) continue;
+      const match = pass === "exact" ? findExactPage(page, unclaimed(), apart) : await findExistingPage(page, unclaimed(), confirm, apart);
+      if (!match) continue;
       claimed.add(match.record.path);
       matches.set(page, match);
     }
