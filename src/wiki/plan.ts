@@ -20,7 +20,7 @@ import { PageTargets } from "./page-targets";
 import type { MatchVerdicts } from "./match-verdicts";
 import type { PageMatch, PlannedChange } from "../write/planned-change";
 import { renderBody } from "./provenance";
-import { hasSectionFrom, retractSource } from "./retract";
+import { retractSource, sectionsFrom } from "./retract";
 import { triage } from "./triage";
 import { updateExisting, type UpdateResult } from "./update-page";
 
@@ -223,9 +223,10 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
 /** The note's part of every page it yielded before and no longer does. */
 async function retractions(registry: PageRegistry, targeted: ReadonlySet<string>, ctx: PlanContext): Promise<PlannedPage[]> {
   const out: PlannedPage[] = [];
+  const former = ctx.formerSources ?? [];
+  const holdsSection = sectionsFrom(ctx.sourcePath, former);
   for (const record of registry.records) {
-    const former = ctx.formerSources ?? [];
-    if (targeted.has(record.path) || record.locked || !hasSectionFrom(record.body, ctx.sourcePath, former)) continue;
+    if (targeted.has(record.path) || record.locked || !holdsSection(record)) continue;
     const update = (current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date, former);
     const planned = update(await ctx.vault.read(record.path));
     // Only edited sections of the note are left there: they stay, and nothing is planned.

@@ -11,7 +11,7 @@ import { indexPath, logPath } from "../../core/wiki-paths";
 import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../ingest-context";
 import type { IngestRequest, WikiCatalog } from "../ingest-types";
 import { basenameOf } from "../page-paths";
-import { isInFolder } from "../read-note";
+import { inFolder, isInFolder } from "../read-note";
 import { readRejections, type Rejection } from "../rejections";
 import { buildWikiContext } from "../related-pages";
 import { shareablePages } from "../shareable-pages";
@@ -48,7 +48,7 @@ function namesIn(paths: readonly string[]): (basename: string) => boolean {
 /** One listing of the vault (or of the wiki folder alone) serves both the wiki's pages and, outside Obsidian, the note names. */
 async function listWiki(vault: VaultPort, wikiFolder: string, special: ReadonlySet<string>, everyNote: boolean): Promise<{ pages: string[]; everything: string[] }> {
   const everything = everyNote ? await vault.list("") : [];
-  const listed = everyNote ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
+  const listed = everyNote ? everything.filter(inFolder(wikiFolder)) : await vault.list(wikiFolder);
   return { pages: listed.filter((p) => !special.has(p)), everything };
 }
 
