@@ -18,6 +18,9 @@ import type { WikiPage } from "../core/schemas";
 import { describeDistinction, distinction } from "./distinguishing-marks";
 import type { PageRecord } from "./identity";
 import { titleKey } from "./page-identity";
+import { looselySame, memoised, titleMayReach, titleSimilarity } from "./title-similarity";
+
+export { looselySame, looseTitle } from "./title-similarity";
 
 export type MatchReason = "title" | "alias" | "similar";
 
@@ -52,52 +55,6 @@ export type ConfirmMatch = (page: WikiPage, candidate: PageRecord, similarity: S
  */
 export const thresholdConfirm: ConfirmMatch = (_page, _candidate, s) => s.title >= 0.95 || (s.title >= 0.85 && s.content >= 0.3);
 
-/** Accents, case, punctuation and a leading "The" do not make a different subject. */
-function plainWords(title: string): string[] {
-  return titleKey(title)
-    .replace(/[\s_\-–—.,:;!?'"’“”()[\]{}/\\|*]+/gu, " ")
-    .trim()
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/^(?:the )+(?=\S)/u, "")
-    .split(" ");
-}
-
-/** Nor does a plural ending. */
-export function looseTitle(title: string): string {
-  return plainWords(title)
-    .map((w) => (w.length > 3 ? w.replace(/(?:es|s)$/u, "") : w))
-    .join(" ");
-}
-
-/**
- * Same once accents, case, plurals, punctuation, "The" and spacing are set aside ("Smart phone",
- * "Smartphones"). A plural is tried as "-s" and as "-es" ("Cultures" is "Culture", "Buses" "Bus").
- */
-export function looselySame(a: string, b: string): boolean {
-  const x = looseForms(a);
-  return looseForms(b).some((f) => x.includes(f));
-}
-
-function bigrams(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (let i = 0; i < text.length - 1; i++) {
-    const gram = text.slice(i, i + 2);
-    out.set(gram, (out.get(gram) ?? 0) + 1);
-  }
-  return out;
-}
-
-function dice(a: string, b: string): number {
-  if (a === b) return 1;
-  const x = bigramsOf(a);
-  const y = bigramsOf(b);
-  let shared = 0;
-  for (const [gram, n] of x) shared += Math.min(n, y.get(gram) ?? 0);
-  const total = a.length - 1 + (b.length - 1);
-  return total > 0 ? (2 * shared) / total : 0;
-}
-
 function words(markdown: string): Set<string> {
   return new Set(plainText(markdown).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3));
 }
@@ -120,43 +77,10 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return shared / (a.size + b.size - shared);
 }
 
-/**
- * A pure function of one title, remembered: every new page of an ingest is compared with every
- * candidate, and the candidates' titles are the same from one ingest to the next. Bounded, so a
- * long session does not keep every title it ever saw.
- */
-function memoised<T>(compute: (title: string) => T): (title: string) => T {
-  const known = new Map<string, T>();
-  return (title) => {
-    let found = known.get(title);
-    if (found === undefined) {
-      found = compute(title);
-      if (known.size >= TITLE_CACHE_LIMIT) known.clear();
-      known.set(title, found);
-    }
-    return found;
-  };
-}
-
-const TITLE_CACHE_LIMIT = 50_000;
 const titleKeyOf = memoised(titleKey);
-const looseTitleOf = memoised(looseTitle);
-const looseFormsOf = memoised(looseForms);
-const bigramsOf = memoised<ReadonlyMap<string, number>>(bigrams);
-
-function looseForms(title: string): readonly string[] {
-  const words = plainWords(title);
-  const joined = (strip: RegExp) => words.map((w) => (w.length > 3 ? w.replace(strip, "") : w)).join("");
-  return [joined(/s$/u), joined(/(?:es|s)$/u)];
-}
-
-function titleSimilarity(page: WikiPage, candidate: PageRecord): number {
-  const loose = looseFormsOf(page.title);
-  return looseFormsOf(candidate.title).some((f) => loose.includes(f)) ? 1 : dice(looseTitleOf(page.title), looseTitleOf(candidate.title));
-}
 
 export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
-  return { title: titleSimilarity(page, candidate), content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
+  return { title: titleSimilarity(page.title, candidate.title), content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
 }
 
 /** How close a candidate must come, by title or by content, to be shortlisted. */
@@ -165,16 +89,17 @@ const SHORTLISTED = 0.5;
 /**
  * The candidate's similarity when it can reach the shortlist, else null. Every page of an ingest
  * meets every page of the wiki here, so the word overlap is only counted when it could matter: a
- * Jaccard index is at most the smaller set's size over the larger's, so sets too unequal in size
- * cannot reach the threshold — the shortlist is the one `similarity` would give.
+ * Jaccard index is at most the smaller set's size over the larger's, and a Dice overlap at most
+ * twice the shorter title's bigrams over both's, so pairs whose bounds both fall short are left
+ * out uncounted — the shortlist is the one `similarity` would give.
  */
 function shortlistable(page: WikiPage, candidate: PageRecord): Similarity | null {
-  const title = titleSimilarity(page, candidate);
   const mine = wordsOf(page, page.content);
   const theirs = wordsOf(candidate, candidate.body);
-  const bound = Math.min(mine.size, theirs.size) / Math.max(mine.size, theirs.size, 1);
-  if (title < SHORTLISTED && bound < SHORTLISTED) return null;
-  const s = { title, content: jaccard(mine, theirs) };
+  const contentMayReach = Math.min(mine.size, theirs.size) / Math.max(mine.size, theirs.size, 1) >= SHORTLISTED;
+  if (!contentMayReach && !titleMayReach(page.title, candidate.title, SHORTLISTED)) return null;
+  // Past that filter both figures are exact: the confirm step and the order read them.
+  const s = { title: titleSimilarity(page.title, candidate.title), content: jaccard(mine, theirs) };
   return s.title >= SHORTLISTED || s.content >= SHORTLISTED ? s : null;
 }
 
