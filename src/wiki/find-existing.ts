@@ -71,10 +71,25 @@ function wordsOf(item: object, markdown: string): Set<string> {
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
+  return jaccardReaching(a, b, 0) ?? 0;
+}
+
+/**
+ * The Jaccard index of two sets, or null as soon as it cannot reach `threshold` any more (the
+ * words left to count could not lift it there): most pairs of pages share little, and stop early.
+ */
+function jaccardReaching(a: ReadonlySet<string>, b: ReadonlySet<string>, threshold: number): number | null {
+  if (a.size === 0 || b.size === 0) return threshold > 0 ? null : 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  const union = (shared: number) => a.size + b.size - shared;
   let shared = 0;
-  for (const w of a) if (b.has(w)) shared += 1;
-  return shared / (a.size + b.size - shared);
+  let left = small.size;
+  for (const w of small) {
+    if (large.has(w)) shared += 1;
+    left -= 1;
+    if (threshold > 0 && (shared + left) / union(shared + left) < threshold) return null;
+  }
+  return shared / union(shared);
 }
 
 const titleKeyOf = memoised(titleKey);
@@ -98,9 +113,10 @@ function shortlistable(page: WikiPage, candidate: PageRecord): Similarity | null
   const theirs = wordsOf(candidate, candidate.body);
   const contentMayReach = Math.min(mine.size, theirs.size) / Math.max(mine.size, theirs.size, 1) >= SHORTLISTED;
   if (!contentMayReach && !titleMayReach(page.title, candidate.title, SHORTLISTED)) return null;
-  // Past that filter both figures are exact: the confirm step and the order read them.
-  const s = { title: titleSimilarity(page.title, candidate.title), content: jaccard(mine, theirs) };
-  return s.title >= SHORTLISTED || s.content >= SHORTLISTED ? s : null;
+  // A shortlisted pair's figures are exact: the confirm step and the order read them both.
+  const title = titleSimilarity(page.title, candidate.title);
+  const content = jaccardReaching(mine, theirs, title >= SHORTLISTED ? 0 : SHORTLISTED);
+  return content === null ? null : { title, content };
 }
 
 /** Same type first, then pages Synapse already owns, then by path, so the choice is stable. */

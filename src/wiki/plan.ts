@@ -99,6 +99,19 @@ export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, st
   });
 }
 
+/**
+ * A page's update is a pure function of the text it is given: planned on the page as it was read,
+ * applied on the page as it is under the lock. When the page has not changed in between, the
+ * apply gets the planned result instead of merging the same text twice; any other text is merged anew.
+ */
+function lastOf<T>(update: (current: string) => T): (current: string) => T {
+  let last: { readonly current: string; readonly result: T } | null = null;
+  return (current) => {
+    if (last?.current !== current) last = { current, result: update(current) };
+    return last.result;
+  };
+}
+
 interface Target {
   readonly page: WikiPage;
   readonly path: string;
@@ -199,7 +212,7 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
       changes.push({ path, type: page.type, title: linked.title, action: "created", create, id, ...(detail ? { detail } : {}), contradictions: onPage(result.contradictions) });
       continue;
     }
-    const update = (current: string) => updateExisting(current, linked, { ...ctx, aliases, id });
+    const update = lastOf((current: string) => updateExisting(current, linked, { ...ctx, aliases, id }));
     const planned = update(await ctx.vault.read(path));
     const detail = [match?.sentence, planned.detail].filter(Boolean).join(" ");
     changes.push({
@@ -227,7 +240,7 @@ async function retractions(registry: PageRegistry, targeted: ReadonlySet<string>
   const holdsSection = sectionsFrom(ctx.sourcePath, former);
   for (const record of registry.records) {
     if (targeted.has(record.path) || record.locked || !holdsSection(record)) continue;
-    const update = (current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date, former);
+    const update = lastOf((current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date, former));
     const planned = update(await ctx.vault.read(record.path));
     // Only edited sections of the note are left there: they stay, and nothing is planned.
     if (planned.action === "unchanged") continue;
