@@ -80,16 +80,18 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
  */
 function jaccardReaching(a: ReadonlySet<string>, b: ReadonlySet<string>, threshold: number): number | null {
   if (a.size === 0 || b.size === 0) return threshold > 0 ? null : 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  const union = (shared: number) => a.size + b.size - shared;
+  // No closure here: this runs for every pair of an ingest's page and a wiki page.
+  const small = a.size <= b.size ? a : b;
+  const large = small === a ? b : a;
+  const sizes = a.size + b.size;
   let shared = 0;
   let left = small.size;
   for (const w of small) {
     if (large.has(w)) shared += 1;
     left -= 1;
-    if (threshold > 0 && (shared + left) / union(shared + left) < threshold) return null;
+    if (threshold > 0 && (shared + left) / (sizes - shared - left) < threshold) return null;
   }
-  return shared / union(shared);
+  return shared / (sizes - shared);
 }
 
 const titleKeyOf = memoised(titleKey);
@@ -108,8 +110,7 @@ const SHORTLISTED = 0.5;
  * twice the shorter title's bigrams over both's, so pairs whose bounds both fall short are left
  * out uncounted — the shortlist is the one `similarity` would give.
  */
-function shortlistable(page: WikiPage, candidate: PageRecord): Similarity | null {
-  const mine = wordsOf(page, page.content);
+function shortlistable(page: WikiPage, mine: ReadonlySet<string>, candidate: PageRecord): Similarity | null {
   const theirs = wordsOf(candidate, candidate.body);
   const contentMayReach = Math.min(mine.size, theirs.size) / Math.max(mine.size, theirs.size, 1) >= SHORTLISTED;
   if (!contentMayReach && !titleMayReach(page.title, candidate.title, SHORTLISTED)) return null;
@@ -158,21 +159,14 @@ export function findExactPage(page: WikiPage, candidates: readonly PageRecord[],
   const byTitle = preferred(page, candidates.filter((c) => titleKeyOf(c.title) === title));
   if (byTitle) return { record: byTitle, reason: "title", because: "it has the same title" };
 
-  const open = openTo(page, candidates, options);
   const names = new Set([title, ...(page.aliases ?? []).map(titleKeyOf)].filter(Boolean));
-  const byAlias = preferred(
-    page,
-    open.filter((c) => c.aliases.some((a) => names.has(titleKeyOf(a))) || names.has(titleKeyOf(c.title))),
-  );
+  // The few named alike, then those the user did not keep apart from this page (both filters).
+  const named = candidates.filter((c) => c.aliases.some((a) => names.has(titleKeyOf(a))) || names.has(titleKeyOf(c.title)));
+  const byAlias = preferred(page, options.apart ? named.filter((c) => !options.apart?.(page.title, c)) : named);
   if (!byAlias) return null;
   const known = byAlias.aliases.find((a) => titleKeyOf(a) === title);
   const because = known ? `"${page.title}" is already one of its aliases` : `the model gave "${byAlias.title}" as another name of "${page.title}"`;
   return { record: byAlias, reason: "alias", because };
-}
-
-/** The candidates the user did not keep apart from this page. */
-function openTo(page: WikiPage, candidates: readonly PageRecord[], options: FindOptions): readonly PageRecord[] {
-  return options.apart ? candidates.filter((c) => !options.apart?.(page.title, c)) : candidates;
 }
 
 export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch, options: FindOptions = {}): Promise<ExistingMatch | null> {
@@ -181,11 +175,14 @@ export async function findExistingPage(page: WikiPage, candidates: readonly Page
 
   // Similarity first, the distinguishing marks only for the few close enough to be shortlisted:
   // both are filters, so the shortlist is the same, and marks are the dearer of the two to compare.
-  const shortlist = openTo(page, candidates, options)
-    .flatMap((record) => {
-      const s = shortlistable(page, record);
-      return s ? [{ record, s }] : [];
-    })
+  // A plain loop: every page of the wiki passes here for every page of the ingest.
+  const mine = wordsOf(page, page.content);
+  const close: { record: PageRecord; s: Similarity }[] = [];
+  for (const record of candidates) {
+    const s = shortlistable(page, mine, record);
+    if (s && !options.apart?.(page.title, record)) close.push({ record, s });
+  }
+  const shortlist = close
     .filter(({ record }) => distinction(page.title, record.title) === null)
     .sort((x, y) => y.s.title + y.s.content - (x.s.title + x.s.content) || x.record.path.localeCompare(y.record.path))
     .slice(0, SHORTLIST);

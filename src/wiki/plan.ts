@@ -142,7 +142,9 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
   const apart = verdicts ? { apart: (title: string, candidate: PageRecord) => verdicts.keptApart(title, candidate.title) } : {};
   const targetsOf = new PageTargets(ctx);
   const claimed = new Set<string>();
-  const unclaimed = () => registry.records.filter((r) => !claimed.has(r.path));
+  // Filtered again only after a claim: every page of the batch is matched against it.
+  let open: readonly PageRecord[] | null = null;
+  const unclaimed = () => (open ??= registry.records.filter((r) => !claimed.has(r.path)));
   const fileNames = new Map<string, string>();
   const batch: WikiPage[] = [];
   const seenTitles = new Set<string>();
@@ -164,6 +166,7 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
       const match = pass === "exact" ? findExactPage(page, unclaimed(), apart) : await findExistingPage(page, unclaimed(), confirm, apart);
       if (!match) continue;
       claimed.add(match.record.path);
+      open = null;
       matches.set(page, match);
     }
   }
