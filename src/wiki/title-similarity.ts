@@ -54,8 +54,10 @@ function shape(title: string): TitleShape {
   return { forms: looseForms(title), loose, grams: grams.sort() };
 }
 
+/** Loops, not `some`/`includes` with a callback: this runs for every pair of titles compared. */
 function sameForms(a: TitleShape, b: TitleShape): boolean {
-  return b.forms.some((f) => a.forms.includes(f));
+  for (const f of b.forms) for (const g of a.forms) if (f === g) return true;
+  return false;
 }
 
 /** 2·shared / (bigrams of a + bigrams of b), the shared bigrams counted with their multiplicity. */
