@@ -5,6 +5,7 @@
 import { SynapseError } from "../core/errors";
 import { fileSystemReason } from "../core/file-system-error";
 import { nameKey } from "../core/unicode";
+import { pathKey } from "./path-keys";
 import type { VaultPort } from "../vault/vault-port";
 import { normaliseFolder } from "./page-paths";
 
@@ -35,7 +36,7 @@ export function inFolder(folder: string): (path: string) => boolean {
   const prefix = `${f}/`;
   return (path) => {
     if (f === "") return true;
-    const p = nameKey(path);
+    const p = pathKey(path);
     return p === f || p.startsWith(prefix);
   };
 }

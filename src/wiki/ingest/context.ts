@@ -5,6 +5,7 @@
  * it, the wiki folder is listed and the context is the pages the note names.
  */
 import { nameKey } from "../../core/unicode";
+import { pathKey } from "../path-keys";
 import type { VaultPort } from "../../vault/vault-port";
 import { contextEvent } from "../context-pack";
 import { indexPath, logPath } from "../../core/wiki-paths";
@@ -41,7 +42,7 @@ export interface NoteContext {
 
 /** Without a link resolver (outside Obsidian), the vault listing tells which notes exist. */
 function namesIn(paths: readonly string[]): (basename: string) => boolean {
-  const names = new Set(paths.map((p) => nameKey(basenameOf(p))));
+  const names = new Set(paths.map((p) => pathKey(basenameOf(p))));
   return (basename) => names.has(nameKey(basename));
 }
 
@@ -90,7 +91,7 @@ export async function gatherContext(ingest: IngestRun, note: AdmittedNote): Prom
       }))
     : null;
   const context = fused ?? (await buildWikiContext(vault, wikiFolder, await shareablePages(vault, pagePaths, settings.excludedFolders), text));
-  const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
+  const known = new Set(pagePaths.map((p) => pathKey(basenameOf(p))));
   const noteExists = deps.linkExists ?? (catalog ? (name: string) => catalog.linkExists?.(name) ?? catalog.pathsNamed(name).length > 0 : namesIn(wiki?.everything ?? []));
   const refused = ingest.registry ? await readRejections(ingest.write.store, notePath).catch(() => []) : [];
   return {
