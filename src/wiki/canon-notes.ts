@@ -6,13 +6,13 @@
  * stands in for the page (`link`: links to the subject open the note) or is linked from a page
  * written as before (`page`).
  */
-import { isExcluded } from "../core/perimeter";
+import { inFolders } from "../core/perimeter";
 import type { WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
 import { findExistingPage, type ConfirmMatch, type FindOptions } from "./find-existing";
-import { recordOf, type PageRecord } from "./identity";
+import { readRecord, type PageRecord } from "./identity";
 import { basenameOf } from "./page-paths";
-import { isInFolder } from "./read-note";
+import { inFolder } from "./read-note";
 
 import type { CanonMode } from "../settings/schema";
 
@@ -52,12 +52,14 @@ export function userNotes(vault: VaultPort, options: UserNoteOptions): (page: Wi
     let found = records.get(path);
     if (!found) {
       // A note that cannot be read is not the canon of anything; the ingest goes on without it.
-      found = vault.read(path).then((text) => [recordOf(path, text)], () => []);
+      found = readRecord(vault, path).then((r) => [r], () => []);
       records.set(path, found);
     }
     return found;
   };
-  const isUserNote = (p: string) => p !== options.notePath && !isInFolder(p, options.wikiFolder) && !isExcluded(p, options.excludedFolders);
+  const inWiki = inFolder(options.wikiFolder);
+  const excluded = inFolders(options.excludedFolders);
+  const isUserNote = (p: string) => p !== options.notePath && !inWiki(p) && !excluded(p);
   let listed: Promise<string[]> | null = null;
   return async (page) => {
     const { named } = options;

@@ -18,6 +18,9 @@ import type { WikiPage } from "../core/schemas";
 import { describeDistinction, distinction } from "./distinguishing-marks";
 import type { PageRecord } from "./identity";
 import { titleKey } from "./page-identity";
+import { looselySame, memoised, titleMayReach, titleSimilarity } from "./title-similarity";
+
+export { looselySame, looseTitle } from "./title-similarity";
 
 export type MatchReason = "title" | "alias" | "similar";
 
@@ -52,52 +55,6 @@ export type ConfirmMatch = (page: WikiPage, candidate: PageRecord, similarity: S
  */
 export const thresholdConfirm: ConfirmMatch = (_page, _candidate, s) => s.title >= 0.95 || (s.title >= 0.85 && s.content >= 0.3);
 
-/** Accents, case, punctuation and a leading "The" do not make a different subject. */
-function plainWords(title: string): string[] {
-  return titleKey(title)
-    .replace(/[\s_\-–—.,:;!?'"’“”()[\]{}/\\|*]+/gu, " ")
-    .trim()
-    .normalize("NFD")
-    .replace(/\p{M}+/gu, "")
-    .replace(/^(?:the )+(?=\S)/u, "")
-    .split(" ");
-}
-
-/** Nor does a plural ending. */
-export function looseTitle(title: string): string {
-  return plainWords(title)
-    .map((w) => (w.length > 3 ? w.replace(/(?:es|s)$/u, "") : w))
-    .join(" ");
-}
-
-/**
- * Same once accents, case, plurals, punctuation, "The" and spacing are set aside ("Smart phone",
- * "Smartphones"). A plural is tried as "-s" and as "-es" ("Cultures" is "Culture", "Buses" "Bus").
- */
-export function looselySame(a: string, b: string): boolean {
-  const x = looseForms(a);
-  return looseForms(b).some((f) => x.includes(f));
-}
-
-function bigrams(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (let i = 0; i < text.length - 1; i++) {
-    const gram = text.slice(i, i + 2);
-    out.set(gram, (out.get(gram) ?? 0) + 1);
-  }
-  return out;
-}
-
-function dice(a: string, b: string): number {
-  if (a === b) return 1;
-  const x = bigramsOf(a);
-  const y = bigramsOf(b);
-  let shared = 0;
-  for (const [gram, n] of x) shared += Math.min(n, y.get(gram) ?? 0);
-  const total = a.length - 1 + (b.length - 1);
-  return total > 0 ? (2 * shared) / total : 0;
-}
-
 function words(markdown: string): Set<string> {
   return new Set(plainText(markdown).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 3));
 }
@@ -114,46 +71,53 @@ function wordsOf(item: object, markdown: string): Set<string> {
 }
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
-  let shared = 0;
-  for (const w of a) if (b.has(w)) shared += 1;
-  return shared / (a.size + b.size - shared);
+  return jaccardReaching(a, b, 0) ?? 0;
 }
 
 /**
- * A pure function of one title, remembered: every new page of an ingest is compared with every
- * candidate, and the candidates' titles are the same from one ingest to the next. Bounded, so a
- * long session does not keep every title it ever saw.
+ * The Jaccard index of two sets, or null as soon as it cannot reach `threshold` any more (the
+ * words left to count could not lift it there): most pairs of pages share little, and stop early.
  */
-function memoised<T>(compute: (title: string) => T): (title: string) => T {
-  const known = new Map<string, T>();
-  return (title) => {
-    let found = known.get(title);
-    if (found === undefined) {
-      found = compute(title);
-      if (known.size >= TITLE_CACHE_LIMIT) known.clear();
-      known.set(title, found);
-    }
-    return found;
-  };
+function jaccardReaching(a: ReadonlySet<string>, b: ReadonlySet<string>, threshold: number): number | null {
+  if (a.size === 0 || b.size === 0) return threshold > 0 ? null : 0;
+  // No closure here: this runs for every pair of an ingest's page and a wiki page.
+  const small = a.size <= b.size ? a : b;
+  const large = small === a ? b : a;
+  const sizes = a.size + b.size;
+  let shared = 0;
+  let left = small.size;
+  for (const w of small) {
+    if (large.has(w)) shared += 1;
+    left -= 1;
+    if (threshold > 0 && (shared + left) / (sizes - shared - left) < threshold) return null;
+  }
+  return shared / (sizes - shared);
 }
 
-const TITLE_CACHE_LIMIT = 50_000;
 const titleKeyOf = memoised(titleKey);
-const looseTitleOf = memoised(looseTitle);
-const looseFormsOf = memoised(looseForms);
-const bigramsOf = memoised<ReadonlyMap<string, number>>(bigrams);
-
-function looseForms(title: string): readonly string[] {
-  const words = plainWords(title);
-  const joined = (strip: RegExp) => words.map((w) => (w.length > 3 ? w.replace(strip, "") : w)).join("");
-  return [joined(/s$/u), joined(/(?:es|s)$/u)];
-}
 
 export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
-  const loose = looseFormsOf(page.title);
-  const title = looseFormsOf(candidate.title).some((f) => loose.includes(f)) ? 1 : dice(looseTitleOf(page.title), looseTitleOf(candidate.title));
-  return { title, content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
+  return { title: titleSimilarity(page.title, candidate.title), content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };
+}
+
+/** How close a candidate must come, by title or by content, to be shortlisted. */
+const SHORTLISTED = 0.5;
+
+/**
+ * The candidate's similarity when it can reach the shortlist, else null. Every page of an ingest
+ * meets every page of the wiki here, so the word overlap is only counted when it could matter: a
+ * Jaccard index is at most the smaller set's size over the larger's, and a Dice overlap at most
+ * twice the shorter title's bigrams over both's, so pairs whose bounds both fall short are left
+ * out uncounted — the shortlist is the one `similarity` would give.
+ */
+function shortlistable(page: WikiPage, mine: ReadonlySet<string>, candidate: PageRecord): Similarity | null {
+  const theirs = wordsOf(candidate, candidate.body);
+  const contentMayReach = Math.min(mine.size, theirs.size) / Math.max(mine.size, theirs.size, 1) >= SHORTLISTED;
+  if (!contentMayReach && !titleMayReach(page.title, candidate.title, SHORTLISTED)) return null;
+  // A shortlisted pair's figures are exact: the confirm step and the order read them both.
+  const title = titleSimilarity(page.title, candidate.title);
+  const content = jaccardReaching(mine, theirs, title >= SHORTLISTED ? 0 : SHORTLISTED);
+  return content === null ? null : { title, content };
 }
 
 /** Same type first, then pages Synapse already owns, then by path, so the choice is stable. */
@@ -189,28 +153,36 @@ export function keptApartBecause(first: string, second: string): string | null {
   return found ? describeDistinction(first, second, found) : null;
 }
 
-export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch, options: FindOptions = {}): Promise<ExistingMatch | null> {
+/** The existing page with the new page's title, or one of its names as an alias (no similarity, no confirm step). */
+export function findExactPage(page: WikiPage, candidates: readonly PageRecord[], options: FindOptions = {}): ExistingMatch | null {
   const title = titleKeyOf(page.title);
   const byTitle = preferred(page, candidates.filter((c) => titleKeyOf(c.title) === title));
   if (byTitle) return { record: byTitle, reason: "title", because: "it has the same title" };
 
-  const open = options.apart ? candidates.filter((c) => !options.apart?.(page.title, c)) : candidates;
   const names = new Set([title, ...(page.aliases ?? []).map(titleKeyOf)].filter(Boolean));
-  const byAlias = preferred(
-    page,
-    open.filter((c) => c.aliases.some((a) => names.has(titleKeyOf(a))) || names.has(titleKeyOf(c.title))),
-  );
-  if (byAlias) {
-    const known = byAlias.aliases.find((a) => titleKeyOf(a) === title);
-    const because = known ? `"${page.title}" is already one of its aliases` : `the model gave "${byAlias.title}" as another name of "${page.title}"`;
-    return { record: byAlias, reason: "alias", because };
-  }
+  // The few named alike, then those the user did not keep apart from this page (both filters).
+  const named = candidates.filter((c) => c.aliases.some((a) => names.has(titleKeyOf(a))) || names.has(titleKeyOf(c.title)));
+  const byAlias = preferred(page, options.apart ? named.filter((c) => !options.apart?.(page.title, c)) : named);
+  if (!byAlias) return null;
+  const known = byAlias.aliases.find((a) => titleKeyOf(a) === title);
+  const because = known ? `"${page.title}" is already one of its aliases` : `the model gave "${byAlias.title}" as another name of "${page.title}"`;
+  return { record: byAlias, reason: "alias", because };
+}
+
+export async function findExistingPage(page: WikiPage, candidates: readonly PageRecord[], confirm: ConfirmMatch, options: FindOptions = {}): Promise<ExistingMatch | null> {
+  const exact = findExactPage(page, candidates, options);
+  if (exact) return exact;
 
   // Similarity first, the distinguishing marks only for the few close enough to be shortlisted:
   // both are filters, so the shortlist is the same, and marks are the dearer of the two to compare.
-  const shortlist = open
-    .map((record) => ({ record, s: similarity(page, record) }))
-    .filter(({ s }) => s.title >= 0.5 || s.content >= 0.5)
+  // A plain loop: every page of the wiki passes here for every page of the ingest.
+  const mine = wordsOf(page, page.content);
+  const close: { record: PageRecord; s: Similarity }[] = [];
+  for (const record of candidates) {
+    const s = shortlistable(page, mine, record);
+    if (s && !options.apart?.(page.title, record)) close.push({ record, s });
+  }
+  const shortlist = close
     .filter(({ record }) => distinction(page.title, record.title) === null)
     .sort((x, y) => y.s.title + y.s.content - (x.s.title + x.s.content) || x.record.path.localeCompare(y.record.path))
     .slice(0, SHORTLIST);

@@ -79,29 +79,53 @@ export function registryOf(records: readonly PageRecord[]): PageRegistry {
  * every page per note, and parsing a thousand frontmatters each time was most of its cost.
  */
 export async function findPagesById(vault: VaultPort, paths: readonly string[]): Promise<PageRegistry> {
-  const known = parsedPages.get(vault) ?? new Map<string, ParsedPage>();
-  parsedPages.set(vault, known);
   const records: PageRecord[] = [];
   for (const path of paths) {
     // A page that vanished or cannot be read since the listing simply is not a candidate.
-    let text: string;
-    try {
-      text = await vault.read(path);
-    } catch {
-      continue;
-    }
-    const before = known.get(path);
-    const parsed = before?.text === text ? before : { text, record: recordOf(path, text) };
-    known.set(path, parsed);
-    records.push(parsed.record);
+    const record = await readRecord(vault, path).catch(() => null);
+    if (record) records.push(record);
   }
-  // Pages deleted or renamed since leave with the next full lookup: the cache stays near the wiki's size.
-  if (known.size > 2 * paths.length + 1000) {
-    const current = new Set(paths);
-    for (const path of known.keys()) if (!current.has(path)) known.delete(path);
-  }
+  forgetOthers(vault, paths);
   return registryOf(records);
 }
+
+/**
+ * One file's record, read now; the same record object as at the last read on this vault while its
+ * text is the same, so what is derived from a record (its words for similarity, its sections) is
+ * derived once, not at every ingest. Throws when the file cannot be read.
+ */
+export async function readRecord(vault: VaultPort, path: string): Promise<PageRecord> {
+  const text = await vault.read(path);
+  const known = knownOn(vault);
+  const before = known.get(path);
+  if (before?.text === text) return before.record;
+  const record = recordOf(path, text);
+  known.set(path, { text, record });
+  return record;
+}
+
+function knownOn(vault: VaultPort): Map<string, ParsedPage> {
+  let known = parsedPages.get(vault);
+  if (!known) {
+    known = new Map();
+    parsedPages.set(vault, known);
+  }
+  return known;
+}
+
+/**
+ * Files deleted or renamed since leave with the next full lookup of the wiki, so the cache stays
+ * near the size of what is read (the wiki's pages and the user's notes beside them).
+ */
+function forgetOthers(vault: VaultPort, paths: readonly string[]): void {
+  const known = knownOn(vault);
+  if (known.size <= 2 * paths.length + KEPT_BESIDE) return;
+  const current = new Set(paths);
+  for (const path of known.keys()) if (!current.has(path)) known.delete(path);
+}
+
+/** Records kept beyond twice the wiki's pages: room for the user's notes read beside them. */
+const KEPT_BESIDE = 1000;
 
 interface ParsedPage {
   readonly text: string;

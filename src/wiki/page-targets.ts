@@ -7,6 +7,7 @@
 import { SynapseError, toSynapseError } from "../core/errors";
 import type { PageType } from "../core/schemas";
 import { nameKey } from "../core/unicode";
+import { pathKey } from "./path-keys";
 import type { VaultPort } from "../vault/vault-port";
 import { contentHash } from "../core/content-hash";
 import { isSamePage } from "./page-identity";
@@ -50,7 +51,7 @@ export class PageTargets {
   constructor(private readonly ctx: TargetContext) {
     if (ctx.existingNamed) return;
     for (const path of ctx.existingPaths) {
-      const key = nameKey(basenameOf(path));
+      const key = pathKey(basenameOf(path));
       this.existing.set(key, [...(this.existing.get(key) ?? []), path]);
     }
   }

@@ -10,7 +10,7 @@ import type { PageType, WikiPage } from "../core/schemas";
 import type { VaultPort } from "../vault/vault-port";
 import { canonNoteFor, linkedSentence, noteLink, type CanonNotes, type LinkedNote } from "./canon-notes";
 import type { Contradiction } from "./contradictions";
-import { findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
+import { findExactPage, findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
 import { findPagesById, newPageId, recordOf, type PageRecord, type PageRegistry } from "./identity";
 import { renderNewPage } from "./page-markdown";
 import { cleanTitle } from "../core/unicode";
@@ -20,7 +20,7 @@ import { PageTargets } from "./page-targets";
 import type { MatchVerdicts } from "./match-verdicts";
 import type { PageMatch, PlannedChange } from "../write/planned-change";
 import { renderBody } from "./provenance";
-import { hasSectionFrom, retractSource } from "./retract";
+import { retractSource, sectionsFrom } from "./retract";
 import { triage } from "./triage";
 import { updateExisting, type UpdateResult } from "./update-page";
 
@@ -99,6 +99,19 @@ export function rewriteLinks(markdown: string, fileNames: ReadonlyMap<string, st
   });
 }
 
+/**
+ * A page's update is a pure function of the text it is given: planned on the page as it was read,
+ * applied on the page as it is under the lock. When the page has not changed in between, the
+ * apply gets the planned result instead of merging the same text twice; any other text is merged anew.
+ */
+function lastOf<T>(update: (current: string) => T): (current: string) => T {
+  let last: { readonly current: string; readonly result: T } | null = null;
+  return (current) => {
+    if (last?.current !== current) last = { current, result: update(current) };
+    return last.result;
+  };
+}
+
 interface Target {
   readonly page: WikiPage;
   readonly path: string;
@@ -129,7 +142,9 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
   const apart = verdicts ? { apart: (title: string, candidate: PageRecord) => verdicts.keptApart(title, candidate.title) } : {};
   const targetsOf = new PageTargets(ctx);
   const claimed = new Set<string>();
-  const unclaimed = () => registry.records.filter((r) => !claimed.has(r.path));
+  // Filtered again only after a claim: every page of the batch is matched against it.
+  let open: readonly PageRecord[] | null = null;
+  const unclaimed = () => (open ??= registry.records.filter((r) => !claimed.has(r.path)));
   const fileNames = new Map<string, string>();
   const batch: WikiPage[] = [];
   const seenTitles = new Set<string>();
@@ -145,12 +160,13 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
   // Exact titles and aliases first, for the whole batch, so a page's own existing page is never
   // taken by another page of the batch that only looks similar to it.
   const matches = new Map<WikiPage, ExistingMatch>();
-  for (const [pass, accept] of [["exact", () => false], ["similar", confirm]] as const) {
+  for (const pass of ["exact", "similar"] as const) {
     for (const page of batch) {
       if (matches.has(page)) continue;
-      const match = await findExistingPage(page, unclaimed(), accept, apart);
-      if (!match || (pass === "exact" && match.reason === "similar")) continue;
+      const match = pass === "exact" ? findExactPage(page, unclaimed(), apart) : await findExistingPage(page, unclaimed(), confirm, apart);
+      if (!match) continue;
       claimed.add(match.record.path);
+      open = null;
       matches.set(page, match);
     }
   }
@@ -199,7 +215,7 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
       changes.push({ path, type: page.type, title: linked.title, action: "created", create, id, ...(detail ? { detail } : {}), contradictions: onPage(result.contradictions) });
       continue;
     }
-    const update = (current: string) => updateExisting(current, linked, { ...ctx, aliases, id });
+    const update = lastOf((current: string) => updateExisting(current, linked, { ...ctx, aliases, id }));
     const planned = update(await ctx.vault.read(path));
     const detail = [match?.sentence, planned.detail].filter(Boolean).join(" ");
     changes.push({
@@ -223,10 +239,11 @@ export async function planPages(pages: readonly WikiPage[], ctx: PlanContext): P
 /** The note's part of every page it yielded before and no longer does. */
 async function retractions(registry: PageRegistry, targeted: ReadonlySet<string>, ctx: PlanContext): Promise<PlannedPage[]> {
   const out: PlannedPage[] = [];
+  const former = ctx.formerSources ?? [];
+  const holdsSection = sectionsFrom(ctx.sourcePath, former);
   for (const record of registry.records) {
-    const former = ctx.formerSources ?? [];
-    if (targeted.has(record.path) || record.locked || !hasSectionFrom(record.body, ctx.sourcePath, former)) continue;
-    const update = (current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date, former);
+    if (targeted.has(record.path) || record.locked || !holdsSection(record)) continue;
+    const update = lastOf((current: string) => retractSource(current, ctx.sourcePath, ctx.sourceTitle, ctx.date, former));
     const planned = update(await ctx.vault.read(record.path));
     // Only edited sections of the note are left there: they stay, and nothing is planned.
     if (planned.action === "unchanged") continue;

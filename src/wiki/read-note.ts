@@ -5,6 +5,7 @@
 import { SynapseError } from "../core/errors";
 import { fileSystemReason } from "../core/file-system-error";
 import { nameKey } from "../core/unicode";
+import { pathKey } from "./path-keys";
 import type { VaultPort } from "../vault/vault-port";
 import { normaliseFolder } from "./page-paths";
 
@@ -26,9 +27,18 @@ export function normaliseNotePath(path: string): string {
 
 /** Is `path` in `folder`? Compared as NFC and without case, like every path comparison. */
 export function isInFolder(path: string, folder: string): boolean {
+  return inFolder(folder)(path);
+}
+
+/** `isInFolder` for many paths: the folder's key is computed once. */
+export function inFolder(folder: string): (path: string) => boolean {
   const f = nameKey(normaliseFolder(folder));
-  const p = nameKey(path);
-  return f === "" || p === f || p.startsWith(`${f}/`);
+  const prefix = `${f}/`;
+  return (path) => {
+    if (f === "") return true;
+    const p = pathKey(path);
+    return p === f || p.startsWith(prefix);
+  };
 }
 
 /**

@@ -10,7 +10,7 @@
 import { splitFrontmatter } from "../core/markdown";
 import { sourceKey } from "../core/sources";
 import { formerKeys, respellSections, respellSources } from "./former-sources";
-import { isLocked } from "./identity";
+import { isLocked, type PageRecord } from "./identity";
 import { composeMarkdown } from "./page-markdown";
 import { isUnedited, parseBody, renderBody, type Segment } from "./provenance";
 
@@ -34,6 +34,30 @@ function isSourceSection(segment: Segment, keys: ReadonlySet<string>): boolean {
 export function hasSectionFrom(body: string, source: string, former: readonly string[] = []): boolean {
   const keys = keysOf(source, former);
   return parseBody(body).some((s) => isSourceSection(s, keys));
+}
+
+/**
+ * `hasSectionFrom` for every page of the wiki at once: an ingest asks it of each page, so the note's
+ * keys are computed once, and each page's section sources once per record (a record stands for one
+ * text of its page: identity.ts keeps it while the page is unchanged).
+ */
+export function sectionsFrom(source: string, former: readonly string[] = []): (record: PageRecord) => boolean {
+  const keys = keysOf(source, former);
+  return (record) => {
+    for (const key of sectionKeysOf(record)) if (keys.has(key)) return true;
+    return false;
+  };
+}
+
+const sectionKeys = new WeakMap<PageRecord, ReadonlySet<string>>();
+
+function sectionKeysOf(record: PageRecord): ReadonlySet<string> {
+  let keys = sectionKeys.get(record);
+  if (!keys) {
+    keys = new Set(parseBody(record.body).flatMap((s) => (s.kind === "section" ? [sourceKey(s.source)] : [])));
+    sectionKeys.set(record, keys);
+  }
+  return keys;
 }
 
 /**

@@ -48,4 +48,27 @@ describe("finding the page that already exists", () => {
     expect(match).toMatchObject({ reason: "similar", record: { title: "Countess of Lovelace" } });
     expect(similarity(page, candidates[0] as PageRecord).content).toBeGreaterThan(0.5);
   });
+
+  it("shortlists exactly the candidates whose title or content similarity reaches one half, however unequal the bodies", async () => {
+    const body = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `word${from + i}`).join(" ");
+    const page = aPage().titled("Gossip protocols").withContent(body(40)).build();
+    const candidates = [
+      record("Epidemic dissemination", { body: body(20) }), // content exactly 0.5: on the list
+      record("Rumour spreading", { body: body(19) }), // content just under: off
+      record("Gossip protocol variants", { body: body(200, 1000) }), // close title, nothing shared
+      record("Replica repair", { body: body(80) }), // content 0.5 from a larger body
+      record("Consensus", { body: body(10) }),
+    ];
+    const asked: string[] = [];
+    await findExistingPage(page, candidates, (_p, c) => {
+      asked.push(c.title);
+      return false;
+    });
+    const expected = candidates.filter((c) => {
+      const s = similarity(page, c);
+      return s.title >= 0.5 || s.content >= 0.5;
+    });
+    expect(asked.sort()).toEqual(expected.map((c) => c.title).sort());
+    expect(asked.sort()).toEqual(["Epidemic dissemination", "Gossip protocol variants", "Replica repair"]);
+  });
 });

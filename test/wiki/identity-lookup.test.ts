@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { findPagesById } from "../../src/wiki/identity";
+import { findPagesById, readRecord } from "../../src/wiki/identity";
 
 const page = (id: string, title: string) => `---\ntype: concept\ntitle: ${title}\nsynapse_id: ${id}\n---\n\nBody of ${title}.\n`;
 
@@ -27,5 +27,16 @@ describe("findPagesById across lookups on one vault", () => {
     const two = new MemoryVault({ "wiki/a.md": page("sy-a", "Two") });
     expect((await findPagesById(one, ["wiki/a.md"])).byId("sy-a")?.title).toBe("One");
     expect((await findPagesById(two, ["wiki/a.md"])).byId("sy-a")?.title).toBe("Two");
+  });
+
+  it("reads a user's note into the same record while its text is unchanged, and a new one once it changes", async () => {
+    const vault = new MemoryVault({ "notes/a.md": page("sy-a", "Alpha") });
+    const first = await readRecord(vault, "notes/a.md");
+    expect(await readRecord(vault, "notes/a.md")).toBe(first);
+    await vault.process("notes/a.md", () => page("sy-a", "Alpha edited"));
+    const edited = await readRecord(vault, "notes/a.md");
+    expect(edited).not.toBe(first);
+    expect(edited.title).toBe("Alpha edited");
+    await expect(readRecord(vault, "notes/none.md")).rejects.toThrow();
   });
 });

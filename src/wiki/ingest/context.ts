@@ -5,13 +5,14 @@
  * it, the wiki folder is listed and the context is the pages the note names.
  */
 import { nameKey } from "../../core/unicode";
+import { pathKey } from "../path-keys";
 import type { VaultPort } from "../../vault/vault-port";
 import { contextEvent } from "../context-pack";
 import { indexPath, logPath } from "../../core/wiki-paths";
 import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../ingest-context";
 import type { IngestRequest, WikiCatalog } from "../ingest-types";
 import { basenameOf } from "../page-paths";
-import { isInFolder } from "../read-note";
+import { inFolder, isInFolder } from "../read-note";
 import { readRejections, type Rejection } from "../rejections";
 import { buildWikiContext } from "../related-pages";
 import { shareablePages } from "../shareable-pages";
@@ -41,14 +42,14 @@ export interface NoteContext {
 
 /** Without a link resolver (outside Obsidian), the vault listing tells which notes exist. */
 function namesIn(paths: readonly string[]): (basename: string) => boolean {
-  const names = new Set(paths.map((p) => nameKey(basenameOf(p))));
+  const names = new Set(paths.map((p) => pathKey(basenameOf(p))));
   return (basename) => names.has(nameKey(basename));
 }
 
 /** One listing of the vault (or of the wiki folder alone) serves both the wiki's pages and, outside Obsidian, the note names. */
 async function listWiki(vault: VaultPort, wikiFolder: string, special: ReadonlySet<string>, everyNote: boolean): Promise<{ pages: string[]; everything: string[] }> {
   const everything = everyNote ? await vault.list("") : [];
-  const listed = everyNote ? everything.filter((p) => isInFolder(p, wikiFolder)) : await vault.list(wikiFolder);
+  const listed = everyNote ? everything.filter(inFolder(wikiFolder)) : await vault.list(wikiFolder);
   return { pages: listed.filter((p) => !special.has(p)), everything };
 }
 
@@ -90,7 +91,7 @@ export async function gatherContext(ingest: IngestRun, note: AdmittedNote): Prom
       }))
     : null;
   const context = fused ?? (await buildWikiContext(vault, wikiFolder, await shareablePages(vault, pagePaths, settings.excludedFolders), text));
-  const known = new Set(pagePaths.map((p) => nameKey(basenameOf(p))));
+  const known = new Set(pagePaths.map((p) => pathKey(basenameOf(p))));
   const noteExists = deps.linkExists ?? (catalog ? (name: string) => catalog.linkExists?.(name) ?? catalog.pathsNamed(name).length > 0 : namesIn(wiki?.everything ?? []));
   const refused = ingest.registry ? await readRejections(ingest.write.store, notePath).catch(() => []) : [];
   return {
