@@ -11,10 +11,10 @@ import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";
 import { isInFolder } from "../wiki/read-note";
-import { boundedEditDistance } from "./edit-distance";
-import { describeDrift, indexDrift } from "./index-drift";
+import { describeDrift, indexDrift, indexedFiles } from "./index-drift";
+import { NearNames } from "./near-names";
 import { pageNamer } from "./page-names";
-import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
 import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
@@ -54,27 +54,15 @@ function finding(check: Check, page: string, message: string, fixes: Fix[] = [],
   return { check, severity, page, message, fixes };
 }
 
-/** The closest existing name within a small edit distance, for a mistyped link. */
-function closestName(target: string, names: readonly string[]): string | null {
-  const key = nameKey(target);
-  const max = Math.max(1, Math.min(3, Math.floor(key.length / 5)));
-  let best: { name: string; d: number } | null = null;
-  for (const name of names) {
-    const d = boundedEditDistance(key, nameKey(name), max);
-    if (d <= max && (!best || d < best.d)) best = { name, d };
-  }
-  return best?.name ?? null;
-}
-
 /** The closest name that is not the page's own (its file name, title or an alias). */
-function nearestOther(name: string, names: readonly string[], page: PageRecord, resolver: Resolver): string | null {
-  const near = closestName(name, names);
+function nearestOther(name: string, names: NearNames, page: PageRecord, resolver: Resolver): string | null {
+  const near = names.closest(name);
   if (near === null || resolver.resolve(near) !== page.path) return near;
   // Rare: look again without the page's own names.
-  return closestName(name, names.filter((n) => resolver.resolve(n) !== page.path));
+  return names.closest(name, (n) => resolver.resolve(n) !== page.path);
 }
 
-function danglingLinks(page: PageRecord, resolver: Resolver, names: readonly string[], snapshot: WikiSnapshot): Finding[] {
+function danglingLinks(page: PageRecord, resolver: Resolver, names: NearNames, snapshot: WikiSnapshot): Finding[] {
   const out: Finding[] = [];
   for (const target of page.links) {
     if (resolver.resolve(target)) continue;
@@ -127,11 +115,11 @@ export function exactChecksSliced(inputs: CheckInputs, checkpoint?: () => Promis
 /** The checks as pieces: one page of each pass a piece, so no step grows with the wiki. */
 function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   const { snapshot } = inputs;
-  const resolver = new Resolver(snapshot);
+  const resolver = Resolver.of(snapshot);
   yield;
   // index.md and log.md are Synapse's bookkeeping, never what a mistyped link meant ("Fog" is not "log").
   const bookkeeping = new Set([indexPath(snapshot.wikiFolder), logPath(snapshot.wikiFolder)]);
-  const names = [...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)];
+  const names = new NearNames([...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)]);
   yield;
   const findings: Finding[] = [];
   const inbound = new Map<string, number>();
@@ -149,13 +137,8 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     count(path, links);
     yield;
   }
-  const indexLinks = snapshot.indexText ? linksOutsideCode(snapshot.indexText) : [];
-  yield;
-  const indexed = new Set<string>();
-  for (const target of indexLinks) {
-    const p = resolver.resolve(target);
-    if (p !== null) indexed.add(p);
-  }
+  const resolve = (target: string) => resolver.resolve(target);
+  const indexed: ReadonlySet<string> = snapshot.indexText ? indexedFiles(snapshot.indexText, resolve) : new Set();
   yield;
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 
@@ -261,7 +244,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   yield;
   if (snapshot.indexText !== null) {
     const index = indexPath(snapshot.wikiFolder);
-    const drift = indexDrift(snapshot.indexText, snapshot.pages, (t) => resolver.resolve(t));
+    const drift = indexDrift(snapshot.indexText, snapshot.pages, resolve, indexed);
     if (drift.missing.length + drift.dangling.length > 0) {
       findings.push(finding("index", index, describeDrift(drift, pageNamer(snapshot)), [{ kind: "rebuild-index", label: "Bring index.md in step, keeping your own lines", safe: true, params: {} }]));
     }

@@ -107,16 +107,17 @@ export async function similarVectors(vectors: readonly TermVector[], threshold: 
 }
 
 /**
- * Counts the words of texts, then compares every pair of those that `keep` keeps (all by default):
- * the pairs of their indexes whose vectors, weighted among the kept texts, reach `threshold`.
+ * Counts the words of items' texts (`textOf`, made one item at a time, so that no step of a time
+ * slice makes them all), then compares every pair of those that `keep` keeps (all by default): the
+ * pairs of their indexes whose vectors, weighted among the kept texts, reach `threshold`.
  */
-export async function similarTexts(texts: readonly string[], threshold: number, options: PassOptions & { readonly keep?: (text: CountedText) => boolean } = {}): Promise<SimilarPair[]> {
+export async function similarTexts<T>(items: readonly T[], textOf: (item: T) => string, threshold: number, options: PassOptions & { readonly keep?: (text: CountedText) => boolean } = {}): Promise<SimilarPair[]> {
   const pause = sliceCheckpoint(options);
   const counter = new TermCounter();
   const kept: { index: number; text: CountedText }[] = [];
-  for (const [index, text] of texts.entries()) {
+  for (const [index, item] of items.entries()) {
     await pause();
-    const counted = counter.count(text);
+    const counted = counter.count(textOf(item));
     if (!options.keep || options.keep(counted)) kept.push({ index, text: counted });
   }
   const vectors = await termVectors(kept.map((k) => k.text), counter.terms, pause);
