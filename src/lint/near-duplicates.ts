@@ -189,5 +189,5 @@ export async function similarTexts<T>(items: readonly T[], textOf: (item: T) => 
     if (!options.keep || options.keep(counted)) kept.push({ index, text: counted });
   }
   const vectors = await termVectors(kept.map((k) => k.text), counter.terms, pause);
-  return (await similarVectors(vectors, threshold, options)).map((p) => ({ a: kept[p.a]?.index ?? -1, b: kept[p.b]?.index ?? -1, score: p.score }));
+  return (await similarVectors(vectors, threshold, { ...options, checkpoint: pause })).map((p) => ({ a: kept[p.a]?.index ?? -1, b: kept[p.b]?.index ?? -1, score: p.score }));
 }

@@ -13,6 +13,12 @@ export interface PassOptions {
   /** Lets the host breathe between slices of work (Obsidian's main thread); see TimeSlicer. */
   readonly yieldNow?: () => Promise<void>;
   readonly now?: () => number;
+  /**
+   * The run's checkpoint (from sliceCheckpoint), for a pass that follows others: one slicer then
+   * times the whole run. A pass with a slicer of its own would start a fresh slice where the one
+   * before had already run most of its budget.
+   */
+  readonly checkpoint?: () => Promise<void>;
 }
 
 /**
@@ -21,8 +27,9 @@ export interface PassOptions {
  */
 export const SLICE_MS = 20;
 
-/** A checkpoint to await before each step of a pass: yields when the slice is spent, and throws `cancelled` once the signal fired. */
+/** A checkpoint to await before each step of a pass (the run's own, when given): yields when the slice is spent, and throws `cancelled` once the signal fired. */
 export function sliceCheckpoint(options: PassOptions): () => Promise<void> {
+  if (options.checkpoint) return options.checkpoint;
   const slicer = new TimeSlicer({ budgetMs: SLICE_MS, ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}), ...(options.now ? { now: options.now } : {}) });
   const stopIfCancelled = () => {
     if (options.signal?.aborted) throw new SynapseError("cancelled", "The run was cancelled.");
