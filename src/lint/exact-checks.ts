@@ -11,10 +11,10 @@ import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";
 import { isInFolder } from "../wiki/read-note";
-import { describeDrift, indexDrift, indexedFiles } from "./index-drift";
+import { describeDrift, indexDrift } from "./index-drift";
 import { NearNames } from "./near-names";
 import { pageNamer } from "./page-names";
-import { Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
 import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
@@ -102,6 +102,9 @@ function keepsOver(a: PageRecord, b: PageRecord): boolean {
   return la !== lb ? la < lb : a.path < b.path;
 }
 
+/** How many of index.md's links are resolved in one piece. */
+const INDEX_LINKS_PER_PIECE = 250;
+
 /** The exact checks at once (the CLI's tests, fixes, settling a contradiction). */
 export function exactChecks(inputs: CheckInputs): Finding[] {
   return runPieces(exactCheckPieces(inputs));
@@ -138,7 +141,15 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     yield;
   }
   const resolve = (target: string) => resolver.resolve(target);
-  const indexed: ReadonlySet<string> = snapshot.indexText ? indexedFiles(snapshot.indexText, resolve) : new Set();
+  // The files index.md's links lead to (indexedFiles), its links resolved a few hundred per piece:
+  // an index lists every page.
+  const indexLinks = snapshot.indexText ? linksOutsideCode(snapshot.indexText) : [];
+  const indexed = new Set<string>();
+  for (const [k, target] of indexLinks.entries()) {
+    if (k % INDEX_LINKS_PER_PIECE === 0) yield;
+    const p = resolve(target);
+    if (p !== null) indexed.add(p);
+  }
   yield;
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 

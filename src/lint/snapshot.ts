@@ -76,9 +76,17 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
   const excludedFiles = listed.filter((p) => excluded(p));
   const pages: PageRecord[] = [];
   const noteLinks = new Map<string, readonly string[]>();
+  const index = indexPath(wikiFolder);
+  let indexText: string | null = null;
+  let indexRead = false;
   for (const path of files) {
     await checkpoint?.();
     const text = await readOrNull(vault, path);
+    if (path === index) {
+      indexText = text;
+      indexRead = true;
+      continue;
+    }
     if (text === null) continue;
     if (!isInFolder(path, wikiFolder)) {
       noteLinks.set(path, linksOutsideCode(splitFrontmatter(text).body));
@@ -102,7 +110,8 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
       ignored: new Set(frontmatterList(fm.synapse_lint_ignore)),
     });
   }
-  const indexText = await readOrNull(vault, indexPath(wikiFolder));
+  // index.md is read with the others, unless it is excluded or not listed.
+  if (!indexRead) indexText = await readOrNull(vault, index);
   return { wikiFolder, pages, files, excludedFiles, noteLinks, indexText };
 }
 
