@@ -102,6 +102,8 @@ function keepsOver(a: PageRecord, b: PageRecord): boolean {
   return la !== lb ? la < lb : a.path < b.path;
 }
 
+/** How many names of files and aliases are keyed in one piece, for the mistyped links. */
+const NAMES_PER_PIECE = 1000;
 /** How many of index.md's links are resolved in one piece. */
 const INDEX_LINKS_PER_PIECE = 250;
 
@@ -122,7 +124,11 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   yield;
   // index.md and log.md are Synapse's bookkeeping, never what a mistyped link meant ("Fog" is not "log").
   const bookkeeping = new Set([indexPath(snapshot.wikiFolder), logPath(snapshot.wikiFolder)]);
-  const names = new NearNames([...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)]);
+  const names = new NearNames();
+  for (const [k, name] of [...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)].entries()) {
+    if (k % NAMES_PER_PIECE === 0) yield;
+    names.add(name);
+  }
   yield;
   const findings: Finding[] = [];
   const inbound = new Map<string, number>();

@@ -16,14 +16,19 @@ interface KeyedName {
 
 export class NearNames {
   private readonly byLength = new Map<number, KeyedName[]>();
+  private size = 0;
 
-  constructor(names: readonly string[]) {
-    names.forEach((name, order) => {
-      const key = nameKey(name);
-      const same = this.byLength.get(key.length);
-      if (same) same.push({ name, key, order });
-      else this.byLength.set(key.length, [{ name, key, order }]);
-    });
+  constructor(names: readonly string[] = []) {
+    for (const name of names) this.add(name);
+  }
+
+  /** Adds a name after those added before it (a caller may add thousands a few at a time). */
+  add(name: string): void {
+    const key = nameKey(name);
+    const entry = { name, key, order: this.size++ };
+    const same = this.byLength.get(key.length);
+    if (same) same.push(entry);
+    else this.byLength.set(key.length, [entry]);
   }
 
   /**

@@ -90,7 +90,7 @@ export interface LintReport {
 
 /** The source notes whose text changed since they were last ingested (by content hash). */
 async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: StateStore, checkpoint: () => Promise<void>): Promise<Set<string>> {
-  const resolver = Resolver.of(snapshot);
+  const resolver = await Resolver.ofSliced(snapshot, checkpoint);
   // A note in an excluded folder is never read, so whether it changed is not known.
   const notes = new Set<string>();
   for (const page of snapshot.pages) {

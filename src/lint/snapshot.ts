@@ -11,6 +11,7 @@ import type { VaultPort } from "../vault/vault-port";
 import { indexPath, logPath } from "../write/index-log";
 import { basenameOf, effectiveWikiFolder } from "../wiki/page-paths";
 import { isInFolder } from "../wiki/read-note";
+import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
 export interface PageRecord {
   readonly path: string;
@@ -122,13 +123,21 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
  */
 const resolvers = new WeakMap<WikiSnapshot, Resolver>();
 
-export class Resolver {
-  private readonly byPath = new Map<string, string>();
-  private readonly byName = new Map<string, string>();
+/** How many files a step of filling a resolver's tables takes in (see Resolver.ofSliced). */
+const FILES_PER_PIECE = 500;
+
+/** By comparison key (nameKey): what a link or a source may name. */
+interface ResolverTables {
+  /** The vault path without `.md`. */
+  readonly byPath: Map<string, string>;
+  /** The file name: the first file of that name, in vault order. */
+  readonly byName: Map<string, string>;
   /** Every file of each name, in vault order: a moved file may share its name with others. */
-  private readonly allByName = new Map<string, string[]>();
-  private readonly byAlias = new Map<string, string>();
-  private readonly excluded: ReadonlySet<string>;
+  readonly allByName: Map<string, string[]>;
+  readonly byAlias: Map<string, string>;
+}
+
+export class Resolver {
   /**
    * Answers so far, by target as written: a wiki's pages link to the same few names again and
    * again (and every pass of lint resolves them: inbound links, dangling links, sources), and the
@@ -138,27 +147,44 @@ export class Resolver {
 
   /** The resolver of one snapshot, made once: lint's passes and fixes all resolve against the same files. */
   static of(snapshot: WikiSnapshot): Resolver {
-    let resolver = resolvers.get(snapshot);
-    if (!resolver) {
-      resolver = new Resolver(snapshot);
-      resolvers.set(snapshot, resolver);
-    }
+    return resolvers.get(snapshot) ?? Resolver.made(snapshot, runPieces(Resolver.fill(snapshot)));
+  }
+
+  /** `of`, its tables filled a few hundred files per step between checkpoints (see slices.ts). */
+  static async ofSliced(snapshot: WikiSnapshot, checkpoint: () => Promise<void>): Promise<Resolver> {
+    return resolvers.get(snapshot) ?? Resolver.made(snapshot, await runPiecesSliced(Resolver.fill(snapshot), checkpoint));
+  }
+
+  private static made(snapshot: WikiSnapshot, tables: ResolverTables): Resolver {
+    const resolver = new Resolver(tables, new Set(snapshot.excludedFiles));
+    resolvers.set(snapshot, resolver);
     return resolver;
   }
 
-  constructor(snapshot: WikiSnapshot) {
+  private static *fill(snapshot: WikiSnapshot): Pieces<ResolverTables> {
+    const tables: ResolverTables = { byPath: new Map(), byName: new Map(), allByName: new Map(), byAlias: new Map() };
+    let n = 0;
     for (const file of [...snapshot.files, ...snapshot.excludedFiles]) {
+      if (++n % FILES_PER_PIECE === 0) yield;
       const path = nameKey(file.replace(/\.md$/i, ""));
-      if (!this.byPath.has(path)) this.byPath.set(path, file);
+      if (!tables.byPath.has(path)) tables.byPath.set(path, file);
       const name = nameKey(basenameOf(file));
-      if (!this.byName.has(name)) this.byName.set(name, file);
-      const same = this.allByName.get(name);
+      if (!tables.byName.has(name)) tables.byName.set(name, file);
+      const same = tables.allByName.get(name);
       if (same) same.push(file);
-      else this.allByName.set(name, [file]);
+      else tables.allByName.set(name, [file]);
     }
-    for (const page of snapshot.pages) for (const alias of page.aliases) this.byAlias.set(nameKey(alias), page.path);
-    this.excluded = new Set(snapshot.excludedFiles);
+    for (const page of snapshot.pages) {
+      if (++n % FILES_PER_PIECE === 0) yield;
+      for (const alias of page.aliases) tables.byAlias.set(nameKey(alias), page.path);
+    }
+    return tables;
   }
+
+  private constructor(
+    private readonly tables: ResolverTables,
+    private readonly excluded: ReadonlySet<string>,
+  ) {}
 
   /** Is this resolved file in an excluded folder (not read, not linted, but there)? */
   isExcluded(path: string): boolean {
@@ -178,7 +204,7 @@ export class Resolver {
   private lookUp(target: string): string | null {
     const clean = target.replace(/^\[\[|\]\]$/g, "").replace(/\|.*$/, "").replace(/^\.\//, "").trim();
     const key = nameKey(clean.replace(/\.md$/i, ""));
-    return this.byPath.get(key) ?? (clean.includes("/") ? null : (this.byName.get(nameKey(linkBasename(clean))) ?? this.byAlias.get(key) ?? null));
+    return this.tables.byPath.get(key) ?? (clean.includes("/") ? null : (this.tables.byName.get(nameKey(linkBasename(clean))) ?? this.tables.byAlias.get(key) ?? null));
   }
 
   /**
@@ -187,6 +213,6 @@ export class Resolver {
    */
   movedTo(target: string, accept: (file: string) => boolean = () => true): string | null {
     if (!target.includes("/")) return null;
-    return (this.allByName.get(nameKey(linkBasename(target))) ?? []).find(accept) ?? null;
+    return (this.tables.allByName.get(nameKey(linkBasename(target))) ?? []).find(accept) ?? null;
   }
 }
