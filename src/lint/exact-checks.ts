@@ -12,9 +12,10 @@ import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";
 import { isInFolder } from "../wiki/read-note";
 import { describeDrift, indexDrift } from "./index-drift";
+import { indexLinkPieces } from "./index-links";
 import { NearNames } from "./near-names";
 import { pageNamer } from "./page-names";
-import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
 import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
@@ -147,9 +148,9 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     yield;
   }
   const resolve = (target: string) => resolver.resolve(target);
-  // The files index.md's links lead to (indexedFiles), its links resolved a few hundred per piece:
-  // an index lists every page.
-  const indexLinks = snapshot.indexText ? linksOutsideCode(snapshot.indexText) : [];
+  // The files index.md's links lead to (indexedFiles), its links read and resolved a few hundred
+  // per piece: an index lists every page.
+  const indexLinks = snapshot.indexText ? yield* indexLinkPieces(snapshot.indexText) : [];
   const indexed = new Set<string>();
   for (const [k, target] of indexLinks.entries()) {
     if (k % INDEX_LINKS_PER_PIECE === 0) yield;
@@ -160,7 +161,9 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 
   const pagesByPath = new Map(snapshot.pages.map((p) => [p.path, p]));
+  yield;
   const named = pageNamer(snapshot);
+  yield;
   const bySource = new Map<string, PageRecord[]>();
   const byName = new Map<string, PageRecord[]>();
   const twinCache = new Map<PageRecord, ReadonlySet<PageRecord>>();

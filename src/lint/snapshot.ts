@@ -60,9 +60,13 @@ export async function readOrNull(vault: VaultPort, path: string): Promise<string
   }
 }
 
+/** The text lint reads links in: without code, and without escaped links (`\[[x]]`), which are text. */
+export function linkText(markdown: string): string {
+  return replaceDelimited(stripCode(markdown), "\\[[", oneOf("]\n"), "]]", () => "");
+}
+
 export function linksOutsideCode(markdown: string): string[] {
-  // Escaped links (`\[[x]]`) are text.
-  return wikilinkTargets(replaceDelimited(stripCode(markdown), "\\[[", oneOf("]\n"), "]]", () => ""));
+  return wikilinkTargets(linkText(markdown));
 }
 
 /**
