@@ -74,11 +74,15 @@ const COUNT_SPAN = 2 ** 21;
  * The vectors of counted texts, weighted against each other: a word's rarity is counted among
  * them. In every vector, words run from the rarest to the commonest (ties in the order the words
  * were met, so the same texts give the same order), which the prefix filter relies on. `pause`
- * runs before each vector (time slices, cancellation).
+ * runs before each text is counted in and before each vector (time slices, cancellation).
  */
 export async function termVectors(texts: readonly CountedText[], terms: readonly string[], pause: () => Promise<void> = () => Promise.resolve()): Promise<TermVector[]> {
   const df = new Int32Array(terms.length);
-  for (const text of texts) for (const id of text.ids) df[id] = (df[id] ?? 0) + 1;
+  for (const text of texts) {
+    await pause();
+    for (const id of text.ids) df[id] = (df[id] ?? 0) + 1;
+  }
+  await pause();
   // Ranks by document frequency, then by id (the order words were met): a counting sort, so a
   // vocabulary of 100,000 words is ordered in one pass instead of a comparison sort's 50-odd ms
   // on the main thread.
