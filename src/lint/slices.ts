@@ -22,10 +22,12 @@ export interface PassOptions {
 }
 
 /**
- * Lint's slices are shorter than the default: its passes allocate as they go, and a garbage
- * collection inside a slice (measured up to 20 ms at 5,000 pages) must still leave it under 50 ms.
+ * Lint's slices are shorter than the default: its passes allocate as they go (every word of every
+ * page), so the garbage collector's own threads work beside each slice and a collection may land
+ * inside one (measured up to 20 ms at 5,000 pages). At 20 ms a slice's CPU time reached 55–60 ms
+ * on bench/lint.bench.ts's wiki; at 12 ms it stays under 50.
  */
-export const SLICE_MS = 20;
+export const SLICE_MS = 12;
 
 /** A checkpoint to await before each step of a pass (the run's own, when given): yields when the slice is spent, and throws `cancelled` once the signal fired. */
 export function sliceCheckpoint(options: PassOptions): () => Promise<void> {
