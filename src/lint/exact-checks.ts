@@ -200,7 +200,8 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
         findings.push(finding("invalid-frontmatter", page.path, page.type ? `"${page.type}" is not a page type (entity, concept, source, synthesis, comparison).` : "The page has no type in its frontmatter.", [], "error"));
       }
     }
-    if (on("empty-page") && page.body.replace(/[^\p{L}\p{N}]/gu, "").length === 0) findings.push(finding("empty-page", page.path, "The page has no text."));
+    // A search for one letter or digit, not a copy of the page without the rest.
+    if (on("empty-page") && !/[\p{L}\p{N}]/u.test(page.body)) findings.push(finding("empty-page", page.path, "The page has no text."));
     if (on("wrong-folder") && isPageType(page.type)) {
       const folder = `${snapshot.wikiFolder}/${TYPE_FOLDERS[page.type]}/`;
       if (!page.path.startsWith(folder)) {
