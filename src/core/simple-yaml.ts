@@ -8,7 +8,9 @@
  * Everything it accepts is unambiguous in YAML 1.2 (the `yaml` package's default, core schema):
  * keys start with an ASCII letter; a plain value starts with a letter and holds no `: `, no ` #`
  * and no trailing `:`, and reads as a string unless it is one of the core schema's null or boolean
- * words; a quoted value opens and closes on its line with no escapes. Tabs, carriage returns,
+ * words; a quoted value opens and closes on its line with no escapes; a key's value may also be an
+ * empty list or mapping written in flow style (`tags: []`, as the `yaml` package writes an empty
+ * list: every page Synapse writes without tags carries one). Tabs, carriage returns,
  * control characters, trailing spaces, lines of spaces, comments, repeated keys, nesting and continuation lines all give up.
  * A property test holds it to the `yaml` package on generated frontmatter.
  */
@@ -46,6 +48,10 @@ export function parseSimpleYaml(raw: string): Record<string, unknown> | null | u
     keys += 1;
     const value = match[2] ?? ""; // not trim(): YAML strips only spaces (gone already), not every Unicode space
     i += 1;
+    if (value === "[]" || value === "{}") {
+      out[key] = value === "[]" ? [] : {};
+      continue;
+    }
     if (value !== "") {
       const scalar = scalarOf(value);
       if (scalar === GIVE_UP) return undefined;

@@ -11,10 +11,11 @@ import { HASH_KEY } from "../wiki/page-markdown";
 import { TYPE_FOLDERS, basenameOf, isPageType } from "../wiki/page-paths";
 import { isAllSynapseText } from "../wiki/provenance";
 import { isInFolder } from "../wiki/read-note";
-import { boundedEditDistance } from "./edit-distance";
 import { describeDrift, indexDrift } from "./index-drift";
+import { indexLinkPieces } from "./index-links";
+import { NearNames } from "./near-names";
 import { pageNamer } from "./page-names";
-import { linksOutsideCode, Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
+import { Resolver, type PageRecord, type WikiSnapshot } from "./snapshot";
 import type { Check, Finding, Fix } from "./types";
 import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
@@ -54,27 +55,15 @@ function finding(check: Check, page: string, message: string, fixes: Fix[] = [],
   return { check, severity, page, message, fixes };
 }
 
-/** The closest existing name within a small edit distance, for a mistyped link. */
-function closestName(target: string, names: readonly string[]): string | null {
-  const key = nameKey(target);
-  const max = Math.max(1, Math.min(3, Math.floor(key.length / 5)));
-  let best: { name: string; d: number } | null = null;
-  for (const name of names) {
-    const d = boundedEditDistance(key, nameKey(name), max);
-    if (d <= max && (!best || d < best.d)) best = { name, d };
-  }
-  return best?.name ?? null;
-}
-
 /** The closest name that is not the page's own (its file name, title or an alias). */
-function nearestOther(name: string, names: readonly string[], page: PageRecord, resolver: Resolver): string | null {
-  const near = closestName(name, names);
+function nearestOther(name: string, names: NearNames, page: PageRecord, resolver: Resolver): string | null {
+  const near = names.closest(name);
   if (near === null || resolver.resolve(near) !== page.path) return near;
   // Rare: look again without the page's own names.
-  return closestName(name, names.filter((n) => resolver.resolve(n) !== page.path));
+  return names.closest(name, (n) => resolver.resolve(n) !== page.path);
 }
 
-function danglingLinks(page: PageRecord, resolver: Resolver, names: readonly string[], snapshot: WikiSnapshot): Finding[] {
+function danglingLinks(page: PageRecord, resolver: Resolver, names: NearNames, snapshot: WikiSnapshot): Finding[] {
   const out: Finding[] = [];
   for (const target of page.links) {
     if (resolver.resolve(target)) continue;
@@ -114,6 +103,11 @@ function keepsOver(a: PageRecord, b: PageRecord): boolean {
   return la !== lb ? la < lb : a.path < b.path;
 }
 
+/** How many names of files and aliases are keyed in one piece, for the mistyped links. */
+const NAMES_PER_PIECE = 1000;
+/** How many of index.md's links are resolved in one piece. */
+const INDEX_LINKS_PER_PIECE = 250;
+
 /** The exact checks at once (the CLI's tests, fixes, settling a contradiction). */
 export function exactChecks(inputs: CheckInputs): Finding[] {
   return runPieces(exactCheckPieces(inputs));
@@ -127,11 +121,15 @@ export function exactChecksSliced(inputs: CheckInputs, checkpoint?: () => Promis
 /** The checks as pieces: one page of each pass a piece, so no step grows with the wiki. */
 function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   const { snapshot } = inputs;
-  const resolver = new Resolver(snapshot);
+  const resolver = Resolver.of(snapshot);
   yield;
   // index.md and log.md are Synapse's bookkeeping, never what a mistyped link meant ("Fog" is not "log").
   const bookkeeping = new Set([indexPath(snapshot.wikiFolder), logPath(snapshot.wikiFolder)]);
-  const names = [...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)];
+  const names = new NearNames();
+  for (const [k, name] of [...new Set(snapshot.files.filter((f) => !bookkeeping.has(f)).map(basenameOf)), ...snapshot.pages.flatMap((p) => p.aliases)].entries()) {
+    if (k % NAMES_PER_PIECE === 0) yield;
+    names.add(name);
+  }
   yield;
   const findings: Finding[] = [];
   const inbound = new Map<string, number>();
@@ -149,18 +147,23 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
     count(path, links);
     yield;
   }
-  const indexLinks = snapshot.indexText ? linksOutsideCode(snapshot.indexText) : [];
-  yield;
+  const resolve = (target: string) => resolver.resolve(target);
+  // The files index.md's links lead to (indexedFiles), its links read and resolved a few hundred
+  // per piece: an index lists every page.
+  const indexLinks = snapshot.indexText ? yield* indexLinkPieces(snapshot.indexText) : [];
   const indexed = new Set<string>();
-  for (const target of indexLinks) {
-    const p = resolver.resolve(target);
+  for (const [k, target] of indexLinks.entries()) {
+    if (k % INDEX_LINKS_PER_PIECE === 0) yield;
+    const p = resolve(target);
     if (p !== null) indexed.add(p);
   }
   yield;
   for (const p of indexed) inbound.set(p, (inbound.get(p) ?? 0) + 1);
 
   const pagesByPath = new Map(snapshot.pages.map((p) => [p.path, p]));
+  yield;
   const named = pageNamer(snapshot);
+  yield;
   const bySource = new Map<string, PageRecord[]>();
   const byName = new Map<string, PageRecord[]>();
   const twinCache = new Map<PageRecord, ReadonlySet<PageRecord>>();
@@ -197,7 +200,8 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
         findings.push(finding("invalid-frontmatter", page.path, page.type ? `"${page.type}" is not a page type (entity, concept, source, synthesis, comparison).` : "The page has no type in its frontmatter.", [], "error"));
       }
     }
-    if (on("empty-page") && page.body.replace(/[^\p{L}\p{N}]/gu, "").length === 0) findings.push(finding("empty-page", page.path, "The page has no text."));
+    // A search for one letter or digit, not a copy of the page without the rest.
+    if (on("empty-page") && !/[\p{L}\p{N}]/u.test(page.body)) findings.push(finding("empty-page", page.path, "The page has no text."));
     if (on("wrong-folder") && isPageType(page.type)) {
       const folder = `${snapshot.wikiFolder}/${TYPE_FOLDERS[page.type]}/`;
       if (!page.path.startsWith(folder)) {
@@ -261,7 +265,7 @@ function* exactCheckPieces(inputs: CheckInputs): Pieces<Finding[]> {
   yield;
   if (snapshot.indexText !== null) {
     const index = indexPath(snapshot.wikiFolder);
-    const drift = indexDrift(snapshot.indexText, snapshot.pages, (t) => resolver.resolve(t));
+    const drift = indexDrift(snapshot.indexText, snapshot.pages, resolve, indexed);
     if (drift.missing.length + drift.dangling.length > 0) {
       findings.push(finding("index", index, describeDrift(drift, pageNamer(snapshot)), [{ kind: "rebuild-index", label: "Bring index.md in step, keeping your own lines", safe: true, params: {} }]));
     }

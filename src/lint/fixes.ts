@@ -135,7 +135,7 @@ function absorb(keep: string, removed: PageRecord): string {
 }
 
 export function planFixes(snapshot: WikiSnapshot, chosen: readonly ChosenFix[], date: string): FixPlan {
-  const resolver = new Resolver(snapshot);
+  const resolver = Resolver.of(snapshot);
   const pages = new Map(snapshot.pages.map((p) => [p.path, p]));
   const edits = new Map<string, Edit[]>();
   const creates = new Map<string, string>();

@@ -7,7 +7,7 @@ import { Resolver, type WikiSnapshot } from "./snapshot";
 
 /** Vault paths, sorted, each once. */
 export function goneSources(snapshot: WikiSnapshot): string[] {
-  const resolver = new Resolver(snapshot);
+  const resolver = Resolver.of(snapshot);
   const gone = new Set<string>();
   for (const page of snapshot.pages) {
     for (const source of page.sources) {

@@ -24,13 +24,21 @@ export function entryTargets(indexText: string): string[] {
   return [...out];
 }
 
-/** `resolve`: the file a link target leads to now, or null. */
-export function indexDrift(indexText: string, pages: readonly PageRecord[], resolve: (target: string) => string | null): IndexDrift {
+/** The files index.md's links lead to (`resolve`: the file a link target leads to now, or null). */
+export function indexedFiles(indexText: string, resolve: (target: string) => string | null): Set<string> {
   const reached = new Set<string>();
   for (const target of linksOutsideCode(indexText)) {
     const path = resolve(target);
     if (path !== null) reached.add(path);
   }
+  return reached;
+}
+
+/**
+ * `resolve`: the file a link target leads to now, or null. `reached`: indexedFiles of the same
+ * text and resolver, when the caller has it already (lint's orphan check needs it too).
+ */
+export function indexDrift(indexText: string, pages: readonly PageRecord[], resolve: (target: string) => string | null, reached: ReadonlySet<string> = indexedFiles(indexText, resolve)): IndexDrift {
   return { missing: pages.filter((p) => !reached.has(p.path)), dangling: entryTargets(indexText).filter((t) => resolve(t) === null) };
 }
 

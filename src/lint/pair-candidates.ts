@@ -48,7 +48,7 @@ export function candidatePairs(snapshot: WikiSnapshot, shareable: ReadonlySet<st
 }
 
 export function boundedPairs(snapshot: WikiSnapshot, shareable: ReadonlySet<string>, similar: readonly (readonly [string, string])[] = []): Candidates {
-  const resolver = new Resolver(snapshot);
+  const resolver = Resolver.of(snapshot);
   const pages = snapshot.pages.filter((p) => checkable(p) && shareable.has(p.path));
   const byPath = new Map(snapshot.pages.map((p) => [p.path, p]));
   const groups = new Map<string, PageRecord[]>();

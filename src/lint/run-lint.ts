@@ -90,10 +90,16 @@ export interface LintReport {
 
 /** The source notes whose text changed since they were last ingested (by content hash). */
 async function changedSources(snapshot: WikiSnapshot, vault: VaultPort, store: StateStore, checkpoint: () => Promise<void>): Promise<Set<string>> {
-  const resolver = new Resolver(snapshot);
-  await checkpoint();
+  const resolver = await Resolver.ofSliced(snapshot, checkpoint);
   // A note in an excluded folder is never read, so whether it changed is not known.
-  const notes = new Set(snapshot.pages.flatMap((p) => p.sources.map((s) => resolver.resolve(s)).filter((n): n is string => n !== null && !resolver.isExcluded(n))));
+  const notes = new Set<string>();
+  for (const page of snapshot.pages) {
+    await checkpoint();
+    for (const source of page.sources) {
+      const note = resolver.resolve(source);
+      if (note !== null && !resolver.isExcluded(note)) notes.add(note);
+    }
+  }
   await checkpoint();
   // Only the registry's shards holding these notes are read, each once.
   const recorded = await new SourceRegistry(store).entries(notes);
@@ -172,7 +178,7 @@ async function check(deps: LintDeps, request: LintRequest, modelDuplicates: read
   const findings = await exactChecksSliced({ snapshot, sourceChanged: (note) => changed.has(note) }, checkpoint);
   // Every pair of pages alike in their words (part of the exact checks), compared before the model
   // checks so that cancelling those leaves these found.
-  const similar = await similarPages(snapshot, { ...(request.modelChecks ? { alike: true } : {}), ...pass });
+  const similar = await similarPages(snapshot, { ...(request.modelChecks ? { alike: true } : {}), ...pass, checkpoint });
   let model: ModelCheckResult | null = null;
   if (request.modelChecks) {
     if (!deps.provider) throw new SynapseError("config", "The model checks need a lint backend; none was given.");

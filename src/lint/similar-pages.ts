@@ -85,7 +85,7 @@ function duplicateFinding(a: PageRecord, b: PageRecord, score: number, name: Pag
 export async function similarPages(snapshot: WikiSnapshot, options: PassOptions & { readonly alike?: boolean } = {}): Promise<SimilarPages> {
   const pages = snapshot.pages.filter(compared);
   const threshold = options.alike ? ALIKE_SIMILARITY : DUPLICATE_SIMILARITY;
-  const pairs = await similarTexts(pages.map(comparedText), threshold, { ...options, keep: (text) => text.words >= MIN_WORDS });
+  const pairs = await similarTexts(pages, comparedText, threshold, { ...options, keep: (text) => text.words >= MIN_WORDS });
   const duplicates: Finding[] = [];
   const alike: [string, string][] = [];
   for (const { a, b, score } of pairs) {

@@ -13,16 +13,25 @@ export interface PassOptions {
   /** Lets the host breathe between slices of work (Obsidian's main thread); see TimeSlicer. */
   readonly yieldNow?: () => Promise<void>;
   readonly now?: () => number;
+  /**
+   * The run's checkpoint (from sliceCheckpoint), for a pass that follows others: one slicer then
+   * times the whole run. A pass with a slicer of its own would start a fresh slice where the one
+   * before had already run most of its budget.
+   */
+  readonly checkpoint?: () => Promise<void>;
 }
 
 /**
- * Lint's slices are shorter than the default: its passes allocate as they go, and a garbage
- * collection inside a slice (measured up to 20 ms at 5,000 pages) must still leave it under 50 ms.
+ * Lint's slices are shorter than the default: its passes allocate as they go (every word of every
+ * page), so the garbage collector's own threads work beside each slice and a collection may land
+ * inside one (measured up to 20 ms at 5,000 pages). At 20 ms a slice's CPU time reached 55–60 ms
+ * on bench/lint.bench.ts's wiki; at 12 ms it stays under 50.
  */
-export const SLICE_MS = 20;
+export const SLICE_MS = 12;
 
-/** A checkpoint to await before each step of a pass: yields when the slice is spent, and throws `cancelled` once the signal fired. */
+/** A checkpoint to await before each step of a pass (the run's own, when given): yields when the slice is spent, and throws `cancelled` once the signal fired. */
 export function sliceCheckpoint(options: PassOptions): () => Promise<void> {
+  if (options.checkpoint) return options.checkpoint;
   const slicer = new TimeSlicer({ budgetMs: SLICE_MS, ...(options.yieldNow ? { yieldNow: options.yieldNow } : {}), ...(options.now ? { now: options.now } : {}) });
   const stopIfCancelled = () => {
     if (options.signal?.aborted) throw new SynapseError("cancelled", "The run was cancelled.");

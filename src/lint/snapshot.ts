@@ -11,6 +11,7 @@ import type { VaultPort } from "../vault/vault-port";
 import { indexPath, logPath } from "../write/index-log";
 import { basenameOf, effectiveWikiFolder } from "../wiki/page-paths";
 import { isInFolder } from "../wiki/read-note";
+import { runPieces, runPiecesSliced, type Pieces } from "../core/time-slice";
 
 export interface PageRecord {
   readonly path: string;
@@ -44,18 +45,28 @@ export interface WikiSnapshot {
   readonly indexText: string | null;
 }
 
-/** The file's text, or null when it cannot be read — whether the vault rejects or throws at once. */
+/**
+ * The file's text, or null when it cannot be read — whether the vault rejects or throws at once.
+ * Where the vault offers `readWithStat` (the CLI's), lint reads through it: it is the same text in
+ * one synchronous call, where `read`'s asynchronous realpath, open, stat, read and close are five
+ * promise round trips a file, most of the CPU of reading a wiki of 5,000 small pages.
+ */
 export async function readOrNull(vault: VaultPort, path: string): Promise<string | null> {
   try {
+    if (vault.readWithStat) return (await vault.readWithStat(path))?.text ?? null;
     return await vault.read(path);
   } catch {
     return null;
   }
 }
 
+/** The text lint reads links in: without code, and without escaped links (`\[[x]]`), which are text. */
+export function linkText(markdown: string): string {
+  return replaceDelimited(stripCode(markdown), "\\[[", oneOf("]\n"), "]]", () => "");
+}
+
 export function linksOutsideCode(markdown: string): string[] {
-  // Escaped links (`\[[x]]`) are text.
-  return wikilinkTargets(replaceDelimited(stripCode(markdown), "\\[[", oneOf("]\n"), "]]", () => ""));
+  return wikilinkTargets(linkText(markdown));
 }
 
 /**
@@ -70,9 +81,17 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
   const excludedFiles = listed.filter((p) => excluded(p));
   const pages: PageRecord[] = [];
   const noteLinks = new Map<string, readonly string[]>();
+  const index = indexPath(wikiFolder);
+  let indexText: string | null = null;
+  let indexRead = false;
   for (const path of files) {
     await checkpoint?.();
     const text = await readOrNull(vault, path);
+    if (path === index) {
+      indexText = text;
+      indexRead = true;
+      continue;
+    }
     if (text === null) continue;
     if (!isInFolder(path, wikiFolder)) {
       noteLinks.set(path, linksOutsideCode(splitFrontmatter(text).body));
@@ -96,7 +115,8 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
       ignored: new Set(frontmatterList(fm.synapse_lint_ignore)),
     });
   }
-  const indexText = await readOrNull(vault, indexPath(wikiFolder));
+  // index.md is read with the others, unless it is excluded or not listed.
+  if (!indexRead) indexText = await readOrNull(vault, index);
   return { wikiFolder, pages, files, excludedFiles, noteLinks, indexText };
 }
 
@@ -105,25 +125,70 @@ export async function loadSnapshot(vault: VaultPort, wikiFolderSetting: string, 
  * in excluded folders resolve too (after the others, for a name both share): what they hold is
  * unknown to lint, but they exist.
  */
-export class Resolver {
-  private readonly byPath = new Map<string, string>();
-  private readonly byName = new Map<string, string>();
-  /** Every file of each name, in vault order: a moved file may share its name with others. */
-  private readonly allByName = new Map<string, string[]>();
-  private readonly byAlias = new Map<string, string>();
-  private readonly excluded: ReadonlySet<string>;
+const resolvers = new WeakMap<WikiSnapshot, Resolver>();
 
-  constructor(snapshot: WikiSnapshot) {
-    for (const file of [...snapshot.files, ...snapshot.excludedFiles]) {
-      const path = nameKey(file.replace(/\.md$/i, ""));
-      if (!this.byPath.has(path)) this.byPath.set(path, file);
-      const name = nameKey(basenameOf(file));
-      if (!this.byName.has(name)) this.byName.set(name, file);
-      this.allByName.set(name, [...(this.allByName.get(name) ?? []), file]);
-    }
-    for (const page of snapshot.pages) for (const alias of page.aliases) this.byAlias.set(nameKey(alias), page.path);
-    this.excluded = new Set(snapshot.excludedFiles);
+/** How many files a step of filling a resolver's tables takes in (see Resolver.ofSliced). */
+const FILES_PER_PIECE = 500;
+
+/** By comparison key (nameKey): what a link or a source may name. */
+interface ResolverTables {
+  /** The vault path without `.md`. */
+  readonly byPath: Map<string, string>;
+  /** The file name: the first file of that name, in vault order. */
+  readonly byName: Map<string, string>;
+  /** Every file of each name, in vault order: a moved file may share its name with others. */
+  readonly allByName: Map<string, string[]>;
+  readonly byAlias: Map<string, string>;
+}
+
+export class Resolver {
+  /**
+   * Answers so far, by target as written: a wiki's pages link to the same few names again and
+   * again (and every pass of lint resolves them: inbound links, dangling links, sources), and the
+   * snapshot never changes under a resolver.
+   */
+  private readonly resolved = new Map<string, string | null>();
+
+  /** The resolver of one snapshot, made once: lint's passes and fixes all resolve against the same files. */
+  static of(snapshot: WikiSnapshot): Resolver {
+    return resolvers.get(snapshot) ?? Resolver.made(snapshot, runPieces(Resolver.fill(snapshot)));
   }
+
+  /** `of`, its tables filled a few hundred files per step between checkpoints (see slices.ts). */
+  static async ofSliced(snapshot: WikiSnapshot, checkpoint: () => Promise<void>): Promise<Resolver> {
+    return resolvers.get(snapshot) ?? Resolver.made(snapshot, await runPiecesSliced(Resolver.fill(snapshot), checkpoint));
+  }
+
+  private static made(snapshot: WikiSnapshot, tables: ResolverTables): Resolver {
+    const resolver = new Resolver(tables, new Set(snapshot.excludedFiles));
+    resolvers.set(snapshot, resolver);
+    return resolver;
+  }
+
+  private static *fill(snapshot: WikiSnapshot): Pieces<ResolverTables> {
+    const tables: ResolverTables = { byPath: new Map(), byName: new Map(), allByName: new Map(), byAlias: new Map() };
+    let n = 0;
+    for (const file of [...snapshot.files, ...snapshot.excludedFiles]) {
+      if (++n % FILES_PER_PIECE === 0) yield;
+      const path = nameKey(file.replace(/\.md$/i, ""));
+      if (!tables.byPath.has(path)) tables.byPath.set(path, file);
+      const name = nameKey(basenameOf(file));
+      if (!tables.byName.has(name)) tables.byName.set(name, file);
+      const same = tables.allByName.get(name);
+      if (same) same.push(file);
+      else tables.allByName.set(name, [file]);
+    }
+    for (const page of snapshot.pages) {
+      if (++n % FILES_PER_PIECE === 0) yield;
+      for (const alias of page.aliases) tables.byAlias.set(nameKey(alias), page.path);
+    }
+    return tables;
+  }
+
+  private constructor(
+    private readonly tables: ResolverTables,
+    private readonly excluded: ReadonlySet<string>,
+  ) {}
 
   /** Is this resolved file in an excluded folder (not read, not linted, but there)? */
   isExcluded(path: string): boolean {
@@ -132,9 +197,18 @@ export class Resolver {
 
   /** The file a link target or a `sources` entry names, or null. */
   resolve(target: string): string | null {
+    let found = this.resolved.get(target);
+    if (found === undefined) {
+      found = this.lookUp(target);
+      this.resolved.set(target, found);
+    }
+    return found;
+  }
+
+  private lookUp(target: string): string | null {
     const clean = target.replace(/^\[\[|\]\]$/g, "").replace(/\|.*$/, "").replace(/^\.\//, "").trim();
     const key = nameKey(clean.replace(/\.md$/i, ""));
-    return this.byPath.get(key) ?? (clean.includes("/") ? null : (this.byName.get(nameKey(linkBasename(clean))) ?? this.byAlias.get(key) ?? null));
+    return this.tables.byPath.get(key) ?? (clean.includes("/") ? null : (this.tables.byName.get(nameKey(linkBasename(clean))) ?? this.tables.byAlias.get(key) ?? null));
   }
 
   /**
@@ -143,6 +217,6 @@ export class Resolver {
    */
   movedTo(target: string, accept: (file: string) => boolean = () => true): string | null {
     if (!target.includes("/")) return null;
-    return (this.allByName.get(nameKey(linkBasename(target))) ?? []).find(accept) ?? null;
+    return (this.tables.allByName.get(nameKey(linkBasename(target))) ?? []).find(accept) ?? null;
   }
 }

@@ -32,30 +32,27 @@ export interface CountedText {
   readonly words: number;
 }
 
-/** Counts the words of many texts against one dictionary (a word is a number once it is met). */
+/**
+ * Counts the words of many texts against one dictionary (a word is a number once it is met). The
+ * dictionary is a hash table of its own, looked up with the word where it stands in the text: a
+ * wiki's pages hold millions of words and only tens of thousands of different ones, and cutting
+ * each out as a string of its own to look it up in a Map made garbage of every one.
+ */
 export class TermCounter {
-  private readonly idOf = new Map<string, number>();
   /** The words met so far, by id. */
   readonly terms: string[] = [];
+  /** Each word's hash, by id (to grow the table without hashing again). */
+  private hashes = new Int32Array(1024);
+  /** Open addressing: ids by slot, -1 where empty; never fuller than half. */
+  private slots = new Int32Array(2048).fill(-1);
   /** Occurrences in the text being counted, by id (zero between texts). */
-  private tf = new Int32Array(4096);
+  private tf = new Int32Array(1024);
 
   count(text: string): CountedText {
     const seen: number[] = [];
     let words = 0;
     forEachToken(text, (source, start, end) => {
-      const term = source.slice(start, end);
-      let id = this.idOf.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.terms.push(term);
-        this.idOf.set(term, id);
-        if (id >= this.tf.length) {
-          const grown = new Int32Array(this.tf.length * 2);
-          grown.set(this.tf);
-          this.tf = grown;
-        }
-      }
+      const id = this.idOf(source, start, end);
       if (this.tf[id] === 0) seen.push(id);
       this.tf[id] = (this.tf[id] ?? 0) + 1;
       words++;
@@ -65,6 +62,54 @@ export class TermCounter {
     for (const id of seen) this.tf[id] = 0;
     return { ids, counts, words };
   }
+
+  /** The id of the word at source[start, end), given it when it is new. */
+  private idOf(source: string, start: number, end: number): number {
+    // FNV-1a over the UTF-16 code units.
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ source.charCodeAt(i), 0x01000193);
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    for (;;) {
+      const id = this.slots[slot] ?? -1;
+      if (id < 0) break;
+      if (this.hashes[id] === hash && sameWord(this.terms[id] ?? "", source, start, end)) return id;
+      slot = (slot + 1) & mask;
+    }
+    const id = this.terms.length;
+    this.terms.push(source.slice(start, end));
+    if (id >= this.tf.length) {
+      this.tf = grown(this.tf);
+      this.hashes = grown(this.hashes);
+    }
+    this.hashes[id] = hash;
+    this.slots[slot] = id;
+    if (2 * this.terms.length > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.terms.length; id++) {
+      let slot = (this.hashes[id] ?? 0) & mask;
+      while ((slots[slot] ?? -1) >= 0) slot = (slot + 1) & mask;
+      slots[slot] = id;
+    }
+    this.slots = slots;
+  }
+}
+
+function sameWord(word: string, source: string, start: number, end: number): boolean {
+  if (word.length !== end - start) return false;
+  for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) !== source.charCodeAt(start + i)) return false;
+  return true;
+}
+
+function grown(array: Int32Array): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 /** Packs a rank and a count into one number, so one numeric sort orders a text's words by rank. */
@@ -74,11 +119,15 @@ const COUNT_SPAN = 2 ** 21;
  * The vectors of counted texts, weighted against each other: a word's rarity is counted among
  * them. In every vector, words run from the rarest to the commonest (ties in the order the words
  * were met, so the same texts give the same order), which the prefix filter relies on. `pause`
- * runs before each vector (time slices, cancellation).
+ * runs before each text is counted in and before each vector (time slices, cancellation).
  */
 export async function termVectors(texts: readonly CountedText[], terms: readonly string[], pause: () => Promise<void> = () => Promise.resolve()): Promise<TermVector[]> {
   const df = new Int32Array(terms.length);
-  for (const text of texts) for (const id of text.ids) df[id] = (df[id] ?? 0) + 1;
+  for (const text of texts) {
+    await pause();
+    for (const id of text.ids) df[id] = (df[id] ?? 0) + 1;
+  }
+  await pause();
   // Ranks by document frequency, then by id (the order words were met): a counting sort, so a
   // vocabulary of 100,000 words is ordered in one pass instead of a comparison sort's 50-odd ms
   // on the main thread.

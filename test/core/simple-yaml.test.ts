@@ -49,7 +49,7 @@ function expectSameAsYaml(raw: string): boolean {
 const bit = fc.constantFrom(
   "a", "Z", "é", "中", "Привет", "1", "0x1F", "1e3", "-", " ", "  ", ":", ": ", "#", " #", "'", "''", '"', "\\", "[", "]",
   "{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "`", "?", "~", ".", "true", "null", "False", "NULL", "yes", "<<", "\t",
-  "\u00a0", "🙂", "\r", "\u0085", "\u0001", "---", "...",
+  "\u00a0", "🙂", "\r", "\u0085", "\u0001", "---", "...", "[]", "{}",
 );
 const value = fc.array(bit, { minLength: 0, maxLength: 6 }).map((bits) => bits.join(""));
 const key = fc.constantFrom("title", "aliases", "tags", "sources", "a", "Key_1", "x-y", "true", "Null", "1a", "é", "__proto__");
@@ -90,6 +90,7 @@ describe("parseSimpleYaml", () => {
       ["tags:\n- a\n-\n- 'it''s'\n- \"quoted: yes\"", { tags: ["a", null, "it's", "quoted: yes"] }],
       ["description: C# and F#, [brackets] {braces}\nmobile: FALSE\nlocalized: Null", { description: "C# and F#, [brackets] {braces}", mobile: false, localized: null }],
       ["empty:\nnext: x", { empty: null, next: "x" }],
+      ["type: entity\ntags: []\nextra: {}", { type: "entity", tags: [], extra: {} }],
       ["", null],
     ];
     for (const [raw, expected] of cases) {
@@ -107,6 +108,8 @@ describe("parseSimpleYaml", () => {
       "date: 2024-01-01",
       "count: 3",
       "tags: [a, b]",
+      "tags: [ ]",
+      "tags:\n  - []",
       "title: \"esc\\u0041\"",
       "title: 'open",
       "aliases:\n  - a\n - b",
