@@ -13,12 +13,13 @@
  * Candidates are the wiki's pages today (the registry); the retrieval index can pass a better
  * shortlist to the same function later.
  */
+import { boundedMemo } from "../core/bounded-memo";
 import { plainText } from "../core/plain-text";
 import type { WikiPage } from "../core/schemas";
 import { describeDistinction, distinction } from "./distinguishing-marks";
 import type { PageRecord } from "./identity";
 import { titleKey } from "./page-identity";
-import { looselySame, memoised, titleMayReach, titleSimilarity } from "./title-similarity";
+import { looselySame, TITLE_CACHE_LIMIT, titleMayReach, titleSimilarity } from "./title-similarity";
 
 export { looselySame, looseTitle } from "./title-similarity";
 
@@ -94,7 +95,7 @@ function jaccardReaching(a: ReadonlySet<string>, b: ReadonlySet<string>, thresho
   return shared / (sizes - shared);
 }
 
-const titleKeyOf = memoised(titleKey);
+const titleKeyOf = boundedMemo(titleKey, TITLE_CACHE_LIMIT);
 
 export function similarity(page: WikiPage, candidate: PageRecord): Similarity {
   return { title: titleSimilarity(page.title, candidate.title), content: jaccard(wordsOf(page, page.content), wordsOf(candidate, candidate.body)) };

@@ -4,17 +4,7 @@
  * which files a new page could clash with), and the paths are the same from one ingest to the
  * next. Bounded, so a long session does not keep every path it ever saw.
  */
+import { boundedMemo } from "../core/bounded-memo";
 import { nameKey } from "../core/unicode";
 
-const KEPT = 100_000;
-const known = new Map<string, string>();
-
-export function pathKey(path: string): string {
-  let key = known.get(path);
-  if (key === undefined) {
-    key = nameKey(path);
-    if (known.size >= KEPT) known.clear();
-    known.set(path, key);
-  }
-  return key;
-}
+export const pathKey: (path: string) => string = boundedMemo(nameKey, 100_000);

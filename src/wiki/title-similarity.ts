@@ -5,6 +5,7 @@
  * wiki, so what a title needs is computed once per title (`shapeOf`) and a pair costs a few
  * comparisons and one merge of two sorted arrays.
  */
+import { boundedMemo } from "../core/bounded-memo";
 import { titleKey } from "./page-identity";
 
 /** Accents, case, punctuation and a leading "The" do not make a different subject. */
@@ -99,22 +100,8 @@ export function titleMayReach(a: string, b: string, threshold: number): boolean 
 }
 
 /**
- * A pure function of one title, remembered: every new page of an ingest is compared with every
- * candidate, and the candidates' titles are the same from one ingest to the next. Bounded, so a
- * long session does not keep every title it ever saw.
+ * Every new page of an ingest is compared with every candidate, and the candidates' titles are the
+ * same from one ingest to the next: what a title needs is remembered.
  */
-export function memoised<T>(compute: (title: string) => T): (title: string) => T {
-  const known = new Map<string, T>();
-  return (title) => {
-    let found = known.get(title);
-    if (found === undefined) {
-      found = compute(title);
-      if (known.size >= TITLE_CACHE_LIMIT) known.clear();
-      known.set(title, found);
-    }
-    return found;
-  };
-}
-
-const TITLE_CACHE_LIMIT = 50_000;
-const shapeOf = memoised(shape);
+export const TITLE_CACHE_LIMIT = 50_000;
+const shapeOf = boundedMemo(shape, TITLE_CACHE_LIMIT);
