@@ -74,6 +74,12 @@ export interface VaultPort {
    */
   readWithStat?(path: string): Promise<{ readonly stat: VaultStat; readonly text: string } | null>;
   /**
+   * The texts of many files at once, in the order given, each as `readWithStat` would give it (null:
+   * nothing readable there, or a link that leads outside the vault). Where a vault offers it, an ingest reads the wiki's pages with this
+   * call instead of one read per page.
+   */
+  readMany?(paths: readonly string[]): Promise<({ readonly stat: VaultStat; readonly text: string } | null)[]>;
+  /**
    * The stats of many notes at once, in the order given, each as `stat` would give it. Where a
    * vault offers it, a sync checks the notes it has indexed in batches with this call instead of
    * one `stat` per note.

@@ -150,6 +150,27 @@ describe("the Node vault", () => {
     }
   });
 
+  it("reads many files as readWithStat does each: plain files, links inside, decomposed names, missing files and folders; a link out of the vault is null", async () => {
+    const { root, vault } = tempVault();
+    const outside = tempDir("outside-");
+    writeFileSync(join(outside, "secret.md"), "secret");
+    await vault.create("a/One.md", "one");
+    await vault.create("a/Cafe\u0301.md", "décomposé");
+    await vault.create("b/Three.md", "three");
+    mkdirSync(join(root, "folder.md"));
+    symlinkSync(join(root, "a"), join(root, "inside"));
+    symlinkSync(join(root, "b/Three.md"), join(root, "alias.md"));
+    symlinkSync(outside, join(root, "link"));
+    symlinkSync(join(outside, "secret.md"), join(root, "escape.md"));
+    const paths = ["a/One.md", "a/Cafe\u0301.md", "b/Three.md", "inside/One.md", "alias.md", "a/None.md", "missing/None.md", "folder.md", "link/secret.md", "escape.md"];
+    const many = await vault.readMany(paths);
+    expect(many.slice(0, 5).map((found) => found?.text)).toEqual(["one", "décomposé", "three", "one", "three"]);
+    for (const [i, path] of paths.slice(0, 5).entries()) expect(many[i]).toEqual(await vault.readWithStat(path));
+    expect(many.slice(5)).toEqual([null, null, null, null, null]);
+    expect(await vault.readMany([])).toEqual([]);
+    await expect(vault.readMany(["../outside.md"])).rejects.toMatchObject({ kind: "vault" });
+  });
+
   it("refuses to follow a symlink out of the vault", async () => {
     const { root, vault } = tempVault();
     const outside = tempDir("outside-");

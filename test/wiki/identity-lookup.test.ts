@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { NodeVault } from "../../src/vault/node-vault";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { findPagesById, readRecord } from "../../src/wiki/identity";
 
@@ -38,5 +42,37 @@ describe("findPagesById across lookups on one vault", () => {
     expect(edited).not.toBe(first);
     expect(edited.title).toBe("Alpha edited");
     await expect(readRecord(vault, "notes/none.md")).rejects.toThrow();
+  });
+});
+
+describe("findPagesById on disk", () => {
+  it("reads each page in one call of the vault's (no asynchronous read), sees edits and gaps as the memory vault does, and keeps pages outside the vault out", async () => {
+    const root = mkdtempSync(join(tmpdir(), "synapse-identity-"));
+    const outside = mkdtempSync(join(tmpdir(), "synapse-outside-"));
+    try {
+      mkdirSync(join(root, "wiki"));
+      writeFileSync(join(root, "wiki/a.md"), page("sy-a", "Alpha"));
+      writeFileSync(join(root, "wiki/b.md"), page("sy-b", "Beta"));
+      writeFileSync(join(outside, "secret.md"), page("sy-s", "Secret"));
+      symlinkSync(join(outside, "secret.md"), join(root, "wiki/link.md"));
+      const vault = new NodeVault(root);
+      let asyncReads = 0;
+      const read = vault.read.bind(vault);
+      vault.read = (path: string) => {
+        asyncReads += 1;
+        return read(path);
+      };
+      const paths = ["wiki/a.md", "wiki/b.md", "wiki/gone.md", "wiki/link.md"];
+      const found = await findPagesById(vault, paths);
+      expect(found.records.map((r) => r.title).sort()).toEqual(["Alpha", "Beta"]);
+      expect(asyncReads).toBe(0);
+      writeFileSync(join(root, "wiki/a.md"), page("sy-a", "Alpha edited"));
+      expect((await findPagesById(vault, paths)).byId("sy-a")?.title).toBe("Alpha edited");
+      await expect(readRecord(vault, "wiki/gone.md")).rejects.toThrow();
+      await expect(readRecord(vault, "wiki/link.md")).rejects.toThrow(/outside the vault/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
