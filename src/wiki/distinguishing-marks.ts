@@ -24,6 +24,8 @@
  * joining them puts two subjects on one page and sends every link to the wrong one. So the rule
  * errs towards "different".
  */
+import { boundedMemo } from "../core/bounded-memo";
+
 export type MarkKind = "number" | "code" | "letter" | "element" | "qualifier" | "prefix";
 
 /** Why two titles are different subjects: the kind of mark and the words that differ. */
@@ -113,17 +115,12 @@ function foldKey(text: string): string {
  * a dot between digits does not ("3.11"), `+` and `#` stay on the word they end ("C#", "A+").
  */
 export function titleWords(title: string): readonly Word[] {
-  const known = splitTitles.get(title);
-  if (known) return known;
-  const words = Object.freeze(splitTitle(title));
-  // One ingest compares each new title with every page's: the split is made once per title.
-  if (splitTitles.size >= SPLIT_CACHE_LIMIT) splitTitles.clear();
-  splitTitles.set(title, words);
-  return words;
+  return splitTitles(title);
 }
 
 const SPLIT_CACHE_LIMIT = 50_000;
-const splitTitles = new Map<string, readonly Word[]>();
+/** One ingest compares each new title with every page's: the split is made once per title. */
+const splitTitles = boundedMemo((title): readonly Word[] => Object.freeze(splitTitle(title)), SPLIT_CACHE_LIMIT);
 
 function splitTitle(title: string): Word[] {
   const out: Word[] = [];
@@ -210,15 +207,10 @@ interface Stems {
 
 /** A word's stems after each kind of prefix, worked out once per word. */
 function stemsOf(key: string): Stems {
-  const known = wordStems.get(key);
-  if (known) return known;
-  const stems = { opposed: stemAfter(key, OPPOSED_PREFIXES), negated: stemAfter(key, NEGATING_PREFIXES) };
-  if (wordStems.size >= SPLIT_CACHE_LIMIT) wordStems.clear();
-  wordStems.set(key, stems);
-  return stems;
+  return wordStems(key);
 }
 
-const wordStems = new Map<string, Stems>();
+const wordStems = boundedMemo((key): Stems => ({ opposed: stemAfter(key, OPPOSED_PREFIXES), negated: stemAfter(key, NEGATING_PREFIXES) }), SPLIT_CACHE_LIMIT);
 
 /** "Hypothyroidism" / "Hyperthyroidism", "Employment" / "Unemployment". */
 function prefixDistinction(x: Word, y: Word): Distinction | null {
