@@ -9,6 +9,19 @@ function tempVault(): { root: string; vault: NodeVault } {
   return { root, vault: new NodeVault(root) };
 }
 
+/** Plain files (a/One.md, b/Three.md and `second`), a folder named like a note, a linked folder (inside/) and a linked note (alias.md). */
+async function mixedVault(second: string, text: string) {
+  const made = tempVault();
+  const { root, vault } = made;
+  await vault.create("a/One.md", "one");
+  await vault.create(second, text);
+  await vault.create("b/Three.md", "three");
+  mkdirSync(join(root, "folder.md"));
+  symlinkSync(join(root, "a"), join(root, "inside"));
+  symlinkSync(join(root, "b/Three.md"), join(root, "alias.md"));
+  return made;
+}
+
 describe("the Node vault", () => {
   it("creates files with their folders, reads, lists markdown recursively and skips .obsidian", async () => {
     const { root, vault } = tempVault();
@@ -122,13 +135,7 @@ describe("the Node vault", () => {
   });
 
   it("stats many notes as stat does each: plain files, links inside, missing notes and folders", async () => {
-    const { root, vault } = tempVault();
-    await vault.create("a/One.md", "one");
-    await vault.create("a/Two.md", "two two");
-    await vault.create("b/Three.md", "three");
-    mkdirSync(join(root, "folder.md"));
-    symlinkSync(join(root, "a"), join(root, "inside"));
-    symlinkSync(join(root, "b/Three.md"), join(root, "alias.md"));
+    const { vault } = await mixedVault("a/Two.md", "two two");
     const paths = ["a/One.md", "a/Two.md", "b/Three.md", "inside/One.md", "alias.md", "a/None.md", "missing/None.md", "folder.md"];
     const one = await Promise.all(paths.map((path) => vault.stat(path)));
     expect(one.slice(0, 5).every((s) => s !== null && s.size > 0)).toBe(true);
@@ -151,15 +158,9 @@ describe("the Node vault", () => {
   });
 
   it("reads many files as readWithStat does each: plain files, links inside, decomposed names, missing files and folders; a link out of the vault is null", async () => {
-    const { root, vault } = tempVault();
+    const { root, vault } = await mixedVault("a/Cafe\u0301.md", "décomposé");
     const outside = tempDir("outside-");
     writeFileSync(join(outside, "secret.md"), "secret");
-    await vault.create("a/One.md", "one");
-    await vault.create("a/Cafe\u0301.md", "décomposé");
-    await vault.create("b/Three.md", "three");
-    mkdirSync(join(root, "folder.md"));
-    symlinkSync(join(root, "a"), join(root, "inside"));
-    symlinkSync(join(root, "b/Three.md"), join(root, "alias.md"));
     symlinkSync(outside, join(root, "link"));
     symlinkSync(join(outside, "secret.md"), join(root, "escape.md"));
     const paths = ["a/One.md", "a/Cafe\u0301.md", "b/Three.md", "inside/One.md", "alias.md", "a/None.md", "missing/None.md", "folder.md", "link/secret.md", "escape.md"];
