@@ -7,7 +7,7 @@ import type { RunResult } from "../../core/orchestrator";
 import { isUnreadableNote } from "../read-note";
 import type { UpToDate } from "../source-registry";
 import type { Contradiction, IngestReport, IngestStopReason, LockedPage, PageChange } from "../ingest-types";
-import type { LinkedNote } from "../canon-notes";
+import type { LinkedNote } from "./canon-notes";
 import { NOT_WRITTEN_AGAIN } from "../ingest-refusals";
 import type { AppliedIngest } from "./apply";
 import { pageAction } from "./page-action";
