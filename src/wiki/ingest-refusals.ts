@@ -3,7 +3,7 @@
  * user rejected with a reason and of the pages they deleted, a deleted page is not written again
  * unless the user asks (`force`), and the refusals of this review are remembered for next time.
  */
-import type { PlannedPage } from "./plan";
+import type { PlannedPage } from "./ingest/plan-pages";
 import { rejectionNotes, rejectionsChange, type Rejection } from "./rejections";
 import type { PlannedStateChange } from "../write/planned-change";
 import type { ReviewChange } from "./review";

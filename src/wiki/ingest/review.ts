@@ -7,7 +7,7 @@ import { SynapseError } from "../../core/errors";
 import type { Rejection } from "../rejections";
 import { reviewRejections } from "../ingest-refusals";
 import type { PageChange } from "../ingest-types";
-import type { PlannedPage } from "../plan";
+import type { PlannedPage } from "./plan-pages";
 import { previewChanges, selectReviewed } from "../review";
 import { pageAction } from "./page-action";
 import { saveVerdicts, type PlannedIngest } from "./plan";
