@@ -13,7 +13,7 @@ import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensF
 import type { IngestRequest, WikiCatalog } from "../ingest-types";
 import { basenameOf } from "../page-paths";
 import { inFolder, isInFolder } from "../read-note";
-import { readRejections, type Rejection } from "../rejections";
+import { readRejections, type Rejection } from "./rejections";
 import { buildWikiContext } from "./related-pages";
 import { shareablePages } from "../shareable-pages";
 import type { AdmittedNote } from "./admit";

@@ -7,7 +7,7 @@ import { toSynapseError } from "../../core/errors";
 import type { RunResult } from "../../core/orchestrator";
 import { throwIfStopped } from "../../core/run-context";
 import { userNotes, type LinkedNote } from "./canon-notes";
-import { leaveOutDeleted, type DeletedPages } from "../ingest-refusals";
+import { leaveOutDeleted, type DeletedPages } from "./refusals";
 import { MatchVerdicts } from "./match-verdicts";
 import { modelConfirm } from "./model-confirm";
 import { planInputs, type MovedNote } from "../moved-note";

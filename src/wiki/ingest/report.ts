@@ -8,7 +8,7 @@ import { isUnreadableNote } from "../read-note";
 import type { UpToDate } from "../source-registry";
 import type { Contradiction, IngestReport, IngestStopReason, LockedPage, PageChange } from "../ingest-types";
 import type { LinkedNote } from "./canon-notes";
-import { NOT_WRITTEN_AGAIN } from "../ingest-refusals";
+import { NOT_WRITTEN_AGAIN } from "./refusals";
 import type { AppliedIngest } from "./apply";
 import { pageAction } from "./page-action";
 import type { PlannedIngest } from "./plan";
