@@ -7,7 +7,7 @@
  * The agent is a model, so what it reads holds none of Synapse's bookkeeping: every staged file
  * goes in without its source markers and attribution lines (provenance-strip.ts). Nothing needs
  * mapping back here: a page the agent returns is material from the note being ingested, and the
- * write path's merge (wiki/triage.ts) files what is new in it as that note's section, keeps every
+ * write path's merge (wiki/ingest/triage.ts) files what is new in it as that note's section, keeps every
  * other section and the user's text as they are on disk, and drops what the page already says
  * (docs/decisions/0011-agent-reads-pages-without-markers.md).
  */

@@ -7,7 +7,7 @@
  * Ordered for prompt caching (Anthropic's `cache_control`, OpenAI's automatic prefix cache): what
  * lives longest comes first. The system prompt (instructions and schema) is the same for every
  * request of its kind; then the wiki's context, the same for notes about one subject (the related
- * pages in a stable order: wiki/related-order.ts); then what belongs to one note (its rules, its
+ * pages in a stable order: wiki/ingest/related-order.ts); then what belongs to one note (its rules, its
  * analysis, its text), the same for every attempt at it; and last what changes on a retry (the
  * validation feedback). No text sits before a part that lives longer than it.
  */

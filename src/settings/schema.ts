@@ -15,7 +15,7 @@ export const EMBEDDING_PROVIDER_IDS = ["none", "ollama", "openai"] as const;
 export type EmbeddingProviderId = (typeof EMBEDDING_PROVIDER_IDS)[number];
 
 export const PROVIDER_IDS = ["offline", "ollama", "anthropic", "openai", "cli"] as const;
-/** What a new page does when the user's own note covers its subject (canon-notes.ts). */
+/** What a new page does when the user's own note covers its subject (wiki/ingest/canon-notes.ts). */
 export const CANON_MODES = ["link", "page"] as const;
 export type CanonMode = (typeof CANON_MODES)[number];
 

@@ -3,7 +3,7 @@
  * the rest looks. *World War I* and *World War II*, *Vitamin A* and *Vitamin B*, *Windows 10* and
  * *Windows 11*, *Henry VII* and *Henry VIII*, *Erbium* and *Terbium*, *North Korea* and *South
  * Korea* share almost every character, and a similarity score cannot tell them apart. Two titles
- * whose words differ in such a mark are never the same page by similarity (find-existing.ts asks
+ * whose words differ in such a mark are never the same page by similarity (ingest/find-existing.ts asks
  * nothing about them, of a threshold or of a model). Only an exact title or an alias joins them.
  *
  * The words both titles share (case, accents and a leading article ignored) are set aside; among

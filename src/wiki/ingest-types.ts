@@ -13,7 +13,7 @@ import type { Retriever } from "../retrieval";
 import type { WriteContext } from "../write/write-context";
 import type { PageAction } from "../write/planned-change";
 import type { Contradiction } from "./contradictions";
-import type { LinkedNote } from "./canon-notes";
+import type { LinkedNote } from "./ingest/canon-notes";
 
 export type { Contradiction } from "./contradictions";
 import type { ReviewHook } from "./review";
@@ -81,7 +81,7 @@ export interface IngestReport {
   readonly contradictions: readonly Contradiction[];
   /** Locked pages this run left alone, with what it would have added. */
   readonly locked: readonly LockedPage[];
-  /** New pages not written because a note of the user's covers their subject (canon-notes.ts). */
+  /** New pages not written because a note of the user's covers their subject (ingest/canon-notes.ts). */
   readonly linkedNotes: readonly LinkedNote[];
   readonly durationMs: number;
 }

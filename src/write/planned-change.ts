@@ -13,7 +13,7 @@ export type ChangeAction = PageAction | "removed";
 /**
  * Why a page the model wrote under one title is planned as a change to an existing page with
  * another: shown at review and in the result, so the user can refuse it (which keeps the two apart
- * from then on: match-verdicts.ts).
+ * from then on: wiki/ingest/match-verdicts.ts).
  */
 export interface PageMatch {
   /** The title the model gave the page. */

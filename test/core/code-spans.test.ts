@@ -4,7 +4,7 @@ import { maskCode } from "../../src/core/code-spans";
 import { stripCode } from "../../src/core/markdown";
 import { validatePages } from "../../src/core/validator";
 import { wikilinkTargets } from "../../src/core/wikilinks";
-import { rewriteLinks } from "../../src/wiki/plan";
+import { rewriteLinks } from "../../src/wiki/ingest/plan-pages";
 import { SOURCE_PATH, aPage } from "../builders";
 
 const names = new Map([["x", "x (2)"]]);

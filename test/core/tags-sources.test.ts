@@ -4,7 +4,7 @@ import { frontmatterPaths, splitFrontmatter } from "../../src/core/markdown";
 import { canonicalSource, mergeSources, sourceKey } from "../../src/core/sources";
 import { cleanTag, cleanTags } from "../../src/core/tags";
 import { validatePages } from "../../src/core/validator";
-import { updateExisting } from "../../src/wiki/update-page";
+import { updateExisting } from "../../src/wiki/ingest/update-page";
 import { SOURCE_PATH, aPage } from "../builders";
 
 const ctx = { sourceTitle: "Source note", sourcePath: SOURCE_PATH, date: "2026-11-30" };

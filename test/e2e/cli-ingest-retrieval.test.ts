@@ -6,7 +6,7 @@
  * a duplicate. The pages written are in the index at once: `synapse search` finds the new text.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mentionedTitles } from "../../src/wiki/related-pages";
+import { mentionedTitles } from "../../src/wiki/ingest/related-pages";
 import { content, promptSent } from "../providers/harness";
 import { runCli } from "../helpers/run-cli";
 import { startScriptedServer, type RecordedRequest, type Reply, type ScriptedServer } from "../helpers/scripted-server";

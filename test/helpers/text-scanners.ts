@@ -24,7 +24,7 @@ import { makeSnippet } from "../../src/retrieval/snippet";
 import { tokenize } from "../../src/core/tokenize";
 import { markedSources, parseBody } from "../../src/wiki/provenance";
 import { stripProvenance } from "../../src/core/provenance-strip";
-import { rewriteLinks } from "../../src/wiki/plan";
+import { rewriteLinks } from "../../src/wiki/ingest/plan-pages";
 
 export type Scanner = (text: string) => unknown;
 

@@ -13,7 +13,7 @@ import { pairRequest, PairReplySchema } from "../../src/lint/pair-prompt";
 import type { PageRecord } from "../../src/lint/snapshot";
 import { jsonSchemaFor, type SchemaDialect } from "../../src/providers/json-schema";
 import { oneOffRequest } from "../../src/providers/structured-request";
-import { sameSubjectRequest } from "../../src/wiki/model-confirm";
+import { sameSubjectRequest } from "../../src/wiki/ingest/model-confirm";
 import type { PageRecord as WikiPageRecord } from "../../src/wiki/identity";
 import { aPage } from "../builders";
 import { ROOT } from "../providers/harness";

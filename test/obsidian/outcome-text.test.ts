@@ -5,7 +5,7 @@ import type { ReadinessReport } from "../../src/core/readiness";
 import type { IngestReport, PageChange } from "../../src/wiki/ingest-types";
 import { summariseError } from "../../src/core/errors";
 import { classifyHttpFailure } from "../../src/providers/classify-error";
-import { NOT_WRITTEN_AGAIN } from "../../src/wiki/ingest-refusals";
+import { NOT_WRITTEN_AGAIN } from "../../src/wiki/ingest/refusals";
 
 function aReport(overrides: Partial<IngestReport> = {}): IngestReport {
   return {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { segmentPieces } from "../../src/wiki/ingest-context";
+import { segmentPieces } from "../../src/wiki/ingest/retrieval-context";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "word" });
 const wordsOf = (pieces: Iterable<string>) => [...pieces].flatMap((piece) => [...segmenter.segment(piece)].filter((s) => s.isWordLike).map((s) => s.segment));

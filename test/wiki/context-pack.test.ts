@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { packHits, packedText } from "../../src/wiki/context-pack";
+import { packHits, packedText } from "../../src/wiki/ingest/context-pack";
 import { estimateTokens, truncateToTokens } from "../../src/core/tokens";
 import type { RetrievalHit } from "../../src/retrieval/types";
 

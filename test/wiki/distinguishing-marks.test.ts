@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { describeDistinction, distinction } from "../../src/wiki/distinguishing-marks";
-import { findExistingPage, thresholdConfirm } from "../../src/wiki/find-existing";
+import { findExistingPage, thresholdConfirm } from "../../src/wiki/ingest/find-existing";
 import type { PageRecord } from "../../src/wiki/identity";
 import { aPage } from "../builders";
 

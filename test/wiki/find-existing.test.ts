@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findExistingPage, similarity, thresholdConfirm } from "../../src/wiki/find-existing";
+import { findExistingPage, similarity, thresholdConfirm } from "../../src/wiki/ingest/find-existing";
 import type { PageRecord } from "../../src/wiki/identity";
 import { aPage } from "../builders";
 

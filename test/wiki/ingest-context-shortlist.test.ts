@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildIngestContext, contextBudget, noteQuery, DEFAULT_CONTEXT_WINDOW } from "../../src/wiki/ingest-context";
+import { buildIngestContext, contextBudget, noteQuery, DEFAULT_CONTEXT_WINDOW } from "../../src/wiki/ingest/retrieval-context";
 import { estimateTokens } from "../../src/core/tokens";
-import { titlesInStableOrder } from "../../src/wiki/related-order";
+import { titlesInStableOrder } from "../../src/wiki/ingest/related-order";
 import type { Retriever } from "../../src/retrieval/types";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { wordOverlapRetriever } from "../helpers/word-overlap-retriever";

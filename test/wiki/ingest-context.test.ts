@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryRunLogger } from "../../src/core/log";
-import { mentionedTitles } from "../../src/wiki/related-pages";
+import { mentionedTitles } from "../../src/wiki/ingest/related-pages";
 import { SettingsSchema } from "../../src/settings/schema";
 import { NodeVault } from "../../src/vault/node-vault";
 import { ingestNote } from "../../src/wiki/ingest-note";

@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { NodeVault } from "../../src/vault/node-vault";
 import { ingestNote } from "../../src/wiki/ingest-note";
-import { MATCH_VERDICTS_KEY } from "../../src/wiki/match-verdicts";
+import { MATCH_VERDICTS_KEY } from "../../src/wiki/ingest/match-verdicts";
 import type { ReviewHook } from "../../src/wiki/review";
 import { ScriptedProvider, aPage } from "../builders";
 import { makeVault, readVaultFile } from "../helpers/temp-vault";

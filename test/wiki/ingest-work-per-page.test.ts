@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_SETTINGS } from "../../src/settings/schema";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { ingestNote } from "../../src/wiki/ingest-note";
-import { MatchVerdicts } from "../../src/wiki/match-verdicts";
+import { MatchVerdicts } from "../../src/wiki/ingest/match-verdicts";
 import { aPage, ScriptedProvider, SOURCE_PATH } from "../builders";
 
 const counted = vi.hoisted(() => ({ distinctions: 0, titleKeys: 0 }));

@@ -4,8 +4,8 @@ import type { StructuredAsk } from "../../src/core/provider";
 import { createRunContext } from "../../src/core/run-context";
 import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import type { PageRecord } from "../../src/wiki/identity";
-import { MATCH_VERDICTS_KEY, MatchVerdicts } from "../../src/wiki/match-verdicts";
-import { modelConfirm, SameSubjectReplySchema } from "../../src/wiki/model-confirm";
+import { MATCH_VERDICTS_KEY, MatchVerdicts } from "../../src/wiki/ingest/match-verdicts";
+import { modelConfirm, SameSubjectReplySchema } from "../../src/wiki/ingest/model-confirm";
 import { ScriptedProvider, aPage } from "../builders";
 
 const record = (title: string, body = "A way of keeping notes in small linked cards."): PageRecord => ({

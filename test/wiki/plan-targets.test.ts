@@ -4,7 +4,7 @@ import type { WikiPage } from "../../src/core/schemas";
 import { cleanTitle, nameKey } from "../../src/core/unicode";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import { applyPlan } from "../../src/write/apply";
-import { planPages, type PlanContext } from "../../src/wiki/plan";
+import { planPages, type PlanContext } from "../../src/wiki/ingest/plan-pages";
 import { aPage } from "../builders";
 import { aWriteRun } from "../helpers/write-run";
 

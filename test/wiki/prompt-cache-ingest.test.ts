@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SettingsSchema } from "../../src/settings/schema";
 import { MemoryVault } from "../../src/vault/memory-vault";
-import { buildIngestContext } from "../../src/wiki/ingest-context";
+import { buildIngestContext } from "../../src/wiki/ingest/retrieval-context";
 import { ingestNote } from "../../src/wiki/ingest-note";
 import { content, promptSent, providerFor, settingsFor } from "../providers/harness";
 import { startScriptedServer, type RecordedRequest, type Reply, type ScriptedServer } from "../helpers/scripted-server";

@@ -4,7 +4,7 @@ import { MemoryStateStore } from "../../src/vault/memory-state-store";
 import { MemoryVault } from "../../src/vault/memory-vault";
 import type { WriteContext } from "../../src/write/apply";
 import { ingestNote } from "../../src/wiki/ingest-note";
-import { readRejections } from "../../src/wiki/rejections";
+import { readRejections } from "../../src/wiki/ingest/rejections";
 import type { ReviewHook } from "../../src/wiki/review";
 import { aPage, ScriptedProvider } from "../builders";
 

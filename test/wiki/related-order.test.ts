@@ -6,8 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RetrievalHit, Retriever } from "../../src/retrieval/types";
-import { buildIngestContext } from "../../src/wiki/ingest-context";
-import { inStableOrder, titlesInStableOrder } from "../../src/wiki/related-order";
+import { buildIngestContext } from "../../src/wiki/ingest/retrieval-context";
+import { inStableOrder, titlesInStableOrder } from "../../src/wiki/ingest/related-order";
 
 /** Titles from a few scripts, with accents that NFC and NFD spell differently, and case twins. */
 const title = fc

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looselySame, looseTitle, titleMayReach, titleSimilarity } from "../../src/wiki/title-similarity";
+import { looselySame, looseTitle, titleMayReach, titleSimilarity } from "../../src/wiki/ingest/title-similarity";
 
 /** Dice over bigram strings, as written first: the reference the sorted-array merge must equal. */
 function referenceDice(a: string, b: string): number {

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sourceKey } from "../../src/core/sources";
 import { parseBody, renderBody } from "../../src/wiki/provenance";
-import { keepsOthers, triage } from "../../src/wiki/triage";
+import { keepsOthers, triage } from "../../src/wiki/ingest/triage";
 
 const NAMES = ["notes/Café.md", "Notizen/Über Ölmühlen.md", "notes/Ångström.md", "Résumé/Señor.md"];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { newSection, parseBody, renderBody, type Segment } from "../../src/wiki/provenance";
-import { keepsOthers, triage } from "../../src/wiki/triage";
+import { keepsOthers, triage } from "../../src/wiki/ingest/triage";
 
 const A = "notes/a.md";
 const B = "notes/b.md";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { contentHash } from "../../src/core/content-hash";
-import { updateExisting } from "../../src/wiki/update-page";
+import { updateExisting } from "../../src/wiki/ingest/update-page";
 import { SOURCE_PATH, aPage } from "../builders";
 
 const ctx = { sourceTitle: "Source note", sourcePath: SOURCE_PATH, date: "2026-11-29" };

@@ -7,7 +7,7 @@ import type { StateStore } from "../../vault/state-store";
 import { applyPlan } from "../../write/apply";
 import type { ChangeAction } from "../../write/planned-change";
 import { contradictionsFoundChange, readContradictions, type Contradiction } from "../contradictions";
-import { refusalsChange } from "../ingest-refusals";
+import { refusalsChange } from "./refusals";
 import type { IngestRun } from "./run";
 import type { PlannedIngest } from "./plan";
 import type { ReviewedPlan } from "./review";

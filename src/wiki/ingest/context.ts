@@ -7,14 +7,14 @@
 import { nameKey } from "../../core/unicode";
 import { pathKey } from "../path-keys";
 import type { VaultPort } from "../../vault/vault-port";
-import { contextEvent } from "../context-pack";
+import { contextEvent } from "./context-pack";
 import { indexPath, logPath } from "../../core/wiki-paths";
-import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "../ingest-context";
+import { DEFAULT_ANSWER_TOKENS, buildIngestContext, contextBudget, promptTokensFor, type IngestContext } from "./retrieval-context";
 import type { IngestRequest, WikiCatalog } from "../ingest-types";
 import { basenameOf } from "../page-paths";
 import { inFolder, isInFolder } from "../read-note";
-import { readRejections, type Rejection } from "../rejections";
-import { buildWikiContext } from "../related-pages";
+import { readRejections, type Rejection } from "./rejections";
+import { buildWikiContext } from "./related-pages";
 import { shareablePages } from "../shareable-pages";
 import type { AdmittedNote } from "./admit";
 import type { IngestRun } from "./run";

@@ -5,7 +5,7 @@
  */
 import { orchestrate, type RunResult } from "../../core/orchestrator";
 import { sourceChecker } from "../../core/source-check";
-import { withRejections } from "../ingest-refusals";
+import { withRejections } from "./refusals";
 import type { AdmittedNote } from "./admit";
 import type { NoteContext } from "./context";
 import type { IngestRun } from "./run";

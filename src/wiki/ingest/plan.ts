@@ -1,18 +1,18 @@
 /**
- * The fourth stage: the converged pages become planned changes (wiki/plan.ts: page identity, paths,
+ * The fourth stage: the converged pages become planned changes (plan-pages.ts: page identity, paths,
  * links, update or merge), without the pages the user deleted before. Nothing is written but the
  * title-pair verdicts the model gave while planning.
  */
 import { toSynapseError } from "../../core/errors";
 import type { RunResult } from "../../core/orchestrator";
 import { throwIfStopped } from "../../core/run-context";
-import { userNotes, type LinkedNote } from "../canon-notes";
-import { leaveOutDeleted, type DeletedPages } from "../ingest-refusals";
-import { MatchVerdicts } from "../match-verdicts";
-import { modelConfirm } from "../model-confirm";
+import { userNotes, type LinkedNote } from "./canon-notes";
+import { leaveOutDeleted, type DeletedPages } from "./refusals";
+import { MatchVerdicts } from "./match-verdicts";
+import { modelConfirm } from "./model-confirm";
 import { planInputs, type MovedNote } from "../moved-note";
 import { basenameOf } from "../page-paths";
-import { planPages, type PlannedPage } from "../plan";
+import { planPages, type PlannedPage } from "./plan-pages";
 import type { AdmittedNote } from "./admit";
 import type { NoteContext } from "./context";
 import type { IngestRun } from "./run";

@@ -6,8 +6,8 @@
  * one subject rank the same pages differently: sent best first, their prompts part at the first
  * page. Ties are broken by code units, never by locale, so the order is the same on every machine.
  */
-import { nameKey } from "../core/unicode";
-import type { RetrievalHit } from "../retrieval";
+import { nameKey } from "../../core/unicode";
+import type { RetrievalHit } from "../../retrieval";
 
 function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

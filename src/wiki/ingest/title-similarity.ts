@@ -5,8 +5,8 @@
  * wiki, so what a title needs is computed once per title (`shapeOf`) and a pair costs a few
  * comparisons and one merge of two sorted arrays.
  */
-import { boundedMemo } from "../core/bounded-memo";
-import { titleKey } from "./page-identity";
+import { boundedMemo } from "../../core/bounded-memo";
+import { titleKey } from "../page-identity";
 
 /** Accents, case, punctuation and a leading "The" do not make a different subject. */
 function plainWords(title: string): string[] {

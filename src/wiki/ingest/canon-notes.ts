@@ -6,15 +6,15 @@
  * stands in for the page (`link`: links to the subject open the note) or is linked from a page
  * written as before (`page`).
  */
-import { inFolders } from "../core/perimeter";
-import type { WikiPage } from "../core/schemas";
-import type { VaultPort } from "../vault/vault-port";
+import { inFolders } from "../../core/perimeter";
+import type { WikiPage } from "../../core/schemas";
+import type { VaultPort } from "../../vault/vault-port";
 import { findExistingPage, type ConfirmMatch, type FindOptions } from "./find-existing";
-import { readRecord, type PageRecord } from "./identity";
-import { basenameOf } from "./page-paths";
-import { inFolder } from "./read-note";
+import { readRecord, type PageRecord } from "../identity";
+import { basenameOf } from "../page-paths";
+import { inFolder } from "../read-note";
 
-import type { CanonMode } from "../settings/schema";
+import type { CanonMode } from "../../settings/schema";
 
 /** A planned page that a user note stood in for, or that links to one. */
 export interface LinkedNote {

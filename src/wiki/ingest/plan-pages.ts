@@ -4,23 +4,23 @@
  * ingested note's material does to that page (see triage.ts), where a new page goes, and how links
  * between the new pages must be spelled once titles became file names.
  */
-import { replaceOutsideCode } from "../core/code-spans";
-import { wikilinks } from "../core/text-scan";
-import type { PageType, WikiPage } from "../core/schemas";
-import type { VaultPort } from "../vault/vault-port";
+import { replaceOutsideCode } from "../../core/code-spans";
+import { wikilinks } from "../../core/text-scan";
+import type { PageType, WikiPage } from "../../core/schemas";
+import type { VaultPort } from "../../vault/vault-port";
 import { canonNoteFor, linkedSentence, noteLink, type CanonNotes, type LinkedNote } from "./canon-notes";
-import type { Contradiction } from "./contradictions";
+import type { Contradiction } from "../contradictions";
 import { findExactPage, findExistingPage, thresholdConfirm, type ConfirmMatch, type ExistingMatch } from "./find-existing";
-import { findPagesById, newPageId, recordOf, type PageRecord, type PageRegistry } from "./identity";
-import { renderNewPage } from "./page-markdown";
-import { cleanTitle } from "../core/unicode";
-import { titleKey } from "./page-identity";
-import { basenameOf } from "./page-paths";
+import { findPagesById, newPageId, recordOf, type PageRecord, type PageRegistry } from "../identity";
+import { renderNewPage } from "../page-markdown";
+import { cleanTitle } from "../../core/unicode";
+import { titleKey } from "../page-identity";
+import { basenameOf } from "../page-paths";
 import { PageTargets } from "./page-targets";
 import type { MatchVerdicts } from "./match-verdicts";
-import type { PageMatch, PlannedChange } from "../write/planned-change";
-import { renderBody } from "./provenance";
-import { retractSource, sectionsFrom } from "./retract";
+import type { PageMatch, PlannedChange } from "../../write/planned-change";
+import { renderBody } from "../provenance";
+import { retractSource, sectionsFrom } from "../retract";
 import { triage } from "./triage";
 import { updateExisting, type UpdateResult } from "./update-page";
 
@@ -35,7 +35,7 @@ export interface PlannedPage extends PlannedChange {
   readonly contradictions?: readonly Contradiction[];
 }
 
-export type { PlannedChange } from "../write/planned-change";
+export type { PlannedChange } from "../../write/planned-change";
 
 export interface PlanContext {
   readonly vault: VaultPort;
@@ -59,11 +59,11 @@ export interface PlanContext {
   readonly verdicts?: MatchVerdicts;
   /**
    * `pages` is everything the note yields now, so the note's sections on any other page are
-   * removed (retract.ts). False when the pages are only those a run wrote (an agent's), where a
+   * removed (wiki/retract.ts). False when the pages are only those a run wrote (an agent's), where a
    * page left out says nothing about what the note yields.
    */
   readonly retractUnyielded?: boolean;
-  /** Paths the note had before it was moved or renamed: sections under them are the note's (former-sources.ts). */
+  /** Paths the note had before it was moved or renamed: sections under them are the note's (wiki/former-sources.ts). */
   readonly formerSources?: readonly string[];
   /** The user's notes, which a new page never duplicates (canon-notes.ts); none are looked at when not given. */
   readonly canon?: CanonNotes;

@@ -5,10 +5,10 @@
  * What was left out is returned, so the run log can say so. Synapse's source markers and
  * attribution lines never go in.
  */
-import type { ContextEvent } from "../core/log";
-import { stripProvenance } from "../core/provenance-strip";
-import type { RetrievalHit } from "../retrieval";
-import { estimateTokens, truncateToTokens } from "../core/tokens";
+import type { ContextEvent } from "../../core/log";
+import { stripProvenance } from "../../core/provenance-strip";
+import type { RetrievalHit } from "../../retrieval";
+import { estimateTokens, truncateToTokens } from "../../core/tokens";
 
 export interface PackedBlock {
   readonly hit: RetrievalHit;

@@ -8,15 +8,15 @@
  * the same pair is asked once; the user's own verdict (a match refused at review) is never asked.
  */
 import * as z from "zod";
-import { toSynapseError } from "../core/errors";
-import { plainText } from "../core/plain-text";
-import type { InferenceProvider, StructuredAsk } from "../core/provider";
-import { throwIfStopped, type RunContext } from "../core/run-context";
-import type { WikiPage } from "../core/schemas";
+import { toSynapseError } from "../../core/errors";
+import { plainText } from "../../core/plain-text";
+import type { InferenceProvider, StructuredAsk } from "../../core/provider";
+import { throwIfStopped, type RunContext } from "../../core/run-context";
+import type { WikiPage } from "../../core/schemas";
 import { looselySame, thresholdConfirm, type ConfirmMatch, type Confirmation } from "./find-existing";
-import type { PageRecord } from "./identity";
+import type { PageRecord } from "../identity";
 import type { MatchVerdicts } from "./match-verdicts";
-import { stripProvenance } from "../core/provenance-strip";
+import { stripProvenance } from "../../core/provenance-strip";
 
 /** Each page's opening is cut to this many characters: the request stays small whatever the pages. */
 export const OPENING_CHARS = 600;

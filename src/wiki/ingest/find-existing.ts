@@ -6,19 +6,19 @@
  * and says why (`because`), so the review can show it and the user refuse it.
  *
  * Titles that differ in a distinguishing mark (a number, a letter, a version, an element…:
- * distinguishing-marks.ts) are never on the shortlist, whatever their similarity: no threshold or
+ * wiki/distinguishing-marks.ts) are never on the shortlist, whatever their similarity: no threshold or
  * model is asked about them. A pair the user refused (`apart`) is neither matched by alias nor
  * by similarity again.
  *
  * Candidates are the wiki's pages today (the registry); the retrieval index can pass a better
  * shortlist to the same function later.
  */
-import { boundedMemo } from "../core/bounded-memo";
-import { plainText } from "../core/plain-text";
-import type { WikiPage } from "../core/schemas";
-import { describeDistinction, distinction } from "./distinguishing-marks";
-import type { PageRecord } from "./identity";
-import { titleKey } from "./page-identity";
+import { boundedMemo } from "../../core/bounded-memo";
+import { plainText } from "../../core/plain-text";
+import type { WikiPage } from "../../core/schemas";
+import { describeDistinction, distinction } from "../distinguishing-marks";
+import type { PageRecord } from "../identity";
+import { titleKey } from "../page-identity";
 import { looselySame, TITLE_CACHE_LIMIT, titleMayReach, titleSimilarity } from "./title-similarity";
 
 export { looselySame, looseTitle } from "./title-similarity";
@@ -147,7 +147,7 @@ function similarBecause(page: WikiPage, record: PageRecord, verdict: boolean | C
 
 /**
  * Why two titles are never one page by similarity, or null when they may be: a distinguishing
- * mark (distinguishing-marks.ts).
+ * mark (wiki/distinguishing-marks.ts).
  */
 export function keptApartBecause(first: string, second: string): string | null {
   const found = distinction(first, second);

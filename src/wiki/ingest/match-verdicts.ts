@@ -8,9 +8,9 @@
  * pages differ from run to run, and what the user refused is the pair of subjects.
  */
 import * as z from "zod";
-import type { StateStore } from "../vault/state-store";
-import { titleKey } from "./page-identity";
-import type { PageMatch } from "../write/planned-change";
+import type { StateStore } from "../../vault/state-store";
+import { titleKey } from "../page-identity";
+import type { PageMatch } from "../../write/planned-change";
 
 export const MATCH_VERDICTS_KEY = "match-verdicts.json";
 

@@ -9,13 +9,13 @@
  * (related-order.ts), and nothing in them that changes from one ingest to the next when the pages
  * do not — so notes about one subject send the same text, and a provider's cache reads it again.
  */
-import { frontmatterList, headings, inlineTags, splitFrontmatter } from "../core/markdown";
-import { plainText } from "../core/plain-text";
-import { wikilinkTargets, linkBasename } from "../core/wikilinks";
+import { frontmatterList, headings, inlineTags, splitFrontmatter } from "../../core/markdown";
+import { plainText } from "../../core/plain-text";
+import { wikilinkTargets, linkBasename } from "../../core/wikilinks";
 import { packHits, packedText, type Packed } from "./context-pack";
-import { estimateTokens } from "../core/tokens";
+import { estimateTokens } from "../../core/tokens";
 import { inStableOrder, titlesInStableOrder } from "./related-order";
-import type { RetrievalHit, Retriever } from "../retrieval";
+import type { RetrievalHit, Retriever } from "../../retrieval";
 
 /** Assumed window when a provider declares none (Offline, an unknown model). */
 export const DEFAULT_CONTEXT_WINDOW = 8192;

@@ -4,14 +4,14 @@
  * Obsidian when a suffix was cut off by the length limit; every suffix is appended after the title
  * is cut to length, so it survives.
  */
-import { SynapseError, toSynapseError } from "../core/errors";
-import type { PageType } from "../core/schemas";
-import { nameKey } from "../core/unicode";
-import { pathKey } from "./path-keys";
-import type { VaultPort } from "../vault/vault-port";
-import { contentHash } from "../core/content-hash";
-import { isSamePage } from "./page-identity";
-import { basenameOf, fileNamer, filePath } from "./page-paths";
+import { SynapseError, toSynapseError } from "../../core/errors";
+import type { PageType } from "../../core/schemas";
+import { nameKey } from "../../core/unicode";
+import { pathKey } from "../path-keys";
+import type { VaultPort } from "../../vault/vault-port";
+import { contentHash } from "../../core/content-hash";
+import { isSamePage } from "../page-identity";
+import { basenameOf, fileNamer, filePath } from "../page-paths";
 
 /** Numbered names tried before the hash suffix (" (" + 8 hex digits + ")", 11 bytes): " (2)" … " (99)". */
 export const MAX_NUMBER = 99;

@@ -15,10 +15,10 @@
  * The user's text and every other source's section are never changed; `keepsOthers` checks that
  * on the result and refuses a body that would drop any of it.
  */
-import type { ContradictionClaim } from "../core/schemas";
-import { sourceKey } from "../core/sources";
-import { conflictingFigures, contradictionCallout, flaggedContradictions, type FoundContradiction, type SourcedText } from "./contradictions";
-import { attribution, isUnedited, newSection, parseBody, type Segment, type SourceSection } from "./provenance";
+import type { ContradictionClaim } from "../../core/schemas";
+import { sourceKey } from "../../core/sources";
+import { conflictingFigures, contradictionCallout, flaggedContradictions, type FoundContradiction, type SourcedText } from "../contradictions";
+import { attribution, isUnedited, newSection, parseBody, type Segment, type SourceSection } from "../provenance";
 
 export type Decision = "unchanged" | "revise" | "skip" | "credit" | "merge" | "append";
 

@@ -3,11 +3,11 @@
  * user rejected with a reason and of the pages they deleted, a deleted page is not written again
  * unless the user asks (`force`), and the refusals of this review are remembered for next time.
  */
-import type { PlannedPage } from "./plan";
+import type { PlannedPage } from "./plan-pages";
 import { rejectionNotes, rejectionsChange, type Rejection } from "./rejections";
-import type { PlannedStateChange } from "../write/planned-change";
-import type { ReviewChange } from "./review";
-import type { WriterIdentity } from "../write/write-records";
+import type { PlannedStateChange } from "../../write/planned-change";
+import type { ReviewChange } from "../review";
+import type { WriterIdentity } from "../../write/write-records";
 
 /** The related context handed to generate, with the user's refusals after it. */
 export function withRejections(related: string, rejections: readonly Rejection[]): string {

@@ -3,16 +3,16 @@
  * by triage (source sections, the user's text kept); the frontmatter keeps the user's keys and
  * `type`, `title` and `created`, and gains the source, new tags and aliases, and an id.
  */
-import { frontmatterPaths, splitFrontmatter } from "../core/markdown";
-import type { WikiPage } from "../core/schemas";
-import { sourceKey } from "../core/sources";
-import { contentHash } from "../core/content-hash";
-import type { FoundContradiction } from "./contradictions";
-import { isLocked, newPageId } from "./identity";
-import type { PageAction } from "./ingest-types";
-import { HASH_KEY, composeMarkdown, mergeFrontmatter } from "./page-markdown";
-import { formerKeys, respellSections, respellSources } from "./former-sources";
-import { hasSections, parseBody, renderBody, type Segment } from "./provenance";
+import { frontmatterPaths, splitFrontmatter } from "../../core/markdown";
+import type { WikiPage } from "../../core/schemas";
+import { sourceKey } from "../../core/sources";
+import { contentHash } from "../../core/content-hash";
+import type { FoundContradiction } from "../contradictions";
+import { isLocked, newPageId } from "../identity";
+import type { PageAction } from "../ingest-types";
+import { HASH_KEY, composeMarkdown, mergeFrontmatter } from "../page-markdown";
+import { formerKeys, respellSections, respellSources } from "../former-sources";
+import { hasSections, parseBody, renderBody, type Segment } from "../provenance";
 import { keepsOthers, triage } from "./triage";
 
 export interface UpdateContext {
@@ -24,7 +24,7 @@ export interface UpdateContext {
   readonly aliases?: readonly string[];
   /** The id given to a page that has none yet. */
   readonly id?: string;
-  /** Paths the note had before it was moved: their sections and `sources` entries are the note's (former-sources.ts). */
+  /** Paths the note had before it was moved: their sections and `sources` entries are the note's (wiki/former-sources.ts). */
   readonly formerSources?: readonly string[];
 }
 

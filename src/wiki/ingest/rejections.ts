@@ -10,11 +10,11 @@
  * "nothing known": the worst case is a page offered again.
  */
 import * as z from "zod";
-import { sourceKey } from "../core/sources";
-import type { StateStore } from "../vault/state-store";
-import type { PlannedStateChange } from "../write/planned-change";
-import type { WriterIdentity } from "../write/write-records";
-import { keyName } from "../write/writer-device";
+import { sourceKey } from "../../core/sources";
+import type { StateStore } from "../../vault/state-store";
+import type { PlannedStateChange } from "../../write/planned-change";
+import type { WriterIdentity } from "../../write/write-records";
+import { keyName } from "../../write/writer-device";
 
 export const REJECTIONS_FOLDER = "rejections";
 

@@ -3,9 +3,9 @@
  * links to them instead of duplicating them) and the opening of the few pages the note mentions.
  * Cheap by construction: titles come from one folder listing; only matching pages are read.
  */
-import { splitFrontmatter } from "../core/markdown";
-import type { VaultPort } from "../vault/vault-port";
-import { stripProvenance } from "../core/provenance-strip";
+import { splitFrontmatter } from "../../core/markdown";
+import type { VaultPort } from "../../vault/vault-port";
+import { stripProvenance } from "../../core/provenance-strip";
 
 export interface WikiContext {
   /** Existing page titles, for analysis and linking. */
