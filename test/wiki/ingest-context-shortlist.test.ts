@@ -42,21 +42,22 @@ describe("ingest context", () => {
       heading: fc.constantFrom("", "Intro", "`code` heading", "日本"),
       text,
     });
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 80 }), fc.integer({ min: 0, max: 3000 })), fc.array(hit, { maxLength: 60 }), fc.option(fc.nat({ max: 100_000 }), { nil: undefined }), async (budget, found, pageCount) => {
-        const retriever: Retriever = { retrieve: async () => found.map((h, i) => ({ ...h, score: found.length - i, snippet: "" })) };
-        const context = await buildIngestContext({ retriever, noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens: budget, shareable: async () => true, ...(pageCount !== undefined ? { pageCount } : {}) });
-        expect(estimateTokens(context.retrievalContext)).toBeLessThanOrEqual(budget);
-        expect(estimateTokens(context.vaultContext)).toBeLessThanOrEqual(budget);
-        expect(context.retrievalContext.startsWith(context.vaultContext)).toBe(true);
-        // Every related page is quoted or noted as left out (a page may give several chunks).
-        expect(new Set([...context.packed.blocks.map((b) => b.hit.path), ...context.packed.omitted.map((o) => o.path)])).toEqual(new Set(context.candidates));
-        // Titles named are the best related ones, in their stable order.
-        const named = /most related to this note: (.*)$/.exec(context.vaultContext)?.[1]?.replace(/; …$/, "");
-        if (named) expect(named).toBe(titlesInStableOrder(context.related.slice(0, named.split("; ").length)).join("; "));
-      }),
-      { numRuns: 300 },
-    );
+    const property = fc.asyncProperty(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 80 }), fc.integer({ min: 0, max: 3000 })), fc.array(hit, { maxLength: 60 }), fc.option(fc.nat({ max: 100_000 }), { nil: undefined }), async (budget, found, pageCount) => {
+      const retriever: Retriever = { retrieve: async () => found.map((h, i) => ({ ...h, score: found.length - i, snippet: "" })) };
+      const context = await buildIngestContext({ retriever, noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens: budget, shareable: async () => true, ...(pageCount !== undefined ? { pageCount } : {}) });
+      expect(estimateTokens(context.retrievalContext)).toBeLessThanOrEqual(budget);
+      expect(estimateTokens(context.vaultContext)).toBeLessThanOrEqual(budget);
+      expect(context.retrievalContext.startsWith(context.vaultContext)).toBe(true);
+      // Every related page is quoted or noted as left out (a page may give several chunks).
+      expect(new Set([...context.packed.blocks.map((b) => b.hit.path), ...context.packed.omitted.map((o) => o.path)])).toEqual(new Set(context.candidates));
+      // Titles named are the best related ones, in their stable order — told by what they join to,
+      // not by splitting on "; ": a title may hold "; " itself.
+      const named = /most related to this note: (.*)$/.exec(context.vaultContext)?.[1]?.replace(/; …$/, "");
+      if (named) expect(context.related.some((_, k) => titlesInStableOrder(context.related.slice(0, k + 1)).join("; ") === named)).toBe(true);
+    });
+    // The seed kept: it drew titles of "; ", " " and "!", which the check once counted wrongly.
+    await fc.assert(property, { numRuns: 300, seed: -1498422924 });
+    await fc.assert(property, { numRuns: 300 });
   });
 
   it("names the titles first and quotes passages in the room they leave; with no room even for the sentence, says nothing", async () => {
