@@ -1,6 +1,6 @@
 /**
  * The registry of ingested notes (in the StateStore, under `sources/`; layout in
- * `source-registry-shards.ts`): for every note, the SHA-256 of its text when it was last ingested,
+ * `write/source-registry-shards.ts`): for every note, the SHA-256 of its text when it was last ingested,
  * when, into which wiki folder, and the pages that ingest wrote or confirmed. It lets an unchanged
  * note skip the provider entirely ("already up to date"), recognises a note that was only moved or
  * renamed by its content, and tells lint which pages may be stale because their source changed since.
