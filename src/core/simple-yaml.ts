@@ -8,7 +8,8 @@
  * Everything it accepts is unambiguous in YAML 1.2 (the `yaml` package's default, core schema):
  * keys start with an ASCII letter; a plain value starts with a letter and holds no `: `, no ` #`
  * and no trailing `:`, and reads as a string unless it is one of the core schema's null or boolean
- * words; a quoted value opens and closes on its line with no escapes; a key's value may also be an
+ * words; a day written `2026-12-04` is a string too (every page Synapse writes has two); a quoted
+ * value opens and closes on its line with no escapes; a key's value may also be an
  * empty list or mapping written in flow style (`tags: []`, as the `yaml` package writes an empty
  * list: every page Synapse writes without tags carries one). Tabs, carriage returns,
  * control characters, trailing spaces, lines of spaces, comments, repeated keys, nesting and continuation lines all give up.
@@ -21,6 +22,7 @@ const ITEM = /^( *)-(?: +(.*))?$/;
 const UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/u;
 const TRAILING_SPACE = / $/m;
 const PLAIN_START = /^\p{L}/u;
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const NULLS = new Set(["null", "Null", "NULL"]);
 const TRUES = new Set(["true", "True", "TRUE"]);
 const FALSES = new Set(["false", "False", "FALSE"]);
@@ -131,6 +133,8 @@ function scalarOf(text: string): Scalar | typeof GIVE_UP {
     const inner = text.slice(1, -1);
     return inner.includes('"') || inner.includes("\\") ? GIVE_UP : inner;
   }
+  // A day as Synapse writes `created` and `updated`: a string in the core schema (no timestamps there, not a number).
+  if (ISO_DAY.test(text)) return text;
   if (!PLAIN_START.test(text) || text.includes(": ") || text.endsWith(":") || text.includes(" #")) return GIVE_UP;
   if (NULLS.has(text)) return null;
   if (TRUES.has(text)) return true;

@@ -49,7 +49,7 @@ function expectSameAsYaml(raw: string): boolean {
 const bit = fc.constantFrom(
   "a", "Z", "é", "中", "Привет", "1", "0x1F", "1e3", "-", " ", "  ", ":", ": ", "#", " #", "'", "''", '"', "\\", "[", "]",
   "{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "`", "?", "~", ".", "true", "null", "False", "NULL", "yes", "<<", "\t",
-  "\u00a0", "🙂", "\r", "\u0085", "\u0001", "---", "...", "[]", "{}",
+  "\u00a0", "🙂", "\r", "\u0085", "\u0001", "---", "...", "[]", "{}", "2026-12-04", "2026", "-12-04", "12", "0000-00-00",
 );
 const value = fc.array(bit, { minLength: 0, maxLength: 6 }).map((bits) => bits.join(""));
 const key = fc.constantFrom("title", "aliases", "tags", "sources", "a", "Key_1", "x-y", "true", "Null", "1a", "é", "__proto__");
@@ -92,6 +92,11 @@ describe("parseSimpleYaml", () => {
       ["empty:\nnext: x", { empty: null, next: "x" }],
       ["type: entity\ntags: []\nextra: {}", { type: "entity", tags: [], extra: {} }],
       ["", null],
+      // A page as Synapse writes it: its days are strings, as the yaml package reads them.
+      [
+        "type: concept\ntitle: Canvas\nsources:\n  - sources/Editing and formatting/Embed web pages.md\nlang: en\ntags: []\ncreated: 2026-12-04\nupdated: 2026-12-04\nsynapse_id: sy-082f02520bbd28ff",
+        { type: "concept", title: "Canvas", sources: ["sources/Editing and formatting/Embed web pages.md"], lang: "en", tags: [], created: "2026-12-04", updated: "2026-12-04", synapse_id: "sy-082f02520bbd28ff" },
+      ],
     ];
     for (const [raw, expected] of cases) {
       expect(parseSimpleYaml(raw)).toStrictEqual(expected);
@@ -105,7 +110,8 @@ describe("parseSimpleYaml", () => {
       "title: a #comment",
       "title: a\ntitle: b", // a repeated key is an error
       "true: x",
-      "date: 2024-01-01",
+      "date: 2024-1-01",
+      "date: 2024-01-01T10:00:00Z",
       "count: 3",
       "tags: [a, b]",
       "tags: [ ]",
