@@ -103,7 +103,8 @@ export class NodeVault implements VaultPort {
     }
     let fd: number;
     try {
-      fd = openSync(full, "r");
+      // Non-blocking, as in readUnlinked: a named pipe is no note to wait on.
+      fd = openSync(full, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
     } catch {
       return null;
     }
@@ -334,7 +335,8 @@ const NO_FOLLOW: number | undefined = constants.O_NOFOLLOW;
 function readUnlinked(full: string): { stat: VaultStat; text: string } | null | "follow" {
   let fd: number;
   try {
-    fd = openSync(full, constants.O_RDONLY | (NO_FOLLOW as number));
+    // Non-blocking: a named pipe at a note's path would otherwise hold the thread until something writes to it.
+    fd = openSync(full, constants.O_RDONLY | (NO_FOLLOW as number) | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     // ELOOP: the file is a link; the careful path resolves it and checks where it leads.
     return errorCode(error) === "ELOOP" ? "follow" : null;
