@@ -11,6 +11,7 @@ const nodeOnly = [
   "src/vault/node-vault.ts",
   "src/vault/node-fs-ops.ts",
   "src/vault/node-guarded-write.ts",
+  "src/vault/node-note-read.ts",
   "src/vault/node-state-store.ts",
   "src/node/**",
   "src/vault/device-id.ts",

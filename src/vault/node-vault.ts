@@ -5,11 +5,12 @@
  * replaced or removed only if it holds what the caller expects when it goes (node-guarded-write.ts).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { SynapseError } from "../core/errors";
 import { errorCode, nodeFsOps, type NodeFsOps } from "./node-fs-ops";
+import { CAN_OPEN_UNLINKED, openNote, readOpened, readUnlinked, type NoteRead } from "./node-note-read";
 import { holdsText, removeGuarded, replaceGuarded, settleLeftovers, type GuardedOutcome } from "./node-guarded-write";
 import { isLeftover, TEMP_SUFFIX } from "./write-leftovers";
 import type { StrayFiles, VaultPort, VaultStat } from "./vault-port";
@@ -103,43 +104,49 @@ export class NodeVault implements VaultPort {
     }
     let fd: number;
     try {
-      // Non-blocking, as in readUnlinked: a named pipe is no note to wait on.
-      fd = openSync(full, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      fd = openNote(full, false);
     } catch {
       return null;
     }
-    try {
-      const s = fstatSync(fd);
-      if (!s.isFile()) return null;
-      return { stat: { size: s.size, mtime: s.mtimeMs }, text: readFileSync(fd, "utf8") };
-    } catch {
-      return null;
-    } finally {
-      closeSync(fd);
-    }
+    return readOpened(fd);
   }
 
   /**
    * Many files' texts, in order, as `readWithStat` gives each — but each folder's real path is
    * checked once and a file is opened without following a link (one realpath per file was half the
    * cost of reading a wiki's pages). A file that is a link itself, or any file where the system has
-   * no such open (Windows), takes `readWithStat`'s own path, which follows and confines it; one
-   * that leads outside the vault is null.
+   * no such open (Windows), takes `readWithStat`'s own path, which follows and confines it. A path
+   * outside the vault, or a link leading out, is null like a file gone: one such path never fails
+   * the batch.
    */
-  async readMany(paths: readonly string[]): Promise<({ stat: VaultStat; text: string } | null)[]> {
-    const folderInside = new Map<string, boolean>();
-    const out: ({ stat: VaultStat; text: string } | null)[] = [];
-    for (const path of paths) {
-      const full = this.resolvePath(path);
-      const folder = dirname(full);
-      let inside = folderInside.get(folder);
-      if (inside === undefined) {
-        inside = NO_FOLLOW !== undefined && this.folderInside(folder);
-        folderInside.set(folder, inside);
+  async readMany(paths: readonly string[]): Promise<(NoteRead | null)[]> {
+    /** Each folder's real path when it is inside the vault, else null. */
+    const folders = new Map<string, string | null>();
+    /** By folder: the positions of the files read there without the careful path. */
+    const readIn = new Map<string, number[]>();
+    const out: (NoteRead | null)[] = [];
+    for (const [at, path] of paths.entries()) {
+      let full: string;
+      try {
+        full = this.resolvePath(path);
+      } catch {
+        out.push(null);
+        continue;
       }
-      const found = inside ? readUnlinked(full) : "follow";
-      // A link out of the vault is no file of it: null, as for a file gone, so one such page never fails the batch.
+      const folder = dirname(full);
+      let real = folders.get(folder);
+      if (real === undefined) {
+        real = CAN_OPEN_UNLINKED ? this.folderReal(folder) : null;
+        folders.set(folder, real);
+      }
+      const found = real !== null ? readUnlinked(full) : "follow";
+      if (found !== "follow") readIn.set(folder, [...(readIn.get(folder) ?? []), at]);
       out.push(found === "follow" ? await this.readWithStat(path).catch(() => null) : found);
+    }
+    // A folder replaced by a link while its files were read: what was read there is read again the careful way.
+    for (const [folder, positions] of readIn) {
+      if (this.folderReal(folder) === folders.get(folder)) continue;
+      for (const at of positions) out[at] = await this.readWithStat(paths[at] as string).catch(() => null);
     }
     return out;
   }
@@ -177,12 +184,17 @@ export class NodeVault implements VaultPort {
 
   /** Whether a folder exists and its real path is inside the vault. */
   private folderInside(folder: string): boolean {
+    return this.folderReal(folder) !== null;
+  }
+
+  /** A folder's real path when it exists inside the vault, else null. */
+  private folderReal(folder: string): string | null {
     this.rootRealSync ??= realpathSync.native(this.root);
     try {
       const real = realpathSync.native(folder);
-      return real === this.rootRealSync || real.startsWith(this.rootRealSync + sep);
+      return real === this.rootRealSync || real.startsWith(this.rootRealSync + sep) ? real : null;
     } catch {
-      return false;
+      return null;
     }
   }
 
@@ -326,29 +338,6 @@ export class NodeVault implements VaultPort {
 
 function done(outcome: GuardedOutcome): boolean {
   return outcome === "done";
-}
-
-/** The open flag that refuses a link in the last component; undefined where the system has none (Windows). */
-const NO_FOLLOW: number | undefined = constants.O_NOFOLLOW;
-
-/** A plain file's text and stat, opened without following a link: null when none is there, "follow" when it is a link. */
-function readUnlinked(full: string): { stat: VaultStat; text: string } | null | "follow" {
-  let fd: number;
-  try {
-    // Non-blocking: a named pipe at a note's path would otherwise hold the thread until something writes to it.
-    fd = openSync(full, constants.O_RDONLY | (NO_FOLLOW as number) | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    // ELOOP: the file is a link; the careful path resolves it and checks where it leads.
-    return errorCode(error) === "ELOOP" ? "follow" : null;
-  }
-  try {
-    const s = fstatSync(fd);
-    return s.isFile() ? { stat: { size: s.size, mtime: s.mtimeMs }, text: readFileSync(fd, "utf8") } : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** A path, then each folder above it up to the file system's root. */

@@ -46,7 +46,7 @@ describe("findPagesById across lookups on one vault", () => {
 });
 
 describe("findPagesById on disk", () => {
-  it("reads each page in one call of the vault's (no asynchronous read), sees edits and gaps as the memory vault does, and keeps pages outside the vault out", async () => {
+  it("reads the pages in batches (no asynchronous read per page), sees edits and gaps, and keeps pages outside the vault out", async () => {
     const root = mkdtempSync(join(tmpdir(), "synapse-identity-"));
     const outside = mkdtempSync(join(tmpdir(), "synapse-outside-"));
     try {
@@ -76,3 +76,29 @@ describe("findPagesById on disk", () => {
     }
   });
 });
+
+describe("findPagesById over more pages than one batch", () => {
+  it("finds on disk the records a memory vault gives, page for page, across the batches' edges", async () => {
+    const files: Record<string, string> = {};
+    // 600 pages: more than two batches of the vault's reads, with gaps where pages vanished.
+    for (let i = 0; i < 600; i++) files[`wiki/p${String(i).padStart(3, "0")}.md`] = page(`sy-${i}`, `Page ${i}`);
+    const paths = Object.keys(files);
+    const root = mkdtempSync(join(tmpdir(), "synapse-identity-batches-"));
+    try {
+      mkdirSync(join(root, "wiki"));
+      for (const [path, text] of Object.entries(files)) writeFileSync(join(root, path), text);
+      const gone = [0, 255, 256, 511, 599].map((i) => paths[i] as string);
+      for (const path of gone) rmSync(join(root, path));
+      const memory = new MemoryVault(Object.fromEntries(Object.entries(files).filter(([path]) => !gone.includes(path))));
+      const onDisk = await findPagesById(new NodeVault(root), paths);
+      const inMemory = await findPagesById(memory, paths);
+      const view = (records: readonly { path: string; id: string | null; title: string }[]) => records.map((r) => [r.path, r.id, r.title]);
+      expect(view(onDisk.records)).toEqual(view(inMemory.records));
+      expect(onDisk.records).toHaveLength(595);
+      for (const [i, record] of onDisk.records.entries()) expect(record.id).toBe(`sy-${record.path.slice(6, 9).replace(/^0+(?=\d)/, "")}`, String(i));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+

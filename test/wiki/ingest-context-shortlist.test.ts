@@ -60,6 +60,17 @@ describe("ingest context", () => {
     await fc.assert(property, { numRuns: 300 });
   });
 
+  it("names titles that hold the separator itself as they are (the property's kept counterexample)", async () => {
+    const found = ["wiki/concepts/; .md", "wiki/concepts/ .md", "wiki/concepts/!.md"].map((path, i) => ({ path, heading: "", text: "", score: 3 - i, snippet: "" }));
+    const at = (budgetTokens: number) => buildIngestContext({ retriever: { retrieve: async () => found }, noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens, shareable: async () => true });
+    // Room for one title: the first, "; ", then the mark that more were left out.
+    const tight = await at(67);
+    expect(tight.related[0]).toBe("; ");
+    expect(tight.vaultContext).toMatch(/most related to this note: ; ; …$/);
+    const roomy = await at(2000);
+    expect(roomy.vaultContext.endsWith(`most related to this note: ${titlesInStableOrder(roomy.related).join("; ")}`)).toBe(true);
+  });
+
   it("names the titles first and quotes passages in the room they leave; with no room even for the sentence, says nothing", async () => {
     const vault = new MemoryVault(pages);
     const at = (budgetTokens: number) => buildIngestContext({ retriever: wordOverlapRetriever(vault), noteText: NOTE, notePath: "notes/Tomatoes.md", wikiFolder: "wiki", budgetTokens, shareable: async () => true, pageCount: 31 });
