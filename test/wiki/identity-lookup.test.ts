@@ -95,7 +95,7 @@ describe("findPagesById over more pages than one batch", () => {
       const view = (records: readonly { path: string; id: string | null; title: string }[]) => records.map((r) => [r.path, r.id, r.title]);
       expect(view(onDisk.records)).toEqual(view(inMemory.records));
       expect(onDisk.records).toHaveLength(595);
-      for (const [i, record] of onDisk.records.entries()) expect(record.id).toBe(`sy-${record.path.slice(6, 9).replace(/^0+(?=\d)/, "")}`, String(i));
+      for (const record of onDisk.records) expect(record.id, record.path).toBe(`sy-${Number(record.path.slice(6, 9))}`);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
