@@ -74,9 +74,10 @@ export interface VaultPort {
    */
   readWithStat?(path: string): Promise<{ readonly stat: VaultStat; readonly text: string } | null>;
   /**
-   * The texts of many files at once, in the order given, each as `readWithStat` would give it (null:
-   * nothing readable there, or a link that leads outside the vault). Where a vault offers it, an ingest reads the wiki's pages with this
-   * call instead of one read per page.
+   * The texts of many files at once, in the order given, each as `readWithStat` would give it —
+   * null for nothing readable there, a path outside the vault or a link leading out of it, so that
+   * one such path never fails the rest. Where a vault offers it, an ingest reads the wiki's pages
+   * with this call instead of one read per page.
    */
   readMany?(paths: readonly string[]): Promise<({ readonly stat: VaultStat; readonly text: string } | null)[]>;
   /**
