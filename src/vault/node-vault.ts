@@ -140,7 +140,11 @@ export class NodeVault implements VaultPort {
         folders.set(folder, real);
       }
       const found = real !== null ? readUnlinked(full) : "follow";
-      if (found !== "follow") readIn.set(folder, [...(readIn.get(folder) ?? []), at]);
+      if (found !== "follow") {
+        const positions = readIn.get(folder);
+        if (positions) positions.push(at);
+        else readIn.set(folder, [at]);
+      }
       out.push(found === "follow" ? await this.readWithStat(path).catch(() => null) : found);
     }
     // A folder replaced by a link while its files were read: what was read there is read again the careful way.
