@@ -110,17 +110,14 @@ function foldKey(text: string): string {
   return text.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
 }
 
+const SPLIT_CACHE_LIMIT = 50_000;
+
 /**
  * The title's words: "U.S.A." is one word, a hyphen or slash separates ("Carbon-14", "HTTP/2"),
  * a dot between digits does not ("3.11"), `+` and `#` stay on the word they end ("C#", "A+").
+ * One ingest compares each new title with every page's: the split is made once per title.
  */
-export function titleWords(title: string): readonly Word[] {
-  return splitTitles(title);
-}
-
-const SPLIT_CACHE_LIMIT = 50_000;
-/** One ingest compares each new title with every page's: the split is made once per title. */
-const splitTitles = boundedMemo((title): readonly Word[] => Object.freeze(splitTitle(title)), SPLIT_CACHE_LIMIT);
+export const titleWords = boundedMemo((title): readonly Word[] => Object.freeze(splitTitle(title)), SPLIT_CACHE_LIMIT);
 
 function splitTitle(title: string): Word[] {
   const out: Word[] = [];
@@ -206,11 +203,7 @@ interface Stems {
 }
 
 /** A word's stems after each kind of prefix, worked out once per word. */
-function stemsOf(key: string): Stems {
-  return wordStems(key);
-}
-
-const wordStems = boundedMemo((key): Stems => ({ opposed: stemAfter(key, OPPOSED_PREFIXES), negated: stemAfter(key, NEGATING_PREFIXES) }), SPLIT_CACHE_LIMIT);
+const stemsOf = boundedMemo((key): Stems => ({ opposed: stemAfter(key, OPPOSED_PREFIXES), negated: stemAfter(key, NEGATING_PREFIXES) }), SPLIT_CACHE_LIMIT);
 
 /** "Hypothyroidism" / "Hyperthyroidism", "Employment" / "Unemployment". */
 function prefixDistinction(x: Word, y: Word): Distinction | null {
